@@ -1,0 +1,1 @@
+"""Hierarchical chunking for Azure AI Search: the engine (``skills.chunking``) and its adapters."""

@@ -1,0 +1,92 @@
+"""``chunk_document``: the engine's one entry point."""
+
+from __future__ import annotations
+
+import re
+
+from skills.chunking.ids import IdMaker
+from skills.chunking.model import Chunk, Chunking
+from skills.chunking.options import ChunkOptions, Format
+from skills.chunking.pack import Piece
+from skills.chunking.pages import PageMap
+from skills.chunking.strategies import BoundaryModel, Document, run_strategy
+
+_MARKDOWN_SIGNS = re.compile(
+    r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
+    r"| {0,3}\d{1,9}[.)][ \t]+\S| {0,3}>[ \t]?|.*\]\([^)\s]+\))",
+    re.MULTILINE,
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
+_SNIFF_CHARS = 65536
+
+
+class ChunkingError(ValueError):
+    """The input cannot be chunked; the message says why and what to do."""
+
+
+def detect_format(text: str) -> Format:
+    """Markdown when the start of the text shows any Markdown block syntax or link, else text."""
+    return Format.MARKDOWN if _MARKDOWN_SIGNS.search(text, 0, _SNIFF_CHARS) else Format.TEXT
+
+
+def chunk_document(
+    text: str,
+    *,
+    title: str | None = None,
+    format: Format | str | None = None,
+    document_key: str = "document",
+    options: ChunkOptions | None = None,
+    boundary_model: BoundaryModel | None = None,
+) -> Chunking:
+    """Cut ``text`` into parents and leaves (see ``Chunking`` and ``Chunk`` for the guarantees).
+
+    Raises ``ChunkingError`` for input that is not text (binary-looking) or of the wrong type;
+    empty or whitespace-only text gives an empty result.
+    """
+    options = options or ChunkOptions()
+    if not isinstance(text, str):
+        raise ChunkingError(f"text must be a string, not {type(text).__name__}")
+    _reject_binary(text)
+    fmt = Format(format) if format is not None else detect_format(text)
+    if not text.strip():
+        return Chunking(parents=(), leaves=(), format=fmt.value)
+    document = Document.prepare(text, title, fmt, options)
+    layout = run_strategy(document, options, boundary_model)
+    ids = IdMaker(document_key)
+    pages = PageMap(text)
+
+    def make(piece: Piece, level: int, ordinal: int, parent_id: str | None) -> Chunk:
+        chunk_text = text[piece.start : piece.end]
+        return Chunk(
+            id=ids.make(level, piece.headings, chunk_text),
+            parent_id=parent_id,
+            level=level,
+            ordinal=ordinal,
+            start=piece.start,
+            end=piece.end,
+            text=chunk_text,
+            embed_text=piece.prefix + chunk_text,
+            tokens=piece.tokens,
+            headings=piece.headings,
+            pages=pages.pages(piece.start, piece.end),
+        )
+
+    parents = tuple(make(piece, 0, number, None) for number, piece in enumerate(layout.parents))
+    leaves = tuple(
+        make(piece, 1, number, parents[parent].id if parent >= 0 else None)
+        for number, (parent, piece) in enumerate(layout.leaves)
+    )
+    return Chunking(parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(layout.warnings))
+
+
+def _reject_binary(text: str) -> None:
+    """Refuse text that looks like binary data decoded by mistake: many NULs or control bytes."""
+    sample = text[:_SNIFF_CHARS]
+    if not sample:
+        return
+    controls = len(_CONTROL.findall(sample))
+    if controls > max(8, len(sample) // 100):
+        raise ChunkingError(
+            "the text looks binary (NUL or control characters): extract its text first, e.g. with "
+            "the indexer's document cracking or Document Intelligence"
+        )

@@ -1,0 +1,123 @@
+"""``python -m skills chunk PATH... [options]``: chunk files and print the result.
+
+``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
+``--format tree`` shows each parent with its children for a person to read. A folder is walked
+for ``.md``, ``.markdown`` and ``.txt`` files, with a progress bar on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from pydantic import ValidationError
+
+from skills.chunking import ChunkingError, ChunkOptions, chunk_document
+from skills.chunking.model import Chunk, Chunking
+
+DOCUMENT_SUFFIXES = {".md", ".markdown", ".txt", ".text"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m skills chunk", description=__doc__)
+    parser.add_argument("paths", nargs="+", type=Path, help="files or folders to chunk")
+    parser.add_argument(
+        "--strategy",
+        default="hierarchical",
+        choices=["fixed", "recursive", "structural", "hierarchical", "semantic"],
+    )
+    parser.add_argument("--parent-tokens", type=int, default=None, help="parent token limit")
+    parser.add_argument("--child-tokens", type=int, default=None, help="child (leaf) token limit")
+    parser.add_argument("--overlap", type=int, default=None, help="child overlap in tokens")
+    parser.add_argument("--heading-depth", type=int, default=None, help="deepest heading that opens a section")
+    parser.add_argument("--format", dest="output", default="jsonl", choices=["jsonl", "tree"])
+    return parser
+
+
+def options_from(args: argparse.Namespace) -> ChunkOptions:
+    given = {
+        "strategy": args.strategy,
+        "parent_max_tokens": args.parent_tokens,
+        "child_max_tokens": args.child_tokens,
+        "child_overlap_tokens": args.overlap,
+        "heading_depth": args.heading_depth,
+    }
+    return ChunkOptions(**{name: value for name, value in given.items() if value is not None})
+
+
+def iter_documents(paths: Iterable[Path]) -> Iterator[Path]:
+    """Files as given, folders walked (sorted) for document files."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES and p.is_file())
+        else:
+            yield path
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        options = options_from(args)
+    except ValidationError as error:
+        print(f"invalid options: {error}", file=sys.stderr)
+        return 2
+    files = list(iter_documents(args.paths))
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        print(f"not found: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    failures = 0
+    for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
+        try:
+            text = path.read_bytes().decode("utf-8")
+            result = chunk_document(text, title=path.stem, document_key=str(path), options=options)
+        except (UnicodeDecodeError, ChunkingError) as error:
+            print(f"{path}: {error}", file=sys.stderr)
+            failures += 1
+            continue
+        if args.output == "jsonl":
+            write_jsonl(result, str(path), sys.stdout)
+        else:
+            write_tree(result, str(path), sys.stdout)
+    return 1 if failures else 0
+
+
+def _progress(files: list[Path], show: bool) -> Iterable[Path]:
+    if not show:
+        return files
+    from tqdm import tqdm  # a development dependency: only the command line needs it
+
+    return tqdm(files, unit="doc", file=sys.stderr)
+
+
+def write_jsonl(result: Chunking, doc: str, out: TextIO) -> None:
+    for chunk in (*result.parents, *result.leaves):
+        out.write(json.dumps({"doc": doc, **chunk.to_dict()}, ensure_ascii=False) + "\n")
+
+
+def write_tree(result: Chunking, doc: str, out: TextIO) -> None:
+    """Parents with their children, indented, each with its size and where it sits."""
+    out.write(f"{doc}  ({result.format}, {len(result.parents)} parents, {len(result.leaves)} children)\n")
+    for warning in result.warnings:
+        out.write(f"  ! {warning}\n")
+    if result.parents:
+        for parent in result.parents:
+            out.write(_describe(parent, "  ", "■"))
+            for child in result.children_of(parent):
+                out.write(_describe(child, "      ", "└"))
+    else:
+        for leaf in result.leaves:
+            out.write(_describe(leaf, "  ", "└"))
+
+
+def _describe(chunk: Chunk, indent: str, bullet: str) -> str:
+    path = " > ".join(chunk.headings) or "(no heading)"
+    pages = f" pages {chunk.pages[0]}-{chunk.pages[-1]}" if chunk.pages else ""
+    head = f"{indent}{bullet} [{chunk.start}:{chunk.end}] {chunk.tokens} tokens{pages}  {path}\n"
+    preview = " ".join(chunk.text.split())
+    return head + textwrap.indent(textwrap.shorten(preview, width=96, placeholder=" …"), indent + "    ") + "\n"

@@ -1,0 +1,63 @@
+"""The engine's input and output types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A span of the source document, with what it is embedded as.
+
+    Guarantees (checked as properties by the tests):
+    ``source[start:end] == text``; ``tokens == count_tokens(embed_text)`` and never above the
+    strategy's limit; children lie inside their parent. ``embed_text`` is ``text`` preceded by the
+    context it needs to stand alone: the heading path, and where a table or code block was cut,
+    the table's header rows or the code fence's opening line.
+    """
+
+    id: str
+    parent_id: str | None
+    level: int  # 0: parent (a section, for the prompt); 1: leaf (embedded and searched)
+    ordinal: int  # position among the chunks of its level in the document, from 0
+    start: int
+    end: int
+    text: str
+    embed_text: str
+    tokens: int
+    headings: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire shape: camelCase keys, lists instead of tuples."""
+        return {
+            "id": self.id,
+            "parentId": self.parent_id,
+            "level": self.level,
+            "ordinal": self.ordinal,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "embedText": self.embed_text,
+            "tokens": self.tokens,
+            "headings": list(self.headings),
+            "pages": list(self.pages),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Chunking:
+    """The result for one document.
+
+    ``parents`` is empty for single-level strategies; ``leaves`` are the chunks that get embedded.
+    For ``hierarchical``, every leaf has the id of its parent in ``parent_id``.
+    """
+
+    parents: tuple[Chunk, ...]
+    leaves: tuple[Chunk, ...]
+    format: str
+    warnings: tuple[str, ...] = field(default=())
+
+    def children_of(self, parent: Chunk) -> list[Chunk]:
+        return [leaf for leaf in self.leaves if leaf.parent_id == parent.id]

@@ -1,0 +1,69 @@
+"""One validated options object for every chunking strategy.
+
+Options are checked once, at construction, with messages a user can act on; at run time the engine
+then only has invariants to keep. Field names are snake_case in Python and camelCase on the wire
+(``childMaxTokens``), the names the skill accepts from an indexer record.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_camel
+
+#: text-embedding-3-* and ada-002 accept at most 8191 input tokens.
+MAX_EMBEDDING_TOKENS = 8191
+#: Below this a chunk cannot hold its heading path and a useful amount of text.
+MIN_CHUNK_TOKENS = 16
+
+
+class Strategy(str, Enum):
+    """How a document is cut; ``hierarchical`` is the default."""
+
+    FIXED = "fixed"
+    RECURSIVE = "recursive"
+    STRUCTURAL = "structural"
+    HIERARCHICAL = "hierarchical"
+    SEMANTIC = "semantic"
+
+
+class Format(str, Enum):
+    """The input's syntax: Markdown is parsed for structure, text only for paragraphs and lines."""
+
+    MARKDOWN = "markdown"
+    TEXT = "text"
+
+
+class ChunkOptions(BaseModel):
+    """Sizes are in ``cl100k_base`` tokens of the *embedded* text (heading path included).
+
+    ``child*`` options size the leaf chunks of every strategy (the chunks that are embedded and
+    searched); ``parent_max_tokens`` bounds the sections that ``hierarchical`` returns as context.
+    """
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", alias_generator=to_camel, populate_by_name=True
+    )
+
+    strategy: Strategy = Strategy.HIERARCHICAL
+    parent_max_tokens: int = Field(default=1024, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
+    child_max_tokens: int = Field(default=256, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
+    child_overlap_tokens: int = Field(default=0, ge=0, le=MAX_EMBEDDING_TOKENS)
+    heading_depth: int = Field(default=6, ge=1, le=6)
+    include_headings: bool = True
+
+    @model_validator(mode="after")
+    def _sizes_are_consistent(self) -> Self:
+        if self.child_overlap_tokens * 2 > self.child_max_tokens:
+            raise ValueError(
+                f"childOverlapTokens ({self.child_overlap_tokens}) must be at most half of "
+                f"childMaxTokens ({self.child_max_tokens})"
+            )
+        if self.strategy is Strategy.HIERARCHICAL and self.parent_max_tokens < self.child_max_tokens:
+            raise ValueError(
+                f"parentMaxTokens ({self.parent_max_tokens}) must be at least "
+                f"childMaxTokens ({self.child_max_tokens})"
+            )
+        return self

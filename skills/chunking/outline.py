@@ -1,0 +1,100 @@
+"""What the parsers find in a document: levelled cut points, sections and containers.
+
+A parser does not cut anything. It says where a cut *may* go and how good a cut there is (its
+level: higher is better, a heading beats a paragraph break beats a line break beats a code line),
+which sections the document has (for heading paths) and which containers (a fenced code block, a
+table) need their opening lines repeated when a piece of them stands alone. One packer
+(``pack.py``) then makes every cutting decision from this outline.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+# Cut levels, best first. A section heading of depth d cuts at ``SECTION - d``.
+SECTION = 100
+DEEP_HEADING = 61  # a heading deeper than ``heading_depth``: a strong block break
+THEMATIC_BREAK = 60
+BLOCK = 50
+LIST_ITEM = 40  # a nested item of depth k cuts at LIST_ITEM - k
+LINE = 20
+CODE_LINE = 10
+SENTENCE = 5
+WORD = 3
+AVOID = 1  # allowed only when nothing better exists (inside a table header, at a fence's edge)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and everything up to the next heading of the same or a lower depth."""
+
+    start: int
+    end: int
+    depth: int
+    title: str
+    parent: int  # index of the enclosing section in ``Outline.sections``, -1 for none
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A block whose pieces need its opening lines (``reopen``) to be read on their own."""
+
+    start: int
+    body_start: int  # a piece starting at or after here (and before ``end``) is prefixed
+    end: int
+    reopen: str  # ends with a newline: a fence line, or a table's header and delimiter rows
+
+
+@dataclass(slots=True)
+class Outline:
+    """Cut points (``breaks``: position -> level, positions at starts of non-blank lines)."""
+
+    length: int
+    breaks: dict[int, int] = field(default_factory=dict)
+    sections: list[Section] = field(default_factory=list)
+    containers: list[Container] = field(default_factory=list)
+    _section_starts: list[int] = field(default_factory=list)
+    _container_starts: list[int] = field(default_factory=list)
+
+    def add_break(self, position: int, level: int) -> None:
+        """Record a cut point; a position keeps the best level any rule gives it."""
+        if position <= 0 or position >= self.length:
+            return
+        if self.breaks.get(position, -1) < level:
+            self.breaks[position] = level
+
+    def freeze(self) -> None:
+        """Build the lookup tables once parsing is done."""
+        self._section_starts = [section.start for section in self.sections]
+        self._container_starts = [container.start for container in self.containers]
+
+    def section_at(self, position: int) -> int:
+        """Index of the innermost section containing ``position``, -1 for the preamble."""
+        index = bisect_right(self._section_starts, position) - 1
+        while index >= 0 and self.sections[index].end <= position:
+            index = self.sections[index].parent
+        return index
+
+    def section_spanning(self, start: int, end: int) -> int:
+        """Index of the innermost section holding all of ``[start, end)``, -1 for none."""
+        index = self.section_at(start)
+        while index >= 0 and self.sections[index].end < end:
+            index = self.sections[index].parent
+        return index
+
+    def heading_path(self, section: int) -> tuple[str, ...]:
+        """Titles from the outermost section down to ``section``."""
+        titles: list[str] = []
+        while section >= 0:
+            titles.append(self.sections[section].title)
+            section = self.sections[section].parent
+        return tuple(reversed(titles))
+
+    def container_at(self, position: int) -> Container | None:
+        """The container whose body holds ``position`` (a piece starting here must reopen it)."""
+        index = bisect_right(self._container_starts, position) - 1  # containers never nest
+        if index < 0:
+            return None
+        container = self.containers[index]
+        return container if container.body_start <= position < container.end else None

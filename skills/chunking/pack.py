@@ -1,0 +1,250 @@
+"""The one packer: turns an outline's levelled cut points into chunks that fit a token budget.
+
+For a range that does not fit, it cuts at the best level present inside the range (a section
+heading before a paragraph break before a line break before a code line), then merges
+neighbouring pieces greedily while they fit; a piece that still does not fit is packed the same
+way one level down. Below the line, an oversized line is cut between sentences, then between
+words, then between tokens. So a code block or a table is only cut when it alone exceeds the
+budget, small sibling sections share a chunk, and nothing is ever dropped.
+
+Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
+the first non-blank line (or non-space character) after its cut and runs to the next cut, so the
+chunks of a range tile it without losing a non-space character.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from skills.chunking import outline as lv
+from skills.chunking.context import ContextBuilder
+from skills.chunking.outline import Outline
+from skills.chunking.sentences import sentence_starts
+from skills.chunking.token_index import SAFE, TokenIndex
+
+_NO_LEVEL = 1 << 30
+_LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
+_CONTENT = re.compile(r"\S")
+_HEADINGS_ONLY = re.compile(r"(?:[ \t]*#{1,6}(?:[ \t][^\n]*)?\n|[ \t]*\n)*[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?)?\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A packed span: ``cut`` is where it was cut, ``start`` where its text begins."""
+
+    cut: int
+    start: int
+    end: int
+    prefix: str
+    tokens: int  # exact tokens of ``prefix + text[start:end]``
+    headings: tuple[str, ...]
+    text_tokens: int  # of ``text[start:end]`` alone
+
+
+class Packer:
+    """Packs ranges of one document; ``pack`` may be called for nested ranges (parents, then children)."""
+
+    def __init__(self, text: str, index: TokenIndex, outline: Outline, context: ContextBuilder) -> None:
+        self.text = text
+        self.index = index
+        self.context = context
+        first = _first_content(text)
+        inner = sorted(p for p in outline.breaks if first < p < len(text))
+        self.positions = [first, *inner, len(text)]
+        self.levels = [_NO_LEVEL, *(outline.breaks[p] for p in inner), _NO_LEVEL]
+        self.cumulative = index.tokens_before_all(self.positions)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.positions[0] >= len(self.text)
+
+    def pack(self, cut: int, end: int, budget: int) -> list[Piece]:
+        """Chunks of ``text[cut:end]``, each with ``tokens <= budget``."""
+        if cut >= end or not _CONTENT.search(self.text, cut, end):
+            return []
+        low = bisect_right(self.positions, cut)
+        high = bisect_left(self.positions, end)
+        positions = [cut, *self.positions[low:high], end]
+        levels = [_NO_LEVEL, *self.levels[low:high], _NO_LEVEL]
+        cumulative = [
+            self.index.tokens_before(cut),
+            *self.cumulative[low:high],
+            self.index.tokens_before(end),
+        ]
+        out: list[Piece] = []
+        self._pack(positions, levels, cumulative, 0, len(positions) - 1, budget, 0, out)
+        return self._absorb_small(out, budget)
+
+    def _absorb_small(self, pieces: list[Piece], budget: int) -> list[Piece]:
+        """Merge a piece too small to stand alone (under an eighth of the budget, or only
+        headings) into a neighbour it fits with: the next one for a heading or a first piece
+        (a heading introduces what follows), else the previous one."""
+        threshold = budget // 8
+        result = list(pieces)
+        k = 0
+        while k < len(result) and len(result) > 1:
+            piece = result[k]
+            only_headings = _HEADINGS_ONLY.fullmatch(self.text, piece.start, piece.end) is not None
+            if piece.text_tokens >= threshold and not only_headings:
+                k += 1
+                continue
+            neighbours = (k + 1, k - 1) if only_headings or k == 0 else (k - 1, k + 1)
+            for other in neighbours:
+                if not 0 <= other < len(result):
+                    continue
+                first, last = (other, k) if other < k else (k, other)
+                merged = self.measure(result[first].cut, result[last].end, budget)
+                if merged is not None and merged.tokens <= budget:
+                    result[first : last + 1] = [merged]
+                    k = first
+                    break
+            else:
+                k += 1
+        return result
+
+    # -- the recursive packer ----------------------------------------------------------------
+    def _fits(self, positions: list[int], cumulative: list[int], i: int, j: int, budget: int) -> bool:
+        estimate = cumulative[j] - cumulative[i]
+        if estimate > budget:
+            return False
+        return self.context.upper_bound(positions[i], budget) + estimate <= budget
+
+    def _pack(
+        self,
+        positions: list[int],
+        levels: list[int],
+        cumulative: list[int],
+        i: int,
+        j: int,
+        budget: int,
+        tier: int,
+        out: list[Piece],
+    ) -> None:
+        """Pack ``[positions[i], positions[j])``; a single oversized unit goes to ``tier``."""
+        if self._fits(positions, cumulative, i, j, budget):
+            self._emit(positions, levels, cumulative, i, j, budget, tier, out)
+            return
+        if j - i == 1:
+            self._split_finer(positions[i], positions[j], budget, tier, out)
+            return
+        best = max(levels[i + 1 : j])
+        cuts = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
+        k = 0
+        while k < len(cuts) - 1:
+            first = cuts[k]
+            k += 1
+            while k < len(cuts) - 1 and self._fits(positions, cumulative, first, cuts[k + 1], budget):
+                k += 1
+            last = cuts[k]
+            if self._fits(positions, cumulative, first, last, budget):
+                self._emit(positions, levels, cumulative, first, last, budget, tier, out)
+            else:
+                self._pack(positions, levels, cumulative, first, last, budget, tier, out)
+
+    def _emit(
+        self,
+        positions: list[int],
+        levels: list[int],
+        cumulative: list[int],
+        i: int,
+        j: int,
+        budget: int,
+        tier: int,
+        out: list[Piece],
+    ) -> None:
+        """Emit ``[positions[i], positions[j])`` after an exact count; split it if it overflows."""
+        piece = self.measure(positions[i], positions[j], budget)
+        if piece is None:
+            return
+        if piece.tokens <= budget:
+            out.append(piece)
+        elif j - i > 1:  # the estimate was off at an unsafe cut: give back the last unit
+            self._pack(positions, levels, cumulative, i, j - 1, budget, tier, out)
+            self._pack(positions, levels, cumulative, j - 1, j, budget, tier, out)
+        else:
+            self._split_finer(positions[i], positions[j], budget, tier, out)
+
+    def measure(self, cut: int, end: int, budget: int) -> Piece | None:
+        """The piece for ``[cut, end)`` with its exact token count; None if it holds only spaces."""
+        start = text_start(self.text, cut, end)
+        if start >= end:
+            return None
+        prefix = self.context.for_span(start, end, budget)
+        text_tokens = self.index.count(start, end)
+        return Piece(cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens)
+
+    # -- below the line: sentences, words, tokens ----------------------------------------------
+    def _split_finer(self, cut: int, end: int, budget: int, tier: int, out: list[Piece]) -> None:
+        """Cut one oversized unit at the first finer tier (lines, sentences, words) with a cut
+        point inside it; tokens are the last resort."""
+        tiers = ((lv.LINE, self._line_cuts), (lv.SENTENCE, self._sentence_cuts), (lv.WORD, self._word_cuts))
+        for next_tier in range(tier, len(tiers)):
+            level, find_cuts = tiers[next_tier]
+            inner = find_cuts(cut, end)
+            if inner:
+                positions = [cut, *inner, end]
+                levels = [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL]
+                cumulative = self.index.tokens_before_all(positions)
+                last = len(positions) - 1
+                self._pack(positions, levels, cumulative, 0, last, budget, next_tier + 1, out)
+                return
+        self._split_tokens(text_start(self.text, cut, end), end, budget, out)
+
+    def _line_cuts(self, cut: int, end: int) -> list[int]:
+        return [m.start() for m in _LINE_START.finditer(self.text, cut + 1, end)]
+
+    def _sentence_cuts(self, cut: int, end: int) -> list[int]:
+        text = self.text
+        cuts = []
+        for start in sentence_starts(text, cut, end):
+            position = start - 1
+            while position > cut and text[position - 1].isspace() and text[position - 1] != "\n":
+                position -= 1
+            if cut < position < end:
+                cuts.append(position)
+        return cuts
+
+    def _word_cuts(self, cut: int, end: int) -> list[int]:
+        return [m.start() for m in SAFE.finditer(self.text, cut + 1, end)]
+
+    def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:
+        """Last resort for a run without spaces: windows of whole tokens, each counted exactly."""
+        ends = self.index.ends
+        position = start
+        while position < end:
+            room = budget - self.context.upper_bound(position, budget)
+            first_token = self.index.tokens_before(position)
+            stop = min(end, int(ends[min(first_token + max(room, 1), len(ends)) - 1]))
+            stop = max(stop, position + 1)
+            piece = self.measure(position, stop, budget)
+            while piece is not None and piece.tokens > budget and stop > position + 1:
+                stop = position + max(1, (stop - position) * 9 // 10)
+                piece = self.measure(position, stop, budget)
+            if piece is not None:
+                out.append(piece)
+            position = stop
+
+
+def text_start(text: str, cut: int, end: int) -> int:
+    """Where a chunk cut at ``cut`` begins: the next non-space character, or the start of the
+    next non-blank line when the skipped space holds a newline (indentation is kept)."""
+    position = cut
+    line_start = cut if cut == 0 or text[cut - 1] == "\n" else -1
+    while position < end and text[position].isspace():
+        if text[position] == "\n":
+            line_start = position + 1
+        position += 1
+    if position >= end:
+        return end
+    return line_start if line_start >= 0 else position
+
+
+def _first_content(text: str) -> int:
+    """Start of the first non-blank line."""
+    stripped = len(text) - len(text.lstrip())
+    if stripped >= len(text):
+        return len(text)
+    newline = text.rfind("\n", 0, stripped)
+    return newline + 1

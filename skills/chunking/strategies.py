@@ -1,0 +1,203 @@
+"""The strategies: each decides which outline to pack and at which budgets, nothing more.
+
+- ``fixed``: windows of whole tokens with overlap, cut at the nearest safe position (the classic
+  512 / 25 % baseline; it ignores structure but still carries the heading path).
+- ``recursive``: paragraphs, lines, sentences, words, tokens; Markdown is read as plain text.
+- ``structural``: Markdown sections, blocks, list items, rows and lines, packed to the leaf budget.
+- ``hierarchical``: structural parents packed to the parent budget, then leaves packed inside each
+  parent to the leaf budget (with optional overlap), never crossing their parent.
+- ``semantic``: hierarchical plus cut points where a ``BoundaryModel`` sees the topic change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from skills.chunking import outline as lv
+from skills.chunking.context import ContextBuilder
+from skills.chunking.markdown import parse_markdown
+from skills.chunking.options import ChunkOptions, Format, Strategy
+from skills.chunking.outline import Outline
+from skills.chunking.pack import Packer, Piece, text_start
+from skills.chunking.plaintext import parse_text
+from skills.chunking.token_index import SAFE, TokenIndex
+
+_LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
+
+
+class BoundaryModel(Protocol):
+    """Where the topic changes: the seam for embedding-based (semantic) boundaries.
+
+    Given the document and the outline's cut points, return the positions (a subset of those
+    cut points) where consecutive passages drift apart; they become strong cut points.
+    """
+
+    def topic_shifts(self, text: str, candidates: list[int]) -> list[int]: ...
+
+
+@dataclass(slots=True)
+class Layout:
+    """Pieces a strategy produced: parents (maybe none) and leaves with their parent's index."""
+
+    parents: list[Piece] = field(default_factory=list)
+    leaves: list[tuple[int, Piece]] = field(default_factory=list)  # (parent index or -1, piece)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Document:
+    """One document prepared for packing: its token index, outline and prefix builder."""
+
+    text: str
+    index: TokenIndex
+    outline: Outline
+    context: ContextBuilder
+
+    @classmethod
+    def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
+        structured = fmt is Format.MARKDOWN and options.strategy is not Strategy.RECURSIVE
+        outline = parse_markdown(text, options.heading_depth) if structured else parse_text(text)
+        return cls(text, TokenIndex(text), outline, ContextBuilder(outline, title, options.include_headings))
+
+    def packer(self) -> Packer:
+        return Packer(self.text, self.index, self.outline, self.context)
+
+
+def run_strategy(
+    document: Document, options: ChunkOptions, boundary_model: BoundaryModel | None = None
+) -> Layout:
+    """Lay out ``document`` with the strategy ``options`` name."""
+    strategy = options.strategy
+    if strategy is Strategy.FIXED:
+        return fixed_windows(document, options)
+    if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
+        packer = document.packer()
+        pieces = packer.pack(packer.positions[0], len(document.text), options.child_max_tokens)
+        return Layout(leaves=[(-1, piece) for piece in pieces])
+    warnings: list[str] = []
+    if strategy is Strategy.SEMANTIC:
+        if boundary_model is None:
+            warnings.append(
+                "semantic boundaries unavailable (no embedding model configured): "
+                "used hierarchical chunking instead"
+            )
+        else:
+            for position in boundary_model.topic_shifts(document.text, sorted(document.outline.breaks)):
+                document.outline.add_break(position, lv.BLOCK + 5)
+    layout = hierarchical(document, options)
+    layout.warnings.extend(warnings)
+    return layout
+
+
+def hierarchical(document: Document, options: ChunkOptions) -> Layout:
+    """Parents by structure at the parent budget; leaves packed inside each parent."""
+    packer = document.packer()
+    layout = Layout()
+    if packer.is_empty:
+        return layout
+    overlap = options.child_overlap_tokens
+    leaf_budget = options.child_max_tokens
+    layout.parents = packer.pack(packer.positions[0], len(document.text), options.parent_max_tokens)
+    for number, parent in enumerate(layout.parents):
+        leaves = packer.pack(parent.cut, parent.end, leaf_budget - overlap)
+        if overlap:
+            leaves = with_overlap(document, packer, leaves, parent.start, leaf_budget, overlap)
+        layout.leaves.extend((number, leaf) for leaf in leaves)
+    return layout
+
+
+def with_overlap(
+    document: Document, packer: Packer, leaves: list[Piece], floor: int, budget: int, overlap: int
+) -> list[Piece]:
+    """Start each leaf earlier, inside the leaf before it, by at most ``overlap`` tokens.
+
+    The new start is the earliest cut point (line start, else word start) at or after ``floor``
+    that keeps both the overlap and the whole leaf within their limits.
+    """
+    result = leaves[:1]
+    for previous, leaf in zip(leaves, leaves[1:], strict=False):
+        best = leaf
+        low = max(floor, previous.start)
+        candidates = _cut_points(document.text, low, leaf.start)
+        for cut in candidates:
+            start = text_start(document.text, cut, leaf.end)
+            if start >= leaf.start or document.index.count(start, leaf.start) > overlap:
+                continue
+            candidate = packer.measure(cut, leaf.end, budget)
+            if candidate is not None and candidate.tokens <= budget:
+                best = Piece(leaf.cut, candidate.start, leaf.end, candidate.prefix, candidate.tokens,
+                             candidate.headings)
+                break
+        result.append(best)
+    return result
+
+
+def _cut_points(text: str, low: int, high: int) -> list[int]:
+    """Line starts in ``[low, high)``, or word starts when the range holds no line start."""
+    lines = [m.start() for m in _LINE_START.finditer(text, low, high)]
+    return lines or [m.start() for m in SAFE.finditer(text, low, high)]
+
+
+def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
+    """Token windows of ``child_max_tokens`` (heading path included) overlapping by
+    ``child_overlap_tokens``, each ended at the last safe position inside the window."""
+    text, index = document.text, document.index
+    budget, overlap = options.child_max_tokens, options.child_overlap_tokens
+    packer = document.packer()
+    layout = Layout()
+    position = packer.positions[0]
+    end_of_text = len(text)
+    ends = index.ends
+    while position < end_of_text:
+        room = max(1, budget - document.context.upper_bound(position, budget))
+        first_token = index.tokens_before(position)
+        last_token = first_token + room
+        if last_token >= index.total:
+            stop = end_of_text
+        else:
+            stop = int(ends[last_token - 1])
+            safe = _last_safe(text, position, stop)
+            stop = safe if safe > position else stop
+        piece = packer.measure(position, stop, budget)
+        if piece is None:  # only spaces left in this window
+            position = stop
+            continue
+        if piece.tokens > budget:  # an unsafe cut (a run without spaces) miscounted: pack it
+            pieces = packer.pack(position, stop, budget)
+        else:
+            pieces = [piece]
+        layout.leaves.extend((-1, p) for p in pieces)
+        if stop >= end_of_text:
+            break
+        position = _overlap_start(document, position, stop, overlap)
+    return layout
+
+
+def _overlap_start(document: Document, previous: int, stop: int, overlap: int) -> int:
+    """Where the window after ``[previous, stop)`` starts: the first safe position from which at
+    most ``overlap`` tokens lead to ``stop`` (``stop`` itself without overlap)."""
+    if not overlap:
+        return stop
+    index = document.index
+    back = index.tokens_before(stop) - overlap
+    if back <= 0:
+        return stop
+    target = max(previous + 1, int(index.ends[back - 1]))
+    match = SAFE.search(document.text, target, stop)
+    return match.start() if match else stop
+
+
+def _last_safe(text: str, low: int, high: int) -> int:
+    """The last safe position in ``(low, high]``, or -1."""
+    window = 256
+    while True:
+        start = max(low + 1, high - window)
+        found = -1
+        for match in SAFE.finditer(text, start, min(len(text), high + 2)):
+            if match.start() <= high:
+                found = match.start()
+        if found > low or start == low + 1:
+            return found
+        window *= 4

@@ -1,0 +1,170 @@
+"""Exact token counts of any span of one document, from one tiktoken pass over it.
+
+Encoding every candidate chunk again would cost a tiktoken pass per level of the hierarchy, so the
+engine encodes the document once and answers ``count(start, end)`` from where the tokens end.
+
+Why that is exact: tiktoken first cuts text into pre-tokens with a regex, then applies BPE inside
+each pre-token, so a position where every substring's pre-tokenization is cut the same way cuts
+the tokens the same way too. For cl100k_base these *safe* positions include:
+
+- the start of a non-blank line (the newline run before it always ends its pre-token there);
+- a space followed by a non-space and preceded by a non-space or a newline (``"a b"``: the space
+  starts the pre-token ``" b"`` whatever comes before or after).
+
+Between two safe positions the count is a difference of two prefix counts. Other positions cost
+a small local encode of the text up to the nearest safe position ("edges"). The tests check all
+of this against direct encoding on generated text.
+
+Documents are encoded in segments cut at safe positions, which keeps memory bounded on huge
+inputs. A text with no safe position for a whole segment (a 1 MB line without spaces) is cut
+anyway; such a *barrier* makes counts across it fall back to direct encoding.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from skills.chunking.tokens import encoding
+
+SEGMENT_CHARS = 1 << 16
+
+# A safe position: start of a non-blank line, or a space between (non-space | newline) and non-space.
+SAFE = re.compile(r"(?<=\n)(?=[ \t]*\S)|(?<=\S)(?= \S)")
+
+
+@lru_cache(maxsize=1)
+def _token_byte_lengths() -> npt.NDArray[np.int64]:
+    """Length in bytes of every token id, to turn token ids into offsets without decoding."""
+    enc = encoding()
+    lengths = np.zeros(enc.n_vocab, dtype=np.int64)
+    for token in range(enc.n_vocab):
+        try:
+            lengths[token] = len(enc.decode_single_token_bytes(token))
+        except KeyError:  # unused ids between the regular and the special tokens
+            continue
+    return lengths
+
+
+def is_safe(text: str, position: int) -> bool:
+    """Whether ``position`` is a safe cut (see the module docstring)."""
+    if position <= 0 or position >= len(text):
+        return True
+    before, at = text[position - 1], text[position]
+    if before == "\n":
+        line_end = text.find("\n", position)
+        line = text[position:] if line_end < 0 else text[position:line_end]
+        return bool(line.strip())
+    return (
+        at == " "
+        and not before.isspace()
+        and position + 1 < len(text)
+        and not text[position + 1].isspace()
+    )
+
+
+class TokenIndex:
+    """Token counts for spans of ``text``; build once per document."""
+
+    def __init__(self, text: str, segment_chars: int = SEGMENT_CHARS) -> None:
+        self.text = text
+        self.barriers: list[int] = []
+        parts: list[npt.NDArray[np.int64]] = []
+        enc = encoding()
+        byte_lengths = _token_byte_lengths()
+        start = 0
+        length = len(text)
+        while start < length:
+            end = self._segment_end(start, segment_chars)
+            segment = text[start:end]
+            tokens = np.asarray(enc.encode_ordinary(segment), dtype=np.int64)
+            byte_ends = np.cumsum(byte_lengths[tokens])
+            parts.append(_char_ends(segment, byte_ends) + start)
+            start = end
+        self.ends: npt.NDArray[np.int64] = (
+            np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        )
+        self.total = len(self.ends)
+
+    def _segment_end(self, start: int, segment_chars: int) -> int:
+        """A safe position near ``start + segment_chars`` (a barrier if there is none)."""
+        limit = start + segment_chars
+        if limit >= len(self.text):
+            return len(self.text)
+        newline = self.text.rfind("\n", start + segment_chars // 2, limit)
+        while newline > start:
+            if is_safe(self.text, newline + 1):
+                return newline + 1
+            newline = self.text.rfind("\n", start + segment_chars // 2, newline)
+        space = self.text.rfind(" ", start + segment_chars // 2, limit)
+        while space > start:
+            if is_safe(self.text, space):
+                return space
+            space = self.text.rfind(" ", start + segment_chars // 2, space)
+        self.barriers.append(limit)
+        return limit
+
+    # -- counting -----------------------------------------------------------------------------
+    def tokens_before(self, position: int) -> int:
+        """Number of tokens that end at or before ``position`` (exact at safe positions)."""
+        return int(np.searchsorted(self.ends, position, side="right"))
+
+    def tokens_before_all(self, positions: list[int]) -> list[int]:
+        """``tokens_before`` for many positions at once."""
+        counts: list[int] = np.searchsorted(self.ends, positions, side="right").tolist()
+        return counts
+
+    def crosses_barrier(self, start: int, end: int) -> bool:
+        """Whether a segment cut that is not safe lies strictly inside ``(start, end)``."""
+        if not self.barriers:
+            return False
+        index = bisect_right(self.barriers, start)
+        return index < len(self.barriers) and self.barriers[index] < end
+
+    def count(self, start: int, end: int) -> int:
+        """Exact number of tokens of ``text[start:end]``."""
+        if end <= start:
+            return 0
+        text = self.text
+        first = start if is_safe(text, start) else self._next_safe(start, end)
+        last = end if is_safe(text, end) else self._previous_safe(first, end)
+        if first >= last or self.crosses_barrier(first, last):
+            return len(encoding().encode_ordinary(text[start:end]))
+        middle = self.tokens_before(last) - self.tokens_before(first)
+        head = len(encoding().encode_ordinary(text[start:first])) if first > start else 0
+        tail = len(encoding().encode_ordinary(text[last:end])) if end > last else 0
+        return head + middle + tail
+
+    def _next_safe(self, start: int, end: int) -> int:
+        match = SAFE.search(self.text, start + 1, end)
+        return match.start() if match else end
+
+    def _previous_safe(self, start: int, end: int) -> int:
+        window = 64
+        while True:
+            low = max(start, end - window)
+            found = -1
+            for match in SAFE.finditer(self.text, low, end):
+                if match.start() > start:
+                    found = match.start()
+            if found >= 0 or low == start:
+                return found if found >= 0 else start
+            window *= 4
+
+
+def _char_ends(segment: str, byte_ends: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Turn the byte offsets where tokens end into character offsets.
+
+    A token that ends inside a multi-byte character is counted as ending after it; no token ends
+    inside a character at a safe position, so counts between safe positions are unaffected.
+    """
+    if segment.isascii():
+        return byte_ends
+    data = np.frombuffer(segment.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    leading = np.cumsum((data & 0xC0) != 0x80, dtype=np.int64)
+    ends: npt.NDArray[np.int64] = leading[byte_ends - 1]
+    return ends
