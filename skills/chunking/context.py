@@ -35,7 +35,7 @@ class ContextBuilder:
         self.outline = outline
         self.title = (title or "").strip().replace("\n", " ")
         self.include_headings = include_headings
-        self._cache: dict[tuple[int, int, int], Prefix] = {}
+        self._cache: dict[tuple[int, int], Prefix] = {}
 
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
@@ -47,27 +47,29 @@ class ContextBuilder:
         return self._prefix(self.outline.section_at(start), self.outline.container_at(start), budget).tokens
 
     def _prefix(self, section: int, container: Container | None, budget: int) -> Prefix:
-        key = (section, -1 if container is None else container.start, budget)
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = self._cache[key] = self._build(section, container, budget)
-        return cached
+        key = (section, -1 if container is None else container.start)
+        full = self._cache.get(key)
+        if full is None:
+            full = self._cache[key] = self._build(section, container, None)
+        if full.tokens <= budget // 2:
+            return full
+        return self._build(section, container, budget // 2)  # rare: a very long heading path
 
-    def _build(self, section: int, container: Container | None, budget: int) -> Prefix:
+    def _build(self, section: int, container: Container | None, limit: int | None) -> Prefix:
+        """The prefix, shortened to ``limit`` tokens when one is given."""
         headings = self.outline.heading_path(section)
-        limit = budget // 2
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
         reopen = container.reopen if container is not None else ""
-        if reopen and count_tokens(reopen) > limit:
+        if reopen and limit is not None and count_tokens(reopen) > limit:
             reopen = ""
         while True:
             line = PATH_SEPARATOR.join(part for part in path if part)
             text = (line + "\n\n" if line else "") + reopen
             tokens = count_tokens(text) if text else 0
-            if tokens <= limit or not path:
-                if tokens > limit:  # only a reopened container left, and it fits by construction
-                    text, tokens = "", 0
+            if limit is None or tokens <= limit:
                 return Prefix(text, tokens, headings)
+            if not path:  # only a reopened container left, and it fits by construction
+                return Prefix("", 0, headings)
             path = path[1:]

@@ -25,6 +25,8 @@ from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
 
 _NO_LEVEL = 1 << 30
+#: Parts may exceed an even share of their range by this factor (never the budget).
+BALANCE_SLACK = 1.15
 _LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
 _CONTENT = re.compile(r"\S")
 _HEADINGS_ONLY = re.compile(r"(?:[ \t]*#{1,6}(?:[ \t][^\n]*)?\n|[ \t]*\n)*[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?)?\s*")
@@ -131,11 +133,19 @@ class Packer:
             return
         best = max(levels[i + 1 : j])
         cuts = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
+        # Aim for equal parts rather than full ones followed by a scrap.
+        room = max(1, budget - self.context.upper_bound(positions[i], budget))
+        total = cumulative[j] - cumulative[i]
+        target = total / -(-total // room) * BALANCE_SLACK
         k = 0
         while k < len(cuts) - 1:
             first = cuts[k]
             k += 1
-            while k < len(cuts) - 1 and self._fits(positions, cumulative, first, cuts[k + 1], budget):
+            while (
+                k < len(cuts) - 1
+                and cumulative[cuts[k + 1]] - cumulative[first] <= target
+                and self._fits(positions, cumulative, first, cuts[k + 1], budget)
+            ):
                 k += 1
             last = cuts[k]
             if self._fits(positions, cumulative, first, last, budget):

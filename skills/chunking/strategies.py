@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from skills.chunking import outline as lv
@@ -127,8 +127,7 @@ def with_overlap(
                 continue
             candidate = packer.measure(cut, leaf.end, budget)
             if candidate is not None and candidate.tokens <= budget:
-                best = Piece(leaf.cut, candidate.start, leaf.end, candidate.prefix, candidate.tokens,
-                             candidate.headings)
+                best = replace(candidate, cut=leaf.cut)
                 break
         result.append(best)
     return result

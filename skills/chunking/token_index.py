@@ -111,11 +111,11 @@ class TokenIndex:
     # -- counting -----------------------------------------------------------------------------
     def tokens_before(self, position: int) -> int:
         """Number of tokens that end at or before ``position`` (exact at safe positions)."""
-        return int(np.searchsorted(self.ends, position, side="right"))
+        return int(self.ends.searchsorted(position, side="right"))
 
     def tokens_before_all(self, positions: list[int]) -> list[int]:
         """``tokens_before`` for many positions at once."""
-        counts: list[int] = np.searchsorted(self.ends, positions, side="right").tolist()
+        counts: list[int] = self.ends.searchsorted(positions, side="right").tolist()
         return counts
 
     def crosses_barrier(self, start: int, end: int) -> bool:

@@ -1,0 +1,114 @@
+"""The rules every strategy keeps, checked on generated Markdown and on real documents.
+
+- ``source[start:end] == text``; ``tokens`` is the exact count of ``embed_text``, within its limit;
+- every chunk's ``embed_text`` starts with its heading path and ends with its text;
+- children lie inside their parent, and the children of a parent (the leaves of a flat strategy)
+  cover every non-space character of it: nothing is dropped;
+- ids are valid Azure AI Search keys, unique, and the same on every run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from conftest import real_documents
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_documents import markdown_document
+
+from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
+from skills.chunking.context import PATH_SEPARATOR
+
+KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
+
+OPTION_SETS = [
+    ChunkOptions(strategy="hierarchical", parent_max_tokens=256, child_max_tokens=64),
+    ChunkOptions(
+        strategy="hierarchical", parent_max_tokens=512, child_max_tokens=128, child_overlap_tokens=32
+    ),
+    ChunkOptions(strategy="structural", child_max_tokens=96, heading_depth=2),
+    ChunkOptions(strategy="recursive", child_max_tokens=48),
+    ChunkOptions(strategy="fixed", child_max_tokens=64, child_overlap_tokens=16),
+    ChunkOptions(strategy="fixed", child_max_tokens=512, child_overlap_tokens=128),
+]
+
+
+def check_invariants(source: str, result: Chunking, options: ChunkOptions, title: str | None) -> None:
+    for chunk in (*result.parents, *result.leaves):
+        assert source[chunk.start : chunk.end] == chunk.text
+        assert chunk.text.strip(), "a chunk holds some non-space text"
+        assert chunk.tokens == count_tokens(chunk.embed_text)
+        limit = options.parent_max_tokens if chunk.level == 0 else options.child_max_tokens
+        assert chunk.tokens <= limit
+        assert chunk.embed_text.endswith(chunk.text)
+        path = [title, *chunk.headings] if title else list(chunk.headings)
+        if path and options.strategy.value != "recursive":
+            first_line = chunk.embed_text.split("\n", 1)[0]
+            if first_line.endswith(path[-1]):
+                assert set(first_line.split(PATH_SEPARATOR)) <= set(path)
+            else:  # only a reopened table header or fence fits in half the budget
+                reopened = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+                assert reopened and count_tokens(path[-1] + "\n\n" + reopened) > limit // 2
+        assert KEY.fullmatch(chunk.id)
+    ids = [c.id for c in (*result.parents, *result.leaves)]
+    assert len(ids) == len(set(ids))
+    assert [c.ordinal for c in result.leaves] == list(range(len(result.leaves)))
+    if result.parents:
+        assert_covers(source, result.parents, 0, len(source))
+        for parent in result.parents:
+            children = result.children_of(parent)
+            assert children, "every parent has children"
+            for child in children:
+                assert parent.start <= child.start and child.end <= parent.end
+            assert_covers(source, children, parent.start, parent.end)
+        assert {leaf.parent_id for leaf in result.leaves} == {p.id for p in result.parents}
+    else:
+        assert_covers(source, result.leaves, 0, len(source))
+
+
+def assert_covers(source: str, chunks: Sequence[Chunk], start: int, end: int) -> None:
+    covered = bytearray(end - start)
+    for chunk in chunks:
+        covered[chunk.start - start : chunk.end - start] = b"\x01" * (chunk.end - chunk.start)
+    dropped = [i for i in range(start, end) if not covered[i - start] and not source[i].isspace()]
+    assert not dropped, f"dropped {source[dropped[0]:dropped[0] + 40]!r}"
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(markdown_document, st.sampled_from(OPTION_SETS), st.sampled_from([None, "Guide"]))
+def test_generated_markdown_keeps_every_rule(
+    source: str, options: ChunkOptions, title: str | None
+) -> None:
+    result = chunk_document(source, title=title, document_key="generated.md", options=options)
+    check_invariants(source, result, options, title)
+    again = chunk_document(source, title=title, document_key="generated.md", options=options)
+    assert [c.id for c in again.leaves] == [c.id for c in result.leaves]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=3000), st.sampled_from(OPTION_SETS))
+def test_arbitrary_text_keeps_every_rule(source: str, options: ChunkOptions) -> None:
+    try:
+        result = chunk_document(source, document_key="any", options=options)
+    except ValueError as error:  # binary-looking input is refused with a message
+        assert "binary" in str(error)
+        return
+    check_invariants(source, result, options, None)
+
+
+@pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "options", [*OPTION_SETS[:2], *OPTION_SETS[3:5]], ids=lambda o: f"{o.strategy.value}"
+)
+def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> None:
+    source = path.read_bytes().decode("utf-8")
+    result = chunk_document(source, title=path.stem, document_key=str(path), options=options)
+    assert result.leaves
+    check_invariants(source, result, options, path.stem)

@@ -1,0 +1,68 @@
+"""Span counts from one encoding pass equal direct encoding, for any span of any text."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skills.chunking.token_index import SAFE, TokenIndex, is_safe
+from skills.chunking.tokens import count_tokens
+
+# Pieces chosen to hit cl100k's pre-tokenizer corner cases: whitespace runs with and without
+# newlines, punctuation followed by newlines, contractions, digit runs, non-ASCII and emoji.
+PIECES = [
+    "a", "Z", "word", " ", "  ", "\t", "\n", "\n\n", " \n", "\r\n", "\xa0", "\u2028", "\x0b",
+    ".", ",", ":", "...", "'s", "'", '"', "(", ")", "`", "#", "|", "-", "*", "9", "1234",
+    "é", "中文", "😀", "x\n  y", "!!\n", " 1", ".\n\n", "\x1c", "\x85",
+]
+
+texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.data(), st.sampled_from([4, 16, 1 << 16]))
+def test_any_span_counts_like_direct_encoding(text: str, data: st.DataObject, segment: int) -> None:
+    index = TokenIndex(text, segment_chars=segment)
+    for _ in range(10):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert index.count(start, end) == count_tokens(text[start:end])
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_safe_positions_found_by_the_regex_are_safe(text: str) -> None:
+    for match in SAFE.finditer(text):
+        assert is_safe(text, match.start())
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_counts_between_safe_positions_are_prefix_differences(text: str) -> None:
+    index = TokenIndex(text)
+    safe = [p for p in range(len(text) + 1) if is_safe(text, p)]
+    for start, end in zip(safe, safe[1:], strict=False):
+        difference = index.tokens_before(end) - index.tokens_before(start)
+        assert difference == count_tokens(text[start:end])
+
+
+def test_whole_document_count_matches_encoding_of_real_markdown() -> None:
+    text = "# Title\n\nSome `code` here, e.g. os.path.join.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" * 50
+    index = TokenIndex(text, segment_chars=256)
+    assert index.total == count_tokens(text)
+    assert not index.barriers  # every segment found a safe cut
+
+
+def test_a_run_without_spaces_makes_a_barrier_and_still_counts_exactly() -> None:
+    text = "x" * 5000 + " tail"
+    index = TokenIndex(text, segment_chars=1024)
+    assert index.barriers
+    assert index.count(0, len(text)) == count_tokens(text)
+    assert index.count(100, 4000) == count_tokens(text[100:4000])
+
+
+def test_space_after_newline_indentation_is_not_safe() -> None:
+    # "\n " + " b": the pre-tokenizer keeps "\n " together at the end of a string.
+    text = "a\n  b"
+    assert not is_safe(text, 3)
+    assert is_safe(text, 2)  # the start of the indented line is
