@@ -1,0 +1,317 @@
+// Hierarchical chunking skill for Azure AI Search: everything `azd up` provisions.
+//
+//   Flex Consumption Function App (POST /api/chunk) ── identity ──> host storage, App Insights
+//   Azure AI Search (system identity) ──> documents storage (read), Azure OpenAI (embeddings),
+//                                         the skill (function key, or Entra token in `entra` mode)
+//   Azure OpenAI (keyless) with one embedding deployment
+//
+// No keys anywhere: storage accounts, Azure OpenAI, App Insights and (by default) Search accept
+// Entra ID only, and every access is a role assignment in modules/rbac.bicep. The one secret in
+// the design, the function key of `functionKey` mode, is never read here: the search deploy step
+// fetches it at run time through the management API (docs/deploy.md).
+// Layout and naming follow Azure-Samples/functions-quickstart-python-http-azd:infra/main.bicep.
+
+targetScope = 'subscription'
+
+@minLength(1)
+@maxLength(64)
+@description('azd environment name; seeds the unique suffix of every resource name.')
+param environmentName string
+
+@minLength(1)
+@description('Region of every resource except Azure OpenAI; must offer Flex Consumption.')
+@metadata({
+  azd: {
+    type: 'location'
+  }
+})
+param location string
+
+@description('Resource group name; empty: rg-<environmentName>.')
+param resourceGroupName string = ''
+
+@description('Object id of the person or pipeline running azd (AZURE_PRINCIPAL_ID); empty: no grants.')
+param principalId string = ''
+
+@description('Kind of principalId: User for a person, ServicePrincipal for a CI identity.')
+@allowed([
+  'User'
+  'ServicePrincipal'
+  'Group'
+])
+param principalType string = 'User'
+
+// ---- function app ------------------------------------------------------------------------------
+
+@description('Python version of the Flex runtime (3.12: widest remote-build support).')
+@allowed([
+  '3.11'
+  '3.12'
+  '3.13'
+])
+param pythonVersion string = '3.12'
+
+@description('Memory per Flex instance in MB.')
+@allowed([
+  512
+  2048
+  4096
+])
+param instanceMemoryMB int = 2048
+
+@description('Most instances the plan scales out to.')
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int = 100
+
+@description('Concurrent skill requests per instance; Search sends up to degreeOfParallelism at once.')
+@minValue(1)
+@maxValue(1000)
+param httpPerInstanceConcurrency int = 4
+
+@description('Seconds the skill may spend on one batch (SKILL_TIME_BUDGET_SECONDS); the skillsets in index_definitions/ allow PT230S, minus cold start and transfer.')
+@minValue(1)
+@maxValue(229)
+param skillTimeBudgetSeconds int = 180
+
+@description('How Search authenticates to the skill: functionKey (default) or entra (keyless).')
+@allowed([
+  'functionKey'
+  'entra'
+])
+param skillAuthMode string = 'functionKey'
+
+@description('entra mode: client id of the app registration representing the skill (see docs/deploy.md).')
+param skillAppClientId string = ''
+
+@description('entra mode: more principal (object) ids allowed to call the skill besides Search.')
+param skillExtraCallerPrincipalIds array = []
+
+// ---- Search --------------------------------------------------------------------------------------
+
+@description('Search pricing tier (basic and up: managed identity and semantic ranker).')
+@allowed([
+  'basic'
+  'standard'
+  'standard2'
+  'standard3'
+  'storage_optimized_l1'
+  'storage_optimized_l2'
+])
+param searchSkuName string = 'basic'
+
+@description('Semantic ranker plan.')
+@allowed([
+  'free'
+  'standard'
+])
+param semanticRankerPlan string = 'free'
+
+@description('True: Search accepts Entra ID only; false: API keys too.')
+param searchDisableLocalAuth bool = true
+
+// ---- Azure OpenAI --------------------------------------------------------------------------------
+
+@description('Region of the Azure OpenAI account; empty: same as location.')
+param openAiLocation string = ''
+
+@description('Embedding model.')
+param embeddingModelName string = 'text-embedding-3-small'
+
+@description('Embedding model version.')
+param embeddingModelVersion string = '1'
+
+@description('Embedding deployment name; empty: the model name.')
+param embeddingDeploymentName string = ''
+
+@description('Embedding deployment SKU.')
+@allowed([
+  'Standard'
+  'GlobalStandard'
+])
+param embeddingDeploymentSkuName string = 'GlobalStandard'
+
+@description('Embedding deployment capacity in thousands of tokens per minute.')
+@minValue(1)
+param embeddingDeploymentCapacity int = 100
+
+@description('Vector dimensions the index stores (text-embedding-3-small: up to 1536; -3-large: 3072).')
+@minValue(1)
+@maxValue(3072)
+param embeddingDimensions int = 1536
+
+// ---- documents -----------------------------------------------------------------------------------
+
+@description('Blob container holding the source documents.')
+@minLength(3)
+@maxLength(63)
+param documentsContainerName string = 'documents'
+
+var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
+var tags = {
+  'azd-env-name': environmentName
+}
+var serviceName = 'api'
+var functionAppName = 'func-chunk-${resourceToken}'
+var deploymentContainerName = 'app-package-${take(functionAppName, 32)}-${take(resourceToken, 7)}'
+var embeddingDeployment = empty(embeddingDeploymentName) ? embeddingModelName : embeddingDeploymentName
+// entra mode without an app registration would leave an anonymous endpoint open: fall back to
+// function keys instead (the SKILL_AUTH_MODE_EFFECTIVE output tells which mode is live).
+// azd input SKILL_AUTH_MODE feeds skillAuthMode; the output has another name so that the value azd
+// writes back after provisioning never overrides what the user asked for.
+var effectiveSkillAuthMode = skillAuthMode == 'entra' && !empty(skillAppClientId) ? 'entra' : 'functionKey'
+
+resource rg 'Microsoft.Resources/resourceGroups@2021-04-01' = {
+  name: !empty(resourceGroupName) ? resourceGroupName : 'rg-${environmentName}'
+  location: location
+  tags: tags
+}
+
+module functionIdentity 'modules/identity.bicep' = {
+  name: 'function-identity'
+  scope: rg
+  params: {
+    name: 'id-func-${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module monitoring 'modules/monitoring.bicep' = {
+  name: 'monitoring'
+  scope: rg
+  params: {
+    logAnalyticsName: 'log-${resourceToken}'
+    applicationInsightsName: 'appi-${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module hostStorage 'modules/storage.bicep' = {
+  name: 'host-storage'
+  scope: rg
+  params: {
+    name: 'stfn${resourceToken}'
+    location: location
+    tags: tags
+    containerNames: [
+      deploymentContainerName
+    ]
+  }
+}
+
+module documentsStorage 'modules/storage.bicep' = {
+  name: 'documents-storage'
+  scope: rg
+  params: {
+    name: 'stdoc${resourceToken}'
+    location: location
+    tags: tags
+    containerNames: [
+      documentsContainerName
+    ]
+  }
+}
+
+module search 'modules/search.bicep' = {
+  name: 'search'
+  scope: rg
+  params: {
+    name: 'srch-${resourceToken}'
+    location: location
+    tags: tags
+    skuName: searchSkuName
+    semanticRankerPlan: semanticRankerPlan
+    disableLocalAuth: searchDisableLocalAuth
+  }
+}
+
+module openAi 'modules/openai.bicep' = {
+  name: 'openai'
+  scope: rg
+  params: {
+    name: 'oai-${resourceToken}'
+    location: empty(openAiLocation) ? location : openAiLocation
+    tags: tags
+    embeddingDeploymentName: embeddingDeployment
+    embeddingModelName: embeddingModelName
+    embeddingModelVersion: embeddingModelVersion
+    embeddingDeploymentSkuName: embeddingDeploymentSkuName
+    embeddingDeploymentCapacity: embeddingDeploymentCapacity
+  }
+}
+
+module rbac 'modules/rbac.bicep' = {
+  name: 'rbac'
+  scope: rg
+  params: {
+    hostStorageAccountName: hostStorage.outputs.name
+    documentsStorageAccountName: documentsStorage.outputs.name
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    searchServiceName: search.outputs.name
+    openAiAccountName: openAi.outputs.name
+    functionPrincipalId: functionIdentity.outputs.principalId
+    searchPrincipalId: search.outputs.principalId
+    deployerPrincipalId: principalId
+    deployerPrincipalType: principalType
+  }
+}
+
+module functionApp 'modules/function-app.bicep' = {
+  name: 'function-app'
+  scope: rg
+  // The host starts as soon as the site exists: let its storage/telemetry roles land first.
+  dependsOn: [
+    rbac
+  ]
+  params: {
+    name: functionAppName
+    planName: 'plan-${resourceToken}'
+    location: location
+    tags: tags
+    serviceName: serviceName
+    identityId: functionIdentity.outputs.id
+    identityClientId: functionIdentity.outputs.clientId
+    hostStorageAccountName: hostStorage.outputs.name
+    deploymentContainerName: deploymentContainerName
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    pythonVersion: pythonVersion
+    instanceMemoryMB: instanceMemoryMB
+    maximumInstanceCount: maximumInstanceCount
+    httpPerInstanceConcurrency: httpPerInstanceConcurrency
+    skillAuthMode: effectiveSkillAuthMode
+    skillTimeBudgetSeconds: skillTimeBudgetSeconds
+    skillAppClientId: skillAppClientId
+    allowedCallerPrincipalIds: concat([search.outputs.principalId], skillExtraCallerPrincipalIds)
+  }
+}
+
+// ---- outputs: azd stores them in .azure/<env>/.env; the search deploy step reads them ---------
+
+output AZURE_LOCATION string = location
+output AZURE_TENANT_ID string = tenant().tenantId
+output AZURE_SUBSCRIPTION_ID string = subscription().subscriptionId
+output AZURE_RESOURCE_GROUP string = rg.name
+
+output AZURE_SEARCH_SERVICE string = search.outputs.name
+output AZURE_SEARCH_ENDPOINT string = search.outputs.endpoint
+output AZURE_SEARCH_SERVICE_ID string = search.outputs.id
+output AZURE_SEARCH_PRINCIPAL_ID string = search.outputs.principalId
+
+output AZURE_OPENAI_SERVICE string = openAi.outputs.name
+output AZURE_OPENAI_ENDPOINT string = openAi.outputs.endpoint
+output AZURE_OPENAI_EMBEDDING_DEPLOYMENT string = openAi.outputs.embeddingDeploymentName
+output AZURE_OPENAI_EMBEDDING_MODEL string = embeddingModelName
+output AZURE_OPENAI_EMBEDDING_DIMENSIONS int = embeddingDimensions
+
+output AZURE_FUNCTION_APP_NAME string = functionApp.outputs.name
+output AZURE_FUNCTION_APP_ID string = functionApp.outputs.id
+output SKILL_URI string = 'https://${functionApp.outputs.defaultHostName}/api/chunk'
+output SKILL_AUTH_MODE_EFFECTIVE string = effectiveSkillAuthMode
+output SKILL_AUTH_RESOURCE_ID string = effectiveSkillAuthMode == 'entra' ? 'api://${skillAppClientId}' : ''
+
+output AZURE_STORAGE_ACCOUNT string = documentsStorage.outputs.name
+output AZURE_STORAGE_RESOURCE_ID string = documentsStorage.outputs.id
+output AZURE_STORAGE_BLOB_ENDPOINT string = documentsStorage.outputs.blobEndpoint
+output AZURE_STORAGE_CONTAINER string = documentsContainerName

@@ -1,0 +1,203 @@
+"""The Function App is a Flex Consumption Python app whose settings are the ones the skill reads.
+
+The cross-checks import the skill's own settings parser and read function_app.py / host.json, so a
+rename on either side (app setting, route, route prefix) fails here instead of in Azure.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+import pytest
+import yaml
+from infra_bicep import Expr, Resource, Ternary, Union
+from infra_paths import AZURE_YAML, MAIN, ROOT, load, module
+
+from skills.skill import settings as skill_settings
+
+#: Settings that Flex rejects or ignores (functions-app-settings.md, "Flex Consumption plan
+#: deprecations"); FUNCTIONS_WORKER_RUNTIME is replaced by functionAppConfig.runtime.
+FLEX_DEPRECATED_SETTINGS = {
+    "FUNCTIONS_WORKER_RUNTIME",
+    "FUNCTIONS_EXTENSION_VERSION",
+    "WEBSITE_RUN_FROM_PACKAGE",
+    "SCM_DO_BUILD_DURING_DEPLOYMENT",
+    "ENABLE_ORYX_BUILD",
+    "WEBSITE_CONTENTAZUREFILECONNECTIONSTRING",
+    "WEBSITE_CONTENTSHARE",
+    "WEBSITE_NODE_DEFAULT_VERSION",
+    "WEBSITE_TIME_ZONE",
+}
+
+
+def site() -> Resource:
+    (found,) = module("function-app").resources_of_type("Microsoft.Web/sites")
+    return found
+
+
+def app_settings() -> dict[str, Any]:
+    entries = site().body["properties"]["siteConfig"]["appSettings"]
+    return {e["name"]: e["value"] for e in entries}
+
+
+def test_plan_is_flex_consumption_fc1_on_linux() -> None:
+    (plan,) = module("function-app").resources_of_type("Microsoft.Web/serverfarms")
+    assert plan.body["sku"] == {"name": "FC1", "tier": "FlexConsumption"}
+    assert plan.body["kind"] == "functionapp"
+    assert plan.body["properties"]["reserved"] is True
+    assert site().body["properties"]["serverFarmId"] == Expr("plan.id")
+
+
+def test_site_is_a_linux_function_app_with_flex_config() -> None:
+    assert site().body["kind"] == "functionapp,linux"
+    assert site().api_version >= "2023-12-01", "functionAppConfig needs 2023-12-01 or later"
+
+
+def test_runtime_is_python_312_by_default() -> None:
+    runtime = site().body["properties"]["functionAppConfig"]["runtime"]
+    assert runtime == {"name": "python", "version": Expr("pythonVersion")}
+    main = load(MAIN)
+    assert main.params["pythonVersion"].default == "3.12"
+    assert "3.12" in module("function-app").params["pythonVersion"].decorators["allowed"]
+    (app,) = [m for m in main.modules if m.path == "modules/function-app.bicep"]
+    assert app.body["params"]["pythonVersion"] == Expr("pythonVersion")
+
+
+def test_scale_settings_come_from_parameters() -> None:
+    scale = site().body["properties"]["functionAppConfig"]["scaleAndConcurrency"]
+    assert scale["instanceMemoryMB"] == Expr("instanceMemoryMB")
+    assert scale["maximumInstanceCount"] == Expr("maximumInstanceCount")
+    assert scale["triggers"]["http"]["perInstanceConcurrency"] == Expr("httpPerInstanceConcurrency")
+    main = load(MAIN).params
+    assert main["instanceMemoryMB"].default in main["instanceMemoryMB"].decorators["allowed"]
+    assert main["httpPerInstanceConcurrency"].default > 1, "Python on Flex defaults to 1"
+
+
+def test_deployment_package_goes_to_the_container_created_on_host_storage() -> None:
+    storage = site().body["properties"]["functionAppConfig"]["deployment"]["storage"]
+    assert storage["type"] == "blobContainer"
+    assert storage["value"] == Expr(
+        "'${hostStorage.properties.primaryEndpoints.blob}${deploymentContainerName}'"
+    )
+    modules = {m.symbol: m for m in load(MAIN).modules}
+    assert modules["hostStorage"].body["params"]["containerNames"] == [
+        Expr("deploymentContainerName")
+    ]
+    assert modules["functionApp"].body["params"]["deploymentContainerName"] == Expr(
+        "deploymentContainerName"
+    )
+
+
+def test_no_setting_is_one_flex_deprecates() -> None:
+    assert not FLEX_DEPRECATED_SETTINGS & set(app_settings())
+
+
+def test_telemetry_settings_use_entra_auth() -> None:
+    settings = app_settings()
+    assert settings["APPLICATIONINSIGHTS_AUTHENTICATION_STRING"] == Expr(
+        "'ClientId=${identityClientId};Authorization=AAD'"
+    )
+    assert "APPLICATIONINSIGHTS_CONNECTION_STRING" in settings
+
+
+def skill_auth_values() -> Ternary:
+    value = module("function-app").variables["skillAuthSetting"]
+    assert isinstance(value, Ternary)
+    return value
+
+
+def test_auth_setting_switches_the_skill_between_key_and_entra() -> None:
+    """Feed the values the template writes to the skill's own parser: each must mean its mode."""
+    auth = skill_auth_values()
+    assert auth.condition == "skillAuthMode == 'entra'"
+    assert app_settings()["SKILL_AUTH"] == Expr("skillAuthSetting")
+    mode = skill_settings.auth_mode
+    assert mode({"SKILL_AUTH": auth.consequence}) is skill_settings.AuthMode.ENTRA
+    assert mode({"SKILL_AUTH": auth.alternative}) is skill_settings.AuthMode.KEY
+
+
+def test_service_settings_the_skill_reads_are_set_and_parse() -> None:
+    budget = load(MAIN).params["skillTimeBudgetSeconds"]
+    env = {
+        "SKILL_AUTH": skill_auth_values().alternative,
+        "SKILL_TIME_BUDGET_SECONDS": str(budget.default),
+    }
+    assert app_settings()["SKILL_TIME_BUDGET_SECONDS"] == Expr("string(skillTimeBudgetSeconds)")
+    parsed = skill_settings.SkillSettings.from_env(env)
+    assert parsed.time_budget_seconds == float(budget.default)
+    assert budget.decorators["maxValue"] < 230, "the WebApiSkill timeout caps at 230 s"
+
+
+def test_entra_mode_configures_app_service_authentication() -> None:
+    (auth,) = module("function-app").resources_of_type("Microsoft.Web/sites/config")
+    assert auth.body["name"] == "authsettingsV2"
+    assert auth.condition == "(skillAuthMode == 'entra')"
+    props = auth.body["properties"]
+    assert props["globalValidation"]["requireAuthentication"] is True
+    assert props["globalValidation"]["unauthenticatedClientAction"] == "Return401"
+    aad = props["identityProviders"]["azureActiveDirectory"]
+    assert aad["enabled"] is True
+    assert Expr("'api://${skillAppClientId}'") in aad["validation"]["allowedAudiences"]
+    policy = aad["validation"]["defaultAuthorizationPolicy"]
+    # An empty allowedApplications list rejects every token; callers are named by object id.
+    assert policy == {"allowedPrincipals": {"identities": Expr("allowedCallerPrincipalIds")}}
+
+
+def test_entra_mode_falls_back_to_keys_without_an_app_registration() -> None:
+    """entra without a client id would leave an anonymous function behind no Easy Auth."""
+    effective = load(MAIN).variables["effectiveSkillAuthMode"]
+    assert isinstance(effective, Ternary)
+    assert "!empty(skillAppClientId)" in effective.condition
+    assert (effective.consequence, effective.alternative) == ("entra", "functionKey")
+
+
+def test_search_identity_is_an_allowed_caller() -> None:
+    (app,) = [m for m in load(MAIN).modules if m.path == "modules/function-app.bicep"]
+    callers = app.body["params"]["allowedCallerPrincipalIds"]
+    assert isinstance(callers, Expr) and "search.outputs.principalId" in callers.text
+
+
+def test_azd_service_tag_matches_the_service_in_azure_yaml() -> None:
+    services = yaml.safe_load(AZURE_YAML.read_text(encoding="utf-8"))["services"]
+    tags = site().body["tags"]
+    assert isinstance(tags, Union) and {"azd-service-name": Expr("serviceName")} in tags.parts
+    assert load(MAIN).variables["serviceName"] in services
+
+
+def function_routes() -> dict[str, str]:
+    """route -> auth level expression, read from function_app.py's decorators."""
+    source = ROOT / "function_app.py"
+    if not source.is_file():
+        pytest.skip("function_app.py not written yet")
+    routes = {}
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "route":
+            keywords = {k.arg: k.value for k in node.keywords}
+            route = keywords.get("route")
+            if isinstance(route, ast.Constant):
+                level = keywords.get("auth_level")
+                routes[str(route.value)] = ast.unparse(level) if level else "app"
+    return routes
+
+
+def test_skill_uri_output_matches_the_function_route_and_prefix() -> None:
+    uri = load(MAIN).outputs["SKILL_URI"].value
+    assert isinstance(uri, Expr)
+    path = uri.text.rsplit("}", 1)[-1].strip("'")
+    host = json.loads((ROOT / "host.json").read_text(encoding="utf-8"))
+    prefix = host.get("extensions", {}).get("http", {}).get("routePrefix", "api")
+    _, route_prefix, route = path.split("/", 2)
+    assert route_prefix == prefix
+    assert route in function_routes()
+
+
+def test_paths_excluded_from_easy_auth_are_anonymous_routes() -> None:
+    """Only a route the code itself leaves anonymous may skip Easy Auth."""
+    (auth,) = module("function-app").resources_of_type("Microsoft.Web/sites/config")
+    excluded = auth.body["properties"]["globalValidation"]["excludedPaths"]
+    routes = function_routes()
+    for path in excluded:
+        route = path.removeprefix("/api/")
+        assert routes.get(route) == "func.AuthLevel.ANONYMOUS", path
