@@ -74,6 +74,8 @@ class _MarkdownParser:
         text = self.text
         outline = self.outline
         add_break = outline.add_break
+        breaks = outline.breaks
+        has_carriage_returns = "\r" in text
         position = 0
         previous_blank = True
         paragraph_start = -1  # start of the current paragraph's first line (setext candidate)
@@ -95,7 +97,7 @@ class _MarkdownParser:
         for number, raw in enumerate(lines):
             start = position
             position += len(raw) + 1
-            line = raw[:-1] if raw.endswith("\r") else raw
+            line = raw[:-1] if has_carriage_returns and raw.endswith("\r") else raw
             stripped = line.lstrip(" \t")
 
             # Inside a fenced code block only the closing fence matters.
@@ -127,115 +129,125 @@ class _MarkdownParser:
             indent = len(line) - len(stripped)
             first = stripped[0]
 
-            if table is not None:
-                if "|" in line and not _starts_other_block(stripped):
-                    # no cut between the header, the delimiter row and the first body row
-                    add_break(start, lv.AVOID if table_rows < 2 else lv.LINE)
-                    table_rows += 1
+            # A line of prose, the common case, skips every block rule.
+            prose = (
+                first.isalpha()
+                and indent < 4
+                and table is None
+                and not indented_code
+                and not admonition_body
+                and "|" not in line
+            )
+            if not prose:
+                if table is not None:
+                    if "|" in line and not _starts_other_block(stripped):
+                        # no cut between the header, the delimiter row and the first body row
+                        add_break(start, lv.AVOID if table_rows < 2 else lv.LINE)
+                        table_rows += 1
+                        previous_blank = False
+                        continue
+                    self._close_table(table, start)
+                    table = None
+
+                if indented_code:
+                    if indent >= 4 or line.startswith("\t"):
+                        add_break(start, lv.CODE_LINE)
+                        previous_blank = False
+                        continue
+                    indented_code = False
+
+                if admonition_body and (indent >= 4 or line.startswith("\t")):
+                    add_break(start, lv.BLOCK if previous_blank else lv.LINE)
                     previous_blank = False
                     continue
-                self._close_table(table, start)
-                table = None
+                admonition_body = False
 
-            if indented_code:
-                if indent >= 4 or line.startswith("\t"):
-                    add_break(start, lv.CODE_LINE)
+                # Setext underline: turns the paragraph above into a heading.
+                if paragraph_start >= 0 and first in "=-" and _SETEXT.match(line):
+                    depth = 1 if first == "=" else 2
+                    title = heading_title(text[paragraph_start:start].replace("\n", " "))
+                    self.open_section(paragraph_start, depth, title)
+                    add_break(start, lv.AVOID)
+                    paragraph_start, paragraph_lines = -1, 0
                     previous_blank = False
                     continue
-                indented_code = False
 
-            if admonition_body and (indent >= 4 or line.startswith("\t")):
-                add_break(start, lv.BLOCK if previous_blank else lv.LINE)
-                previous_blank = False
-                continue
-            admonition_body = False
+                if first == "#" and indent <= 3:
+                    match = _ATX.match(line)
+                    if match:
+                        depth = len(match.group(1))
+                        self.open_section(start, depth, heading_title(line[match.end():]))
+                        list_columns.clear()
+                        paragraph_start, paragraph_lines = -1, 0
+                        previous_blank = False
+                        continue
 
-            # Setext underline: turns the paragraph above into a heading.
-            if paragraph_start >= 0 and first in "=-" and _SETEXT.match(line):
-                depth = 1 if first == "=" else 2
-                title = heading_title(text[paragraph_start:start].replace("\n", " "))
-                self.open_section(paragraph_start, depth, title)
-                add_break(start, lv.AVOID)
-                paragraph_start, paragraph_lines = -1, 0
-                previous_blank = False
-                continue
+                if first in "`~" and indent <= 3:
+                    match = _FENCE.match(line)
+                    if match and not (match.group(2)[0] == "`" and "`" in match.group(3)):
+                        add_break(start, lv.BLOCK if previous_blank or paragraph_start < 0 else lv.LINE)
+                        fence = (match.group(2)[0], len(match.group(2)), start, line.rstrip() + "\n")
+                        fence_first_body_line = True
+                        paragraph_start, paragraph_lines = -1, 0
+                        previous_blank = False
+                        continue
 
-            if first == "#" and indent <= 3:
-                match = _ATX.match(line)
-                if match:
-                    depth = len(match.group(1))
-                    self.open_section(start, depth, heading_title(line[match.end():]))
+                if first in "-*_" and indent <= 3 and _THEMATIC.match(line):
+                    add_break(start, lv.THEMATIC_BREAK)
+                    paragraph_start, paragraph_lines = -1, 0
                     list_columns.clear()
-                    paragraph_start, paragraph_lines = -1, 0
                     previous_blank = False
                     continue
 
-            if first in "`~" and indent <= 3:
-                match = _FENCE.match(line)
-                if match and not (match.group(2)[0] == "`" and "`" in match.group(3)):
-                    add_break(start, lv.BLOCK if previous_blank or paragraph_start < 0 else lv.LINE)
-                    fence = (match.group(2)[0], len(match.group(2)), start, line.rstrip() + "\n")
-                    fence_first_body_line = True
-                    paragraph_start, paragraph_lines = -1, 0
-                    previous_blank = False
-                    continue
-
-            if first in "-*_" and indent <= 3 and _THEMATIC.match(line):
-                add_break(start, lv.THEMATIC_BREAK)
-                paragraph_start, paragraph_lines = -1, 0
-                list_columns.clear()
-                previous_blank = False
-                continue
-
-            if (
-                (indent >= 4 or line.startswith("\t"))
-                and previous_blank
-                and not list_columns
-                and paragraph_start < 0
-            ):
-                indented_code = True
-                add_break(start, lv.BLOCK)
-                previous_blank = False
-                continue
-
-            item = _LIST_ITEM.match(line) if (first in "-+*" or first.isdigit()) else None
-            if item is not None and not _THEMATIC.match(line):
-                item_indent = len(item.group(1))
-                while list_columns and list_columns[-1] > item_indent:
-                    list_columns.pop()
-                depth = len(list_columns)
-                if list_columns and list_columns[-1] <= item_indent and depth:
-                    depth = len(list_columns)
-                add_break(start, lv.LIST_ITEM - min(depth, 8))
-                list_columns.append(item_indent + max(item.end() - item_indent, 1))
-                paragraph_start, paragraph_lines = -1, 0
-                previous_blank = False
-                continue
-
-            if "|" in line and number < last and paragraph_lines == 0:
-                next_line = lines[number + 1].rstrip("\r")
-                if _TABLE_DELIMITER.match(next_line) and "-" in next_line:
-                    delimiter_end = position + len(lines[number + 1]) + 1
-                    reopen = line + "\n" + next_line + "\n"
-                    table = (start, min(delimiter_end, len(text)), reopen)
-                    table_rows = 0  # the delimiter row comes next
+                if (
+                    (indent >= 4 or line.startswith("\t"))
+                    and previous_blank
+                    and not list_columns
+                    and paragraph_start < 0
+                ):
+                    indented_code = True
                     add_break(start, lv.BLOCK)
                     previous_blank = False
-                    paragraph_start, paragraph_lines = -1, 0
                     continue
 
-            if _ADMONITION.match(stripped):
-                add_break(start, lv.BLOCK)
-                admonition_body = True
-                paragraph_start, paragraph_lines = -1, 0
-                previous_blank = False
-                continue
-            if first == "/" and _BLOCK_FENCE.match(stripped):
-                opening = stripped.rstrip("/ \t") != ""
-                add_break(start, lv.BLOCK if opening else lv.AVOID)
-                paragraph_start, paragraph_lines = -1, 0
-                previous_blank = False
-                continue
+                item = _LIST_ITEM.match(line) if (first in "-+*" or first.isdigit()) else None
+                if item is not None and not _THEMATIC.match(line):
+                    item_indent = len(item.group(1))
+                    while list_columns and list_columns[-1] > item_indent:
+                        list_columns.pop()
+                    depth = len(list_columns)
+                    if list_columns and list_columns[-1] <= item_indent and depth:
+                        depth = len(list_columns)
+                    add_break(start, lv.LIST_ITEM - min(depth, 8))
+                    list_columns.append(item_indent + max(item.end() - item_indent, 1))
+                    paragraph_start, paragraph_lines = -1, 0
+                    previous_blank = False
+                    continue
+
+                if "|" in line and number < last and paragraph_lines == 0:
+                    next_line = lines[number + 1].rstrip("\r")
+                    if _TABLE_DELIMITER.match(next_line) and "-" in next_line:
+                        delimiter_end = position + len(lines[number + 1]) + 1
+                        reopen = line + "\n" + next_line + "\n"
+                        table = (start, min(delimiter_end, len(text)), reopen)
+                        table_rows = 0  # the delimiter row comes next
+                        add_break(start, lv.BLOCK)
+                        previous_blank = False
+                        paragraph_start, paragraph_lines = -1, 0
+                        continue
+
+                if _ADMONITION.match(stripped):
+                    add_break(start, lv.BLOCK)
+                    admonition_body = True
+                    paragraph_start, paragraph_lines = -1, 0
+                    previous_blank = False
+                    continue
+                if first == "/" and _BLOCK_FENCE.match(stripped):
+                    opening = stripped.rstrip("/ \t") != ""
+                    add_break(start, lv.BLOCK if opening else lv.AVOID)
+                    paragraph_start, paragraph_lines = -1, 0
+                    previous_blank = False
+                    continue
 
             # A paragraph line (or a continuation of a list item, quote or HTML block).
             if previous_blank or paragraph_start < 0 and not list_columns:

@@ -29,7 +29,7 @@ _NO_LEVEL = 1 << 30
 BALANCE_SLACK = 1.15
 _LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
 _CONTENT = re.compile(r"\S")
-_HEADINGS_ONLY = re.compile(r"(?:[ \t]*#{1,6}(?:[ \t][^\n]*)?\n|[ \t]*\n)*[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?)?\s*")
+_ATX_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ class Packer:
         k = 0
         while k < len(result) and len(result) > 1:
             piece = result[k]
-            only_headings = _HEADINGS_ONLY.fullmatch(self.text, piece.start, piece.end) is not None
+            only_headings = piece.text_tokens < 2 * threshold and self._only_headings(piece)
             if piece.text_tokens >= threshold and not only_headings:
                 k += 1
                 continue
@@ -105,6 +105,10 @@ class Packer:
             else:
                 k += 1
         return result
+
+    def _only_headings(self, piece: Piece) -> bool:
+        lines = self.text[piece.start : piece.end].split("\n")
+        return all(not line.strip() or _ATX_HEADING.match(line) for line in lines)
 
     # -- the recursive packer ----------------------------------------------------------------
     def _fits(self, positions: list[int], cumulative: list[int], i: int, j: int, budget: int) -> bool:

@@ -17,14 +17,16 @@ The rules, in the order they are checked:
 1. **Stops.** ``.``, ``!``, ``?``, ``…`` and runs of them (``...``, ``?!``), optionally followed by
    closing quotes, brackets or emphasis markers (``" ' ” ’ » ) ] * _``), then whitespace.
 2. **Plausible start.** After the whitespace must come an uppercase or uncased letter (``A``, ``É``,
-   ``東``), a digit, an opening quote or bracket, a backtick, ``*``/``_``/``~`` emphasis, a link
-   ``[``, an image ``![``, an autolink or HTML ``<``, or ``$`` math. A lowercase letter never starts
-   a sentence, after ``!`` and ``?`` either: in technical prose a lowercase word after them is
-   nearly always the same sentence (``Yahoo! is``, ``a `?` quantifier? not here``), and a missed
-   boundary only makes the caller fall back to a word cut, which is the cheaper mistake.
+   ``東``), a digit, an opening quote or bracket (``" ' “ ‘ « „ ( [ { ¿ ¡``), a backtick,
+   ``*``/``_``/``~`` emphasis, a link ``[``, an image ``![``, an autolink or HTML ``<``, or ``$``
+   math. A lowercase letter never starts a sentence, after ``!`` and ``?`` either: in technical
+   prose a lowercase word after them is nearly always the same sentence (``Yahoo! and others``,
+   ``Is it `None`? if so, skip it``), and a missed boundary only makes the caller fall back to a
+   word cut, the cheaper mistake. Any other character (``-``, ``#``, ``/``, a stop) is no start.
 3. **Code spans.** A stop inside an inline code span (backtick runs paired as CommonMark does,
    never across a blank line) is not a boundary: ``"`a. B`"`` is never cut.
-4. **Abbreviations and markers** (only after a single ``.``; the word before it, case-folded):
+4. **Abbreviations and markers**, only after a single ``.``, looking at the word before it
+   (compared case-insensitively, except the titles):
 
    - always mid-sentence: ``e.g.``, ``i.e.``, ``cf.``, ``vs.``, ``approx.`` ..., and the titles
      ``Dr.``, ``Mr.``, ``Mrs.``, ``Ms.``, ``Prof.``, ``St.`` when capitalised (``5 ms. The`` ends
@@ -62,7 +64,6 @@ from bisect import bisect_right
 __all__ = ["sentence_starts"]
 
 _STOPS = ".!?…"
-_CJK_STOPS = "。！？｡"
 
 # A candidate starts at the FIRST char of a run of stops (the lookbehind rejects the others, which
 # keeps long runs like "......" linear) and ends at the next non-space character, m.end().
@@ -71,6 +72,7 @@ _CANDIDATE = re.compile(
     [.!?…。！？｡](?<![.!?…。！？｡][.!?…。！？｡])   # first char of a run of stops
     (?:
         (?<=[.!?…]) [.!?…]*+ ["'”’»)\]*_]*+ \s++ (?![a-z])  # Western: closers, whitespace
+                                                  # (ASCII lowercase next: rejected in C, faster)
       | (?<=[。！？｡]) [。！？｡]*+ [」』”’"'）)\]】〕》〉]*+ \s*+  # CJK: whitespace optional
     )
     (?=\S)

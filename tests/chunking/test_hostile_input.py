@@ -1,0 +1,98 @@
+"""Input that breaks chunkers: it is chunked, or refused with a clear error; it never crashes."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from skills.chunking import ChunkingError, ChunkOptions, chunk_document, count_tokens
+
+SMALL = ChunkOptions(parent_max_tokens=256, child_max_tokens=64)
+
+
+@pytest.mark.parametrize("source", ["", " ", "\n\n\t  \n", "\u2028\xa0"])
+def test_empty_and_whitespace_only_give_no_chunks(source: str) -> None:
+    result = chunk_document(source)
+    assert result.parents == () and result.leaves == ()
+
+
+def test_binary_looking_text_is_refused_with_a_clear_error() -> None:
+    binary = bytes(range(256)).decode("latin-1") * 20
+    with pytest.raises(ChunkingError, match="binary"):
+        chunk_document(binary)
+
+
+def test_a_few_stray_control_characters_are_still_text() -> None:
+    result = chunk_document("Report\x00 line one.\n\nLine two with a bell\x07.")
+    assert len(result.leaves) == 1
+
+
+def test_lone_surrogates_are_chunked_and_counted() -> None:
+    source = "Broken \ud800 surrogate in a sentence. " * 30
+    result = chunk_document(source, options=SMALL)
+    assert "".join(c.text for c in result.leaves).replace(" ", "") == source.replace(" ", "")
+
+
+def test_a_long_line_without_spaces_is_cut_within_the_limit() -> None:
+    source = "=" * 300_000 + "\n" + "x9/" * 100_000
+    result = chunk_document(source, options=SMALL)
+    assert all(c.tokens <= 64 for c in result.leaves)
+    assert sum(len(c.text.strip()) for c in result.parents) == len(source.replace("\n", ""))
+
+
+def test_deeply_nested_lists_and_quotes() -> None:
+    # (deeper is slow in tiktoken itself: its pre-tokenizer is quadratic in long space runs)
+    lists = "\n".join("  " * depth + f"- level {depth}" for depth in range(1000))
+    quotes = "\n".join(">" * depth + f" quoted {depth}" for depth in range(1, 3000))
+    for source in (lists, quotes):
+        result = chunk_document(source, options=SMALL)
+        assert all(c.tokens <= 64 for c in result.leaves)
+
+
+def test_malformed_markdown_unclosed_fence_and_ragged_table() -> None:
+    source = (
+        "# Title\n\n| a | b | c |\n|---|---|\n| 1 |\n| 1 | 2 | 3 | 4 | 5 |\nno pipes here\n\n"
+        "```python\ndef f():\n    return 1\n" + "x = 1\n" * 200
+    )
+    result = chunk_document(source, options=SMALL)
+    assert result.leaves[-1].end == len(source)
+    assert all(c.embed_text.count("```python") >= 1 for c in result.leaves if "x = 1" in c.text)
+
+
+def test_wrong_types_get_a_clear_error() -> None:
+    with pytest.raises(ChunkingError, match="string"):
+        chunk_document(b"bytes are not text")  # type: ignore[arg-type]
+
+
+def test_invalid_options_name_the_option_and_the_range() -> None:
+    with pytest.raises(ValidationError, match="child_max_tokens|childMaxTokens"):
+        ChunkOptions.model_validate({"childMaxTokens": 5})
+    with pytest.raises(ValidationError, match="at most half"):
+        ChunkOptions(child_max_tokens=64, child_overlap_tokens=40)
+    with pytest.raises(ValidationError, match="parentMaxTokens"):
+        ChunkOptions(parent_max_tokens=100, child_max_tokens=200)
+    with pytest.raises(ValidationError, match="extra"):
+        ChunkOptions.model_validate({"chunkSize": 100})
+
+
+def test_options_accept_wire_names() -> None:
+    options = ChunkOptions.model_validate({"strategy": "fixed", "childMaxTokens": 128, "childOverlapTokens": 32})
+    assert options.child_max_tokens == 128 and options.strategy.value == "fixed"
+
+
+def test_semantic_without_a_model_falls_back_with_a_warning() -> None:
+    result = chunk_document("# A\n\ntext", options=ChunkOptions(strategy="semantic"))
+    assert result.leaves and "semantic boundaries unavailable" in result.warnings[0]
+
+
+@pytest.mark.slow
+def test_a_50_mb_document_is_chunked_within_limits() -> None:
+    unit = (
+        "## Section\n\nA paragraph about retries, timeouts and e.g. os.path.join in v2.4.\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('x')\n```\n\n- item one\n- item two\n\n"
+    )
+    source = unit * (50_000_000 // len(unit))
+    result = chunk_document(source, document_key="big.md")
+    assert result.leaves[-1].end == len(source)
+    sample = result.leaves[:: max(1, len(result.leaves) // 200)]
+    assert all(c.tokens == count_tokens(c.embed_text) <= 256 for c in sample)

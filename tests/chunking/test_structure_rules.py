@@ -1,0 +1,161 @@
+"""Structure rules, one behaviour per test: code, tables, lists, sentences, headings, pages, ids."""
+
+from __future__ import annotations
+
+from skills.chunking import ChunkOptions, chunk_document, count_tokens
+from skills.chunking.markdown import parse_markdown
+
+LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
+
+
+def leaves(source: str, options: ChunkOptions = LEAF, title: str | None = None) -> list[str]:
+    return [c.text for c in chunk_document(source, title=title, options=options).leaves]
+
+
+def code_block(lines: int, info: str = "python") -> str:
+    body = "\n".join(f"    value_{i} = compute({i}, retries=3)" for i in range(lines))
+    return f"```{info}\n{body}\n```\n"
+
+
+def test_a_code_block_that_fits_is_never_cut() -> None:
+    source = "Intro paragraph that comes first.\n\n" + code_block(4) + "\nA closing paragraph.\n"
+    chunks = leaves(source)
+    assert any(code_block(4).strip() in chunk for chunk in chunks)
+
+
+def test_an_oversized_code_block_is_cut_between_lines_and_each_piece_reopens_the_fence() -> None:
+    source = code_block(60, info="python title=\"app.py\"")
+    result = chunk_document(source, options=LEAF)
+    assert len(result.leaves) > 2
+    for chunk in result.leaves:
+        assert chunk.text.endswith("\n") or chunk.end == len(source)
+        assert chunk.embed_text.lstrip().startswith('```python title="app.py"\n')
+    lines = source.splitlines(keepends=True)
+    starts = {sum(len(line) for line in lines[:i]) for i in range(len(lines))}
+    assert all(chunk.start in starts for chunk in result.leaves), "cuts fall between lines"
+
+
+def test_a_table_is_cut_between_rows_and_each_piece_repeats_header_and_delimiter() -> None:
+    header = "| Code | Meaning | Action |\n|------|---------|--------|\n"
+    rows = "".join(f"| E{i:03} | failure number {i} of the ingest tier | restart it |\n" for i in range(40))
+    result = chunk_document("## Error codes\n\n" + header + rows, options=LEAF)
+    table_chunks = [c for c in result.leaves if "| E0" in c.text]
+    assert len(table_chunks) > 2
+    for chunk in table_chunks:
+        assert header in chunk.embed_text, "every piece carries the header and delimiter rows"
+        for line in chunk.text.strip().splitlines():
+            if line and not line.startswith("#"):
+                assert line.startswith("|") and line.endswith("|"), "no row is cut"
+
+
+def test_the_header_is_never_separated_from_the_first_row() -> None:
+    source = "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
+    outline = parse_markdown(source)
+    delimiter = source.index("|---")
+    first_row = source.index("| 1")
+    assert outline.breaks.get(delimiter, 0) <= 1 and outline.breaks.get(first_row, 0) <= 1
+
+
+def test_list_items_stay_whole_when_they_fit() -> None:
+    items = [f"- Item {i}: the client retries the request {i} times before it gives up." for i in range(30)]
+    source = "## Retries\n\n" + "\n".join(items) + "\n"
+    for chunk in leaves(source):
+        for line in chunk.strip().splitlines():
+            assert not line or line.startswith(("- Item", "## Retries"))
+
+
+def test_a_nested_list_is_cut_before_top_level_items_first() -> None:
+    source = "\n".join(
+        f"- Parent {i} introduces a group of settings\n  - child a of {i} sets a timeout\n"
+        f"  - child b of {i} sets a retry budget"
+        for i in range(12)
+    )
+    for chunk in leaves(source):
+        assert chunk.lstrip().startswith("- Parent"), "pieces start at top-level items"
+
+
+def test_a_sentence_is_cut_only_when_it_alone_exceeds_the_limit() -> None:
+    sentences = [
+        "The client uses e.g. os.path.join to build paths.",
+        "Dr. Smith measured 3.14 s on version 2.4.1 of the U.S. build.",
+        "See https://example.com/a.b for details.",
+    ] * 6
+    paragraph = " ".join(sentences)
+    for chunk in leaves(paragraph, ChunkOptions(strategy="structural", child_max_tokens=48)):
+        assert chunk.rstrip().endswith("."), "pieces end at a sentence end"
+        assert chunk.lstrip()[0].isupper()
+
+
+def test_an_enormous_word_is_cut_between_tokens_within_the_limit() -> None:
+    result = chunk_document("a" * 20000, options=LEAF)
+    assert "".join(c.text for c in result.leaves) == "a" * 20000
+    assert all(count_tokens(c.embed_text) <= 64 for c in result.leaves)
+
+
+def test_embed_text_starts_with_title_and_heading_path() -> None:
+    source = "# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n\n### Linux\n\n" + "Use apt. " * 40
+    result = chunk_document(source, title="Widget docs", options=LEAF)
+    linux = [c for c in result.leaves if "Use apt" in c.text]
+    assert linux[-1].embed_text.startswith("Widget docs > Guide > Install > Linux\n\n")
+    assert linux[-1].headings == ("Guide", "Install", "Linux")
+
+
+def test_setext_headings_and_heading_attributes_make_clean_titles() -> None:
+    source = "Guide\n=====\n\nIntro.\n\nSetup { #setup }\n-----\n\nText.\n\n## Run ## \n\nMore.\n"
+    outline = parse_markdown(source)
+    assert [s.title for s in outline.sections] == ["Guide", "Setup", "Run"]
+    assert [s.depth for s in outline.sections] == [1, 2, 2]
+
+
+def test_heading_depth_limits_which_headings_open_sections() -> None:
+    source = "# A\n\ntext\n\n## B\n\ntext\n\n### C\n\ntext\n"
+    assert [s.title for s in parse_markdown(source, heading_depth=2).sections] == ["A", "B"]
+
+
+def test_hashes_inside_code_are_not_headings() -> None:
+    source = "```bash\n# install it\npip install x\n```\n"
+    assert parse_markdown(source).sections == []
+
+
+def test_small_sibling_sections_share_a_chunk() -> None:
+    source = "# API\n\n## GET\n\nReads.\n\n## PUT\n\nWrites.\n\n## DELETE\n\nRemoves.\n"
+    assert leaves(source) == [source]
+
+
+def test_page_markers_give_each_chunk_its_pages() -> None:
+    page = "Clause text that fills the page. " * 12
+    source = f"{page}\n<!-- PageBreak -->\n{page}\n<!-- PageBreak -->\n{page}\n"
+    result = chunk_document(source, options=ChunkOptions(strategy="structural", child_max_tokens=128))
+    assert result.leaves[0].pages[0] == 1 and result.leaves[-1].pages[-1] == 3
+    whole = chunk_document(source, options=ChunkOptions(strategy="structural", child_max_tokens=1024))
+    assert whole.leaves[0].pages == (1, 2, 3)
+    assert chunk_document("no markers here").leaves[0].pages == ()
+
+
+def test_an_unchanged_section_keeps_its_ids_when_another_section_changes() -> None:
+    first = "# A\n\n" + "Alpha text. " * 60 + "\n\n# B\n\n" + "Beta text. " * 60 + "\n"
+    second = first.replace("Alpha text. Alpha", "Alpha words. Alpha", 1)
+    options = ChunkOptions(parent_max_tokens=256, child_max_tokens=64)
+    ids_before = {c.id for c in chunk_document(first, document_key="k", options=options).leaves if "Beta" in c.text}
+    ids_after = {c.id for c in chunk_document(second, document_key="k", options=options).leaves if "Beta" in c.text}
+    assert ids_before and ids_before == ids_after
+
+
+def test_ids_name_the_document_and_differ_between_documents() -> None:
+    a = chunk_document("Same text.", document_key="https://x/blob/a.md").leaves[0].id
+    b = chunk_document("Same text.", document_key="https://x/blob/b.md").leaves[0].id
+    assert a != b and "a_md" in a
+
+
+def test_children_overlap_by_at_most_the_overlap_limit() -> None:
+    source = " ".join(f"Sentence {i} talks about retries and timeouts." for i in range(200))
+    options = ChunkOptions(parent_max_tokens=512, child_max_tokens=64, child_overlap_tokens=16)
+    result = chunk_document(source, options=options)
+    overlaps = 0
+    for parent in result.parents:
+        children = result.children_of(parent)
+        for previous, child in zip(children, children[1:], strict=False):
+            if child.start < previous.end:
+                overlaps += 1
+                assert count_tokens(source[child.start : previous.end]) <= 16
+    assert overlaps > 0
