@@ -8,8 +8,10 @@ import sys
 #: command -> (module with ``main(argv: list[str]) -> int``, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "chunk": ("skills.chunking.cli", "chunk files and print parents/children (jsonl or tree)"),
+    "eval": ("skills.evaluation.cli", "measure retrieval quality of chunking strategies"),
     "serve": ("skills.skill.serve", "serve function_app.py locally with uvicorn (no Core Tools)"),
     "demo": ("skills.skill.demo", "send samples/ through the local skill as an indexer would"),
+    "search": ("skills.search.cli", "deploy, query, or simulate the Azure AI Search side"),
 }
 
 

@@ -76,7 +76,9 @@ def chunk_document(
         make(piece, 1, number, parents[parent].id if parent >= 0 else None)
         for number, (parent, piece) in enumerate(layout.leaves)
     )
-    return Chunking(parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(layout.warnings))
+    return Chunking(
+        parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(layout.warnings)
+    )
 
 
 def _reject_binary(text: str) -> None:

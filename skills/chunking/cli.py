@@ -34,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--parent-tokens", type=int, default=None, help="parent token limit")
     parser.add_argument("--child-tokens", type=int, default=None, help="child (leaf) token limit")
     parser.add_argument("--overlap", type=int, default=None, help="child overlap in tokens")
-    parser.add_argument("--heading-depth", type=int, default=None, help="deepest heading that opens a section")
+    parser.add_argument(
+        "--heading-depth", type=int, default=None, help="deepest heading that opens a section"
+    )
     parser.add_argument("--format", dest="output", default="jsonl", choices=["jsonl", "tree"])
     return parser
 
@@ -54,7 +56,9 @@ def iter_documents(paths: Iterable[Path]) -> Iterator[Path]:
     """Files as given, folders walked (sorted) for document files."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES and p.is_file())
+            yield from sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES and p.is_file()
+            )
         else:
             yield path
 
@@ -92,7 +96,8 @@ def _progress(files: list[Path], show: bool) -> Iterable[Path]:
         return files
     from tqdm import tqdm  # a development dependency: only the command line needs it
 
-    return tqdm(files, unit="doc", file=sys.stderr)
+    progress: Iterable[Path] = tqdm(files, unit="doc", file=sys.stderr)
+    return progress
 
 
 def write_jsonl(result: Chunking, doc: str, out: TextIO) -> None:
@@ -102,7 +107,9 @@ def write_jsonl(result: Chunking, doc: str, out: TextIO) -> None:
 
 def write_tree(result: Chunking, doc: str, out: TextIO) -> None:
     """Parents with their children, indented, each with its size and where it sits."""
-    out.write(f"{doc}  ({result.format}, {len(result.parents)} parents, {len(result.leaves)} children)\n")
+    out.write(
+        f"{doc}  ({result.format}, {len(result.parents)} parents, {len(result.leaves)} children)\n"
+    )
     for warning in result.warnings:
         out.write(f"  ! {warning}\n")
     if result.parents:
@@ -120,4 +127,8 @@ def _describe(chunk: Chunk, indent: str, bullet: str) -> str:
     pages = f" pages {chunk.pages[0]}-{chunk.pages[-1]}" if chunk.pages else ""
     head = f"{indent}{bullet} [{chunk.start}:{chunk.end}] {chunk.tokens} tokens{pages}  {path}\n"
     preview = " ".join(chunk.text.split())
-    return head + textwrap.indent(textwrap.shorten(preview, width=96, placeholder=" …"), indent + "    ") + "\n"
+    return (
+        head
+        + textwrap.indent(textwrap.shorten(preview, width=96, placeholder=" …"), indent + "    ")
+        + "\n"
+    )

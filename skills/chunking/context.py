@@ -44,7 +44,9 @@ class ContextBuilder:
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""
-        return self._prefix(self.outline.section_at(start), self.outline.container_at(start), budget).tokens
+        return self._prefix(
+            self.outline.section_at(start), self.outline.container_at(start), budget
+        ).tokens
 
     def _prefix(self, section: int, container: Container | None, budget: int) -> Prefix:
         key = (section, -1 if container is None else container.start)

@@ -18,7 +18,9 @@ _READABLE_KEY_CHARS = 64
 
 def document_prefix(document_key: str) -> str:
     """The part of every chunk id that names the document."""
-    digest = hashlib.blake2b(document_key.encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+    digest = hashlib.blake2b(
+        document_key.encode("utf-8", "surrogatepass"), digest_size=5
+    ).hexdigest()
     readable = _NOT_KEY_CHAR.sub("_", document_key).strip("_-")[-_READABLE_KEY_CHARS:].lstrip("_-")
     return f"{readable or 'doc'}-{digest}"
 

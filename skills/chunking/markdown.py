@@ -70,11 +70,10 @@ class _MarkdownParser:
         self.outline.sections[index] = Section(start, end, depth, title, parent)
 
     # -- the pass ---------------------------------------------------------------------------
-    def run(self) -> Outline:  # noqa: C901 - one state machine reads best in one place
+    def run(self) -> Outline:
         text = self.text
         outline = self.outline
         add_break = outline.add_break
-        breaks = outline.breaks
         has_carriage_returns = "\r" in text
         position = 0
         previous_blank = True
@@ -109,11 +108,15 @@ class _MarkdownParser:
                     and len(line) - len(stripped) <= 3
                 )
                 if stripped:
-                    add_break(start, lv.AVOID if (fence_first_body_line or is_close) else lv.CODE_LINE)
+                    add_break(
+                        start, lv.AVOID if (fence_first_body_line or is_close) else lv.CODE_LINE
+                    )
                 fence_first_body_line = False
                 if is_close:
                     end = min(position, len(text))
-                    outline.containers.append(Container(fence_start, body_start_of(fence_start, text), end, reopen))
+                    outline.containers.append(
+                        Container(fence_start, body_start_of(fence_start, text), end, reopen)
+                    )
                     fence = None
                     previous_blank = False
                 continue
@@ -176,7 +179,7 @@ class _MarkdownParser:
                     match = _ATX.match(line)
                     if match:
                         depth = len(match.group(1))
-                        self.open_section(start, depth, heading_title(line[match.end():]))
+                        self.open_section(start, depth, heading_title(line[match.end() :]))
                         list_columns.clear()
                         paragraph_start, paragraph_lines = -1, 0
                         previous_blank = False
@@ -185,8 +188,15 @@ class _MarkdownParser:
                 if first in "`~" and indent <= 3:
                     match = _FENCE.match(line)
                     if match and not (match.group(2)[0] == "`" and "`" in match.group(3)):
-                        add_break(start, lv.BLOCK if previous_blank or paragraph_start < 0 else lv.LINE)
-                        fence = (match.group(2)[0], len(match.group(2)), start, line.rstrip() + "\n")
+                        add_break(
+                            start, lv.BLOCK if previous_blank or paragraph_start < 0 else lv.LINE
+                        )
+                        fence = (
+                            match.group(2)[0],
+                            len(match.group(2)),
+                            start,
+                            line.rstrip() + "\n",
+                        )
                         fence_first_body_line = True
                         paragraph_start, paragraph_lines = -1, 0
                         previous_blank = False
@@ -250,7 +260,7 @@ class _MarkdownParser:
                     continue
 
             # A paragraph line (or a continuation of a list item, quote or HTML block).
-            if previous_blank or paragraph_start < 0 and not list_columns:
+            if previous_blank or (paragraph_start < 0 and not list_columns):
                 if list_columns and indent < list_columns[-1]:
                     list_columns.clear()
                 add_break(start, lv.BLOCK if previous_blank else lv.LINE)
@@ -263,7 +273,9 @@ class _MarkdownParser:
 
         end = len(text)
         if fence is not None:  # an unclosed fence runs to the end of the document
-            outline.containers.append(Container(fence[2], body_start_of(fence[2], text), end, fence[3]))
+            outline.containers.append(
+                Container(fence[2], body_start_of(fence[2], text), end, fence[3])
+            )
         if table is not None:
             self._close_table(table, end)
         while self.open_sections:

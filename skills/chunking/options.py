@@ -7,7 +7,7 @@ then only has invariants to keep. Field names are snake_case in Python and camel
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -19,7 +19,7 @@ MAX_EMBEDDING_TOKENS = 8191
 MIN_CHUNK_TOKENS = 16
 
 
-class Strategy(str, Enum):
+class Strategy(StrEnum):
     """How a document is cut; ``hierarchical`` is the default."""
 
     FIXED = "fixed"
@@ -29,7 +29,7 @@ class Strategy(str, Enum):
     SEMANTIC = "semantic"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     """The input's syntax: Markdown is parsed for structure, text only for paragraphs and lines."""
 
     MARKDOWN = "markdown"
@@ -61,7 +61,10 @@ class ChunkOptions(BaseModel):
                 f"childOverlapTokens ({self.child_overlap_tokens}) must be at most half of "
                 f"childMaxTokens ({self.child_max_tokens})"
             )
-        if self.strategy is Strategy.HIERARCHICAL and self.parent_max_tokens < self.child_max_tokens:
+        if (
+            self.strategy is Strategy.HIERARCHICAL
+            and self.parent_max_tokens < self.child_max_tokens
+        ):
             raise ValueError(
                 f"parentMaxTokens ({self.parent_max_tokens}) must be at least "
                 f"childMaxTokens ({self.child_max_tokens})"

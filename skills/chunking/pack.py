@@ -46,9 +46,11 @@ class Piece:
 
 
 class Packer:
-    """Packs ranges of one document; ``pack`` may be called for nested ranges (parents, then children)."""
+    """Packs ranges of one document, nested ones too (parents, then the children in each)."""
 
-    def __init__(self, text: str, index: TokenIndex, outline: Outline, context: ContextBuilder) -> None:
+    def __init__(
+        self, text: str, index: TokenIndex, outline: Outline, context: ContextBuilder
+    ) -> None:
         self.text = text
         self.index = index
         self.context = context
@@ -111,7 +113,9 @@ class Packer:
         return all(not line.strip() or _ATX_HEADING.match(line) for line in lines)
 
     # -- the recursive packer ----------------------------------------------------------------
-    def _fits(self, positions: list[int], cumulative: list[int], i: int, j: int, budget: int) -> bool:
+    def _fits(
+        self, positions: list[int], cumulative: list[int], i: int, j: int, budget: int
+    ) -> bool:
         estimate = cumulative[j] - cumulative[i]
         if estimate > budget:
             return False
@@ -187,13 +191,19 @@ class Packer:
             return None
         prefix = self.context.for_span(start, end, budget)
         text_tokens = self.index.count(start, end)
-        return Piece(cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens)
+        return Piece(
+            cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens
+        )
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: int, tier: int, out: list[Piece]) -> None:
         """Cut one oversized unit at the first finer tier (lines, sentences, words) with a cut
         point inside it; tokens are the last resort."""
-        tiers = ((lv.LINE, self._line_cuts), (lv.SENTENCE, self._sentence_cuts), (lv.WORD, self._word_cuts))
+        tiers = (
+            (lv.LINE, self._line_cuts),
+            (lv.SENTENCE, self._sentence_cuts),
+            (lv.WORD, self._word_cuts),
+        )
         for next_tier in range(tier, len(tiers)):
             level, find_cuts = tiers[next_tier]
             inner = find_cuts(cut, end)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -59,7 +60,12 @@ class Document:
     def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
         structured = fmt is Format.MARKDOWN and options.strategy is not Strategy.RECURSIVE
         outline = parse_markdown(text, options.heading_depth) if structured else parse_text(text)
-        return cls(text, TokenIndex(text), outline, ContextBuilder(outline, title, options.include_headings))
+        return cls(
+            text,
+            TokenIndex(text),
+            outline,
+            ContextBuilder(outline, title, options.include_headings),
+        )
 
     def packer(self) -> Packer:
         return Packer(self.text, self.index, self.outline, self.context)
@@ -84,7 +90,9 @@ def run_strategy(
                 "used hierarchical chunking instead"
             )
         else:
-            for position in boundary_model.topic_shifts(document.text, sorted(document.outline.breaks)):
+            for position in boundary_model.topic_shifts(
+                document.text, sorted(document.outline.breaks)
+            ):
                 document.outline.add_break(position, lv.BLOCK + 5)
     layout = hierarchical(document, options)
     layout.warnings.extend(warnings)
@@ -117,7 +125,7 @@ def with_overlap(
     that keeps both the overlap and the whole leaf within their limits.
     """
     result = leaves[:1]
-    for previous, leaf in zip(leaves, leaves[1:], strict=False):
+    for previous, leaf in itertools.pairwise(leaves):
         best = leaf
         low = max(floor, previous.start)
         candidates = _cut_points(document.text, low, leaf.start)
@@ -163,10 +171,8 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
         if piece is None:  # only spaces left in this window
             position = stop
             continue
-        if piece.tokens > budget:  # an unsafe cut (a run without spaces) miscounted: pack it
-            pieces = packer.pack(position, stop, budget)
-        else:
-            pieces = [piece]
+        # an unsafe cut (a run without spaces) can be miscounted: then pack the window
+        pieces = packer.pack(position, stop, budget) if piece.tokens > budget else [piece]
         layout.leaves.extend((-1, p) for p in pieces)
         if stop >= end_of_text:
             break

@@ -33,7 +33,7 @@ from skills.chunking.tokens import encoding
 
 SEGMENT_CHARS = 1 << 16
 
-# A safe position: start of a non-blank line, or a space between (non-space | newline) and non-space.
+# Safe: the start of a non-blank line, or a space between a non-space (or newline) and a non-space.
 SAFE = re.compile(r"(?<=\n)(?=[ \t]*\S)|(?<=\S)(?= \S)")
 
 

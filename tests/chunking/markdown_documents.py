@@ -5,9 +5,33 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 words = st.sampled_from(
-    ["the", "client", "retries", "a", "request", "e.g.", "Dr.", "U.S.", "3.14", "v1.2.3",
-     "`os.path.join`", "https://example.com/a.b", "timeout", "5.000", "TL", "and", "returns",
-     "éclair", "中文", "😀", "x" * 40, "value,", "it's", "(see", "below)"]
+    [
+        "the",
+        "client",
+        "retries",
+        "a",
+        "request",
+        "e.g.",
+        "Dr.",
+        "U.S.",
+        "3.14",
+        "v1.2.3",
+        "`os.path.join`",
+        "https://example.com/a.b",
+        "timeout",
+        "5.000",
+        "TL",
+        "and",
+        "returns",
+        "éclair",
+        "中文",
+        "😀",
+        "x" * 40,
+        "value,",
+        "it's",
+        "(see",
+        "below)",
+    ]
 )
 sentence = st.lists(words, min_size=1, max_size=30).map(lambda w: " ".join(w).capitalize() + ".")
 paragraph = st.lists(sentence, min_size=1, max_size=8).map(" ".join)
@@ -18,16 +42,21 @@ setext = st.tuples(st.sampled_from("=-"), st.lists(words, min_size=1, max_size=4
     lambda t: " ".join(t[1]) + "\n" + t[0] * 5
 )
 code_line = st.lists(words, max_size=12).map(lambda w: "    " * (len(w) % 3) + " ".join(w))
-fence = st.tuples(st.sampled_from(["```", "~~~", "````"]), st.sampled_from(["", "python", "json"]),
-                  st.lists(code_line, min_size=1, max_size=40)).map(
-    lambda t: f"{t[0]}{t[1]}\n" + "\n".join(t[2]) + f"\n{t[0]}"
+fence = st.tuples(
+    st.sampled_from(["```", "~~~", "````"]),
+    st.sampled_from(["", "python", "json"]),
+    st.lists(code_line, min_size=1, max_size=40),
+).map(lambda t: f"{t[0]}{t[1]}\n" + "\n".join(t[2]) + f"\n{t[0]}")
+unclosed_fence = st.lists(code_line, min_size=1, max_size=10).map(
+    lambda lines: "```sh\n" + "\n".join(lines)
 )
-unclosed_fence = st.lists(code_line, min_size=1, max_size=10).map(lambda lines: "```sh\n" + "\n".join(lines))
 indented_code = st.lists(code_line, min_size=1, max_size=10).map(
     lambda lines: "\n".join("    " + line for line in lines)
 )
 cell = st.lists(words, min_size=1, max_size=6).map(" ".join)
-table = st.tuples(st.integers(2, 4), st.lists(st.lists(cell, min_size=4, max_size=4), min_size=1, max_size=40)).map(
+table = st.tuples(
+    st.integers(2, 4), st.lists(st.lists(cell, min_size=4, max_size=4), min_size=1, max_size=40)
+).map(
     lambda t: "\n".join(
         ["| " + " | ".join(f"h{i}" for i in range(t[0])) + " |", "|" + "---|" * t[0]]
         + ["| " + " | ".join(row[: t[0]]) + " |" for row in t[1]]
@@ -43,7 +72,19 @@ bullet_list = st.lists(list_item, min_size=1, max_size=20).map("\n".join)
 quote = paragraph.map(lambda p: "> " + p)
 page_break = st.just('<!-- PageBreak -->\n<!-- PageNumber="7" -->')
 block = st.one_of(
-    paragraph, paragraph, heading, heading, setext, fence, unclosed_fence, indented_code, table,
-    ragged_table, bullet_list, quote, st.just("---"), page_break,
+    paragraph,
+    paragraph,
+    heading,
+    heading,
+    setext,
+    fence,
+    unclosed_fence,
+    indented_code,
+    table,
+    ragged_table,
+    bullet_list,
+    quote,
+    st.just("---"),
+    page_break,
 )
 markdown_document = st.lists(block, max_size=25).map("\n\n".join)

@@ -65,7 +65,7 @@ def test_wrong_types_get_a_clear_error() -> None:
 
 
 def test_invalid_options_name_the_option_and_the_range() -> None:
-    with pytest.raises(ValidationError, match="child_max_tokens|childMaxTokens"):
+    with pytest.raises(ValidationError, match=r"child_max_tokens|childMaxTokens"):
         ChunkOptions.model_validate({"childMaxTokens": 5})
     with pytest.raises(ValidationError, match="at most half"):
         ChunkOptions(child_max_tokens=64, child_overlap_tokens=40)
@@ -76,7 +76,9 @@ def test_invalid_options_name_the_option_and_the_range() -> None:
 
 
 def test_options_accept_wire_names() -> None:
-    options = ChunkOptions.model_validate({"strategy": "fixed", "childMaxTokens": 128, "childOverlapTokens": 32})
+    options = ChunkOptions.model_validate(
+        {"strategy": "fixed", "childMaxTokens": 128, "childOverlapTokens": 32}
+    )
     assert options.child_max_tokens == 128 and options.strategy.value == "fixed"
 
 
@@ -89,7 +91,8 @@ def test_semantic_without_a_model_falls_back_with_a_warning() -> None:
 def test_a_50_mb_document_is_chunked_within_limits() -> None:
     unit = (
         "## Section\n\nA paragraph about retries, timeouts and e.g. os.path.join in v2.4.\n\n"
-        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('x')\n```\n\n- item one\n- item two\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('x')\n```\n\n"
+        "- item one\n- item two\n\n"
     )
     source = unit * (50_000_000 // len(unit))
     result = chunk_document(source, document_key="big.md")

@@ -27,7 +27,10 @@ KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 OPTION_SETS = [
     ChunkOptions(strategy="hierarchical", parent_max_tokens=256, child_max_tokens=64),
     ChunkOptions(
-        strategy="hierarchical", parent_max_tokens=512, child_max_tokens=128, child_overlap_tokens=32
+        strategy="hierarchical",
+        parent_max_tokens=512,
+        child_max_tokens=128,
+        child_overlap_tokens=32,
     ),
     ChunkOptions(strategy="structural", child_max_tokens=96, heading_depth=2),
     ChunkOptions(strategy="recursive", child_max_tokens=48),
@@ -36,7 +39,9 @@ OPTION_SETS = [
 ]
 
 
-def check_invariants(source: str, result: Chunking, options: ChunkOptions, title: str | None) -> None:
+def check_invariants(
+    source: str, result: Chunking, options: ChunkOptions, title: str | None
+) -> None:
     for chunk in (*result.parents, *result.leaves):
         assert source[chunk.start : chunk.end] == chunk.text
         assert chunk.text.strip(), "a chunk holds some non-space text"
@@ -74,7 +79,7 @@ def assert_covers(source: str, chunks: Sequence[Chunk], start: int, end: int) ->
     for chunk in chunks:
         covered[chunk.start - start : chunk.end - start] = b"\x01" * (chunk.end - chunk.start)
     dropped = [i for i in range(start, end) if not covered[i - start] and not source[i].isspace()]
-    assert not dropped, f"dropped {source[dropped[0]:dropped[0] + 40]!r}"
+    assert not dropped, f"dropped {source[dropped[0] : dropped[0] + 40]!r}"
 
 
 @settings(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.markdown import parse_markdown
 
@@ -24,7 +26,7 @@ def test_a_code_block_that_fits_is_never_cut() -> None:
 
 
 def test_an_oversized_code_block_is_cut_between_lines_and_each_piece_reopens_the_fence() -> None:
-    source = code_block(60, info="python title=\"app.py\"")
+    source = code_block(60, info='python title="app.py"')
     result = chunk_document(source, options=LEAF)
     assert len(result.leaves) > 2
     for chunk in result.leaves:
@@ -37,7 +39,9 @@ def test_an_oversized_code_block_is_cut_between_lines_and_each_piece_reopens_the
 
 def test_a_table_is_cut_between_rows_and_each_piece_repeats_header_and_delimiter() -> None:
     header = "| Code | Meaning | Action |\n|------|---------|--------|\n"
-    rows = "".join(f"| E{i:03} | failure number {i} of the ingest tier | restart it |\n" for i in range(40))
+    rows = "".join(
+        f"| E{i:03} | failure number {i} of the ingest tier | restart it |\n" for i in range(40)
+    )
     result = chunk_document("## Error codes\n\n" + header + rows, options=LEAF)
     table_chunks = [c for c in result.leaves if "| E0" in c.text]
     assert len(table_chunks) > 2
@@ -57,7 +61,10 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
 
 
 def test_list_items_stay_whole_when_they_fit() -> None:
-    items = [f"- Item {i}: the client retries the request {i} times before it gives up." for i in range(30)]
+    items = [
+        f"- Item {i}: the client retries the request {i} times before it gives up."
+        for i in range(30)
+    ]
     source = "## Retries\n\n" + "\n".join(items) + "\n"
     for chunk in leaves(source):
         for line in chunk.strip().splitlines():
@@ -93,7 +100,9 @@ def test_an_enormous_word_is_cut_between_tokens_within_the_limit() -> None:
 
 
 def test_embed_text_starts_with_title_and_heading_path() -> None:
-    source = "# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n\n### Linux\n\n" + "Use apt. " * 40
+    source = (
+        "# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n\n### Linux\n\n" + "Use apt. " * 40
+    )
     result = chunk_document(source, title="Widget docs", options=LEAF)
     linux = [c for c in result.leaves if "Use apt" in c.text]
     assert linux[-1].embed_text.startswith("Widget docs > Guide > Install > Linux\n\n")
@@ -125,9 +134,13 @@ def test_small_sibling_sections_share_a_chunk() -> None:
 def test_page_markers_give_each_chunk_its_pages() -> None:
     page = "Clause text that fills the page. " * 12
     source = f"{page}\n<!-- PageBreak -->\n{page}\n<!-- PageBreak -->\n{page}\n"
-    result = chunk_document(source, options=ChunkOptions(strategy="structural", child_max_tokens=128))
+    result = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=128)
+    )
     assert result.leaves[0].pages[0] == 1 and result.leaves[-1].pages[-1] == 3
-    whole = chunk_document(source, options=ChunkOptions(strategy="structural", child_max_tokens=1024))
+    whole = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=1024)
+    )
     assert whole.leaves[0].pages == (1, 2, 3)
     assert chunk_document("no markers here").leaves[0].pages == ()
 
@@ -136,8 +149,16 @@ def test_an_unchanged_section_keeps_its_ids_when_another_section_changes() -> No
     first = "# A\n\n" + "Alpha text. " * 60 + "\n\n# B\n\n" + "Beta text. " * 60 + "\n"
     second = first.replace("Alpha text. Alpha", "Alpha words. Alpha", 1)
     options = ChunkOptions(parent_max_tokens=256, child_max_tokens=64)
-    ids_before = {c.id for c in chunk_document(first, document_key="k", options=options).leaves if "Beta" in c.text}
-    ids_after = {c.id for c in chunk_document(second, document_key="k", options=options).leaves if "Beta" in c.text}
+    ids_before = {
+        c.id
+        for c in chunk_document(first, document_key="k", options=options).leaves
+        if "Beta" in c.text
+    }
+    ids_after = {
+        c.id
+        for c in chunk_document(second, document_key="k", options=options).leaves
+        if "Beta" in c.text
+    }
     assert ids_before and ids_before == ids_after
 
 
@@ -154,7 +175,7 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
     overlaps = 0
     for parent in result.parents:
         children = result.children_of(parent)
-        for previous, child in zip(children, children[1:], strict=False):
+        for previous, child in itertools.pairwise(children):
             if child.start < previous.end:
                 overlaps += 1
                 assert count_tokens(source[child.start : previous.end]) <= 16

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,9 +13,44 @@ from skills.chunking.tokens import count_tokens
 # Pieces chosen to hit cl100k's pre-tokenizer corner cases: whitespace runs with and without
 # newlines, punctuation followed by newlines, contractions, digit runs, non-ASCII and emoji.
 PIECES = [
-    "a", "Z", "word", " ", "  ", "\t", "\n", "\n\n", " \n", "\r\n", "\xa0", "\u2028", "\x0b",
-    ".", ",", ":", "...", "'s", "'", '"', "(", ")", "`", "#", "|", "-", "*", "9", "1234",
-    "é", "中文", "😀", "x\n  y", "!!\n", " 1", ".\n\n", "\x1c", "\x85",
+    "a",
+    "Z",
+    "word",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n\n",
+    " \n",
+    "\r\n",
+    "\xa0",
+    "\u2028",
+    "\x0b",
+    ".",
+    ",",
+    ":",
+    "...",
+    "'s",
+    "'",
+    '"',
+    "(",
+    ")",
+    "`",
+    "#",
+    "|",
+    "-",
+    "*",
+    "9",
+    "1234",
+    "é",
+    "中文",
+    "😀",
+    "x\n  y",
+    "!!\n",
+    " 1",
+    ".\n\n",
+    "\x1c",
+    "\x85",
 ]
 
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
@@ -41,13 +78,15 @@ def test_safe_positions_found_by_the_regex_are_safe(text: str) -> None:
 def test_counts_between_safe_positions_are_prefix_differences(text: str) -> None:
     index = TokenIndex(text)
     safe = [p for p in range(len(text) + 1) if is_safe(text, p)]
-    for start, end in zip(safe, safe[1:], strict=False):
+    for start, end in itertools.pairwise(safe):
         difference = index.tokens_before(end) - index.tokens_before(start)
         assert difference == count_tokens(text[start:end])
 
 
 def test_whole_document_count_matches_encoding_of_real_markdown() -> None:
-    text = "# Title\n\nSome `code` here, e.g. os.path.join.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" * 50
+    text = (
+        "# Title\n\nSome `code` here, e.g. os.path.join.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" * 50
+    )
     index = TokenIndex(text, segment_chars=256)
     assert index.total == count_tokens(text)
     assert not index.barriers  # every segment found a safe cut
