@@ -223,7 +223,7 @@ class Packer:
         text = self.text
         cuts = []
         for start in sentence_starts(text, cut, end):
-            position = start - 1
+            position = start - 1 if text[start - 1].isspace() else start  # CJK stops: no space
             while position > cut and text[position - 1].isspace() and text[position - 1] != "\n":
                 position -= 1
             if cut < position < end:
