@@ -184,6 +184,8 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
 
 def test_cjk_sentences_keep_their_full_stop() -> None:
     source = "请先安装依赖。然后运行测试程序并检查结果。" * 40
-    result = chunk_document(source, options=ChunkOptions(strategy="structural", child_max_tokens=64))
+    result = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=64)
+    )
     assert len(result.leaves) > 1
     assert all(chunk.text.endswith("。") for chunk in result.leaves)
