@@ -56,17 +56,16 @@ def chunk_document(
     pages = PageMap(text)
 
     def make(piece: Piece, level: int, ordinal: int, parent_id: str | None) -> Chunk:
-        chunk_text = text[piece.start : piece.end]
         return Chunk(
-            id=ids.make(level, piece.headings, chunk_text),
+            id=ids.make(level, piece.headings, text, piece.start, piece.end),
             parent_id=parent_id,
             level=level,
             ordinal=ordinal,
             start=piece.start,
             end=piece.end,
-            text=chunk_text,
-            embed_text=piece.prefix + chunk_text,
             tokens=piece.tokens,
+            source=text,
+            prefix=piece.prefix,
             headings=piece.headings,
             pages=pages.pages(piece.start, piece.end),
         )

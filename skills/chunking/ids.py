@@ -32,12 +32,13 @@ class IdMaker:
         self.prefix = document_prefix(document_key)
         self._seen: dict[str, int] = {}
 
-    def make(self, level: int, headings: tuple[str, ...], text: str) -> str:
+    def make(self, level: int, headings: tuple[str, ...], source: str, start: int, end: int) -> str:
+        """The id of the chunk ``source[start:end]`` at ``level`` under ``headings``."""
         content = hashlib.blake2b(digest_size=12)
         content.update(str(level).encode())
         for heading in headings:
             content.update(b"\x1f" + heading.encode("utf-8", "surrogatepass"))
-        content.update(b"\x1e" + text.encode("utf-8", "surrogatepass"))
+        content.update(b"\x1e" + source[start:end].encode("utf-8", "surrogatepass"))
         base = content.hexdigest()
         occurrence = self._seen.get(base, 0)
         self._seen[base] = occurrence + 1

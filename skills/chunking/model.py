@@ -12,9 +12,13 @@ class Chunk:
 
     Guarantees (checked as properties by the tests):
     ``source[start:end] == text``; ``tokens == count_tokens(embed_text)`` and never above the
-    strategy's limit; children lie inside their parent. ``embed_text`` is ``text`` preceded by the
-    context it needs to stand alone: the heading path, and where a table or code block was cut,
-    the table's header rows or the code fence's opening line.
+    strategy's limit; children lie inside their parent. ``embed_text`` is ``text`` preceded by
+    ``prefix``, the context it needs to stand alone: the heading path, and where a table or code
+    block was cut, the table's header rows or the code fence's opening line.
+
+    A chunk keeps a reference to the source rather than copies of its text, so chunking a large
+    document does not hold it in memory four times over (parents and children, text and embedded
+    text); ``text`` and ``embed_text`` are sliced when asked for.
     """
 
     id: str
@@ -23,11 +27,19 @@ class Chunk:
     ordinal: int  # position among the chunks of its level in the document, from 0
     start: int
     end: int
-    text: str
-    embed_text: str
     tokens: int
+    source: str = field(repr=False, compare=False)
+    prefix: str = ""
     headings: tuple[str, ...] = ()
     pages: tuple[int, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return self.source[self.start : self.end]
+
+    @property
+    def embed_text(self) -> str:
+        return self.prefix + self.source[self.start : self.end]
 
     def to_dict(self) -> dict[str, Any]:
         """The wire shape: camelCase keys, lists instead of tuples."""

@@ -9,7 +9,8 @@ table) need their opening lines repeated when a piece of them stands alone. One 
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from array import array
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 # Cut levels, best first. A section heading of depth d cuts at ``SECTION - d``.
@@ -48,21 +49,44 @@ class Container:
 
 @dataclass(slots=True)
 class Outline:
-    """Cut points (``breaks``: position -> level, positions at starts of non-blank lines)."""
+    """Cut points, sorted: ``positions`` (starts of non-blank lines) and their ``levels``.
+
+    Compact arrays rather than a dict: a 50 MB document has over a million cut points.
+    """
 
     length: int
-    breaks: dict[int, int] = field(default_factory=dict)
+    positions: array[int] = field(default_factory=lambda: array("q"))
+    levels: array[int] = field(default_factory=lambda: array("b"))
     sections: list[Section] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
     _section_starts: list[int] = field(default_factory=list)
     _container_starts: list[int] = field(default_factory=list)
 
     def add_break(self, position: int, level: int) -> None:
-        """Record a cut point; a position keeps the best level any rule gives it."""
+        """Record a cut point; a position keeps the best level any rule gives it.
+
+        Parsers add positions in order, so this is an append but for the rare look-back
+        (a setext underline upgrades the line above it).
+        """
         if position <= 0 or position >= self.length:
             return
-        if self.breaks.get(position, -1) < level:
-            self.breaks[position] = level
+        positions = self.positions
+        if not positions or position > positions[-1]:
+            positions.append(position)
+            self.levels.append(level)
+            return
+        index = bisect_left(positions, position)
+        if positions[index] == position:
+            self.levels[index] = max(self.levels[index], level)
+        else:
+            positions.insert(index, position)
+            self.levels.insert(index, level)
+
+    def level_at(self, position: int) -> int:
+        """The level of the cut point at ``position``, 0 where there is none."""
+        index = bisect_left(self.positions, position)
+        found = index < len(self.positions) and self.positions[index] == position
+        return self.levels[index] if found else 0
 
     def freeze(self) -> None:
         """Build the lookup tables once parsing is done."""

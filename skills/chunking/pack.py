@@ -15,6 +15,7 @@ chunks of a range tile it without losing a non-space character.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from skills.chunking.outline import Outline
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
 
-_NO_LEVEL = 1 << 30
+_NO_LEVEL = 127  # above every real level; fits the levels array's bytes
 #: Parts may exceed an even share of their range by this factor (never the budget).
 BALANCE_SLACK = 1.15
 _LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
@@ -55,9 +56,14 @@ class Packer:
         self.index = index
         self.context = context
         first = _first_content(text)
-        inner = sorted(p for p in outline.breaks if first < p < len(text))
-        self.positions = [first, *inner, len(text)]
-        self.levels = [_NO_LEVEL, *(outline.breaks[p] for p in inner), _NO_LEVEL]
+        low = bisect_right(outline.positions, first)
+        high = bisect_left(outline.positions, len(text))
+        self.positions = array("q", [first])
+        self.positions.extend(outline.positions[low:high])
+        self.positions.append(len(text))
+        self.levels = array("b", [_NO_LEVEL])
+        self.levels.extend(outline.levels[low:high])
+        self.levels.append(_NO_LEVEL)
         self.cumulative = index.tokens_before_all(self.positions)
 
     @property
@@ -68,17 +74,16 @@ class Packer:
         """Chunks of ``text[cut:end]``, each with ``tokens <= budget``."""
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
-        low = bisect_right(self.positions, cut)
-        high = bisect_left(self.positions, end)
-        positions = [cut, *self.positions[low:high], end]
-        levels = [_NO_LEVEL, *self.levels[low:high], _NO_LEVEL]
-        cumulative = [
-            self.index.tokens_before(cut),
-            *self.cumulative[low:high],
-            self.index.tokens_before(end),
-        ]
         out: list[Piece] = []
-        self._pack(positions, levels, cumulative, 0, len(positions) - 1, budget, 0, out)
+        first, last = bisect_left(self.positions, cut), bisect_left(self.positions, end)
+        if self.positions[first] == cut and last < len(self.positions) and self.positions[last] == end:
+            self._pack(self.positions, self.levels, self.cumulative, first, last, budget, 0, out)
+        else:  # a range cut inside a line (a parent of a long paragraph): its own cut points
+            inner = self.positions[bisect_right(self.positions, cut) : last]
+            positions = array("q", [cut, *inner, end])
+            levels = array("b", [_NO_LEVEL, *self.levels[last - len(inner) : last], _NO_LEVEL])
+            cumulative = self.index.tokens_before_all(positions)
+            self._pack(positions, levels, cumulative, 0, len(positions) - 1, budget, 0, out)
         return self._absorb_small(out, budget)
 
     def _absorb_small(self, pieces: list[Piece], budget: int) -> list[Piece]:
@@ -114,7 +119,7 @@ class Packer:
 
     # -- the recursive packer ----------------------------------------------------------------
     def _fits(
-        self, positions: list[int], cumulative: list[int], i: int, j: int, budget: int
+        self, positions: array[int], cumulative: array[int], i: int, j: int, budget: int
     ) -> bool:
         estimate = cumulative[j] - cumulative[i]
         if estimate > budget:
@@ -123,9 +128,9 @@ class Packer:
 
     def _pack(
         self,
-        positions: list[int],
-        levels: list[int],
-        cumulative: list[int],
+        positions: array[int],
+        levels: array[int],
+        cumulative: array[int],
         i: int,
         j: int,
         budget: int,
@@ -163,9 +168,9 @@ class Packer:
 
     def _emit(
         self,
-        positions: list[int],
-        levels: list[int],
-        cumulative: list[int],
+        positions: array[int],
+        levels: array[int],
+        cumulative: array[int],
         i: int,
         j: int,
         budget: int,
@@ -208,8 +213,8 @@ class Packer:
             level, find_cuts = tiers[next_tier]
             inner = find_cuts(cut, end)
             if inner:
-                positions = [cut, *inner, end]
-                levels = [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL]
+                positions = array("q", [cut, *inner, end])
+                levels = array("b", [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL])
                 cumulative = self.index.tokens_before_all(positions)
                 last = len(positions) - 1
                 self._pack(positions, levels, cumulative, 0, last, budget, next_tier + 1, out)

@@ -24,7 +24,9 @@ class PageMap:
         """Pages that ``text[start:end]`` spans (trailing spaces and markers do not open a page)."""
         if not self._break_ends or end <= start:
             return ()
-        last = end - (len(self.text[start:end]) - len(self.text[start:end].rstrip()))
+        last = end
+        while last > start and self.text[last - 1].isspace():
+            last -= 1
         first_page = 1 + bisect_right(self._break_ends, start)
         last_page = 1 + bisect_right(self._break_ends, max(start, last - 1))
         return tuple(range(first_page, last_page + 1))

@@ -91,7 +91,7 @@ def run_strategy(
             )
         else:
             for position in boundary_model.topic_shifts(
-                document.text, sorted(document.outline.breaks)
+                document.text, list(document.outline.positions)
             ):
                 document.outline.add_break(position, lv.BLOCK + 5)
     layout = hierarchical(document, options)
