@@ -1,0 +1,204 @@
+"""``python -m skills.search deploy|query|simulate``: the search side from the command line.
+
+- ``deploy --mode M [--dry-run] [--diff]``: render ``index_definitions/`` from the environment
+  (see :mod:`skills.search.settings`), show the diff against the service, create or update in
+  dependency order. ``--dry-run`` prints the rendered JSON (one array, in that order) and
+  contacts nothing; ``--diff`` shows the diff and changes nothing.
+- ``query "question" --mode M``: the parent-child query against the deployed indexes.
+- ``simulate --mode M [--query Q ...]``: the local end-to-end run (Azurite + the skill dev server
+  + the local embedder), then the queries through the same collapse code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from skills.search.collapse import Expand, ParentResult
+from skills.search.query import QueryOptions, query_parents
+from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
+from skills.search.templates import render
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_FILES = ("samples",)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m skills.search",
+        description="deploy, query, or simulate the Azure AI Search side of the skill",
+    )
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    deploy = commands.add_parser("deploy", help="create or update the definitions on the service")
+    _mode(deploy)
+    deploy.add_argument("--dry-run", action="store_true", help="print the rendered JSON only")
+    deploy.add_argument("--diff", action="store_true", help="show the diff, change nothing")
+    deploy.set_defaults(run=_deploy)
+
+    query = commands.add_parser("query", help="ask the deployed indexes a question")
+    query.add_argument("question")
+    _mode(query)
+    _query_options(query)
+    query.set_defaults(run=_query)
+
+    simulate = commands.add_parser("simulate", help="local end-to-end run (a simulation)")
+    _mode(simulate)
+    simulate.add_argument("--files", nargs="+", default=list(DEFAULT_FILES),
+                          help="files or folders to upload (default: samples/)")  # fmt: skip
+    simulate.add_argument("--skill-url", help="a running skill (default: start the dev server)")
+    simulate.add_argument("--container", default="simulation")
+    simulate.add_argument("--query", action="append", default=[], help="a question (repeatable)")
+    _query_options(simulate)
+    simulate.set_defaults(run=_simulate)
+    return parser
+
+
+def _mode(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mode", choices=MODES, default="embedded")
+
+
+def _query_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--top", type=int, default=5, help="distinct parents to return")
+    parser.add_argument("--children", type=int, default=50, help="children to over-fetch")
+    parser.add_argument("--expand", choices=[e.value for e in Expand], default=Expand.PARENT.value)
+    parser.add_argument("--semantic", action="store_true", help="use the semantic ranker")
+    parser.add_argument("--json", action="store_true", help="print results as JSON")
+
+
+def _options(args: argparse.Namespace) -> QueryOptions:
+    return QueryOptions(
+        mode=args.mode, parents=args.top, children=args.children,
+        semantic=args.semantic, expand=Expand(args.expand),
+    )  # fmt: skip
+
+
+def _deploy(args: argparse.Namespace) -> int:
+    from skills.search.deploy import Service, deploy, plan, redact
+
+    settings = SearchSettings.from_env()
+    definitions = render(args.mode, settings)
+    if args.dry_run:
+        rendered = [
+            {"kind": item.kind, "template": item.template, "body": redact(item.body)}
+            for item in definitions.items
+        ]
+        print(json.dumps(rendered, indent=2))  # in dependency order; secrets redacted
+        return 0
+    _require_azure()
+    from skills.search.azure import credential
+
+    service = Service(str(settings.search_endpoint), credential())
+    if args.diff:
+        changes = [change for _, change in plan(service, definitions)]
+    else:
+        changes = deploy(service, definitions)
+    for change in changes:
+        print(f"{change.action:>9}  {change.kind} {change.name}")
+        if change.diff:
+            print(change.diff)
+    return 0
+
+
+def _query(args: argparse.Namespace) -> int:
+    _require_azure(("AZURE_SEARCH_ENDPOINT",))
+    from skills.search.azure import AzureSearcher, credential
+
+    settings = SearchSettings.from_env()
+    names = settings.names(args.mode)
+    searcher = AzureSearcher(str(settings.search_endpoint), credential())
+    results = query_parents(
+        searcher, args.question, children_index=names["childrenIndexName"],
+        parents_index=names["parentsIndexName"], options=_options(args),
+    )  # fmt: skip
+    _print_results(args.question, results, args.json)
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
+    from skills.search.local_run import simulate, skill_server
+
+    files = _expand_files(args.files)
+    if not files:
+        print(
+            "error: no .md/.markdown/.txt files found in " + " ".join(args.files), file=sys.stderr
+        )
+        return 2
+    embedder = CachedEmbedder(LocalMiniLMEmbedder(), model=LOCAL_MODEL_NAME)
+    print("SIMULATION of the Azure AI Search indexer (no Azure involved)", file=sys.stderr)
+    if args.skill_url:
+        run = simulate(args.mode, files, skill_uri=args.skill_url, embedder=embedder,
+                       container=args.container)  # fmt: skip
+    else:
+        with skill_server() as url:
+            run = simulate(args.mode, files, skill_uri=url, embedder=embedder,
+                           container=args.container)  # fmt: skip
+    counts = ", ".join(f"{name}: {len(docs)}" for name, docs in run.result.documents.items())
+    print(f"{len(files)} files -> {counts}; failed: {len(run.result.failures)}", file=sys.stderr)
+    for key, errors in run.result.failures.items():
+        print(f"  failed {key}: {'; '.join(errors)}", file=sys.stderr)
+    for key, notes in run.result.warnings.items():
+        print(f"  warning {key}: {'; '.join(notes)}", file=sys.stderr)
+    for question in args.query:
+        results = query_parents(
+            run.searcher, question, children_index=run.children_index,
+            parents_index=run.parents_index, options=_options(args),
+        )  # fmt: skip
+        _print_results(question, results, args.json)
+    return 1 if run.result.failures else 0
+
+
+def _expand_files(names: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
+    for name in names:
+        path = Path(name) if Path(name).is_absolute() else ROOT / name
+        candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
+        found += [
+            p
+            for p in candidates
+            if p.is_file() and p.suffix.lower() in {".md", ".markdown", ".txt"}
+        ]
+    return found
+
+
+def _require_azure(names: Sequence[str] | None = None) -> None:
+    missing = missing_azure_settings()
+    if names is not None:
+        missing = [name for name in missing if name in names]
+    if missing:
+        raise SettingsError("set these environment variables first: " + ", ".join(missing))
+
+
+def _print_results(question: str, results: Sequence[ParentResult], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"question": question, "results": [_jsonable(r) for r in results]}))
+        return
+    print(f"\n? {question}")
+    for result in results:
+        first = result.citations[0] if result.citations else None
+        where = (
+            f"{first.title} [{first.start}:{first.end}] {' > '.join(first.headings)}"
+            if first
+            else ""
+        )
+        print(f"{result.rank}. {result.parent_chunk_id}  score={result.score:.4f}  {where}")
+        print("   " + result.passage[:300].replace("\n", "\n   "))
+
+
+def _jsonable(result: ParentResult) -> dict[str, Any]:
+    return asdict(result)

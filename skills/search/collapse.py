@@ -1,0 +1,264 @@
+"""Turn ranked child hits into the top N distinct parents, with their passage and citations.
+
+Azure AI Search has no group-by or join, so the client does it: walk the child hits in rank order,
+keep the first hit of each parent (its rank is the parent's rank), keep every further hit of that
+parent as a matched child, stop at N parents. This module is pure: the Azure query and the local
+simulation both call it, so what the simulation answers is what the service path answers.
+
+What a hit returns is a parameter, :class:`Expand`, because it is a retrieval-quality choice the
+evaluation decides with numbers:
+
+- ``parent``: the whole parent section (default; what parent-child retrieval is for);
+- ``children``: only the matched children, merged where they touch or overlap;
+- ``neighbours``: the matched children and their adjacent siblings, merged.
+
+Passages are slices of the parent text by offset, so overlapping children are never repeated.
+
+>>> hits = [ChildHit("c2", "p1", 0.9, "bb", 2, 4, 1), ChildHit("c9", "p2", 0.8, "x", 0, 1, 0),
+...         ChildHit("c1", "p1", 0.7, "aa", 0, 2, 0)]
+>>> [(p, [h.chunk_id for h in group]) for p, group in group_by_parent(hits, top=5)]
+[('p1', ['c2', 'c1']), ('p2', ['c9'])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+PASSAGE_GAP = "\n\n"
+
+
+class Expand(StrEnum):
+    """What one child hit contributes to the returned context (see the module docstring)."""
+
+    PARENT = "parent"
+    CHILDREN = "children"
+    NEIGHBOURS = "neighbours"
+
+
+@dataclass(frozen=True)
+class ChildHit:
+    """One child document as the children index returns it, with its rank score."""
+
+    chunk_id: str
+    parent_chunk_id: str
+    score: float
+    text: str
+    start: int
+    end: int
+    ordinal: int
+    headings: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    title: str | None = None
+    source_path: str | None = None
+    document_key: str | None = None
+    parent_text: str | None = None  # filled in mode ``embedded`` only
+    parent_start: int | None = None
+    parent_end: int | None = None
+
+    @classmethod
+    def from_result(cls, doc: Mapping[str, Any]) -> ChildHit:
+        """From a search result; the semantic reranker score wins over the fused score."""
+        score = doc.get("@search.rerankerScore")
+        if score is None:
+            score = doc.get("@search.score") or 0.0
+        return cls(
+            chunk_id=doc["chunkId"],
+            parent_chunk_id=doc["parentChunkId"],
+            score=float(score),
+            text=doc.get("text") or "",
+            start=int(doc["start"]),
+            end=int(doc["end"]),
+            ordinal=int(doc.get("ordinal") or 0),
+            headings=tuple(doc.get("headings") or ()),
+            pages=tuple(doc.get("pages") or ()),
+            title=doc.get("title"),
+            source_path=doc.get("sourcePath"),
+            document_key=doc.get("documentKey"),
+            parent_text=doc.get("parentText"),
+            parent_start=doc.get("parentStart"),
+            parent_end=doc.get("parentEnd"),
+        )
+
+
+@dataclass(frozen=True)
+class ParentDoc:
+    """A parent section: from the parents index (``reference``) or from a child (``embedded``)."""
+
+    parent_chunk_id: str
+    text: str
+    start: int
+    end: int
+    headings: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    title: str | None = None
+    source_path: str | None = None
+    document_key: str | None = None
+
+    @classmethod
+    def from_result(cls, doc: Mapping[str, Any]) -> ParentDoc:
+        return cls(
+            parent_chunk_id=doc["parentChunkId"],
+            text=doc.get("text") or "",
+            start=int(doc["start"]),
+            end=int(doc["end"]),
+            headings=tuple(doc.get("headings") or ()),
+            pages=tuple(doc.get("pages") or ()),
+            title=doc.get("title"),
+            source_path=doc.get("sourcePath"),
+            document_key=doc.get("documentKey"),
+        )
+
+    @classmethod
+    def from_child(cls, hit: ChildHit) -> ParentDoc | None:
+        """The parent a child carries in mode ``embedded``; None if the child has no copy."""
+        if hit.parent_text is None or hit.parent_start is None or hit.parent_end is None:
+            return None
+        return cls(
+            parent_chunk_id=hit.parent_chunk_id,
+            text=hit.parent_text,
+            start=hit.parent_start,
+            end=hit.parent_end,
+            headings=hit.headings,  # a child sits under its parent's heading path (or deeper)
+            pages=hit.pages,
+            title=hit.title,
+            source_path=hit.source_path,
+            document_key=hit.document_key,
+        )
+
+
+@dataclass(frozen=True)
+class Span:
+    """A sibling child's place in the document (all that ``neighbours`` needs to know of it)."""
+
+    ordinal: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a matched child comes from: enough to link to the document and highlight it."""
+
+    chunk_id: str
+    title: str | None
+    source_path: str | None
+    document_key: str | None
+    start: int
+    end: int
+    headings: tuple[str, ...]
+    pages: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ParentResult:
+    """One answer: a parent in rank order, the passage to read, the children that matched."""
+
+    rank: int
+    parent_chunk_id: str
+    score: float
+    passage: str
+    parent: ParentDoc | None
+    children: tuple[ChildHit, ...]
+    citations: tuple[Citation, ...] = field(default=())
+
+
+def group_by_parent(hits: Sequence[ChildHit], top: int) -> list[tuple[str, list[ChildHit]]]:
+    """The first ``top`` distinct parents in the order their best child ranks, with their hits."""
+    groups: dict[str, list[ChildHit]] = {}
+    for hit in sorted(hits, key=lambda h: -h.score):  # stable: ties keep the service's order
+        if hit.parent_chunk_id in groups:
+            groups[hit.parent_chunk_id].append(hit)
+        elif len(groups) < top:
+            groups[hit.parent_chunk_id] = [hit]
+    return list(groups.items())
+
+
+def collapse(
+    hits: Sequence[ChildHit],
+    parents: Mapping[str, ParentDoc],
+    top: int,
+    expand: Expand = Expand.PARENT,
+    siblings: Mapping[str, Sequence[Span]] | None = None,
+    neighbours: int = 1,
+) -> list[ParentResult]:
+    """Top ``top`` parents with passages; ``siblings`` (parent id -> spans) feeds ``neighbours``."""
+    results = []
+    for rank, (parent_id, group) in enumerate(group_by_parent(hits, top), start=1):
+        parent = parents.get(parent_id)
+        spans = _spans(group, expand, (siblings or {}).get(parent_id, ()), neighbours, parent)
+        results.append(
+            ParentResult(
+                rank=rank,
+                parent_chunk_id=parent_id,
+                score=group[0].score,
+                passage=_passage(spans, parent, group),
+                parent=parent,
+                children=tuple(group),
+                citations=tuple(_citation(hit) for hit in group),
+            )
+        )
+    return results
+
+
+def _spans(
+    group: Sequence[ChildHit],
+    expand: Expand,
+    siblings: Sequence[Span],
+    neighbours: int,
+    parent: ParentDoc | None,
+) -> list[tuple[int, int]]:
+    if expand is Expand.PARENT and parent is not None:
+        return [(parent.start, parent.end)]
+    spans = [(hit.start, hit.end) for hit in group]
+    if expand is Expand.NEIGHBOURS:
+        wanted = {
+            hit.ordinal + step for hit in group for step in range(-neighbours, neighbours + 1)
+        }
+        spans += [(s.start, s.end) for s in siblings if s.ordinal in wanted]
+    return merge_spans(spans)
+
+
+def merge_spans(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, with overlapping or touching spans merged.
+
+    >>> merge_spans([(5, 9), (0, 3), (3, 4), (8, 12)])
+    [(0, 4), (5, 12)]
+    """
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _passage(
+    spans: Sequence[tuple[int, int]], parent: ParentDoc | None, group: Sequence[ChildHit]
+) -> str:
+    """Slices of the parent's text by document offset; the children's texts without a parent."""
+    if parent is None:
+        ordered = sorted(group, key=lambda hit: hit.start)
+        return PASSAGE_GAP.join(hit.text for hit in ordered)
+    pieces = []
+    for start, end in spans:
+        low, high = max(start, parent.start), min(end, parent.end)
+        if low < high:
+            pieces.append(parent.text[low - parent.start : high - parent.start])
+    return PASSAGE_GAP.join(pieces)
+
+
+def _citation(hit: ChildHit) -> Citation:
+    return Citation(
+        chunk_id=hit.chunk_id,
+        title=hit.title,
+        source_path=hit.source_path,
+        document_key=hit.document_key,
+        start=hit.start,
+        end=hit.end,
+        headings=hit.headings,
+        pages=hit.pages,
+    )

@@ -1,0 +1,143 @@
+"""In-memory indexes that answer the query path's searches, standing in for the service's ranking.
+
+Hybrid like the service: a BM25 ranking over the index's searchable string fields and a cosine
+ranking over the vector field (the query text embedded by the same embedder as the children),
+fused with Reciprocal Rank Fusion (k = 60, as documented for hybrid queries). Filters: only the
+``search.in(field, 'a|b', '|')`` form that :func:`skills.search.query.search_in` writes, so the
+simulation evaluates exactly the filter string the Azure path sends. The semantic ranker has no
+local equivalent and is ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from skills.embeddings import Embedder
+from skills.search.query import SearchRequest
+
+RRF_K = 60
+WORD = re.compile(r"\w+")
+SEARCH_IN = re.compile(r"search\.in\((\w+), '((?:[^']|'')*)', '\|'\)")
+BM25_K1, BM25_B = 1.2, 0.75
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(text.lower())
+
+
+class LocalIndex:
+    """One index's documents with a BM25 table over its searchable string fields."""
+
+    def __init__(self, definition: dict[str, Any], documents: Sequence[dict[str, Any]]) -> None:
+        self.definition = definition
+        self.documents = list(documents)
+        self._text_fields = [
+            f["name"] for f in definition["fields"]
+            if "Edm.String" in f["type"] and f.get("searchable", True) and not f.get("key")
+        ]  # fmt: skip
+        self._vector_field = next(
+            (f["name"] for f in definition["fields"] if f["type"] == "Collection(Edm.Single)"), None
+        )
+        self._terms = [Counter(words(self._searchable_text(doc))) for doc in self.documents]
+        lengths = [sum(terms.values()) for terms in self._terms]
+        self._average_length = (sum(lengths) / len(lengths)) if lengths else 0.0
+        self._document_frequency: Counter[str] = Counter()
+        for terms in self._terms:
+            self._document_frequency.update(terms.keys())
+
+    def _searchable_text(self, doc: dict[str, Any]) -> str:
+        parts: list[str] = []
+        for name in self._text_fields:
+            value = doc.get(name)
+            parts += value if isinstance(value, list) else [value or ""]
+        return " ".join(parts)
+
+    def bm25(self, query: str) -> list[tuple[int, float]]:
+        """(document position, score) for documents sharing a word with ``query``, best first."""
+        total = len(self.documents)
+        scored = []
+        for position, terms in enumerate(self._terms):
+            length = sum(terms.values())
+            score = 0.0
+            for word in set(words(query)):
+                frequency = terms.get(word, 0)
+                if not frequency:
+                    continue
+                df = self._document_frequency[word]
+                idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
+                norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (self._average_length or 1))
+                score += idf * frequency * (BM25_K1 + 1) / (frequency + norm)
+            if score > 0:
+                scored.append((position, score))
+        return sorted(scored, key=lambda item: -item[1])
+
+    def nearest(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+        """The ``k`` nearest documents by cosine similarity, best first."""
+        if self._vector_field is None:
+            return []
+        scored = [
+            (position, _cosine(vector, doc[self._vector_field]))
+            for position, doc in enumerate(self.documents)
+            if doc.get(self._vector_field)
+        ]
+        return sorted(scored, key=lambda item: -item[1])[:k]
+
+
+class LocalSearcher:
+    """The :class:`skills.search.query.Searcher` of the simulation."""
+
+    def __init__(self, indexes: dict[str, LocalIndex], embedder: Embedder) -> None:
+        self.indexes = indexes
+        self.embedder = embedder
+        self.requests: list[SearchRequest] = []  # what was asked, for tests and curiosity
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        self.requests.append(request)
+        target = self.indexes[request.index]
+        allowed = _filtered(target.documents, request.filter)
+        if request.text.strip() == "*":
+            ranked = [(position, 1.0) for position in range(len(target.documents))]
+        else:
+            ranked = self._hybrid(target, request.text, request.vector_k)
+        results = []
+        for position, score in ranked:
+            if position in allowed:
+                doc = target.documents[position]
+                selected = {name: doc.get(name) for name in request.select}
+                results.append({**selected, "@search.score": score})
+            if len(results) == request.top:
+                break
+        return results
+
+    def _hybrid(
+        self, index: LocalIndex, text: str, vector_k: int | None
+    ) -> list[tuple[int, float]]:
+        rankings = [index.bm25(text)]
+        if vector_k:
+            rankings.append(index.nearest(self.embedder.embed([text])[0], vector_k))
+        fused: dict[int, float] = {}
+        for ranking in rankings:
+            for rank, (position, _) in enumerate(ranking, start=1):
+                fused[position] = fused.get(position, 0.0) + 1.0 / (RRF_K + rank)
+        return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _filtered(documents: Sequence[dict[str, Any]], filter: str | None) -> set[int]:
+    if filter is None:
+        return set(range(len(documents)))
+    match = SEARCH_IN.fullmatch(filter.strip())
+    if match is None:
+        raise ValueError(f"the simulation understands only search.in(field, 'a|b', '|'): {filter}")
+    field, joined = match.group(1), match.group(2).replace("''", "'")
+    wanted = set(joined.split("|"))
+    return {position for position, doc in enumerate(documents) if doc.get(field) in wanted}
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0

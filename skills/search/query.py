@@ -1,0 +1,160 @@
+"""Parent-child retrieval: hybrid query on the children, collapse to parents, fetch parents once.
+
+The flow, the same against Azure and against the local simulation (only the :class:`Searcher`
+differs):
+
+1. one hybrid query on the children index (BM25 text + the vector of the query text, which the
+   index's vectorizer computes; semantic reranking optional), over-fetching ``k`` children so that
+   enough distinct parents remain after collapsing;
+2. :func:`skills.search.collapse.group_by_parent` keeps the top N parents in rank order;
+3. mode ``embedded``: each child already carries its parent's text; mode ``reference``: one
+   ``search.in(parentChunkId, ...)`` filter on the parents index fetches all N parents;
+4. with ``expand=neighbours``, one more ``search.in`` on the children index fetches the siblings'
+   offsets;
+5. :func:`skills.search.collapse.collapse` builds passages and citations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from skills.search.collapse import (
+    ChildHit,
+    Expand,
+    ParentDoc,
+    ParentResult,
+    Span,
+    collapse,
+    group_by_parent,
+)
+from skills.search.settings import Mode
+
+CHILD_FIELDS = (
+    "chunkId", "parentChunkId", "ordinal", "start", "end", "text", "headings", "pages",
+    "title", "sourcePath", "documentKey",
+)  # fmt: skip
+EMBEDDED_PARENT_FIELDS = ("parentText", "parentStart", "parentEnd")
+PARENT_FIELDS = (
+    "parentChunkId", "start", "end", "text", "headings", "pages", "title", "sourcePath",
+    "documentKey",
+)  # fmt: skip
+SIBLING_FIELDS = ("parentChunkId", "ordinal", "start", "end")
+#: Page size cap of the search API.
+MAX_TOP = 1000
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search on one index: hybrid when ``vector_k`` is set, ``text="*"`` to filter only."""
+
+    index: str
+    text: str
+    select: tuple[str, ...]
+    top: int
+    filter: str | None = None
+    vector_k: int | None = None
+    semantic: bool = False
+
+
+class Searcher(Protocol):
+    """Runs a :class:`SearchRequest`: Azure's ``SearchClient.search`` or the local simulation."""
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        """Results in rank order, each with ``@search.score`` (and ``@search.rerankerScore``)."""
+        ...
+
+
+@dataclass(frozen=True)
+class QueryOptions:
+    """How many parents to return, how many children to over-fetch, and what a hit returns."""
+
+    mode: Mode = "embedded"
+    parents: int = 5
+    children: int = 50
+    semantic: bool = False
+    expand: Expand = Expand.PARENT
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.parents <= self.children <= MAX_TOP:
+            raise ValueError("need 1 <= parents <= children <= 1000 (children are over-fetched)")
+
+
+def search_in(field: str, values: Sequence[str]) -> str:
+    """An OData ``search.in`` filter with ``|`` as delimiter (ids may contain spaces or commas).
+
+    >>> search_in("parentChunkId", ["a#p0", "it's"])
+    "search.in(parentChunkId, 'a#p0|it''s', '|')"
+    """
+    if any("|" in value for value in values):
+        raise ValueError("ids containing '|' cannot be used with the '|' delimiter")
+    joined = "|".join(value.replace("'", "''") for value in values)
+    return f"search.in({field}, '{joined}', '|')"
+
+
+def query_parents(
+    searcher: Searcher,
+    question: str,
+    *,
+    children_index: str,
+    parents_index: str | None = None,
+    options: QueryOptions | None = None,
+) -> list[ParentResult]:
+    """The top parents for ``question``, best first (see the module docstring for the steps)."""
+    opts = options or QueryOptions()
+    select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if opts.mode == "embedded" else ())
+    request = SearchRequest(
+        children_index, question, select, opts.children,
+        vector_k=opts.children, semantic=opts.semantic,
+    )  # fmt: skip
+    raw = searcher.search(request)
+    hits = [ChildHit.from_result(doc) for doc in raw]
+    parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, opts.parents)]
+    if opts.mode == "embedded":
+        parents = _parents_from_children(hits)
+    else:
+        if parents_index is None:
+            raise ValueError("mode 'reference' needs the parents index name")
+        parents = fetch_parents(searcher, parents_index, parent_ids)
+    siblings = (
+        fetch_siblings(searcher, children_index, parent_ids)
+        if opts.expand is Expand.NEIGHBOURS
+        else None
+    )
+    return collapse(hits, parents, opts.parents, opts.expand, siblings)
+
+
+def _parents_from_children(hits: Sequence[ChildHit]) -> dict[str, ParentDoc]:
+    parents: dict[str, ParentDoc] = {}
+    for hit in hits:
+        parent = ParentDoc.from_child(hit)
+        if parent is not None:
+            parents.setdefault(hit.parent_chunk_id, parent)
+    return parents
+
+
+def fetch_parents(
+    searcher: Searcher, index: str, parent_ids: Sequence[str]
+) -> dict[str, ParentDoc]:
+    """All parents in one filtered request (no get-by-key: projected keys are generated)."""
+    if not parent_ids:
+        return {}
+    filter = search_in("parentChunkId", parent_ids)
+    docs = searcher.search(SearchRequest(index, "*", PARENT_FIELDS, len(parent_ids), filter))
+    return {doc["parentChunkId"]: ParentDoc.from_result(doc) for doc in docs}
+
+
+def fetch_siblings(
+    searcher: Searcher, index: str, parent_ids: Sequence[str]
+) -> dict[str, list[Span]]:
+    """Every child's offsets under the given parents, for ``expand=neighbours``."""
+    if not parent_ids:
+        return {}
+    filter = search_in("parentChunkId", parent_ids)
+    docs = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter))
+    siblings: dict[str, list[Span]] = {}
+    for doc in docs:
+        span = Span(int(doc["ordinal"]), int(doc["start"]), int(doc["end"]))
+        siblings.setdefault(doc["parentChunkId"], []).append(span)
+    return siblings

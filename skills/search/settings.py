@@ -1,0 +1,158 @@
+"""Settings that fill the definition templates, read once from the environment.
+
+Every placeholder in ``index_definitions/`` has one source here, so a user can see in one place
+what a deployment needs. Names follow the ``azd`` outputs convention (``AZURE_*``) and match what
+``skills.embeddings`` reads for the embedding deployment, so one ``.env`` serves both.
+
+>>> s = SearchSettings(prefix="demo")
+>>> s.names("reference")["parentsIndexName"]
+'demo-reference-parents'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal, get_args
+
+Mode = Literal["embedded", "reference"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+
+
+class SettingsError(ValueError):
+    """A setting is missing or inconsistent; the message names the environment variable."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """Everything the templates and the deploy/query commands need.
+
+    Defaults suit a development deployment; the Azure endpoints have none on purpose, because a
+    deploy without them cannot work. ``skill_function_key`` and ``skill_auth_resource_id`` are the
+    two ways the search service authenticates to the Function App: give exactly one for Azure.
+    """
+
+    search_endpoint: str | None = None
+    openai_endpoint: str = "https://example.openai.azure.com"
+    embedding_deployment: str = "text-embedding-3-small"
+    embedding_model: str = "text-embedding-3-small"
+    dimensions: int = 1536
+    skill_uri: str = "https://example.azurewebsites.net/api/chunk"
+    skill_function_key: str | None = None
+    skill_auth_resource_id: str | None = None
+    skill_batch_size: int = 4
+    skill_degree_of_parallelism: int = 2
+    storage_resource_id: str = (
+        "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg"
+        "/providers/Microsoft.Storage/storageAccounts/example"
+    )
+    container: str = "documents"
+    container_folder: str | None = None
+    prefix: str = "hcs"
+    indexer_schedule: str = "PT1H"
+    indexer_batch_size: int = 10
+    max_failed_items: int = -1
+
+    def __post_init__(self) -> None:
+        if self.skill_function_key and self.skill_auth_resource_id:
+            raise SettingsError(
+                "give SKILL_FUNCTION_KEY or SKILL_AUTH_RESOURCE_ID, not both: the search service "
+                "sends either a function key header or a managed-identity token"
+            )
+        if not 1 <= self.skill_degree_of_parallelism <= 10:
+            raise SettingsError("SKILL_DEGREE_OF_PARALLELISM must be between 1 and 10")
+        if self.dimensions < 1:
+            raise SettingsError("AZURE_OPENAI_EMBEDDING_DIMENSIONS must be positive")
+
+    def names(self, mode: Mode) -> dict[str, str]:
+        """The object names of one mode; both modes can live side by side in one service."""
+        base = f"{self.prefix}-{mode}"
+        return {
+            "dataSourceName": f"{base}-blobs",
+            "childrenIndexName": f"{base}-children",
+            "parentsIndexName": f"{base}-parents",
+            "skillsetName": f"{base}-skillset",
+            "indexerName": f"{base}-indexer",
+        }
+
+    def template_values(self, mode: Mode) -> dict[str, Any]:
+        """Placeholder name -> value for :func:`skills.search.templates.render`."""
+        return {
+            **self.names(mode),
+            "openaiEndpoint": self.openai_endpoint,
+            "embeddingDeployment": self.embedding_deployment,
+            "embeddingModel": self.embedding_model,
+            "dimensions": self.dimensions,
+            "skillUri": self.skill_uri,
+            "skillFunctionKey": self.skill_function_key,
+            "skillAuthResourceId": self.skill_auth_resource_id,
+            "skillBatchSize": self.skill_batch_size,
+            "skillDegreeOfParallelism": self.skill_degree_of_parallelism,
+            "storageResourceId": self.storage_resource_id,
+            "container": self.container,
+            "containerFolder": self.container_folder,
+            "indexerSchedule": self.indexer_schedule,
+            "indexerBatchSize": self.indexer_batch_size,
+            "maxFailedItems": self.max_failed_items,
+        }
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> SearchSettings:
+        """Read :data:`ENVIRONMENT` variables; unset ones keep their defaults."""
+        env = os.environ if environ is None else environ
+        types = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for variable, attribute in ENVIRONMENT.items():
+            raw = env.get(variable)
+            if raw is None or raw == "":
+                continue
+            values[attribute] = _convert(variable, raw, str(types[attribute]))
+        return cls(**values)
+
+
+def _convert(variable: str, raw: str, type_name: str) -> Any:
+    if type_name.startswith("int"):
+        try:
+            return int(raw)
+        except ValueError as error:
+            raise SettingsError(f"{variable} must be an integer, got {raw!r}") from error
+    return raw
+
+
+#: environment variable -> :class:`SearchSettings` attribute
+ENVIRONMENT: dict[str, str] = {
+    "AZURE_SEARCH_ENDPOINT": "search_endpoint",
+    "AZURE_OPENAI_ENDPOINT": "openai_endpoint",
+    "AZURE_OPENAI_EMBEDDING_DEPLOYMENT": "embedding_deployment",
+    "AZURE_OPENAI_EMBEDDING_MODEL": "embedding_model",
+    "AZURE_OPENAI_EMBEDDING_DIMENSIONS": "dimensions",
+    "SKILL_URI": "skill_uri",
+    "SKILL_FUNCTION_KEY": "skill_function_key",
+    "SKILL_AUTH_RESOURCE_ID": "skill_auth_resource_id",
+    "SKILL_BATCH_SIZE": "skill_batch_size",
+    "SKILL_DEGREE_OF_PARALLELISM": "skill_degree_of_parallelism",
+    "AZURE_STORAGE_RESOURCE_ID": "storage_resource_id",
+    "AZURE_STORAGE_CONTAINER": "container",
+    "AZURE_STORAGE_FOLDER": "container_folder",
+    "AZURE_SEARCH_PREFIX": "prefix",
+    "AZURE_SEARCH_INDEXER_SCHEDULE": "indexer_schedule",
+    "AZURE_SEARCH_INDEXER_BATCH_SIZE": "indexer_batch_size",
+    "AZURE_SEARCH_MAX_FAILED_ITEMS": "max_failed_items",
+}
+
+
+def missing_azure_settings(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The variables a real deployment still needs (the defaults above only stand in for them)."""
+    env = os.environ if environ is None else environ
+    return [name for name in REQUIRED_FOR_AZURE if not env.get(name)]
+
+
+#: what a real deployment cannot do without
+REQUIRED_FOR_AZURE: tuple[str, ...] = (
+    "AZURE_SEARCH_ENDPOINT",
+    "AZURE_OPENAI_ENDPOINT",
+    "AZURE_OPENAI_EMBEDDING_DEPLOYMENT",
+    "SKILL_URI",
+    "AZURE_STORAGE_RESOURCE_ID",
+)

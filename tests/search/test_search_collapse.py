@@ -1,0 +1,228 @@
+"""Child hits become the top N distinct parents in rank order, with passages and citations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skills.search.collapse import (
+    ChildHit,
+    Expand,
+    ParentDoc,
+    Span,
+    collapse,
+    group_by_parent,
+    merge_spans,
+)
+from skills.search.query import QueryOptions, SearchRequest, query_parents, search_in
+
+#: A document with one parent [0, 30) holding three children, and a second parent [30, 40).
+SOURCE = "aaaaaaaaa bbbbbbbbb ccccccccc ddddddddd"
+PARENT_1 = ParentDoc("p1", SOURCE[0:30], 0, 30, ("H",), (), "doc.md")
+PARENT_2 = ParentDoc("p2", SOURCE[30:40], 30, 40, ("I",), (), "doc.md")
+CHILDREN = {
+    "c0": Span(0, 0, 10),
+    "c1": Span(1, 10, 20),
+    "c2": Span(2, 20, 30),
+}
+
+
+def hit(
+    chunk_id: str, parent: str, score: float, start: int, end: int, ordinal: int = 0
+) -> ChildHit:
+    return ChildHit(chunk_id, parent, score, SOURCE[start:end], start, end, ordinal, ("H",))
+
+
+def test_parents_come_in_the_rank_of_their_best_child() -> None:
+    hits = [hit("x", "p2", 0.5, 30, 40), hit("c1", "p1", 0.9, 10, 20), hit("c2", "p1", 0.1, 20, 30)]
+    assert [parent for parent, _ in group_by_parent(hits, top=5)] == ["p1", "p2"]
+
+
+def test_only_top_n_distinct_parents_are_kept() -> None:
+    hits = [hit(f"c{i}", f"p{i}", 1.0 - i / 10, 0, 1) for i in range(6)]
+    assert [parent for parent, _ in group_by_parent(hits, top=3)] == ["p0", "p1", "p2"]
+
+
+def test_later_children_of_a_kept_parent_are_kept_as_matches() -> None:
+    hits = [hit("c1", "p1", 0.9, 10, 20), hit("x", "p2", 0.8, 30, 40), hit("c0", "p1", 0.7, 0, 10)]
+    groups = dict(group_by_parent(hits, top=1))
+    assert [h.chunk_id for h in groups["p1"]] == ["c1", "c0"]
+
+
+def test_equal_scores_keep_the_service_order() -> None:
+    hits = [hit("a", "p2", 0.5, 30, 40), hit("b", "p1", 0.5, 0, 10)]
+    assert [parent for parent, _ in group_by_parent(hits, top=5)] == ["p2", "p1"]
+
+
+def test_expand_parent_returns_the_whole_parent() -> None:
+    results = collapse([hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5)
+    assert results[0].passage == SOURCE[0:30]
+
+
+def test_expand_children_merges_matched_children_without_repeating_overlap() -> None:
+    hits = [hit("c1", "p1", 0.9, 10, 20), hit("c1b", "p1", 0.8, 15, 25)]
+    results = collapse(hits, {"p1": PARENT_1}, top=5, expand=Expand.CHILDREN)
+    assert results[0].passage == SOURCE[10:25]
+
+
+def test_expand_children_keeps_separate_matches_apart() -> None:
+    hits = [hit("c0", "p1", 0.9, 0, 10), hit("c2", "p1", 0.8, 20, 30)]
+    results = collapse(hits, {"p1": PARENT_1}, top=5, expand=Expand.CHILDREN)
+    assert results[0].passage == SOURCE[0:10] + "\n\n" + SOURCE[20:30]
+
+
+def test_expand_neighbours_adds_the_adjacent_siblings() -> None:
+    siblings = {"p1": list(CHILDREN.values())}
+    results = collapse(
+        [hit("c0", "p1", 0.9, 0, 10, ordinal=0)], {"p1": PARENT_1}, top=5,
+        expand=Expand.NEIGHBOURS, siblings=siblings,
+    )  # fmt: skip
+    assert results[0].passage == SOURCE[0:20]
+
+
+def test_without_the_parent_the_children_texts_are_returned() -> None:
+    hits = [hit("c2", "p1", 0.9, 20, 30), hit("c0", "p1", 0.8, 0, 10)]
+    results = collapse(hits, {}, top=5)
+    assert results[0].passage == SOURCE[0:10] + "\n\n" + SOURCE[20:30]
+    assert results[0].parent is None
+
+
+def test_citations_name_document_offsets_and_headings_of_each_matched_child() -> None:
+    results = collapse([hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5)
+    citation = results[0].citations[0]
+    assert (citation.chunk_id, citation.start, citation.end, citation.headings) == (
+        "c1", 10, 20, ("H",),
+    )  # fmt: skip
+
+
+def test_merge_spans_joins_touching_and_overlapping() -> None:
+    assert merge_spans([(10, 20), (0, 5), (5, 8), (15, 30)]) == [(0, 8), (10, 30)]
+
+
+hit_lists = st.lists(
+    st.tuples(st.integers(0, 7), st.floats(0, 1, allow_nan=False), st.integers(0, 30)),
+    max_size=40,
+)
+
+
+@given(hit_lists, st.integers(1, 6))
+def test_collapse_properties(raw: list[tuple[int, float, int]], top: int) -> None:
+    hits = [
+        hit(f"c{i}", f"p{p}", score, start, start + 5) for i, (p, score, start) in enumerate(raw)
+    ]
+    results = collapse(hits, {}, top=top)
+    parents = [r.parent_chunk_id for r in results]
+    assert len(parents) == len(set(parents)) == min(top, len({h.parent_chunk_id for h in hits}))
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    best = {}
+    for h in hits:
+        best[h.parent_chunk_id] = max(best.get(h.parent_chunk_id, -1.0), h.score)
+    assert all(r.score == best[r.parent_chunk_id] for r in results)
+    for r in results:
+        assert len(r.children) == sum(1 for h in hits if h.parent_chunk_id == r.parent_chunk_id)
+
+
+def test_search_in_escapes_quotes_and_uses_a_pipe() -> None:
+    assert search_in("f", ["a b", "c,d", "o'k"]) == "search.in(f, 'a b|c,d|o''k', '|')"
+
+
+def test_search_in_refuses_ids_with_the_delimiter() -> None:
+    with pytest.raises(ValueError, match="'\\|'"):
+        search_in("f", ["a|b"])
+
+
+class RecordingSearcher:
+    """Answers the children query with fixed hits and parent lookups from a table."""
+
+    def __init__(self, children: list[dict[str, Any]], parents: list[dict[str, Any]]) -> None:
+        self.children = children
+        self.parents = parents
+        self.calls: list[dict[str, Any]] = []
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        self.calls.append(
+            {"index": request.index, "text": request.text, "filter": request.filter,
+             "vector_k": request.vector_k}
+        )  # fmt: skip
+        if request.index == "children":
+            return self.children[: request.top]
+        filter = request.filter
+        wanted = filter.split("'")[1].split("|") if filter else []
+        return [p for p in self.parents if p["parentChunkId"] in wanted]
+
+
+def child_doc(chunk: str, parent: str, score: float, start: int, end: int) -> dict[str, Any]:
+    return {
+        "chunkId": chunk, "parentChunkId": parent, "@search.score": score,
+        "text": SOURCE[start:end], "start": start, "end": end, "ordinal": 0,
+        "headings": ["H"], "pages": [],
+        "title": "doc.md", "sourcePath": "https://x/doc.md", "documentKey": "k",
+    }  # fmt: skip
+
+
+def test_reference_mode_fetches_all_parents_in_one_search_in_request() -> None:
+    children = [child_doc("c1", "p1", 0.9, 10, 20), child_doc("x", "p2", 0.8, 30, 40)]
+    parents = [
+        {"parentChunkId": p.parent_chunk_id, "text": p.text, "start": p.start, "end": p.end}
+        for p in (PARENT_2, PARENT_1)
+    ]
+    searcher = RecordingSearcher(children, parents)
+    results = query_parents(
+        searcher, "question", children_index="children", parents_index="parents",
+        options=QueryOptions(mode="reference", parents=2, children=10),
+    )  # fmt: skip
+    assert [r.passage for r in results] == [SOURCE[0:30], SOURCE[30:40]]
+    lookups = [c for c in searcher.calls if c["index"] == "parents"]
+    assert lookups == [
+        {"index": "parents", "text": "*", "filter": "search.in(parentChunkId, 'p1|p2', '|')",
+         "vector_k": None}
+    ]  # fmt: skip
+    assert searcher.calls[0]["vector_k"] == 10  # hybrid: the vector query over-fetches too
+
+
+def test_embedded_mode_reads_the_parent_from_the_child_and_sends_one_request() -> None:
+    doc = {**child_doc("c1", "p1", 0.9, 10, 20), "parentText": SOURCE[0:30], "parentStart": 0,
+           "parentEnd": 30}  # fmt: skip
+    searcher = RecordingSearcher([doc], [])
+    results = query_parents(searcher, "q", children_index="children")
+    assert results[0].passage == SOURCE[0:30]
+    assert len(searcher.calls) == 1
+
+
+def test_query_options_refuse_fewer_children_than_parents() -> None:
+    with pytest.raises(ValueError, match="over-fetched"):
+        QueryOptions(parents=10, children=5)
+
+
+class FakeSearchClient:
+    def __init__(self) -> None:
+        self.kwargs: dict[str, Any] = {}
+
+    def search(self, **kwargs: Any) -> list[dict[str, Any]]:
+        self.kwargs = kwargs
+        return [{"chunkId": "c", "@search.score": 1.0}]
+
+
+def test_azure_searcher_sends_a_hybrid_query_with_the_vectorizer_and_optional_semantic() -> None:
+    from azure.search.documents.models import VectorizableTextQuery
+
+    from skills.search.azure import AzureSearcher
+
+    searcher = AzureSearcher("https://x.search.windows.net", credential=None)
+    fake = FakeSearchClient()
+    searcher._clients["children"] = fake
+    results = searcher.search(
+        SearchRequest("children", "q", ("chunkId",), 50, vector_k=50, semantic=True)
+    )
+    assert results == [{"chunkId": "c", "@search.score": 1.0}]
+    (vector,) = fake.kwargs["vector_queries"]
+    assert isinstance(vector, VectorizableTextQuery)
+    assert (vector.text, vector.k_nearest_neighbors, vector.fields) == ("q", 50, "vector")
+    assert fake.kwargs["query_type"] == "semantic"
+    assert fake.kwargs["semantic_configuration_name"] == "children"
+    searcher.search(SearchRequest("children", "*", ("chunkId",), 3, filter="f"))
+    assert "vector_queries" not in fake.kwargs and "query_type" not in fake.kwargs
+    assert (fake.kwargs["search_text"], fake.kwargs["filter"], fake.kwargs["top"]) == ("*", "f", 3)

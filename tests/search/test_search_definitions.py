@@ -1,0 +1,187 @@
+"""The rendered definitions load into the azure-search-documents 12 models and round-trip exactly.
+
+Exact round-trip alone is weak (SDK 12 keeps unknown properties), so every property we write must
+also be one the model declares: a typo such as ``parentKeyField`` fails here, not at deploy time.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from azure.search.documents.indexes.models import (
+    AzureOpenAIEmbeddingSkill,
+    IndexProjectionMode,
+    ScalarQuantizationCompression,
+    SearchIndex,
+    SearchIndexer,
+    SearchIndexerDataSourceConnection,
+    SearchIndexerSkillset,
+    WebApiSkill,
+)
+from search_fixtures import MODES
+
+from skills.search.settings import ENVIRONMENT, SearchSettings
+from skills.search.templates import (
+    DEFINITIONS_DIR,
+    TEMPLATE_FILES,
+    TemplateError,
+    load_template,
+    placeholders,
+    render,
+    render_value,
+)
+
+MODELS: dict[str, Any] = {
+    "dataSource": SearchIndexerDataSourceConnection,
+    "index": SearchIndex,
+    "skillset": SearchIndexerSkillset,
+    "indexer": SearchIndexer,
+}
+AUTH = {
+    "function key": {"skill_function_key": "a-function-key"},
+    "managed identity": {"skill_auth_resource_id": "api://00000000-0000-0000-0000-000000000001"},
+}
+
+
+def rendered(mode: str, auth: str) -> list[Any]:
+    settings = SearchSettings(**AUTH[auth], container_folder="docs/")
+    return list(render(mode, settings).items)  # type: ignore[arg-type]
+
+
+CASES = [
+    pytest.param(mode, auth, item.template, id=f"{mode}-{auth}-{item.template}")
+    for mode in MODES
+    for auth in AUTH
+    for item in rendered(mode, auth)
+]
+
+
+def _find(mode: str, auth: str, template: str) -> Any:
+    return next(item for item in rendered(mode, auth) if item.template == template)
+
+
+@pytest.mark.parametrize(("mode", "auth", "template"), CASES)
+def test_definition_round_trips_through_the_sdk_model(mode: str, auth: str, template: str) -> None:
+    item = _find(mode, auth, template)
+    model = MODELS[item.kind](item.body)
+    assert model.as_dict() == item.body
+
+
+@pytest.mark.parametrize(("mode", "auth", "template"), CASES)
+def test_every_property_is_declared_by_the_sdk_model(mode: str, auth: str, template: str) -> None:
+    item = _find(mode, auth, template)
+    assert undeclared(MODELS[item.kind](item.body), item.kind) == []
+
+
+def undeclared(model: Any, path: str) -> list[str]:
+    """Properties present in the model's data that its class does not declare (recursively)."""
+    declared = {field._rest_name: name for name, field in model._attr_to_rest_field.items()}
+    if not declared:
+        return []  # a free-form map (httpHeaders): any key is allowed
+    found = [f"{path}.{key}" for key in model if key not in declared]
+    for rest_name, attribute in declared.items():
+        if rest_name not in model:
+            continue
+        value = getattr(model, attribute)
+        for position, item in enumerate(value if isinstance(value, list) else [value]):
+            if hasattr(item, "_attr_to_rest_field"):
+                found += undeclared(item, f"{path}.{rest_name}[{position}]")
+    return found
+
+
+def test_undeclared_catches_a_misspelt_property() -> None:
+    body = _find("embedded", "function key", "embedded/skillset.json").body
+    body["indexProjections"]["selectors"][0]["parentKeyField"] = "documentKey"
+    problems = undeclared(SearchIndexerSkillset(body), "skillset")
+    assert problems == ["skillset.indexProjections[0].selectors[0].parentKeyField"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sdk_reads_the_typed_values_we_mean(mode: str) -> None:
+    definitions = render(mode, SearchSettings(dimensions=256, skill_function_key="k"))
+    skillset = SearchIndexerSkillset(definitions.skillset)
+    web_api, embedding = skillset.skills
+    assert isinstance(web_api, WebApiSkill)
+    assert web_api.timeout == timedelta(seconds=230)
+    assert isinstance(embedding, AzureOpenAIEmbeddingSkill)
+    assert embedding.dimensions == 256
+    assert skillset.index_projection is not None
+    mode_value = skillset.index_projection.parameters.projection_mode
+    assert mode_value == IndexProjectionMode.SKIP_INDEXING_PARENT_DOCUMENTS
+    children = SearchIndex(definitions.indexes[definitions.indexer["targetIndexName"]])
+    vector = next(f for f in children.fields if f.name == "vector")
+    assert vector.vector_search_dimensions == 256
+    compression = children.vector_search.compressions[0]
+    assert isinstance(compression, ScalarQuantizationCompression)
+    assert compression.parameters.quantized_data_type == "int8"
+    assert compression.rescoring_options.enable_rescoring is True
+
+
+def test_function_key_goes_in_a_header_and_no_auth_resource_id() -> None:
+    skill = render("embedded", SearchSettings(skill_function_key="k")).skillset["skills"][0]
+    assert skill["httpHeaders"] == {"x-functions-key": "k"}
+    assert "authResourceId" not in skill
+
+
+def test_managed_identity_sends_auth_resource_id_and_no_header() -> None:
+    settings = SearchSettings(skill_auth_resource_id="api://app")
+    skill = render("reference", settings).skillset["skills"][0]
+    assert skill["authResourceId"] == "api://app"
+    assert "httpHeaders" not in skill
+
+
+def test_every_placeholder_has_a_setting_and_every_setting_is_used() -> None:
+    used: set[str] = set()
+    for files in TEMPLATE_FILES.values():
+        for _, relative in files:
+            used |= placeholders(load_template(relative))
+    available = set(SearchSettings().template_values("embedded"))
+    assert used == available
+
+
+def test_every_template_file_is_used_by_a_mode() -> None:
+    on_disk = {str(p.relative_to(DEFINITIONS_DIR)) for p in DEFINITIONS_DIR.rglob("*.json")}
+    used = {relative for files in TEMPLATE_FILES.values() for _, relative in files}
+    assert on_disk == used
+
+
+def test_each_setting_has_an_environment_variable() -> None:
+    attributes = set(SearchSettings.__dataclass_fields__)
+    assert set(ENVIRONMENT.values()) == attributes
+
+
+def test_whole_placeholder_keeps_the_type_and_inline_placeholder_becomes_text() -> None:
+    assert render_value({"n": "{{n}}", "s": "a{{n}}b"}, {"n": 7}) == {"n": 7, "s": "a7b"}
+
+
+def test_inline_placeholder_without_value_is_an_error() -> None:
+    with pytest.raises(TemplateError, match="has no value"):
+        render_value("x-{{missing}}", {"missing": None})
+
+
+def test_unknown_placeholder_is_an_error_naming_it() -> None:
+    with pytest.raises(TemplateError, match="unknown placeholder"):
+        render_value("{{nope}}", {"n": 1})
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_query_names_the_semantic_configuration_and_vector_field_the_index_has(
+    mode: str,
+) -> None:
+    from skills.search.azure import SEMANTIC_CONFIGURATION, VECTOR_FIELD
+    from skills.search.query import CHILD_FIELDS, EMBEDDED_PARENT_FIELDS, PARENT_FIELDS
+
+    definitions = render(mode, SearchSettings())  # type: ignore[arg-type]
+    children = definitions.indexes[definitions.indexer["targetIndexName"]]
+    names = {config["name"] for config in children["semantic"]["configurations"]}
+    assert SEMANTIC_CONFIGURATION in names
+    fields = {f["name"]: f for f in children["fields"]}
+    assert fields[VECTOR_FIELD]["type"] == "Collection(Edm.Single)"
+    selected = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if mode == "embedded" else ())
+    assert all(fields[name].get("retrievable", True) for name in selected)
+    if mode == "reference":
+        parents = next(i for n, i in definitions.indexes.items() if n != children["name"])
+        parent_fields = {f["name"] for f in parents["fields"]}
+        assert set(PARENT_FIELDS) <= parent_fields

@@ -1,0 +1,214 @@
+"""The local end-to-end run: samples in Azurite, the simulated indexer, the local embedder, queries.
+
+Needs Azurite's blob service on 127.0.0.1:$AZURITE_BLOB_PORT (scripts/test.sh starts it). Without
+it the tests skip and say so, except in CI, where a missing Azurite is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from search_fixtures import SAMPLES
+
+from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
+from skills.search.collapse import Expand
+from skills.search.local_run import LocalRun, simulate, skill_server
+from skills.search.query import QueryOptions, query_parents
+from skills.search.settings import Mode
+
+PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+
+
+def _azurite_listening(wait_seconds: float) -> bool:
+    """Poll the port: scripts/test.sh starts Azurite in the background just before the tests."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        with socket.socket() as probe:
+            probe.settimeout(1.0)
+            if probe.connect_ex(("127.0.0.1", PORT)) == 0:
+                return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+
+
+if not _azurite_listening(30.0 if os.environ.get("CI") else 2.0):
+    reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
+    if os.environ.get("CI"):
+        raise RuntimeError(reason)
+    pytest.skip(reason, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory: pytest.TempPathFactory) -> CachedEmbedder:
+    cache = tmp_path_factory.mktemp("embeddings")
+    return CachedEmbedder(LocalMiniLMEmbedder(), model=LOCAL_MODEL_NAME, directory=cache)
+
+
+@pytest.fixture(scope="module")
+def skill_url() -> Iterator[str]:
+    with skill_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def runs(skill_url: str, embedder: CachedEmbedder) -> dict[Mode, LocalRun]:
+    container = f"e2e-{uuid.uuid4().hex[:12]}"
+    return {
+        mode: simulate(mode, SAMPLES, skill_uri=skill_url, embedder=embedder, container=container)
+        for mode in ("embedded", "reference")
+    }
+
+
+def _contents() -> dict[str, str]:
+    return {path.name: path.read_text(encoding="utf-8") for path in SAMPLES}
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference"])
+def test_every_sample_is_indexed_without_failure(mode: Mode, runs: dict[Mode, LocalRun]) -> None:
+    run = runs[mode]
+    assert run.result.failures == {}
+    assert run.result.warnings == {}  # e.g. a time-budget fallback to another strategy
+    titles = {doc["title"] for doc in run.result.documents[run.children_index]}
+    assert titles == {path.name for path in SAMPLES}
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference"])
+def test_children_cite_the_exact_source_text(mode: Mode, runs: dict[Mode, LocalRun]) -> None:
+    contents = _contents()
+    for child in runs[mode].result.documents[runs[mode].children_index]:
+        assert contents[child["title"]][child["start"] : child["end"]] == child["text"]
+        assert len(child["vector"]) == 384
+
+
+def test_embedded_children_carry_their_parents_exact_text(runs: dict[Mode, LocalRun]) -> None:
+    contents = _contents()
+    run = runs["embedded"]
+    for child in run.result.documents[run.children_index]:
+        source = contents[child["title"]]
+        assert source[child["parentStart"] : child["parentEnd"]] == child["parentText"]
+        assert child["parentStart"] <= child["start"] < child["end"] <= child["parentEnd"]
+
+
+def test_reference_mode_holds_each_parent_once_and_every_child_finds_it(
+    runs: dict[Mode, LocalRun],
+) -> None:
+    run = runs["reference"]
+    assert run.parents_index is not None
+    parents = run.result.documents[run.parents_index]
+    ids = [parent["parentChunkId"] for parent in parents]
+    assert len(ids) == len(set(ids))
+    children = run.result.documents[run.children_index]
+    assert {child["parentChunkId"] for child in children} <= set(ids)
+    contents = _contents()
+    for parent in parents:
+        assert contents[parent["title"]][parent["start"] : parent["end"]] == parent["text"]
+
+
+def test_both_modes_project_the_same_children(runs: dict[Mode, LocalRun]) -> None:
+    def chunk_ids(mode: Mode) -> list[str]:
+        run = runs[mode]
+        return sorted(child["chunkId"] for child in run.result.documents[run.children_index])
+
+    assert chunk_ids("embedded") == chunk_ids("reference")
+
+
+def test_reindexing_the_same_blobs_gives_the_same_chunk_ids(
+    skill_url: str, embedder: CachedEmbedder, runs: dict[Mode, LocalRun]
+) -> None:
+    run = runs["embedded"]
+    container = run.definitions.data_source["container"]["name"]
+    again = simulate("embedded", SAMPLES, skill_uri=skill_url, embedder=embedder,
+                     container=container)  # fmt: skip
+    first = run.result.documents[run.children_index]
+    second = again.result.documents[again.children_index]
+    assert [c["chunkId"] for c in first] == [c["chunkId"] for c in second]
+    assert [c["id"] for c in first] == [c["id"] for c in second]
+
+
+QUESTIONS = [
+    # (question, the sample file whose text answers it: checked below against the file itself)
+    ("How do I authenticate to the Widget API?", "widget-api-guide.md"),
+    ("storage migration by department legal team archive", "meeting-notes.txt"),
+]
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference"])
+@pytest.mark.parametrize(("question", "expected"), QUESTIONS)
+def test_query_finds_the_answering_document_first(
+    mode: Mode, question: str, expected: str, runs: dict[Mode, LocalRun]
+) -> None:
+    assert expected in {path.name for path in SAMPLES}
+    run = runs[mode]
+    results = query_parents(
+        run.searcher, question, children_index=run.children_index,
+        parents_index=run.parents_index, options=QueryOptions(mode=mode, parents=3),
+    )  # fmt: skip
+    assert results, "no results"
+    assert results[0].citations[0].title == expected
+    ids = [result.parent_chunk_id for result in results]
+    assert len(ids) == len(set(ids)) <= 3
+    contents = _contents()
+    for result in results:
+        assert result.parent is not None
+        assert (
+            result.passage
+            == contents[result.parent.title or ""][result.parent.start : result.parent.end]
+        )
+
+
+def test_reference_query_fetches_parents_with_one_search_in_filter(
+    runs: dict[Mode, LocalRun],
+) -> None:
+    run = runs["reference"]
+    run.searcher.requests.clear()
+    query_parents(
+        run.searcher, QUESTIONS[0][0], children_index=run.children_index,
+        parents_index=run.parents_index, options=QueryOptions(mode="reference", parents=3),
+    )  # fmt: skip
+    lookups = [r for r in run.searcher.requests if r.index == run.parents_index]
+    assert len(lookups) == 1
+    assert (lookups[0].filter or "").startswith("search.in(parentChunkId, '")
+
+
+@pytest.mark.parametrize("expand", [Expand.CHILDREN, Expand.NEIGHBOURS])
+def test_narrower_expansions_return_text_inside_the_parent(
+    expand: Expand, runs: dict[Mode, LocalRun]
+) -> None:
+    run = runs["reference"]
+    results = query_parents(
+        run.searcher, QUESTIONS[0][0], children_index=run.children_index,
+        parents_index=run.parents_index,
+        options=QueryOptions(mode="reference", parents=3, expand=expand),
+    )  # fmt: skip
+    for result in results:
+        assert result.parent is not None
+        for piece in result.passage.split("\n\n"):
+            assert piece in result.parent.text
+
+
+def test_simulate_command_indexes_the_samples_and_answers_as_json(
+    skill_url: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    from skills.search.cli import main
+
+    monkeypatch.setenv("SKILLS_EMBEDDING_CACHE", str(tmp_path_factory.mktemp("cli-cache")))
+    argv = ["simulate", "--mode", "reference", "--skill-url", skill_url, "--top", "2",
+            "--container", f"cli-{uuid.uuid4().hex[:12]}", "--json",
+            "--query", QUESTIONS[0][0]]  # fmt: skip
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "SIMULATION" in captured.err
+    answer = json.loads(captured.out.strip().splitlines()[-1])
+    assert answer["question"] == QUESTIONS[0][0]
+    assert 1 <= len(answer["results"]) <= 2
+    assert answer["results"][0]["citations"][0]["title"] == QUESTIONS[0][1]
