@@ -13,6 +13,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
+import numpy as np
+
 # Cut levels, best first. A section heading of depth d cuts at ``SECTION - d``.
 SECTION = 100
 DEEP_HEADING = 61  # a heading deeper than ``heading_depth``: a strong block break
@@ -45,6 +47,9 @@ class Container:
     body_start: int  # a piece starting at or after here (and before ``end``) is prefixed
     end: int
     reopen: str  # ends with a newline: a fence line, or a table's header and delimiter rows
+    avoid: tuple[
+        int, ...
+    ] = ()  # line starts not to cut at: after the opening lines, the closing fence
 
 
 @dataclass(slots=True)
@@ -63,24 +68,11 @@ class Outline:
     _container_starts: list[int] = field(default_factory=list)
 
     def add_break(self, position: int, level: int) -> None:
-        """Record a cut point; a position keeps the best level any rule gives it.
-
-        Parsers add positions in order, so this is an append but for the rare look-back
-        (a setext underline upgrades the line above it).
-        """
-        if position <= 0 or position >= self.length:
-            return
-        positions = self.positions
-        if not positions or position > positions[-1]:
-            positions.append(position)
+        """Record a cut point, in any order; ``freeze`` sorts them, and a position keeps the best
+        level any rule gave it."""
+        if 0 < position < self.length:
+            self.positions.append(position)
             self.levels.append(level)
-            return
-        index = bisect_left(positions, position)
-        if positions[index] == position:
-            self.levels[index] = max(self.levels[index], level)
-        else:
-            positions.insert(index, position)
-            self.levels.insert(index, level)
 
     def level_at(self, position: int) -> int:
         """The level of the cut point at ``position``, 0 where there is none."""
@@ -89,7 +81,15 @@ class Outline:
         return self.levels[index] if found else 0
 
     def freeze(self) -> None:
-        """Build the lookup tables once parsing is done."""
+        """Sort the cut points and build the lookup tables once parsing is done."""
+        positions = np.frombuffer(self.positions, dtype=np.int64)
+        levels = np.frombuffer(self.levels, dtype=np.int8)
+        order = np.lexsort((-levels.astype(np.int16), positions))  # by position, best level first
+        positions, levels = positions[order], levels[order]
+        first = np.ones(len(positions), dtype=bool)
+        first[1:] = positions[1:] != positions[:-1]
+        self.positions = array("q", positions[first].tobytes())
+        self.levels = array("b", levels[first].tobytes())
         self._section_starts = [section.start for section in self.sections]
         self._container_starts = [container.start for container in self.containers]
 
@@ -114,6 +114,11 @@ class Outline:
             titles.append(self.sections[section].title)
             section = self.sections[section].parent
         return tuple(reversed(titles))
+
+    def overlaps_container(self, start: int, end: int) -> bool:
+        """Whether any container lies (partly) inside ``[start, end)``."""
+        index = bisect_right(self._container_starts, end - 1) - 1
+        return index >= 0 and self.containers[index].end > start
 
     def container_at(self, position: int) -> Container | None:
         """The container whose body holds ``position`` (a piece starting here must reopen it)."""

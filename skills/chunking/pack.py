@@ -55,6 +55,8 @@ class Packer:
         self.text = text
         self.index = index
         self.context = context
+        self.outline = outline
+        self.avoid = {position for c in outline.containers for position in c.avoid}
         first = _first_content(text)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, len(text))
@@ -75,8 +77,9 @@ class Packer:
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
         out: list[Piece] = []
-        first, last = bisect_left(self.positions, cut), bisect_left(self.positions, end)
-        if self.positions[first] == cut and last < len(self.positions) and self.positions[last] == end:
+        positions = self.positions
+        first, last = bisect_left(positions, cut), bisect_left(positions, end)
+        if positions[first] == cut and last < len(positions) and positions[last] == end:
             self._pack(self.positions, self.levels, self.cumulative, first, last, budget, 0, out)
         else:  # a range cut inside a line (a parent of a long paragraph): its own cut points
             inner = self.positions[bisect_right(self.positions, cut) : last]
@@ -202,13 +205,15 @@ class Packer:
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: int, tier: int, out: list[Piece]) -> None:
-        """Cut one oversized unit at the first finer tier (lines, sentences, words) with a cut
-        point inside it; tokens are the last resort."""
-        tiers = (
+        """Cut one oversized unit at the first finer tier with a cut point inside it: lines
+        first in code and tables, sentences first in prose, then words; tokens last."""
+        lines, sentences, words = (
             (lv.LINE, self._line_cuts),
             (lv.SENTENCE, self._sentence_cuts),
             (lv.WORD, self._word_cuts),
         )
+        in_container = self.outline.overlaps_container(cut, end)
+        tiers = (lines, sentences, words) if in_container else (sentences, lines, words)
         for next_tier in range(tier, len(tiers)):
             level, find_cuts = tiers[next_tier]
             inner = find_cuts(cut, end)
@@ -222,7 +227,8 @@ class Packer:
         self._split_tokens(text_start(self.text, cut, end), end, budget, out)
 
     def _line_cuts(self, cut: int, end: int) -> list[int]:
-        return [m.start() for m in _LINE_START.finditer(self.text, cut + 1, end)]
+        starts = (m.start() for m in _LINE_START.finditer(self.text, cut + 1, end))
+        return [start for start in starts if start not in self.avoid]
 
     def _sentence_cuts(self, cut: int, end: int) -> list[int]:
         text = self.text

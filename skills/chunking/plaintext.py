@@ -1,23 +1,23 @@
-"""Plain text -> ``Outline``: paragraphs (separated by blank lines) and lines, nothing else."""
+"""Plain text -> ``Outline``: paragraphs, separated by blank lines, and nothing else.
+
+Lines inside a paragraph are not cut points here: the packer cuts an oversized paragraph between
+sentences first, then lines, then words.
+"""
 
 from __future__ import annotations
+
+import re
 
 from skills.chunking import outline as lv
 from skills.chunking.outline import Outline
 
+_PARAGRAPH_GAP = re.compile(r"\n(?:[ \t]*\n)+(?=[ \t]*\S)")
+
 
 def parse_text(text: str) -> Outline:
-    """Cut points at every non-blank line: a block break after a blank line, else a line break."""
+    """A block break at the start of every paragraph."""
     outline = Outline(length=len(text))
-    position = 0
-    previous_blank = True
-    for raw in text.split("\n"):
-        start = position
-        position += len(raw) + 1
-        if not raw.strip():
-            previous_blank = True
-            continue
-        outline.add_break(start, lv.BLOCK if previous_blank else lv.LINE)
-        previous_blank = False
+    for gap in _PARAGRAPH_GAP.finditer(text):
+        outline.add_break(gap.end(), lv.BLOCK)
     outline.freeze()
     return outline

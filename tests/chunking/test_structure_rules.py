@@ -57,7 +57,7 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     outline = parse_markdown(source)
     delimiter = source.index("|---")
     first_row = source.index("| 1")
-    assert outline.breaks.get(delimiter, 0) <= 1 and outline.breaks.get(first_row, 0) <= 1
+    assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
 
 
 def test_list_items_stay_whole_when_they_fit() -> None:
