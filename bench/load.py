@@ -1,0 +1,507 @@
+"""Indexer-shaped load against the development server, on loopback only, bounded in count and time.
+
+What it measures (numbers go to docs/skill.md, "Skill load"):
+
+1. ``goal``: one 1000-record batch of ~5 KB Markdown documents, the server pinned to one core,
+   sent one at a time (``--goal-repeats`` times): latency against the indexer's 30 s default
+   timeout, and the CPU cost of the skill layer and of the HTTP layer relative to the engine's.
+2. ``matrix``: batch sizes 1, 10, 100, 1000 x 5 and 10 concurrent calls, documents of 2-50 KB
+   (log-uniform sizes), at most ``--requests-per-worker`` calls per worker and ``--case-seconds``
+   per case: records/s, MB/s, p50/p95/p99 latency, errors (HTTP or record errors: must be 0).
+3. ``soak``: steady traffic (batches of 100, 5 workers) for ``--soak-seconds`` (default 60; the
+   issue's 10-minute run is ``--soak-seconds 600``), sampling the server's resident memory.
+
+Documents are cut from real technical Markdown (``--docs``, default ../shared/eval/dev/docs, read
+only, never copied), or generated when that folder is missing. The server is a child process
+(``python -m skills serve``) on 127.0.0.1 with a free port; it is stopped at the end.
+
+    python bench/load.py                      # the full run (about 4-5 minutes on 2 cores)
+    python bench/load.py --quick              # a smoke run (about 30 s)
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from skills.chunking import chunk_document  # noqa: E402
+from skills.skill import handle_chunk_request  # noqa: E402
+
+LOOPBACK = "127.0.0.1"
+DEFAULT_DOCS = ROOT.parent / "shared" / "eval" / "dev" / "docs"
+SKILL_TIMEOUT_SECONDS = 30.0  # the indexer's default WebApiSkill timeout
+
+
+# ---------------------------------------------------------------- documents
+
+
+def paragraphs(folder: Path) -> list[str]:
+    """Blank-line separated blocks of every Markdown file under ``folder`` (sorted, stable)."""
+    blocks: list[str] = []
+    for path in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+        blocks += [b for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
+    return blocks or synthetic_paragraphs()
+
+
+def synthetic_paragraphs() -> list[str]:
+    """Markdown-like blocks for machines without the eval documents."""
+    rng = random.Random(7)
+    words = ["index", "chunk", "parent", "child", "token", "vector", "search", "skill", "batch"]
+    blocks = []
+    for n in range(400):
+        kind = n % 7
+        if kind == 0:
+            blocks.append(f"## Section {n}")
+        elif kind == 3:
+            blocks.append("```python\n" + "\n".join(f"x{i} = {i}" for i in range(8)) + "\n```")
+        elif kind == 5:
+            blocks.append(
+                "| a | b |\n| --- | --- |\n" + "\n".join(f"| {i} | {i * i} |" for i in range(6))
+            )
+        else:
+            blocks.append(" ".join(rng.choice(words) for _ in range(rng.randint(30, 120))) + ".")
+    return blocks
+
+
+def make_documents(blocks: list[str], sizes: list[int], seed: int) -> list[str]:
+    """One document per target size (characters): consecutive blocks from a random start."""
+    rng = random.Random(seed)
+    docs = []
+    for number, size in enumerate(sizes):
+        parts = [f"# Document {number}"]
+        length = len(parts[0])
+        index = rng.randrange(len(blocks))
+        while length < size:
+            block = blocks[index % len(blocks)]
+            parts.append(block)
+            length += len(block) + 2
+            index += 1
+        docs.append("\n\n".join(parts)[:size])
+    return docs
+
+
+def log_uniform_sizes(count: int, low: int, high: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    return [int(math.exp(rng.uniform(math.log(low), math.log(high)))) for _ in range(count)]
+
+
+def indexer_body(docs: list[str], prefix: str) -> bytes:
+    """What the indexer sends: recordIds, text, documentKey (the blob path)."""
+    values = [
+        {"recordId": str(i), "data": {"text": doc, "documentKey": f"https://bench/{prefix}/{i}.md"}}
+        for i, doc in enumerate(docs)
+    ]
+    return json.dumps({"values": values}).encode("utf-8")
+
+
+# ---------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """``python -m skills serve`` as a child process on loopback."""
+
+    def __init__(self, env: dict[str, str], core: int | None, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://{LOOPBACK}:{self.port}"
+        self.log = log
+        command = [sys.executable, "-m", "skills", "serve", "--port", str(self.port)]
+        self._log_file = log.open("w") if log else None
+        self.process = subprocess.Popen(
+            [*command, "--log-level", "info" if log else "warning"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=self._log_file or subprocess.DEVNULL,
+        )
+        if core is not None and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(self.process.pid, {core})
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("the development server did not start within 60 s")
+
+    def rss_mb(self) -> float:
+        """Resident memory of the server process, from /proc (Linux)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far (robust to a busy machine)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def last_batch_line(self) -> dict[str, Any]:
+        """The fields of the last ``chunk batch`` log line (needs ``log``)."""
+        assert self.log is not None
+        lines = [ln for ln in self.log.read_text().splitlines() if "chunk batch {" in ln]
+        fields: dict[str, Any] = json.loads(lines[-1].split("chunk batch ", 1)[1])
+        return fields
+
+    def stop(self) -> None:
+        if self._log_file:
+            self._log_file.close()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+# ---------------------------------------------------------------- load
+
+
+@dataclass
+class CaseResult:
+    name: str
+    batch_size: int
+    concurrency: int
+    requests: int = 0
+    records: int = 0
+    megabytes: float = 0.0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    http_errors: int = 0
+    record_errors: int = 0
+    record_warnings: int = 0
+    rss_before_mb: float = 0.0
+    rss_after_mb: float = 0.0
+    server_cpu_s: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        lat = sorted(self.latencies) or [float("nan")]
+        out = {k: v for k, v in asdict(self).items() if k != "latencies"}
+        out.update(
+            records_per_s=self.records / self.seconds if self.seconds else 0.0,
+            mb_per_s=self.megabytes / self.seconds if self.seconds else 0.0,
+            records_per_cpu_s=self.records / self.server_cpu_s if self.server_cpu_s else 0.0,
+            p50_s=percentile(lat, 50),
+            p95_s=percentile(lat, 95),
+            p99_s=percentile(lat, 99),
+        )
+        return out
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    index = max(0, math.ceil(q / 100 * len(sorted_values)) - 1)
+    return sorted_values[index]
+
+
+def post(client: httpx.Client, url: str, body: bytes) -> tuple[float, int, int, int]:
+    """(latency s, status, records with errors, records with warnings)."""
+    started = time.perf_counter()
+    response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    latency = time.perf_counter() - started
+    if response.status_code >= 300:
+        return latency, response.status_code, -1, 0
+    values = response.json()["values"]
+    errors = sum(1 for v in values if v["errors"])
+    warnings = sum(1 for v in values if v["warnings"])
+    return latency, response.status_code, errors, warnings
+
+
+def run_case(
+    server: Server,
+    result: CaseResult,
+    bodies: list[tuple[bytes, int]],
+    requests_per_worker: int,
+    max_seconds: float,
+) -> CaseResult:
+    """Each worker sends up to ``requests_per_worker`` batches, none started after the deadline."""
+    url = f"{server.url}/api/chunk"
+    result.rss_before_mb = server.rss_mb()
+    cpu_before = server.cpu_seconds()
+    started = time.perf_counter()
+    deadline = started + max_seconds
+
+    def worker(number: int) -> None:
+        with httpx.Client(timeout=240) as client:
+            for turn in range(requests_per_worker):
+                if time.perf_counter() >= deadline:
+                    return
+                body, chars = bodies[(number * requests_per_worker + turn) % len(bodies)]
+                latency, status, errors, warnings = post(client, url, body)
+                result.requests += 1
+                result.latencies.append(latency)
+                if status >= 300:
+                    result.http_errors += 1
+                    continue
+                result.records += result.batch_size
+                result.megabytes += chars / 1e6
+                result.record_errors += errors
+                result.record_warnings += warnings
+
+    with concurrent.futures.ThreadPoolExecutor(result.concurrency) as pool:
+        list(pool.map(worker, range(result.concurrency)))
+    result.seconds = time.perf_counter() - started
+    result.server_cpu_s = server.cpu_seconds() - cpu_before
+    result.rss_after_mb = server.rss_mb()
+    return result
+
+
+# ---------------------------------------------------------------- experiments
+
+
+def cpu_seconds(work: Any) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
+def probe(body_file: Path, rounds: int = 3) -> dict[str, list[float]]:
+    """In a fresh process, interleaved: CPU seconds of the engine alone and of the skill handler
+    (everything but HTTP) on the same batch."""
+    body = body_file.read_bytes()
+    values = json.loads(body)["values"]
+    docs = [(v["data"]["text"], v["data"]["documentKey"]) for v in values]
+    os.environ["SKILL_TIME_BUDGET_SECONDS"] = "230"
+
+    def engine() -> None:
+        for text, key in docs:
+            chunk_document(text, document_key=key)
+
+    engine()  # warm-up: tokenizer and caches, as a warm instance has them
+    out: dict[str, list[float]] = {"engine_cpu_s": [], "handler_cpu_s": []}
+    for _ in range(rounds):
+        out["engine_cpu_s"].append(cpu_seconds(engine))
+        out["handler_cpu_s"].append(cpu_seconds(lambda: handle_chunk_request(body, {}, os.environ)))
+    return out
+
+
+def run_probe(body_file: Path, core: int, rounds: int) -> dict[str, list[float]]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--probe", str(body_file)]
+    command += ["--goal-repeats", str(rounds)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(process.pid, {core})
+    out, _ = process.communicate(timeout=600)
+    result: dict[str, list[float]] = json.loads(out)
+    return result
+
+
+def goal(blocks: list[str], repeats: int, env: dict[str, str], work: Path) -> dict[str, Any]:
+    """1000 x ~5 KB on one core: latency vs 30 s, skill and HTTP overhead vs the engine.
+
+    Costs are CPU seconds (process time), which a busy machine disturbs far less than wall time.
+    The HTTP layer is measured inside one request: the server process's CPU for the call minus the
+    handler's own CPU from its batch log line (``cpuMs``). The engine alone and the handler are
+    then measured in a fresh probe process, interleaved, minimum of the repeats.
+    """
+    docs = make_documents(blocks, [5_000] * 1000, seed=1)
+    body = indexer_body(docs, "goal")
+    body_file = work / "goal-body.json"
+    body_file.write_bytes(body)
+    chars = sum(map(len, docs))
+    server = Server(env, core=0, log=work / "server.log")
+    server_cpu, handler_in_server, walls = [], [], []
+    case = CaseResult("goal", 1000, 1)
+    try:
+        run_case(server, CaseResult("warm-up", 1000, 1), [(body, chars)], 1, 600)
+        for _ in range(repeats):
+            run_case(server, case, [(body, chars)], 1, 600)
+            server_cpu.append(case.server_cpu_s)
+            handler_in_server.append(server.last_batch_line()["cpuMs"] / 1000)
+            walls.append(case.latencies[-1])
+    finally:
+        server.stop()
+    probed = run_probe(body_file, core=1 % (os.cpu_count() or 1), rounds=repeats)
+    engine_s, handler_s = min(probed["engine_cpu_s"]), min(probed["handler_cpu_s"])
+    served_s = min(server_cpu)
+    return {
+        "documents": len(docs),
+        "characters": chars,
+        "request_mb": len(body) / 1e6,
+        **probed,
+        "server_cpu_s": server_cpu,
+        "handler_cpu_in_server_s": handler_in_server,
+        "round_trip_wall_s": walls,
+        "load_average_1min": os.getloadavg()[0],
+        "share_of_30s_timeout_cpu": served_s / SKILL_TIMEOUT_SECONDS,
+        "share_of_30s_timeout_wall_median": statistics.median(walls) / SKILL_TIMEOUT_SECONDS,
+        "skill_layer_vs_engine": (handler_s - engine_s) / engine_s,
+        "http_server_vs_engine": min(
+            (total - inner) / engine_s
+            for total, inner in zip(server_cpu, handler_in_server, strict=True)
+        ),
+        "record_errors": case.record_errors,
+        "records_with_warnings": case.record_warnings,
+        "http_errors": case.http_errors,
+    }
+
+
+def matrix(
+    blocks: list[str], args: argparse.Namespace, env: dict[str, str]
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    server = Server(env, core=None)
+    memory = {"rss_start_mb": server.rss_mb()}
+    rows = []
+    try:
+        for batch_size in args.batch_sizes:
+            bodies = []
+            distinct = max(args.distinct_batches, 50 // batch_size)  # small batches: many docs
+            for n in range(distinct):
+                sizes = log_uniform_sizes(batch_size, 2_000, 50_000, seed=batch_size * 100 + n)
+                docs = make_documents(blocks, sizes, seed=batch_size * 100 + n)
+                bodies.append((indexer_body(docs, f"m{batch_size}-{n}"), sum(sizes)))
+            for concurrency in args.concurrency:
+                case = CaseResult(f"b{batch_size}-c{concurrency}", batch_size, concurrency)
+                per_worker = args.requests_per_worker if batch_size < 1000 else 1
+                run_case(server, case, bodies, per_worker, args.case_seconds)
+                rows.append(case.summary())
+                print(format_row(rows[-1]), flush=True)
+        memory["rss_after_matrix_mb"] = server.rss_mb()
+        memory.update(soak(server, blocks, args.soak_seconds))
+    finally:
+        server.stop()
+    return rows, memory
+
+
+def soak(server: Server, blocks: list[str], seconds: float) -> dict[str, float]:
+    """Steady batches of 100 from 5 workers; resident memory sampled along the way."""
+    bodies = []
+    for n in range(10):
+        sizes = log_uniform_sizes(100, 2_000, 50_000, seed=9_000 + n)
+        bodies.append(
+            (indexer_body(make_documents(blocks, sizes, seed=9_000 + n), "soak"), sum(sizes))
+        )
+    samples: list[float] = [server.rss_mb()]
+    case = CaseResult("soak", 100, 5)
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(1) as sampler:
+        future = sampler.submit(run_case, server, case, bodies, 10_000, seconds)
+        while not future.done():
+            time.sleep(min(5.0, max(0.5, seconds / 20)))
+            samples.append(server.rss_mb())
+        future.result()
+    samples.append(server.rss_mb())
+    half = len(samples) // 2
+    return {
+        "soak_seconds": time.perf_counter() - started,
+        "soak_requests": case.requests,
+        "soak_records": case.records,
+        "soak_errors": case.http_errors + case.record_errors,
+        "soak_rss_first_mb": samples[0],
+        "soak_rss_max_first_half_mb": max(samples[: half or 1]),
+        "soak_rss_max_second_half_mb": max(samples[half:]),
+        "soak_rss_last_mb": samples[-1],
+    }
+
+
+def format_row(row: dict[str, Any]) -> str:
+    return (
+        f"| {row['batch_size']} | {row['concurrency']} | {row['requests']} | "
+        f"{row['records_per_s']:.0f} | {row['records_per_cpu_s']:.0f} | "
+        f"{row['mb_per_s']:.2f} | {row['p50_s']:.2f} | "
+        f"{row['p95_s']:.2f} | {row['p99_s']:.2f} | {row['http_errors'] + row['record_errors']} | "
+        f"{row['rss_before_mb']:.0f} -> {row['rss_after_mb']:.0f} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument(
+        "--docs", type=Path, default=DEFAULT_DOCS, help="Markdown to cut documents from"
+    )
+    parser.add_argument(
+        "--batch-sizes", type=lambda s: [int(x) for x in s.split(",")], default=[1, 10, 100, 1000]
+    )
+    parser.add_argument(
+        "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[5, 10]
+    )
+    parser.add_argument(
+        "--requests-per-worker", type=int, default=4, help="batches < 1000 (1000: one)"
+    )
+    parser.add_argument(
+        "--distinct-batches", type=int, default=3, help="different bodies per batch size"
+    )
+    parser.add_argument("--case-seconds", type=float, default=60.0, help="no new call after this")
+    parser.add_argument("--goal-repeats", type=int, default=3)
+    parser.add_argument(
+        "--soak-seconds", type=float, default=60.0, help="600 for the 10-minute soak"
+    )
+    parser.add_argument("--quick", action="store_true", help="small smoke run")
+    parser.add_argument("--goal-only", action="store_true", help="only the 1000 x 5 KB batch")
+    parser.add_argument("--soak-only", action="store_true", help="only the memory soak")
+    parser.add_argument("--out", type=Path, help="write all results as JSON here")
+    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # internal: see probe()
+    args = parser.parse_args(argv)
+    if args.probe:
+        print(json.dumps(probe(args.probe, args.goal_repeats)))
+        return 0
+    if args.quick:
+        args.batch_sizes, args.requests_per_worker, args.goal_repeats = [1, 10, 100], 2, 1
+        args.soak_seconds, args.distinct_batches = 10.0, 1
+    # The matrix shares one process between up to 10 calls of 1000 large documents: give them the
+    # WebApiSkill maximum so the budget does not turn queueing into (counted) record errors.
+    env = {"SKILL_TIME_BUDGET_SECONDS": "230"}
+    blocks = paragraphs(args.docs)
+    print(f"documents cut from {args.docs if args.docs.is_dir() else 'synthetic blocks'}")
+    if args.soak_only:
+        server = Server(env, core=None)
+        try:
+            memory = {"rss_start_mb": server.rss_mb(), **soak(server, blocks, args.soak_seconds)}
+        finally:
+            server.stop()
+        print(json.dumps(memory, indent=2))
+        return 1 if memory["soak_errors"] else 0
+    with tempfile.TemporaryDirectory() as work:  # the full strategy's cost, no fallback
+        goal_result = goal(blocks, args.goal_repeats, env, Path(work))
+    print(json.dumps(goal_result, indent=2))
+    if args.goal_only:
+        if args.out:
+            args.out.write_text(json.dumps({"goal": goal_result}, indent=2))
+        errors = goal_result["record_errors"] + goal_result["http_errors"]
+        return 1 if errors else 0
+    print(
+        "| batch | concurrent | calls | records/s | records/CPU-s | MB/s | p50 s | p95 s | p99 s "
+        "| errors | RSS MB |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    rows, memory = matrix(blocks, args, env)
+    print(json.dumps(memory, indent=2))
+    if args.out:
+        args.out.write_text(
+            json.dumps({"goal": goal_result, "matrix": rows, "memory": memory}, indent=2)
+        )
+    errors = goal_result["record_errors"] + goal_result["http_errors"] + memory["soak_errors"]
+    errors += sum(row["http_errors"] + row["record_errors"] for row in rows)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,114 @@
+"""Chunking options for one record: record > query string > app settings > engine defaults.
+
+Every source speaks the engine's camelCase option names (``childMaxTokens``); app settings use
+``CHUNK_`` + the snake_case name in upper case (``CHUNK_CHILD_MAX_TOKENS``). A value of ``null`` in
+a record means "not given" (the indexer sends null for a missing input), so it falls through to the
+next source. Numbers may arrive as text (``"128"``: query strings and app settings are always text);
+booleans are not numbers.
+
+>>> resolve_options({"childMaxTokens": 128}, {"strategy": "structural"}, {}).strategy.value
+'structural'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from annotated_types import Ge, Le
+from pydantic import ValidationError
+
+from skills.chunking import ChunkOptions
+from skills.skill.settings import option_setting_name
+
+#: camelCase wire name -> snake_case field name, for every engine option.
+OPTION_FIELDS: dict[str, str] = {
+    (info.alias or name): name for name, info in ChunkOptions.model_fields.items()
+}
+_INT_FIELDS = frozenset(
+    name for name, info in ChunkOptions.model_fields.items() if info.annotation is int
+)
+_MAX_SHOWN_VALUE = 40
+
+
+class OptionError(ValueError):
+    """An option that cannot be used; the message names it and says what is allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Given:
+    value: Any
+    source: str  # "record", "query string" or "app setting CHUNK_..."
+
+
+def resolve_options(
+    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+) -> ChunkOptions:
+    """The validated options for one record, or :class:`OptionError` naming what is wrong."""
+    given = _collect(record, query, settings)
+    for name, item in given.items():
+        _check_type(name, item)
+    try:
+        return ChunkOptions.model_validate({name: item.value for name, item in given.items()})
+    except ValidationError as exc:
+        raise OptionError(_describe(exc, given)) from None
+
+
+def _collect(
+    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+) -> dict[str, _Given]:
+    given: dict[str, _Given] = {}
+    for wire, field in OPTION_FIELDS.items():
+        setting = option_setting_name(field)
+        if record.get(wire) is not None:
+            given[wire] = _Given(record[wire], "record")
+        elif query.get(wire) not in (None, ""):
+            given[wire] = _Given(query[wire], "query string")
+        elif settings.get(setting) not in (None, ""):
+            given[wire] = _Given(settings[setting], f"app setting {setting}")
+    return given
+
+
+def _check_type(wire: str, item: _Given) -> None:
+    """Reject what pydantic's lax mode would quietly accept: ``true`` as 1 (``12.0`` is fine)."""
+    if OPTION_FIELDS[wire] in _INT_FIELDS and isinstance(item.value, bool):
+        raise OptionError(f"{wire}: must be a whole number{_range(wire)}, got a boolean")
+
+
+def _describe(exc: ValidationError, given: Mapping[str, _Given]) -> str:
+    problems = []
+    for error in exc.errors(include_url=False):
+        wire = str(error["loc"][0]) if error["loc"] else ""
+        if wire in given:
+            item = given[wire]
+            problems.append(
+                f"{wire}: {_plain(error['msg'])}{_range(wire)} "
+                f"(got {_show(item.value)} from the {item.source})"
+            )
+        else:  # a rule across options (e.g. overlap vs size): the engine's message names them
+            problems.append(_plain(error["msg"]))
+    return "; ".join(problems)
+
+
+def _range(wire: str) -> str:
+    """``; allowed range: 16 to 8191`` or ``; allowed: fixed, recursive, ...``, from the engine."""
+    info = ChunkOptions.model_fields[OPTION_FIELDS[wire]]
+    low = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+    if low is not None and high is not None:
+        return f"; allowed range: {low} to {high}"
+    annotation = info.annotation
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return "; allowed: " + ", ".join(str(member.value) for member in annotation)
+    return ""
+
+
+def _plain(message: str) -> str:
+    return message.removeprefix("Value error, ")
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN_VALUE else text[: _MAX_SHOWN_VALUE - 3] + "..."

@@ -1,0 +1,169 @@
+"""HTTP level: the development server serves the functions registered in function_app.py, on
+loopback, and answers exactly what the function answers when called directly."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from skilltest_support import MARKDOWN, batch, call_chunk
+
+from skills.skill import demo
+from skills.skill.contract import SkillResponse
+from skills.skill.devserver import running
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running() as url:
+        yield url
+
+
+def test_chunk_over_http_equals_the_direct_call(base_url: str) -> None:
+    request = batch({"text": MARKDOWN, "documentKey": "docs/guide.md"}, {"title": "no text"})
+    response = httpx.post(f"{base_url}/api/chunk", json=request, timeout=60)
+    direct = call_chunk(request)
+    assert response.status_code == direct.status_code == 207
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert response.content == direct.get_body()
+    SkillResponse.model_validate(response.json())
+
+
+def test_query_string_options_reach_the_function(base_url: str) -> None:
+    request = batch({"text": MARKDOWN, "documentKey": "k"})
+    url = f"{base_url}/api/chunk?strategy=fixed&childMaxTokens=32&code=ignored"
+    over_http = httpx.post(url, json=request, timeout=60)
+    direct = call_chunk(request, params={"strategy": "fixed", "childMaxTokens": "32", "code": "x"})
+    assert over_http.status_code == 200
+    assert over_http.content == direct.get_body()
+
+
+def test_malformed_json_over_http_is_a_json_400(base_url: str) -> None:
+    response = httpx.post(f"{base_url}/api/chunk", content=b"{oops", timeout=30)
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/json")
+    assert "not valid JSON" in response.json()["error"]["message"]
+
+
+def test_health_over_http(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/api/health", timeout=30)
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+
+
+def test_unknown_route_and_wrong_method_are_json_errors(base_url: str) -> None:
+    missing = httpx.post(f"{base_url}/api/nothing", json={}, timeout=30)
+    wrong = httpx.get(f"{base_url}/api/chunk", timeout=30)
+    assert (missing.status_code, wrong.status_code) == (404, 405)
+    assert "error" in missing.json() and "error" in wrong.json()
+
+
+def test_concurrent_calls_each_get_their_own_records(base_url: str) -> None:
+    import concurrent.futures
+
+    def send(n: int) -> list[str]:
+        request = {
+            "values": [{"recordId": f"{n}-{i}", "data": {"text": MARKDOWN}} for i in range(20)]
+        }
+        response = httpx.post(f"{base_url}/api/chunk", json=request, timeout=120)
+        return sorted(record["recordId"] for record in response.json()["values"])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=5) as pool:
+        answers = list(pool.map(send, range(5)))
+    assert answers == [sorted(f"{n}-{i}" for i in range(20)) for n in range(5)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_the_serve_command_answers_on_the_given_port() -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "skills", "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                response = httpx.post(
+                    f"http://127.0.0.1:{port}/api/chunk",
+                    json=batch({"text": "# A\n\nb"}),
+                    timeout=30,
+                )
+                break
+            except httpx.TransportError:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                assert time.monotonic() < deadline, "serve did not start within 60 s"
+                time.sleep(0.2)
+        assert response.status_code == 200
+        assert [r["recordId"] for r in response.json()["values"]] == ["1"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_demo_prints_each_sample_with_its_parents_and_children(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "guide.md").write_text(MARKDOWN, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("A plain note.\n\nSecond paragraph.\n", encoding="utf-8")
+    assert demo.main(["--samples", str(tmp_path), "--batch-size", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("HTTP 200") == 2
+    assert "guide.md: 1 parent(s)" in out and "notes.txt: 1 parent(s)" in out
+    assert "[parent 0] Guide" in out and "- child 0:" in out
+
+
+def test_demo_json_mode_prints_the_raw_responses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.md").write_text(MARKDOWN, encoding="utf-8")
+    assert demo.main(["--samples", str(tmp_path), "--json", "--strategy", "fixed"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    (record,) = answer["values"]
+    assert all(len(parent["children"]) == 1 for parent in record["data"]["parents"])
+
+
+def test_demo_without_samples_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo.main(["--samples", str(tmp_path)]) == 1
+    assert "no .md" in capsys.readouterr().out
+
+
+def test_the_dev_server_refuses_bodies_above_the_host_limit_with_json() -> None:
+    import asyncio
+
+    from skills.skill.devserver import FunctionsAsgiApp, load_app, route_prefix, routes
+
+    app = FunctionsAsgiApp(routes(load_app(), route_prefix()), max_body_bytes=1_000)
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            return await client.post("/api/chunk", content=b"x" * 5_000)
+
+    response = asyncio.run(send())
+    assert response.status_code == 413
+    assert "limit of 1000 bytes" in response.json()["error"]["message"]
+
+
+def test_the_route_prefix_comes_from_host_json(tmp_path: Path) -> None:
+    from skills.skill.devserver import route_prefix
+
+    assert route_prefix(tmp_path) == "api"  # no host.json: the host's default
+    (tmp_path / "host.json").write_text('{"extensions": {"http": {"routePrefix": ""}}}')
+    assert route_prefix(tmp_path) == ""
+    assert route_prefix(ROOT) == "api"

@@ -1,0 +1,63 @@
+"""Shaping the engine's result: one projection shape for every strategy, nothing dropped."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from skills.chunking import Chunking, ChunkOptions, chunk_document
+from skills.skill.shape import WRAPPER_SUFFIX, parents_with_children, record_data
+
+SOURCE = "\n\n".join(
+    f"# Part {n}\n\n" + " ".join(f"w{n}x{i}" for i in range(150)) for n in range(3)
+)
+
+
+def hierarchical() -> Chunking:
+    result = chunk_document(SOURCE, document_key="k", options=ChunkOptions(child_max_tokens=64))
+    assert len(result.parents) >= 2 and len(result.leaves) > len(result.parents)
+    return result
+
+
+def leaf_ids(shaped: list[dict[str, object]]) -> list[object]:
+    return [child["id"] for parent in shaped for child in parent["children"]]  # type: ignore[attr-defined]
+
+
+def test_leaves_go_under_their_parent_in_order() -> None:
+    result = hierarchical()
+    shaped = parents_with_children(result)
+    assert [p["id"] for p in shaped] == [p.id for p in result.parents]
+    assert leaf_ids(shaped) == [leaf.id for leaf in result.leaves]
+    for parent in shaped:
+        assert all(child["parentId"] == parent["id"] for child in parent["children"])
+
+
+def test_a_leaf_without_a_known_parent_is_wrapped_not_dropped() -> None:
+    result = hierarchical()
+    orphan = replace(result.leaves[-1], parent_id="gone")
+    shaped = parents_with_children(replace(result, leaves=(*result.leaves[:-1], orphan)))
+    assert sorted(leaf_ids(shaped)) == sorted(leaf.id for leaf in result.leaves)
+    (wrapper,) = [p for p in shaped if p["id"] == orphan.id + WRAPPER_SUFFIX]
+    assert wrapper["children"][0]["parentId"] == wrapper["id"]
+    assert (wrapper["start"], wrapper["end"], wrapper["level"]) == (orphan.start, orphan.end, 0)
+
+
+def test_wrappers_are_sorted_among_parents_by_position() -> None:
+    result = hierarchical()
+    orphan = replace(result.leaves[0], parent_id=None)
+    shaped = parents_with_children(replace(result, leaves=(orphan, *result.leaves[1:])))
+    starts = [p["start"] for p in shaped]
+    assert starts == sorted(starts)
+
+
+def test_a_parent_without_leaves_is_kept_with_no_children() -> None:
+    result = hierarchical()
+    shaped = parents_with_children(replace(result, leaves=()))
+    assert len(shaped) == len(result.parents)
+    assert all(parent["children"] == [] for parent in shaped)
+
+
+def test_record_data_carries_the_document_key() -> None:
+    assert record_data(Chunking((), (), "text"), "docs/a.md") == {
+        "documentKey": "docs/a.md",
+        "parents": [],
+    }
