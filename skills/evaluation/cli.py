@@ -1,0 +1,95 @@
+"""``python -m skills eval``: which chunking retrieves best on these documents, at what cost.
+
+    python -m skills eval                                  # dev set, default grid + baselines
+    python -m skills eval --docs DIR --questions FILE      # your documents (.jsonl or Chroma .csv)
+    python -m skills eval --grid grid.json --out results/  # your candidates
+    python -m skills eval --only "hier-1024-256 parent" --no-baselines
+
+Writes ``results.json``, ``results.csv`` and ``hit_by_budget.png`` to ``--out`` and prints the
+table. Embeds with Azure OpenAI when ``AZURE_OPENAI_ENDPOINT`` and
+``AZURE_OPENAI_EMBEDDING_DEPLOYMENT`` are set, else with the local all-MiniLM-L6-v2; vectors are
+cached on disk (``--cache``), so a second run embeds nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
+from skills.evaluation.grid import Candidate, load_grid
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m skills eval", description=__doc__.split("\n")[0])
+    p.add_argument("--docs", type=Path, default=DEFAULT_DEV_SET / "docs", help="documents folder")
+    p.add_argument(
+        "--questions",
+        type=Path,
+        default=DEFAULT_DEV_SET / "questions.jsonl",
+        help="questions (.jsonl: dev format or Chroma-style offsets; .csv: Chroma's questions_df)",
+    )
+    p.add_argument(
+        "--grid", type=Path, help="JSON grid of candidates (see skills/evaluation/grid.py)"
+    )
+    p.add_argument("--no-baselines", action="store_true", help="leave the baselines out")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="run only these candidates")
+    p.add_argument("--out", type=Path, default=Path("eval-results"), help="output folder")
+    p.add_argument("--cache", type=Path, help="embedding cache folder")
+    p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        dataset = load_dataset(args.docs, args.questions)
+        candidates = load_grid(args.grid, with_baselines=not args.no_baselines)
+    except (DatasetError, ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.only:
+        unknown = set(args.only) - {c.name for c in candidates}
+        if unknown:
+            print(f"error: no candidate named {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        candidates = [c for c in candidates if c.name in set(args.only)]
+    from skills.embeddings import default_embedder
+    from skills.evaluation import report
+    from skills.evaluation.run import evaluate
+
+    embedder = default_embedder(args.cache)
+    results = evaluate(dataset, candidates, embedder, progress=_progress)
+    args.out.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "docs": str(args.docs),
+        "questions": str(args.questions),
+        "documents": len(dataset.documents),
+        "questionCount": len(dataset.questions),
+        "embedder": embedder.model_name,
+    }
+    report.write_json(results, args.out / "results.json", meta)
+    report.write_csv(results, args.out / "results.csv")
+    if not args.no_plot:
+        report.write_plot(results, args.out / "hit_by_budget.png")
+    print(report.table(results))
+    print()
+    print(report.kinds_table(results))
+    print(
+        f"\n{len(dataset.questions)} questions, {len(dataset.documents)} documents, "
+        f"embedder {embedder.model_name} (cache: {embedder.hits} hits, {embedder.misses} new); "
+        f"* = baseline; outputs in {args.out}/"
+    )
+    return 0
+
+
+def _progress(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
+    from tqdm import tqdm
+
+    items = list(candidates)
+    bar = tqdm(items, desc="candidates", unit="cand", file=sys.stderr)
+    for candidate in bar:
+        bar.set_postfix_str(candidate.name)
+        yield candidate

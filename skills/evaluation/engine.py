@@ -1,0 +1,29 @@
+"""Our engine's output as a chunk set: leaves embedded with their ``embed_text``.
+
+Every strategy of ``skills.chunking`` goes through here; for ``hierarchical`` each leaf keeps the
+index of its parent so a hit can return the parent (or not: see ``returns``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skills.chunking import ChunkOptions, chunk_document
+from skills.evaluation.chunksets import ChunkSet, Leaf
+from skills.evaluation.spans import Span
+
+
+def engine_chunks(doc: str, text: str, options: dict[str, Any]) -> ChunkSet:
+    """Chunk one document with the engine; ``options`` are ChunkOptions in wire (camelCase) form."""
+    result = chunk_document(text, document_key=doc, options=ChunkOptions.model_validate(options))
+    parent_index = {parent.id: index for index, parent in enumerate(result.parents)}
+    leaves = tuple(
+        Leaf(
+            Span(doc, leaf.start, leaf.end),
+            leaf.embed_text,
+            parent_index.get(leaf.parent_id) if leaf.parent_id else None,
+        )
+        for leaf in result.leaves
+    )
+    parents = tuple(Span(doc, p.start, p.end) for p in result.parents)
+    return ChunkSet(leaves, parents, result.warnings)

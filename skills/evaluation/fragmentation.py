@@ -1,0 +1,177 @@
+"""How often a chunk set breaks the structure a reader needs, judged from the source text alone.
+
+Three shares of leaves, from a small Markdown scan of our own (independent of the engine's
+parser, so the engine cannot grade itself):
+
+- *mid-sentence*: the chunk ends inside a line and not after sentence punctuation;
+- *cut code*: the chunk holds part of a fenced code block but not all of it;
+- *headerless rows*: the chunk holds a table row but neither the table's header line nor (in its
+  embedded text) a copy of it.
+
+It also counts table rows cut inside their line (``rows_cut``), the worst case: half a row, and
+*avoidable* cuts: code blocks and rows cut although they would fit in the set's largest leaf.
+Indented (unfenced) code blocks and HTML tables are not detected; the shares are a lower bound.
+
+>>> text = "| a | b |\\n|---|---|\\n| 1 | 2 |\\n| 3 | 4 |\\n"
+>>> scan(text).tables[0].header
+(0, 9)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from skills.evaluation.chunksets import Leaf
+
+_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_SENTENCE_END = ".!?:;)]}\"'`*|>"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A pipe table: its header line and its body rows, as ``(start, end)`` line spans."""
+
+    header: tuple[int, int]
+    rows: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """Fenced code blocks (from the opening fence to the end of the closing one) and tables."""
+
+    code_blocks: tuple[tuple[int, int], ...]
+    tables: tuple[Table, ...]
+
+
+def lines_with_offsets(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line, without its newline."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for line in text.split("\n"):
+        spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
+
+
+@cache
+def scan(text: str) -> Structure:
+    """Fenced code blocks and pipe tables of a Markdown document."""
+    lines = lines_with_offsets(text)
+    code: list[tuple[int, int]] = []
+    tables: list[Table] = []
+    index = 0
+    while index < len(lines):
+        start, end = lines[index]
+        line = text[start:end]
+        fence = _FENCE.match(line)
+        if fence:
+            closing = _closing_fence(text, lines, index, fence.group(1))
+            code.append((start, lines[closing][1]))
+            index = closing + 1
+            continue
+        table_end = _table_end(text, lines, index)
+        if table_end > index:
+            rows = tuple(lines[index + 2 : table_end + 1])
+            tables.append(Table(header=lines[index], rows=rows))
+            index = table_end + 1
+            continue
+        index += 1
+    return Structure(tuple(code), tuple(tables))
+
+
+def _closing_fence(text: str, lines: list[tuple[int, int]], opening: int, marker: str) -> int:
+    for index in range(opening + 1, len(lines)):
+        line = text[lines[index][0] : lines[index][1]].strip(" \t>")
+        if line.startswith(marker[0] * len(marker)) and not line.strip(marker[0]):
+            return index
+    return len(lines) - 1  # an unclosed fence runs to the end of the document
+
+
+def _table_end(text: str, lines: list[tuple[int, int]], header: int) -> int:
+    """Index of the last row of a table whose header line is ``header``, or ``header`` if none."""
+    if header + 1 >= len(lines):
+        return header
+    head = text[lines[header][0] : lines[header][1]]
+    delimiter = text[lines[header + 1][0] : lines[header + 1][1]]
+    if "|" not in head or not _DELIMITER_ROW.match(delimiter) or "|" not in delimiter:
+        return header
+    last = header + 1
+    while last + 1 < len(lines) and "|" in text[lines[last + 1][0] : lines[last + 1][1]]:
+        last += 1
+    return last
+
+
+def ends_mid_sentence(text: str, end: int) -> bool:
+    """Whether a chunk ending at ``end`` stops inside a line, after no sentence punctuation.
+
+    >>> ends_mid_sentence("One two. Three four.", 8), ends_mid_sentence("One two. Three", 12)
+    (False, True)
+    """
+    if end >= len(text) or text[end - 1] == "\n" or re.match(r"[ \t]*(\n|$)", text[end:]):
+        return False
+    before = text[:end].rstrip()
+    return not before or before[-1] not in _SENTENCE_END
+
+
+def cuts(block: tuple[int, int], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` holds part, but not all, of ``block``."""
+    overlaps = start < block[1] and block[0] < end
+    return overlaps and not (start <= block[0] and block[1] <= end)
+
+
+def leaf_flags(text: str, leaf: Leaf) -> tuple[bool, bool, bool, int]:
+    """(mid-sentence, cut code, headerless rows, rows cut inside their line) of one leaf."""
+    structure = scan(text)
+    start, end = leaf.span.start, leaf.span.end
+    cut_code = any(cuts(block, start, end) for block in structure.code_blocks)
+    headerless = False
+    rows_cut = 0
+    for table in structure.tables:
+        held = [row for row in table.rows if row[0] < end and start < row[1]]
+        if not held:
+            continue
+        rows_cut += sum(1 for row in held if cuts(row, start, end))
+        header_text = text[table.header[0] : table.header[1]].strip()
+        has_header = start <= table.header[0] and table.header[1] <= end
+        if not has_header and header_text not in leaf.embed_text:
+            headerless = True
+    return ends_mid_sentence(text, end), cut_code, headerless, rows_cut
+
+
+def cut_elements(text: str, leaf: Leaf) -> set[tuple[int, int]]:
+    """Code blocks and table rows of which the leaf holds a part, not all."""
+    structure = scan(text)
+    start, end = leaf.span.start, leaf.span.end
+    elements = [*structure.code_blocks, *(row for t in structure.tables for row in t.rows)]
+    return {element for element in elements if cuts(element, start, end)}
+
+
+def fragmentation(
+    leaves: Sequence[Leaf], documents: Mapping[str, str], tokens: Callable[[str], int]
+) -> dict[str, float]:
+    """Shares (percent of leaves), rows cut inside their line, and *avoidable* cuts.
+
+    A cut is avoidable when the code block or row is no longer (in ``tokens``) than the largest
+    leaf of the set: the chunker could have kept it whole and did not. Elements longer than every
+    leaf have to be cut by any chunker of that size.
+    """
+    flags = [leaf_flags(documents[leaf.span.doc], leaf) for leaf in leaves]
+    count = max(len(flags), 1)
+    largest = max((tokens(leaf.embed_text) for leaf in leaves), default=0)
+    cut = {
+        (leaf.span.doc, element)
+        for leaf in leaves
+        for element in cut_elements(documents[leaf.span.doc], leaf)
+    }
+    avoidable = [1 for doc, (start, end) in cut if tokens(documents[doc][start:end]) <= largest]
+    return {
+        "mid_sentence_pct": 100 * sum(f[0] for f in flags) / count,
+        "cut_code_pct": 100 * sum(f[1] for f in flags) / count,
+        "headerless_rows_pct": 100 * sum(f[2] for f in flags) / count,
+        "rows_cut": float(sum(f[3] for f in flags)),
+        "avoidable_cuts": float(len(avoidable)),
+    }

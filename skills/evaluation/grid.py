@@ -1,0 +1,142 @@
+"""The candidates of a run: a chunker with its parameters, and what a hit returns.
+
+A grid file is JSON: ``{"baselines": true, "candidates": [CANDIDATE, ...]}``, each candidate
+``{"name": ..., "chunker": ..., "params": {...}, "returns": "parent"}`` where ``chunker`` is
+
+- ``engine``: our engine; ``params`` are ChunkOptions in wire form (``{"strategy":
+  "hierarchical", "parentMaxTokens": 1024, "childMaxTokens": 256}``);
+- ``fixed`` / ``recursive``: ``{"size": 512, "overlap": 128}``;
+- ``mdheader``: ``{"size": 400, "overlap": 0, "keepHeaders": false}``;
+- ``parent-child``: ``{"child": 128, "parent": 512}``;
+
+and ``returns`` is a policy of :mod:`skills.evaluation.returns` (default ``parent``; flat chunk
+sets return the leaf whatever it says). ``"baselines": true`` (the default) adds the issue's
+baselines to the run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skills.evaluation import baselines
+from skills.evaluation.chunksets import ChunkSet
+from skills.evaluation.engine import engine_chunks
+from skills.evaluation.returns import parse_policy
+
+CHUNKERS = ("engine", "fixed", "recursive", "mdheader", "parent-child")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One line of the results table."""
+
+    name: str
+    chunker: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    returns: str = "parent"
+    baseline: bool = False
+
+    def __post_init__(self) -> None:
+        if self.chunker not in CHUNKERS:
+            raise ValueError(f"candidate {self.name!r}: chunker must be one of {CHUNKERS}")
+        parse_policy(self.returns)
+
+    @property
+    def chunk_key(self) -> str:
+        """Candidates with the same key share one chunk set (and its embeddings)."""
+        return json.dumps([self.chunker, dict(self.params)], sort_keys=True)
+
+
+def chunk(candidate: Candidate, doc: str, text: str) -> ChunkSet:
+    """The candidate's chunk set for one document."""
+    p = candidate.params
+    if candidate.chunker == "engine":
+        return engine_chunks(doc, text, dict(p))
+    if candidate.chunker == "fixed":
+        return baselines.fixed(doc, text, int(p["size"]), int(p["overlap"]))
+    if candidate.chunker == "recursive":
+        return baselines.recursive(doc, text, int(p["size"]), int(p["overlap"]))
+    if candidate.chunker == "mdheader":
+        return baselines.markdown_header_recursive(
+            doc, text, int(p["size"]), int(p["overlap"]), bool(p.get("keepHeaders", False))
+        )
+    return baselines.parent_child(doc, text, int(p["child"]), int(p["parent"]))
+
+
+#: The baselines of issue 5 (and BASELINES.md), always in the same run as our candidates.
+BASELINES = (
+    Candidate("fixed-512-128", "fixed", {"size": 512, "overlap": 128}, "child", True),
+    Candidate("fixed-256-0", "fixed", {"size": 256, "overlap": 0}, "child", True),
+    Candidate("recursive-512-50", "recursive", {"size": 512, "overlap": 50}, "child", True),
+    Candidate("recursive-400-200", "recursive", {"size": 400, "overlap": 200}, "child", True),
+    Candidate("mdheader-recursive-400-0", "mdheader", {"size": 400, "overlap": 0}, "child", True),
+    Candidate(
+        "parent-child-128-512", "parent-child", {"child": 128, "parent": 512}, "parent", True
+    ),
+)
+
+
+def _hierarchical(parent: int, child: int, overlap: int = 0) -> dict[str, Any]:
+    return {
+        "strategy": "hierarchical",
+        "parentMaxTokens": parent,
+        "childMaxTokens": child,
+        "childOverlapTokens": overlap,
+    }
+
+
+#: Our candidates when no grid file is given: the chosen default (``hier-1024-256-64 window:320``),
+#: its neighbours in size, overlap and return policy, and the single-level strategies; the run
+#: behind ``docs/evaluation.md``.
+DEFAULT_CANDIDATES = (
+    Candidate("hier-1024-256 child", "engine", _hierarchical(1024, 256), "child"),
+    Candidate("hier-1024-256 parent", "engine", _hierarchical(1024, 256), "parent"),
+    Candidate("hier-1024-256-64 child", "engine", _hierarchical(1024, 256, 64), "child"),
+    Candidate("hier-1024-256-64 window:320", "engine", _hierarchical(1024, 256, 64), "window:320"),
+    Candidate("hier-1024-256-64 window:400", "engine", _hierarchical(1024, 256, 64), "window:400"),
+    Candidate(
+        "hier-1024-256-64 neighbours:1", "engine", _hierarchical(1024, 256, 64), "neighbours:1"
+    ),
+    Candidate("hier-1024-256-64 merge:0.5", "engine", _hierarchical(1024, 256, 64), "merge:0.5"),
+    Candidate(
+        "hier-1024-256-64 parent-max:512", "engine", _hierarchical(1024, 256, 64), "parent-max:512"
+    ),
+    Candidate("hier-1024-256-64 parent", "engine", _hierarchical(1024, 256, 64), "parent"),
+    Candidate("hier-512-256-64 parent", "engine", _hierarchical(512, 256, 64), "parent"),
+    Candidate("hier-2048-256-64 merge:0.5", "engine", _hierarchical(2048, 256, 64), "merge:0.5"),
+    Candidate("hier-512-128 parent", "engine", _hierarchical(512, 128), "parent"),
+    Candidate("hier-1024-384 child", "engine", _hierarchical(1024, 384), "child"),
+    Candidate(
+        "structural-256", "engine", {"strategy": "structural", "childMaxTokens": 256}, "child"
+    ),
+    Candidate("recursive-256", "engine", {"strategy": "recursive", "childMaxTokens": 256}, "child"),
+    Candidate("fixed-256", "engine", {"strategy": "fixed", "childMaxTokens": 256}, "child"),
+)
+
+
+def load_grid(path: Path | None, with_baselines: bool = True) -> list[Candidate]:
+    """Candidates of a grid file (or the defaults), the baselines first when asked for."""
+    if path is None:
+        ours = list(DEFAULT_CANDIDATES)
+    else:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        with_baselines = with_baselines and bool(data.get("baselines", True))
+        ours = [
+            Candidate(
+                name=str(item["name"]),
+                chunker=str(item.get("chunker", "engine")),
+                params=dict(item.get("params", {})),
+                returns=str(item.get("returns", "parent")),
+            )
+            for item in data["candidates"]
+        ]
+    candidates = [*BASELINES, *ours] if with_baselines else ours
+    names = [c.name for c in candidates]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"candidate names must be unique: {', '.join(duplicates)}")
+    return candidates

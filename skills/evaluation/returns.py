@@ -1,0 +1,165 @@
+"""What a search hit returns to the prompt: the decision the budget metric measures.
+
+The retriever ranks leaves; a *return policy* turns that ranking into the ordered, distinct
+contexts an application would send. Policies, by name:
+
+- ``child``: each leaf itself (flat strategies have nothing else).
+- ``parent``: the leaf's parent section, each parent once at the rank of its best leaf
+  (a leaf without parent returns itself).
+- ``neighbours:N``: the leaf widened to N leaves on each side in the same document.
+- ``merge:R``: leaves of the top ``MERGE_WINDOW`` hits are grouped by parent; a parent whose hit
+  leaves cover at least R of its characters is returned whole (at its best leaf's rank), the other
+  leaves are returned alone. This is LlamaIndex's auto-merging idea, measured by coverage.
+- ``parent-max:T``: the parent when it is at most T tokens, else the leaf (a parent size bound
+  applied at query time).
+- ``window:T``: the leaf grown by whole neighbouring leaves of the same parent (same document for
+  flat sets), one side then the other, while the span stays within T tokens: a context of about
+  T tokens centred on the hit that never leaves its section.
+
+A context wholly inside an earlier context is skipped: it would add nothing to the prompt.
+
+>>> from skills.evaluation.chunksets import ChunkSet, Leaf
+>>> a, b = Span("d", 0, 10), Span("d", 10, 20)
+>>> chunks = ChunkSet((Leaf(a, "", 0), Leaf(b, "", 0)), (Span("d", 0, 20),))
+>>> returned([1, 0], chunks, "child")
+[Span(doc='d', start=10, end=20), Span(doc='d', start=0, end=10)]
+>>> returned([1, 0], chunks, "parent")
+[Span(doc='d', start=0, end=20)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from skills.evaluation.chunksets import ChunkSet
+from skills.evaluation.spans import Span, union_length
+
+#: How many top leaves ``merge`` looks at to decide whether a parent was hit enough.
+MERGE_WINDOW = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A parsed policy name: ``kind`` and its numeric argument (0 when it has none)."""
+
+    kind: str
+    argument: float = 0.0
+
+
+def parse_policy(name: str) -> Policy:
+    """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
+    kind, _, argument = name.partition(":")
+    if kind in {"child", "parent"} and not argument:
+        return Policy(kind)
+    if kind in {"neighbours", "merge", "parent-max", "window"} and argument:
+        value = float(argument)
+        if value >= 0:
+            return Policy(kind, value)
+    raise ValueError(
+        f"unknown return policy {name!r}: use child, parent, neighbours:N, merge:R, "
+        "parent-max:TOKENS or window:TOKENS"
+    )
+
+
+def returned(
+    ranked_leaves: Sequence[int],
+    chunks: ChunkSet,
+    policy: str,
+    token_count: Callable[[Span], int] | None = None,
+) -> list[Span]:
+    """The contexts returned for leaves ranked best first, distinct, in rank order."""
+    parsed = parse_policy(policy)
+    if parsed.kind == "merge":
+        candidates = _merged(ranked_leaves, chunks, parsed.argument)
+    else:
+        candidates = [_context(i, chunks, parsed, token_count) for i in ranked_leaves]
+    contexts: list[Span] = []
+    for span in candidates:
+        if not any(kept.covers(span) for kept in contexts):
+            contexts.append(span)
+    return contexts
+
+
+def _context(
+    index: int, chunks: ChunkSet, policy: Policy, token_count: Callable[[Span], int] | None
+) -> Span:
+    leaf = chunks.leaves[index]
+    if policy.kind == "window":
+        if token_count is None:
+            raise ValueError("window needs a token counter")
+        return _window(index, chunks, int(policy.argument), token_count)
+    if policy.kind == "child" or (leaf.parent is None and policy.kind != "neighbours"):
+        return leaf.span
+    if policy.kind == "parent":
+        return chunks.parents[leaf.parent] if leaf.parent is not None else leaf.span
+    if policy.kind == "parent-max":
+        parent = chunks.parents[leaf.parent] if leaf.parent is not None else leaf.span
+        if token_count is None:
+            raise ValueError("parent-max needs a token counter")
+        return parent if token_count(parent) <= policy.argument else leaf.span
+    return _with_neighbours(index, chunks, int(policy.argument))
+
+
+def _with_neighbours(index: int, chunks: ChunkSet, count: int) -> Span:
+    leaf = chunks.leaves[index].span
+    first, last = index, index
+    while first > max(0, index - count) and chunks.leaves[first - 1].span.doc == leaf.doc:
+        first -= 1
+    while (
+        last < min(len(chunks.leaves) - 1, index + count)
+        and chunks.leaves[last + 1].span.doc == leaf.doc
+    ):
+        last += 1
+    spans = [chunks.leaves[i].span for i in range(first, last + 1)]
+    return Span(leaf.doc, min(s.start for s in spans), max(s.end for s in spans))
+
+
+def _window(index: int, chunks: ChunkSet, limit: int, token_count: Callable[[Span], int]) -> Span:
+    leaf = chunks.leaves[index]
+
+    def joinable(other: int) -> bool:
+        if not 0 <= other < len(chunks.leaves):
+            return False
+        candidate = chunks.leaves[other]
+        return candidate.span.doc == leaf.span.doc and candidate.parent == leaf.parent
+
+    span = leaf.span
+    first, last = index, index
+    grew = True
+    while grew:
+        grew = False
+        for step in (-1, 1):
+            other = first - 1 if step < 0 else last + 1
+            if not joinable(other):
+                continue
+            neighbour = chunks.leaves[other].span
+            wider = Span(span.doc, min(span.start, neighbour.start), max(span.end, neighbour.end))
+            if token_count(wider) <= limit:
+                span, grew = wider, True
+                first, last = min(first, other), max(last, other)
+    return span
+
+
+def _merged(ranked_leaves: Sequence[int], chunks: ChunkSet, ratio: float) -> list[Span]:
+    window = ranked_leaves[:MERGE_WINDOW]
+    hit_by_parent: dict[int, list[int]] = {}
+    for index in window:
+        parent = chunks.leaves[index].parent
+        if parent is not None:
+            hit_by_parent.setdefault(parent, []).append(index)
+    merged_parents = {
+        parent
+        for parent, hits in hit_by_parent.items()
+        if union_length((chunks.leaves[i].span.start, chunks.leaves[i].span.end) for i in hits)
+        >= ratio * chunks.parents[parent].length
+    }
+    result: list[Span] = []
+    for index in ranked_leaves:
+        parent = chunks.leaves[index].parent
+        in_window = index in window
+        if in_window and parent is not None and parent in merged_parents:
+            result.append(chunks.parents[parent])
+        else:
+            result.append(chunks.leaves[index].span)
+    return result

@@ -1,0 +1,147 @@
+"""One evaluation run: chunk, embed, retrieve and score every candidate on one dataset.
+
+Candidates that differ only in what a hit returns share their chunk set and its embeddings; the
+embedder's disk cache makes a re-run free. Progress goes to a tqdm bar on stderr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from statistics import fmean
+from typing import Any
+
+from skills.chunking import count_tokens
+from skills.chunking.tokens import encode, encoding
+from skills.embeddings import Embedder
+from skills.evaluation.chunksets import ChunkSet, concatenate
+from skills.evaluation.dataset import Dataset
+from skills.evaluation.fragmentation import fragmentation
+from skills.evaluation.grid import Candidate, chunk
+from skills.evaluation.metrics import (
+    SEARCH_DEPTH,
+    QuestionScore,
+    by_kind,
+    score_question,
+    summarize,
+)
+from skills.evaluation.retrieval import embed_all, rank
+from skills.evaluation.returns import returned
+from skills.evaluation.spans import Span
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """Everything measured for one candidate."""
+
+    candidate: Candidate
+    summary: dict[str, float]
+    kinds: dict[str, dict[str, float]]
+    structure: dict[str, float]
+    scores: list[QuestionScore] = field(repr=False)
+    warnings: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.candidate.name,
+            "chunker": self.candidate.chunker,
+            "params": dict(self.candidate.params),
+            "returns": self.candidate.returns,
+            "baseline": self.candidate.baseline,
+            "summary": self.summary,
+            "structure": self.structure,
+            "kinds": self.kinds,
+            "questions": [
+                {
+                    "id": s.id,
+                    "kind": s.kind,
+                    "rank": s.rank,
+                    "hitB1000": s.budget_hit[1000],
+                    "hitB2000": s.budget_hit[2000],
+                    "charRecallB1000": round(s.budget_char_recall[1000], 4),
+                    "contextTokens": s.context_tokens,
+                }
+                for s in self.scores
+            ],
+            "warnings": list(self.warnings[:20]),
+        }
+
+
+class Corpus:
+    """Token counts and cuts of spans of the dataset's documents, memoized."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.documents = dataset.documents
+        self.tokens = lru_cache(maxsize=None)(self._tokens)
+
+    def text(self, span: Span) -> str:
+        return self.documents[span.doc][span.start : span.end]
+
+    def _tokens(self, span: Span) -> int:
+        return count_tokens(self.text(span))
+
+    def cut(self, span: Span, tokens: int) -> int:
+        """Characters of the span's text that its first ``tokens`` tokens cover."""
+        prefix = encoding().decode(encode(self.text(span))[:tokens])
+        return len(prefix.rstrip("\ufffd"))
+
+
+def build_chunk_set(candidate: Candidate, dataset: Dataset) -> ChunkSet:
+    """The candidate's chunk set over every document of the dataset."""
+    return concatenate(
+        {doc: chunk(candidate, doc, text) for doc, text in dataset.documents.items()}
+    )
+
+
+def evaluate(
+    dataset: Dataset,
+    candidates: Sequence[Candidate],
+    embedder: Embedder,
+    progress: Callable[[Iterable[Candidate]], Iterable[Candidate]] = lambda c: c,
+) -> list[CandidateResult]:
+    """Results of every candidate, in the given order."""
+    corpus = Corpus(dataset)
+    question_vectors = embed_all(embedder, [q.question for q in dataset.questions])
+    rankings: dict[str, tuple[ChunkSet, list[list[int]]]] = {}
+    results: list[CandidateResult] = []
+    for candidate in progress(candidates):
+        if candidate.chunk_key not in rankings:
+            chunks = build_chunk_set(candidate, dataset)
+            leaf_vectors = embed_all(embedder, [leaf.embed_text for leaf in chunks.leaves])
+            rankings[candidate.chunk_key] = (
+                chunks,
+                rank(question_vectors, leaf_vectors, SEARCH_DEPTH),
+            )
+        chunks, ranked = rankings[candidate.chunk_key]
+        results.append(_score(candidate, chunks, ranked, dataset, corpus))
+    return results
+
+
+def _score(
+    candidate: Candidate,
+    chunks: ChunkSet,
+    ranked: list[list[int]],
+    dataset: Dataset,
+    corpus: Corpus,
+) -> CandidateResult:
+    scores = []
+    for question, leaves in zip(dataset.questions, ranked, strict=True):
+
+        def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
+            return returned(leaves[:n], chunks, candidate.returns, corpus.tokens)
+
+        scores.append(
+            score_question(
+                question.id, question.kind, contexts, question.references, corpus.tokens, corpus.cut
+            )
+        )
+    structure = fragmentation(chunks.leaves, dataset.documents, count_tokens)
+    structure["leaves"] = float(len(chunks.leaves))
+    structure["parents"] = float(len(chunks.parents))
+    structure["mean_leaf_tokens"] = (
+        fmean(corpus.tokens(leaf.span) for leaf in chunks.leaves) if chunks.leaves else 0.0
+    )
+    return CandidateResult(
+        candidate, summarize(scores), by_kind(scores), structure, scores, chunks.warnings
+    )

@@ -1,0 +1,129 @@
+"""Loading documents and questions in the dev format and in Chroma's offset format."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
+
+DOC = "# Title\n\nCafé ☕ first.\n\nSecond paragraph here.\n"
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs" / "sub"
+    folder.mkdir(parents=True)
+    (folder / "a.md").write_bytes(DOC.encode("utf-8"))
+    (folder / "notes.txt").write_bytes(b"ignored? no: .txt is read too\r\nline two\r\n")
+    return tmp_path / "docs"
+
+
+def write_lines(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def test_dev_format_finds_the_reference_in_code_points(docs: Path, tmp_path: Path) -> None:
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [
+            {
+                "id": "q1",
+                "question": "What first?",
+                "doc": "sub/a.md",
+                "reference": "☕ first.",
+                "kind": "prose",
+            },
+        ],
+    )
+    dataset = load_dataset(docs, questions)
+    (question,) = dataset.questions
+    span = question.references[0]
+    assert DOC[span.start : span.end] == "☕ first."
+    assert span.start == DOC.index("☕")
+    assert dataset.reference_text(question) == "☕ first."
+
+
+def test_documents_keep_their_newlines(docs: Path, tmp_path: Path) -> None:
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [
+            {"id": "q", "question": "?", "doc": "sub/notes.txt", "reference": "two\r\n"},
+        ],
+    )
+    dataset = load_dataset(docs, questions)
+    assert "\r\n" in dataset.documents["sub/notes.txt"]
+    assert dataset.questions[0].kind == "all"
+
+
+def test_chroma_style_offsets_and_corpus_id_by_stem(docs: Path, tmp_path: Path) -> None:
+    start = DOC.index("Second")
+    refs = [{"content": "Second paragraph", "start_index": start, "end_index": start + 16}]
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [
+            {"question": "Which paragraph?", "corpus_id": "a", "references": json.dumps(refs)},
+        ],
+    )
+    (question,) = load_dataset(docs, questions).questions
+    assert question.doc == "sub/a.md"
+    assert (question.references[0].start, question.references[0].end) == (start, start + 16)
+
+
+def test_chroma_csv(docs: Path, tmp_path: Path) -> None:
+    start = DOC.index("Second")
+    refs = json.dumps([{"content": "Second", "start_index": start, "end_index": start + 6}])
+    csv_path = tmp_path / "questions_df.csv"
+    with csv_path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question", "references", "corpus_id"])
+        writer.writerow(["Which, exactly?", refs, "a"])
+    (question,) = load_dataset(docs, csv_path).questions
+    assert question.question == "Which, exactly?"
+    assert question.references[0].length == 6
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"question": "?", "doc": "sub/a.md", "reference": "absent"}, "not found"),
+        ({"question": "?", "doc": "sub/a.md", "reference": "e"}, "more than once"),
+        ({"question": "?", "doc": "missing.md", "reference": "x"}, "not in the docs folder"),
+        ({"question": "?", "doc": "sub/a.md", "start": 5, "end": 999}, "outside"),
+        ({"question": "", "doc": "sub/a.md", "reference": "Title"}, "question"),
+        (
+            {
+                "question": "?",
+                "doc": "sub/a.md",
+                "references": [{"content": "nope", "start_index": 0, "end_index": 4}],
+            },
+            "differs",
+        ),
+    ],
+)
+def test_bad_questions_name_the_line_and_the_problem(
+    docs: Path, tmp_path: Path, record: dict[str, object], message: str
+) -> None:
+    questions = write_lines(tmp_path / "q.jsonl", [record])
+    with pytest.raises(DatasetError, match=message) as raised:
+        load_dataset(docs, questions)
+    assert "q.jsonl:1" in str(raised.value)
+
+
+@pytest.mark.skipif(not DEFAULT_DEV_SET.is_dir(), reason="../shared/eval/dev not present")
+def test_the_dev_set_loads_whole() -> None:
+    dataset = load_dataset(DEFAULT_DEV_SET / "docs", DEFAULT_DEV_SET / "questions.jsonl")
+    assert len(dataset.documents) == 29
+    assert len(dataset.questions) == 77
+    assert {q.kind for q in dataset.questions} == {
+        "prose",
+        "table",
+        "code",
+        "list",
+        "context",
+        "cross-section",
+    }

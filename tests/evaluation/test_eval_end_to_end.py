@@ -1,0 +1,159 @@
+"""A whole run on a tiny corpus with a deterministic embedder: command, files and numbers."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from skills import embeddings
+from skills.evaluation import cli
+from skills.evaluation.dataset import load_dataset
+from skills.evaluation.grid import Candidate
+from skills.evaluation.run import evaluate
+
+SECTIONS = {
+    "alpha": "Penguins waddle across cold ice and dive for krill.",
+    "beta": "Volcanoes erupt molten lava when magma pressure rises.",
+    "gamma": "Orchids bloom slowly in humid greenhouses with filtered light.",
+    "delta": "Glaciers carve deep valleys over thousands of years.",
+    "epsilon": "Coral reefs shelter colourful fish in shallow tropical water.",
+    "zeta": "Thunderstorms gather where warm moist air rises quickly.",
+    "eta": "Desert cacti store water inside thick waxy stems.",
+    "theta": "Migrating geese navigate using the stars and magnetic fields.",
+    "iota": "Mushrooms spread hidden threads through damp forest soil.",
+}
+
+
+class BagOfWords:
+    """Hashed bag of words: a question sharing a section's words retrieves that section."""
+
+    dimensions = 64
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors = []
+        for text in texts:
+            vector = [0.0] * self.dimensions
+            for word in re.findall(r"[a-z]{4,}", text.lower()):
+                vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dimensions] += 1
+            vectors.append(vector)
+        return vectors
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> tuple[Path, Path]:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "".join(f"## {name}\n\n{text}\n\n" for name, text in SECTIONS.items())
+    (docs / "nature.md").write_text("# Nature\n\n" + body, encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    records = [
+        {
+            "id": "q-penguin",
+            "question": "What do penguins dive for on the ice?",
+            "doc": "nature.md",
+            "reference": SECTIONS["alpha"],
+            "kind": "prose",
+        },
+        {
+            "id": "q-volcano",
+            "question": "When does magma make volcanoes erupt lava?",
+            "doc": "nature.md",
+            "reference": SECTIONS["beta"],
+            "kind": "context",
+        },
+    ]
+    questions.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
+    return docs, questions
+
+
+HIER = {"strategy": "hierarchical", "parentMaxTokens": 64, "childMaxTokens": 24}
+
+
+def test_small_chunks_find_each_reference_first(corpus: tuple[Path, Path]) -> None:
+    dataset = load_dataset(*corpus)
+    candidates = [
+        Candidate("hier parent", "engine", HIER, "parent"),
+        Candidate("hier child", "engine", HIER, "child"),
+        Candidate("fixed-16", "fixed", {"size": 16, "overlap": 0}, "child"),
+    ]
+    hier_parent, hier_child, fixed = evaluate(dataset, candidates, BagOfWords())
+    assert hier_child.summary["recall@1"] == 100.0
+    assert hier_child.summary["mrr"] == 1.0
+    assert hier_parent.summary["recall@1"] == 100.0
+    # a parent holds the reference and more: it costs more context than the child alone
+    assert hier_parent.summary["context_tokens@5"] > hier_child.summary["context_tokens@5"]
+    assert hier_parent.summary["chroma_precision@5"] < hier_child.summary["chroma_precision@5"]
+    # 16-token windows cut the 12-14-token sentences: whole-reference hits are lost
+    assert fixed.summary["recall@10"] < 100.0
+    assert fixed.structure["mid_sentence_pct"] > 0
+    assert set(hier_child.kinds) == {"prose", "context"}
+
+
+def test_the_command_writes_table_json_csv_and_plot(
+    corpus: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def fake_default(cache: Path | None = None) -> embeddings.CachedEmbedder:
+        return embeddings.CachedEmbedder(BagOfWords(), model="bow", directory=tmp_path / "cache")
+
+    monkeypatch.setattr(embeddings, "default_embedder", fake_default)
+    grid = tmp_path / "grid.json"
+    grid.write_text(
+        json.dumps(
+            {
+                "baselines": False,
+                "candidates": [
+                    {"name": "hier", "chunker": "engine", "params": HIER, "returns": "merge:0.5"},
+                    {
+                        "name": "fixed-16",
+                        "chunker": "fixed",
+                        "params": {"size": 16, "overlap": 4},
+                        "returns": "child",
+                    },
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    docs, questions = corpus
+    argv = [
+        "--docs",
+        str(docs),
+        "--questions",
+        str(questions),
+        "--grid",
+        str(grid),
+        "--out",
+        str(out),
+    ]
+    assert cli.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "B2000" in printed and "hier" in printed and "cache: 0 hits" in printed
+
+    payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert [r["name"] for r in payload["results"]] == ["hier", "fixed-16"]
+    assert payload["results"][0]["summary"]["recall@1"] == 100.0
+    rows = list(csv.DictReader((out / "results.csv").open(encoding="utf-8")))
+    assert rows[0]["name"] == "hier" and float(rows[0]["recall@1"]) == 100.0
+    assert (out / "hit_by_budget.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    assert cli.main([*argv, "--no-plot"]) == 0
+    assert "new)" in capsys.readouterr().out
+    assert embeddings.CachedEmbedder(BagOfWords(), model="bow", directory=tmp_path / "cache")
+
+
+def test_the_command_refuses_a_bad_input_with_exit_status_2(
+    corpus: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs, _ = corpus
+    assert cli.main(["--docs", str(docs), "--questions", str(tmp_path / "none.jsonl")]) == 2
+    assert "error:" in capsys.readouterr().err

@@ -1,0 +1,87 @@
+"""The structure checks, on a document whose every break is placed by hand."""
+
+from __future__ import annotations
+
+from skills.evaluation.chunksets import Leaf
+from skills.evaluation.fragmentation import ends_mid_sentence, fragmentation, leaf_flags, scan
+from skills.evaluation.spans import Span
+
+DOC = (
+    "Intro sentence one. Intro two\n"
+    "\n"
+    "```python\n"
+    "x = 1\n"
+    "y = 2\n"
+    "```\n"
+    "\n"
+    "| key | value |\n"
+    "|-----|-------|\n"
+    "| a   | 1     |\n"
+    "| b   | 2     |\n"
+)
+CODE = DOC.index("```python")
+CODE_END = DOC.index("```\n\n") + 3
+HEADER = DOC.index("| key")
+ROW_A = DOC.index("| a")
+ROW_B = DOC.index("| b")
+
+
+def leaf(start: int, end: int, embed: str = "") -> Leaf:
+    return Leaf(Span("doc", start, end), embed or DOC[start:end])
+
+
+def test_scan_finds_the_fence_and_the_table() -> None:
+    structure = scan(DOC)
+    assert structure.code_blocks == ((CODE, CODE_END),)
+    (table,) = structure.tables
+    assert DOC[table.header[0] : table.header[1]] == "| key | value |"
+    assert [DOC[s:e] for s, e in table.rows] == ["| a   | 1     |", "| b   | 2     |"]
+
+
+def test_mid_sentence_ends() -> None:
+    assert ends_mid_sentence(DOC, DOC.index(" one") + 4) is True
+    assert ends_mid_sentence(DOC, DOC.index("one.") + 4) is False
+    assert ends_mid_sentence(DOC, DOC.index("two") + 3) is False  # end of a line
+    assert ends_mid_sentence(DOC, len(DOC)) is False
+
+
+def test_a_chunk_ending_inside_the_fence_cuts_the_code() -> None:
+    assert leaf_flags(DOC, leaf(0, DOC.index("y = 2")))[1] is True
+    assert leaf_flags(DOC, leaf(0, CODE_END))[1] is False
+
+
+def test_rows_without_header_unless_the_header_is_in_the_embedded_text() -> None:
+    assert leaf_flags(DOC, leaf(ROW_A, len(DOC)))[2] is True
+    with_header = leaf(ROW_A, len(DOC), "| key | value |\n" + DOC[ROW_A:])
+    assert leaf_flags(DOC, with_header)[2] is False
+    assert leaf_flags(DOC, leaf(HEADER, len(DOC)))[2] is False
+
+
+def test_a_boundary_inside_a_row_is_counted() -> None:
+    assert leaf_flags(DOC, leaf(HEADER, ROW_B + 5))[3] == 1
+    assert leaf_flags(DOC, leaf(HEADER, ROW_B))[3] == 0
+
+
+def test_shares_are_percent_of_leaves() -> None:
+    shares = fragmentation(
+        [leaf(0, DOC.index("y = 2")), leaf(DOC.index("y = 2"), ROW_A), leaf(ROW_A, len(DOC))],
+        {"doc": DOC},
+        len,
+    )
+    assert shares["cut_code_pct"] == 200 / 3
+    assert shares["headerless_rows_pct"] == 100 / 3
+    assert shares["rows_cut"] == 0
+
+
+def test_a_cut_is_avoidable_only_if_the_element_fits_in_the_largest_leaf() -> None:
+    middle = DOC.index("y = 2")
+    halves = [leaf(0, middle), leaf(middle, len(DOC))]
+    code_length = CODE_END - CODE
+    largest = max(len(h.embed_text) for h in halves)
+    assert code_length <= largest
+    assert fragmentation(halves, {"doc": DOC}, len)["avoidable_cuts"] == 1
+
+    def whole_block_is_huge(text: str) -> int:
+        return 1000 if text.count("```") == 2 else 1
+
+    assert fragmentation(halves, {"doc": DOC}, whole_block_is_huge)["avoidable_cuts"] == 0

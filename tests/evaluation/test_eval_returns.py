@@ -1,0 +1,82 @@
+"""What a leaf hit returns, policy by policy."""
+
+from __future__ import annotations
+
+import pytest
+
+from skills.evaluation.chunksets import ChunkSet, Leaf
+from skills.evaluation.returns import parse_policy, returned
+from skills.evaluation.spans import Span
+
+# Two parents of doc "d": [0, 40) with leaves 0-3 of 10 chars, [40, 60) with leaves 4-5.
+CHUNKS = ChunkSet(
+    leaves=tuple(
+        Leaf(Span("d", 10 * i, 10 * i + 10), f"leaf {i}", 0 if i < 4 else 1) for i in range(6)
+    ),
+    parents=(Span("d", 0, 40), Span("d", 40, 60)),
+)
+
+
+def test_parent_returns_each_parent_once_at_its_best_leaf() -> None:
+    assert returned([4, 1, 5, 2], CHUNKS, "parent") == [Span("d", 40, 60), Span("d", 0, 40)]
+
+
+def test_child_returns_the_leaves() -> None:
+    assert returned([3, 0], CHUNKS, "child") == [Span("d", 30, 40), Span("d", 0, 10)]
+
+
+def test_neighbours_widen_within_the_document_and_skip_what_is_already_sent() -> None:
+    assert returned([0, 1, 5], CHUNKS, "neighbours:1") == [
+        Span("d", 0, 20),
+        Span("d", 0, 30),
+        Span("d", 40, 60),
+    ]
+
+
+def test_neighbours_stop_at_a_document_boundary() -> None:
+    chunks = ChunkSet((Leaf(Span("a", 0, 5), ""), Leaf(Span("b", 0, 5), "")))
+    assert returned([1], chunks, "neighbours:2") == [Span("b", 0, 5)]
+
+
+def test_merge_returns_the_parent_only_when_enough_of_it_was_hit() -> None:
+    # leaves 0, 1, 2 cover 30 of parent 0's 40 characters; leaf 4 covers half of parent 1
+    assert returned([0, 4, 1, 2], CHUNKS, "merge:0.75") == [Span("d", 0, 40), Span("d", 40, 50)]
+    assert returned([0, 4, 1, 2], CHUNKS, "merge:0.8") == [
+        Span("d", 0, 10),
+        Span("d", 40, 50),
+        Span("d", 10, 20),
+        Span("d", 20, 30),
+    ]
+
+
+def test_parent_max_returns_the_parent_only_below_the_bound() -> None:
+    def tokens(span: Span) -> int:
+        return span.length
+
+    assert returned([0, 4], CHUNKS, "parent-max:20", tokens) == [
+        Span("d", 0, 10),
+        Span("d", 40, 60),
+    ]
+
+
+def test_leaves_without_parent_return_themselves_under_every_policy() -> None:
+    flat = ChunkSet((Leaf(Span("d", 0, 5), ""), Leaf(Span("d", 5, 9), "")))
+    for policy in ("parent", "merge:0.1", "child"):
+        assert returned([1, 0], flat, policy) == [Span("d", 5, 9), Span("d", 0, 5)]
+
+
+@pytest.mark.parametrize("name", ["whole", "merge", "neighbours:", "merge:-1", "parent:2"])
+def test_unknown_policies_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="return policy"):
+        parse_policy(name)
+
+
+def test_window_grows_by_whole_leaves_inside_the_parent_up_to_the_limit() -> None:
+    def tokens(span: Span) -> int:
+        return span.length
+
+    assert returned([1], CHUNKS, "window:30", tokens) == [Span("d", 0, 30)]
+    assert returned([1], CHUNKS, "window:29", tokens) == [Span("d", 0, 20)]
+    # leaf 3 is the last of parent 0: the window never reaches into parent 1
+    assert returned([3], CHUNKS, "window:50", tokens) == [Span("d", 0, 40)]
+    assert returned([4], CHUNKS, "window:5", tokens) == [Span("d", 40, 50)]
