@@ -203,6 +203,20 @@ class Packer:
             cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens
         )
 
+    def overlap_starts(self, low: int, high: int) -> list[int]:
+        """Where a chunk ending at ``high`` may be extended back to, in ``[low, high)``, in order:
+        block starts, list items and headings; sentence starts outside code and tables; and line
+        starts when the range lies inside one code block or table (whose pieces reopen it)."""
+        positions = self.positions
+        first, last = bisect_left(positions, low), bisect_left(positions, high)
+        cuts = {positions[k] for k in range(first, last) if self.levels[k] > lv.AVOID}
+        container = self.outline.container_at(low)
+        if container is not None and high <= container.end:
+            cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
+        elif not self.outline.overlaps_container(low, high):
+            cuts.update(self._sentence_cuts(low, high))
+        return sorted(cut for cut in cuts if low <= cut < high)
+
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: int, tier: int, out: list[Piece]) -> None:
         """Cut one oversized unit at the first finer tier with a cut point inside it: lines

@@ -121,15 +121,15 @@ def with_overlap(
 ) -> list[Piece]:
     """Start each leaf earlier, inside the leaf before it, by at most ``overlap`` tokens.
 
-    The new start is the earliest cut point (line start, else word start) at or after ``floor``
-    that keeps both the overlap and the whole leaf within their limits.
+    The new start is the earliest good cut point at or after ``floor`` (see
+    ``Packer.overlap_starts``: never inside a code block or table unless the leaves are pieces
+    of one) that keeps both the overlap and the whole leaf within their limits.
     """
     result = leaves[:1]
     for previous, leaf in itertools.pairwise(leaves):
         best = leaf
         low = max(floor, previous.start)
-        candidates = _cut_points(document.text, low, leaf.start)
-        for cut in candidates:
+        for cut in packer.overlap_starts(low, leaf.start):
             start = text_start(document.text, cut, leaf.end)
             if start >= leaf.start or document.index.count(start, leaf.start) > overlap:
                 continue
@@ -139,12 +139,6 @@ def with_overlap(
                 break
         result.append(best)
     return result
-
-
-def _cut_points(text: str, low: int, high: int) -> list[int]:
-    """Line starts in ``[low, high)``, or word starts when the range holds no line start."""
-    lines = [m.start() for m in _LINE_START.finditer(text, low, high)]
-    return lines or [m.start() for m in SAFE.finditer(text, low, high)]
 
 
 def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
