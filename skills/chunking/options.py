@@ -8,7 +8,7 @@ then only has invariants to keep. Field names are snake_case in Python and camel
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Self
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
@@ -17,6 +17,7 @@ from pydantic.alias_generators import to_camel
 MAX_EMBEDDING_TOKENS = 8191
 #: Below this a chunk cannot hold its heading path and a useful amount of text.
 MIN_CHUNK_TOKENS = 16
+DEFAULT_CHILD_TOKENS = 256
 
 
 class Strategy(StrEnum):
@@ -41,6 +42,8 @@ class ChunkOptions(BaseModel):
 
     ``child*`` options size the leaf chunks of every strategy (the chunks that are embedded and
     searched); ``parent_max_tokens`` bounds the sections that ``hierarchical`` returns as context.
+    Overlap applies to ``hierarchical`` (inside each parent) and ``fixed``; ``structural`` and
+    ``recursive`` cut at structure and do not overlap.
     """
 
     model_config = ConfigDict(
@@ -49,10 +52,25 @@ class ChunkOptions(BaseModel):
 
     strategy: Strategy = Strategy.HIERARCHICAL
     parent_max_tokens: int = Field(default=1024, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
-    child_max_tokens: int = Field(default=256, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
+    child_max_tokens: int = Field(
+        default=DEFAULT_CHILD_TOKENS, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
+    )
     child_overlap_tokens: int = Field(default=0, ge=0, le=MAX_EMBEDDING_TOKENS)
     heading_depth: int = Field(default=6, ge=1, le=6)
     include_headings: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _overlap_defaults_to_a_quarter(cls, data: Any) -> Any:
+        """Unless given, the overlap is a quarter of the leaf size (64 of 256; 128 of 512, the
+        classic fixed-window baseline), the share the evaluation chose."""
+        if isinstance(data, dict) and not {"child_overlap_tokens", "childOverlapTokens"} & data.keys():
+            leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
+            if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
+                leaf = int(leaf)
+            if isinstance(leaf, int) and not isinstance(leaf, bool):
+                data = {**data, "child_overlap_tokens": max(0, leaf) // 4}
+        return data
 
     @model_validator(mode="after")
     def _sizes_are_consistent(self) -> Self:

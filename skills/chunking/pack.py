@@ -34,6 +34,15 @@ _ATX_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True, slots=True)
+class Budget:
+    """``limit``: no piece's tokens exceed it. ``target``: what merging aims for (the limit less
+    room kept for overlap); a single unit between the two, such as a code block, stays whole."""
+
+    limit: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class Piece:
     """A packed span: ``cut`` is where it was cut, ``start`` where its text begins."""
 
@@ -72,8 +81,10 @@ class Packer:
     def is_empty(self) -> bool:
         return self.positions[0] >= len(self.text)
 
-    def pack(self, cut: int, end: int, budget: int) -> list[Piece]:
-        """Chunks of ``text[cut:end]``, each with ``tokens <= budget``."""
+    def pack(self, cut: int, end: int, limit: int, target: int | None = None) -> list[Piece]:
+        """Chunks of ``text[cut:end]``, each with ``tokens <= limit``; pieces are merged up to
+        ``target`` (default: the limit), and a unit that fits the limit is never cut."""
+        budget = Budget(limit, min(limit, target or limit))
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
         out: list[Piece] = []
@@ -89,11 +100,11 @@ class Packer:
             self._pack(positions, levels, cumulative, 0, len(positions) - 1, budget, 0, out)
         return self._absorb_small(out, budget)
 
-    def _absorb_small(self, pieces: list[Piece], budget: int) -> list[Piece]:
+    def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """Merge a piece too small to stand alone (under an eighth of the budget, or only
         headings) into a neighbour it fits with: the next one for a heading or a first piece
         (a heading introduces what follows), else the previous one."""
-        threshold = budget // 8
+        threshold = budget.target // 8
         result = list(pieces)
         k = 0
         while k < len(result) and len(result) > 1:
@@ -107,8 +118,8 @@ class Packer:
                 if not 0 <= other < len(result):
                     continue
                 first, last = (other, k) if other < k else (k, other)
-                merged = self.measure(result[first].cut, result[last].end, budget)
-                if merged is not None and merged.tokens <= budget:
+                merged = self.measure(result[first].cut, result[last].end, budget.limit)
+                if merged is not None and merged.tokens <= budget.target:
                     result[first : last + 1] = [merged]
                     k = first
                     break
@@ -136,12 +147,14 @@ class Packer:
         cumulative: array[int],
         i: int,
         j: int,
-        budget: int,
+        budget: Budget,
         tier: int,
         out: list[Piece],
     ) -> None:
         """Pack ``[positions[i], positions[j])``; a single oversized unit goes to ``tier``."""
-        if self._fits(positions, cumulative, i, j, budget):
+        if self._fits(positions, cumulative, i, j, budget.target) or (
+            j - i == 1 and self._fits(positions, cumulative, i, j, budget.limit)
+        ):
             self._emit(positions, levels, cumulative, i, j, budget, tier, out)
             return
         if j - i == 1:
@@ -150,7 +163,7 @@ class Packer:
         best = max(levels[i + 1 : j])
         cuts = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
-        room = max(1, budget - self.context.upper_bound(positions[i], budget))
+        room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
         k = 0
@@ -160,11 +173,11 @@ class Packer:
             while (
                 k < len(cuts) - 1
                 and cumulative[cuts[k + 1]] - cumulative[first] <= target
-                and self._fits(positions, cumulative, first, cuts[k + 1], budget)
+                and self._fits(positions, cumulative, first, cuts[k + 1], budget.target)
             ):
                 k += 1
             last = cuts[k]
-            if self._fits(positions, cumulative, first, last, budget):
+            if self._fits(positions, cumulative, first, last, budget.target):
                 self._emit(positions, levels, cumulative, first, last, budget, tier, out)
             else:
                 self._pack(positions, levels, cumulative, first, last, budget, tier, out)
@@ -176,15 +189,15 @@ class Packer:
         cumulative: array[int],
         i: int,
         j: int,
-        budget: int,
+        budget: Budget,
         tier: int,
         out: list[Piece],
     ) -> None:
         """Emit ``[positions[i], positions[j])`` after an exact count; split it if it overflows."""
-        piece = self.measure(positions[i], positions[j], budget)
+        piece = self.measure(positions[i], positions[j], budget.limit)
         if piece is None:
             return
-        if piece.tokens <= budget:
+        if piece.tokens <= budget.limit:
             out.append(piece)
         elif j - i > 1:  # the estimate was off at an unsafe cut: give back the last unit
             self._pack(positions, levels, cumulative, i, j - 1, budget, tier, out)
@@ -218,7 +231,7 @@ class Packer:
         return sorted(cut for cut in cuts if low <= cut < high)
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
-    def _split_finer(self, cut: int, end: int, budget: int, tier: int, out: list[Piece]) -> None:
+    def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
         """Cut one oversized unit at the first finer tier with a cut point inside it: lines
         first in code and tables, sentences first in prose, then words; tokens last."""
         lines, sentences, words = (
@@ -238,7 +251,7 @@ class Packer:
                 last = len(positions) - 1
                 self._pack(positions, levels, cumulative, 0, last, budget, next_tier + 1, out)
                 return
-        self._split_tokens(text_start(self.text, cut, end), end, budget, out)
+        self._split_tokens(text_start(self.text, cut, end), end, budget.limit, out)
 
     def _line_cuts(self, cut: int, end: int) -> list[int]:
         starts = (m.start() for m in _LINE_START.finditer(self.text, cut + 1, end))

@@ -109,7 +109,7 @@ def hierarchical(document: Document, options: ChunkOptions) -> Layout:
     leaf_budget = options.child_max_tokens
     layout.parents = packer.pack(packer.positions[0], len(document.text), options.parent_max_tokens)
     for number, parent in enumerate(layout.parents):
-        leaves = packer.pack(parent.cut, parent.end, leaf_budget - overlap)
+        leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
         if overlap:
             leaves = with_overlap(document, packer, leaves, parent.start, leaf_budget, overlap)
         layout.leaves.extend((number, leaf) for leaf in leaves)

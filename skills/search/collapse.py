@@ -8,8 +8,10 @@ simulation both call it, so what the simulation answers is what the service path
 What a hit returns is a parameter, :class:`Expand`, because it is a retrieval-quality choice the
 evaluation decides with numbers:
 
-- ``parent``: the whole parent section (default; what parent-child retrieval is for);
-- ``children``: only the matched children, merged where they touch or overlap;
+- ``parent``: the whole parent section;
+- ``children``: only the matched children, merged where they touch or overlap (the default: on
+  the dev set it puts the answer into a 1,000- or 2,000-token prompt most often, see
+  ``docs/evaluation.md``; the parent stays available through the citations' parent id);
 - ``neighbours``: the matched children and their adjacent siblings, merged.
 
 Passages are slices of the parent text by offset, so overlapping children are never repeated.
@@ -180,7 +182,7 @@ def collapse(
     hits: Sequence[ChildHit],
     parents: Mapping[str, ParentDoc],
     top: int,
-    expand: Expand = Expand.PARENT,
+    expand: Expand = Expand.CHILDREN,
     siblings: Mapping[str, Sequence[Span]] | None = None,
     neighbours: int = 1,
 ) -> list[ParentResult]:

@@ -1,8 +1,24 @@
-"""A hypothesis strategy for Markdown documents with every block kind the engine knows."""
+"""Documents for the engine's tests: real ones, and a hypothesis strategy for Markdown documents
+with every block kind the engine knows."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import strategies as st
+
+PROJECT = Path(__file__).resolve().parents[2]
+SAMPLES = PROJECT / "samples"
+DEV_DOCS = PROJECT.parent / "shared" / "eval" / "dev" / "docs"
+
+
+def real_documents() -> list[Path]:
+    """The bundled samples, plus the shared dev set's documents when they are beside the project."""
+    paths = sorted(p for p in SAMPLES.iterdir() if p.suffix in {".md", ".txt"})
+    if DEV_DOCS.is_dir():
+        paths += sorted(DEV_DOCS.rglob("*.md"))
+    return paths
+
 
 words = st.sampled_from(
     [

@@ -30,7 +30,8 @@ def test_a_few_stray_control_characters_are_still_text() -> None:
 def test_lone_surrogates_are_chunked_and_counted() -> None:
     source = "Broken \ud800 surrogate in a sentence. " * 30
     result = chunk_document(source, options=SMALL)
-    assert "".join(c.text for c in result.leaves).replace(" ", "") == source.replace(" ", "")
+    assert "".join(c.text for c in result.parents).replace(" ", "") == source.replace(" ", "")
+    assert all(c.tokens <= 64 for c in result.leaves)
 
 
 def test_a_long_line_without_spaces_is_cut_within_the_limit() -> None:

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import real_documents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from markdown_documents import markdown_document
+from markdown_documents import markdown_document, real_documents
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR

@@ -58,7 +58,9 @@ def test_equal_scores_keep_the_service_order() -> None:
 
 
 def test_expand_parent_returns_the_whole_parent() -> None:
-    results = collapse([hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5)
+    results = collapse(
+        [hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5, expand=Expand.PARENT
+    )
     assert results[0].passage == SOURCE[0:30]
 
 
@@ -91,7 +93,9 @@ def test_without_the_parent_the_children_texts_are_returned() -> None:
 
 
 def test_citations_name_document_offsets_and_headings_of_each_matched_child() -> None:
-    results = collapse([hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5)
+    results = collapse(
+        [hit("c1", "p1", 0.9, 10, 20)], {"p1": PARENT_1}, top=5, expand=Expand.PARENT
+    )
     citation = results[0].citations[0]
     assert (citation.chunk_id, citation.start, citation.end, citation.headings) == (
         "c1", 10, 20, ("H",),
@@ -172,7 +176,7 @@ def test_reference_mode_fetches_all_parents_in_one_search_in_request() -> None:
     searcher = RecordingSearcher(children, parents)
     results = query_parents(
         searcher, "question", children_index="children", parents_index="parents",
-        options=QueryOptions(mode="reference", parents=2, children=10),
+        options=QueryOptions(mode="reference", parents=2, children=10, expand=Expand.PARENT),
     )  # fmt: skip
     assert [r.passage for r in results] == [SOURCE[0:30], SOURCE[30:40]]
     lookups = [c for c in searcher.calls if c["index"] == "parents"]
@@ -187,7 +191,8 @@ def test_embedded_mode_reads_the_parent_from_the_child_and_sends_one_request() -
     doc = {**child_doc("c1", "p1", 0.9, 10, 20), "parentText": SOURCE[0:30], "parentStart": 0,
            "parentEnd": 30}  # fmt: skip
     searcher = RecordingSearcher([doc], [])
-    results = query_parents(searcher, "q", children_index="children")
+    options = QueryOptions(expand=Expand.PARENT)
+    results = query_parents(searcher, "q", children_index="children", options=options)
     assert results[0].passage == SOURCE[0:30]
     assert len(searcher.calls) == 1
 
