@@ -64,7 +64,8 @@ class ChunkOptions(BaseModel):
     def _overlap_defaults_to_a_quarter(cls, data: Any) -> Any:
         """Unless given, the overlap is a quarter of the leaf size (64 of 256; 128 of 512, the
         classic fixed-window baseline), the share the evaluation chose."""
-        if isinstance(data, dict) and not {"child_overlap_tokens", "childOverlapTokens"} & data.keys():
+        overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
+        if isinstance(data, dict) and not overlap_names & data.keys():
             leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
             if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
                 leaf = int(leaf)
