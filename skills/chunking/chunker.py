@@ -48,7 +48,7 @@ def chunk_document(
         raise ChunkingError(f"text must be a string, not {type(text).__name__}")
     _reject_binary(text)
     fmt = Format(format) if format is not None else detect_format(text)
-    if not text.strip():
+    if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking(parents=(), leaves=(), format=fmt.value)
     document = Document.prepare(text, title, fmt, options)
     layout = run_strategy(document, options, boundary_model)
