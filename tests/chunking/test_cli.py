@@ -1,0 +1,74 @@
+"""``python -m skills chunk``: JSON lines for programs, a tree for people, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skills.chunking.cli import main
+
+PROJECT = Path(__file__).resolve().parents[2]
+FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
+          "tokens", "headings", "pages"}  # fmt: skip
+
+
+def test_jsonl_prints_every_chunk_with_its_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = "# Guide\n\n" + "Retries back off exponentially. " * 80
+    path = tmp_path / "guide.md"
+    path.write_text(source, encoding="utf-8")
+    assert main([str(path), "--child-tokens", "64", "--parent-tokens", "256"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows and all(set(row) == FIELDS for row in rows)
+    assert {row["level"] for row in rows} == {0, 1}
+    assert all(source[row["start"] : row["end"]] == row["text"] for row in rows)
+    assert all(row["doc"] == str(path) for row in rows)
+    assert max(row["tokens"] for row in rows if row["level"] == 1) <= 64
+
+
+def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[str]) -> None:
+    sample = PROJECT / "samples" / "widget-api-guide.md"
+    assert main([str(sample), "--format", "tree", "--strategy", "hierarchical"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(str(sample)) and "parents" in out
+    assert "■" in out and "└" in out and "Widget Service API guide > Authentication" in out
+
+
+def test_a_folder_is_walked_with_a_progress_bar_on_stderr() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "skills", "chunk", "samples", "--strategy", "fixed"],
+        cwd=PROJECT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0
+    docs = {json.loads(line)["doc"] for line in completed.stdout.splitlines()}
+    assert len(docs) == len(
+        [p for p in (PROJECT / "samples").iterdir() if p.suffix in {".md", ".txt"}]
+    )
+    assert "doc" in completed.stderr and "100%" in completed.stderr
+
+
+def test_invalid_options_and_missing_files_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("text", encoding="utf-8")
+    assert main([str(path), "--child-tokens", "5"]) == 2
+    assert "invalid options" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.md")]) == 2
+    assert "not found" in capsys.readouterr().err
+
+
+def test_binary_and_undecodable_files_are_reported_and_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.md").write_bytes(b"\xff\xfe\x00binary")
+    (tmp_path / "good.md").write_text("Fine text.", encoding="utf-8")
+    assert main([str(tmp_path / "bad.md"), str(tmp_path / "good.md")]) == 1
+    captured = capsys.readouterr()
+    assert "bad.md" in captured.err
+    assert json.loads(captured.out.splitlines()[0])["doc"].endswith("good.md")
