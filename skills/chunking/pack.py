@@ -43,6 +43,20 @@ class Budget:
 
 
 @dataclass(frozen=True, slots=True)
+class Cuts:
+    """Cut points of a range, sorted: where (``positions``), how good (``levels``) and how many
+    tokens come before each (``cumulative``, exact between safe positions)."""
+
+    positions: array[int]
+    levels: array[int]
+    cumulative: array[int]
+
+    @classmethod
+    def of(cls, positions: array[int], levels: array[int], index: TokenIndex) -> Cuts:
+        return cls(positions, levels, index.tokens_before_all(positions))
+
+
+@dataclass(frozen=True, slots=True)
 class Piece:
     """A packed span: ``cut`` is where it was cut, ``start`` where its text begins."""
 
@@ -69,17 +83,22 @@ class Packer:
         first = _first_content(text)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, len(text))
-        self.positions = array("q", [first])
-        self.positions.extend(outline.positions[low:high])
-        self.positions.append(len(text))
-        self.levels = array("b", [_NO_LEVEL])
-        self.levels.extend(outline.levels[low:high])
-        self.levels.append(_NO_LEVEL)
-        self.cumulative = index.tokens_before_all(self.positions)
+        positions = array("q", [first])
+        positions.extend(outline.positions[low:high])
+        positions.append(len(text))
+        levels = array("b", [_NO_LEVEL])
+        levels.extend(outline.levels[low:high])
+        levels.append(_NO_LEVEL)
+        self.cuts = Cuts.of(positions, levels, index)
+
+    @property
+    def first(self) -> int:
+        """Where the document's content begins (its first non-blank line)."""
+        return self.cuts.positions[0]
 
     @property
     def is_empty(self) -> bool:
-        return self.positions[0] >= len(self.text)
+        return self.first >= len(self.text)
 
     def pack(self, cut: int, end: int, limit: int, target: int | None = None) -> list[Piece]:
         """Chunks of ``text[cut:end]``, each with ``tokens <= limit``; pieces are merged up to
@@ -88,16 +107,18 @@ class Packer:
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
         out: list[Piece] = []
-        positions = self.positions
+        positions, levels = self.cuts.positions, self.cuts.levels
         first, last = bisect_left(positions, cut), bisect_left(positions, end)
         if positions[first] == cut and last < len(positions) and positions[last] == end:
-            self._pack(self.positions, self.levels, self.cumulative, first, last, budget, 0, out)
+            self._pack(self.cuts, first, last, budget, 0, out)
         else:  # a range cut inside a line (a parent of a long paragraph): its own cut points
-            inner = self.positions[bisect_right(self.positions, cut) : last]
-            positions = array("q", [cut, *inner, end])
-            levels = array("b", [_NO_LEVEL, *self.levels[last - len(inner) : last], _NO_LEVEL])
-            cumulative = self.index.tokens_before_all(positions)
-            self._pack(positions, levels, cumulative, 0, len(positions) - 1, budget, 0, out)
+            inner = positions[bisect_right(positions, cut) : last]
+            local = Cuts.of(
+                array("q", [cut, *inner, end]),
+                array("b", [_NO_LEVEL, *levels[last - len(inner) : last], _NO_LEVEL]),
+                self.index,
+            )
+            self._pack(local, 0, len(local.positions) - 1, budget, 0, out)
         return self._absorb_small(out, budget)
 
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
@@ -132,78 +153,64 @@ class Packer:
         return all(not line.strip() or _ATX_HEADING.match(line) for line in lines)
 
     # -- the recursive packer ----------------------------------------------------------------
-    def _fits(
-        self, positions: array[int], cumulative: array[int], i: int, j: int, budget: int
-    ) -> bool:
-        estimate = cumulative[j] - cumulative[i]
+    def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
+        estimate = cuts.cumulative[j] - cuts.cumulative[i]
         if estimate > budget:
             return False
-        return self.context.upper_bound(positions[i], budget) + estimate <= budget
+        return self.context.upper_bound(cuts.positions[i], budget) + estimate <= budget
 
     def _pack(
-        self,
-        positions: array[int],
-        levels: array[int],
-        cumulative: array[int],
-        i: int,
-        j: int,
-        budget: Budget,
-        tier: int,
-        out: list[Piece],
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
     ) -> None:
-        """Pack ``[positions[i], positions[j])``; a single oversized unit goes to ``tier``."""
-        if self._fits(positions, cumulative, i, j, budget.target) or (
-            j - i == 1 and self._fits(positions, cumulative, i, j, budget.limit)
+        """Pack the range between cut points ``i`` and ``j``; a single oversized unit goes on
+        to the finer ``tier``."""
+        positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
+        if self._fits(cuts, i, j, budget.target) or (
+            j - i == 1 and self._fits(cuts, i, j, budget.limit)
         ):
-            self._emit(positions, levels, cumulative, i, j, budget, tier, out)
+            self._emit(cuts, i, j, budget, tier, out)
             return
         if j - i == 1:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
         best = max(levels[i + 1 : j])
-        cuts = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
+        chosen = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
         k = 0
-        while k < len(cuts) - 1:
-            first = cuts[k]
+        while k < len(chosen) - 1:
+            first = chosen[k]
             k += 1
             while (
-                k < len(cuts) - 1
-                and cumulative[cuts[k + 1]] - cumulative[first] <= target
-                and self._fits(positions, cumulative, first, cuts[k + 1], budget.target)
+                k < len(chosen) - 1
+                and cumulative[chosen[k + 1]] - cumulative[first] <= target
+                and self._fits(cuts, first, chosen[k + 1], budget.target)
             ):
                 k += 1
-            last = cuts[k]
-            if self._fits(positions, cumulative, first, last, budget.target):
-                self._emit(positions, levels, cumulative, first, last, budget, tier, out)
+            last = chosen[k]
+            if self._fits(cuts, first, last, budget.target):
+                self._emit(cuts, first, last, budget, tier, out)
             else:
-                self._pack(positions, levels, cumulative, first, last, budget, tier, out)
+                self._pack(cuts, first, last, budget, tier, out)
 
     def _emit(
-        self,
-        positions: array[int],
-        levels: array[int],
-        cumulative: array[int],
-        i: int,
-        j: int,
-        budget: Budget,
-        tier: int,
-        out: list[Piece],
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
     ) -> None:
-        """Emit ``[positions[i], positions[j])`` after an exact count; split it if it overflows."""
-        piece = self.measure(positions[i], positions[j], budget.limit)
+        """Emit the range between cut points ``i`` and ``j`` after an exact count; split it if it
+        overflows."""
+        start, end = cuts.positions[i], cuts.positions[j]
+        piece = self.measure(start, end, budget.limit)
         if piece is None:
             return
         if piece.tokens <= budget.limit:
             out.append(piece)
         elif j - i > 1:  # the estimate was off at an unsafe cut: give back the last unit
-            self._pack(positions, levels, cumulative, i, j - 1, budget, tier, out)
-            self._pack(positions, levels, cumulative, j - 1, j, budget, tier, out)
+            self._pack(cuts, i, j - 1, budget, tier, out)
+            self._pack(cuts, j - 1, j, budget, tier, out)
         else:
-            self._split_finer(positions[i], positions[j], budget, tier, out)
+            self._split_finer(start, end, budget, tier, out)
 
     def measure(self, cut: int, end: int, budget: int) -> Piece | None:
         """The piece for ``[cut, end)`` with its exact token count; None if it holds only spaces."""
@@ -220,9 +227,9 @@ class Packer:
         """Where a chunk ending at ``high`` may be extended back to, in ``[low, high)``, in order:
         block starts, list items and headings; sentence starts outside code and tables; and line
         starts when the range lies inside one code block or table (whose pieces reopen it)."""
-        positions = self.positions
+        positions, levels = self.cuts.positions, self.cuts.levels
         first, last = bisect_left(positions, low), bisect_left(positions, high)
-        cuts = {positions[k] for k in range(first, last) if self.levels[k] > lv.AVOID}
+        cuts = {positions[k] for k in range(first, last) if levels[k] > lv.AVOID}
         container = self.outline.container_at(low)
         if container is not None and high <= container.end:
             cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
@@ -245,11 +252,12 @@ class Packer:
             level, find_cuts = tiers[next_tier]
             inner = find_cuts(cut, end)
             if inner:
-                positions = array("q", [cut, *inner, end])
-                levels = array("b", [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL])
-                cumulative = self.index.tokens_before_all(positions)
-                last = len(positions) - 1
-                self._pack(positions, levels, cumulative, 0, last, budget, next_tier + 1, out)
+                local = Cuts.of(
+                    array("q", [cut, *inner, end]),
+                    array("b", [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL]),
+                    self.index,
+                )
+                self._pack(local, 0, len(inner) + 1, budget, next_tier + 1, out)
                 return
         self._split_tokens(text_start(self.text, cut, end), end, budget.limit, out)
 

@@ -80,7 +80,7 @@ def run_strategy(
         return fixed_windows(document, options)
     if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
         packer = document.packer()
-        pieces = packer.pack(packer.positions[0], len(document.text), options.child_max_tokens)
+        pieces = packer.pack(packer.first, len(document.text), options.child_max_tokens)
         return Layout(leaves=[(-1, piece) for piece in pieces])
     warnings: list[str] = []
     if strategy is Strategy.SEMANTIC:
@@ -107,7 +107,7 @@ def hierarchical(document: Document, options: ChunkOptions) -> Layout:
         return layout
     overlap = options.child_overlap_tokens
     leaf_budget = options.child_max_tokens
-    layout.parents = packer.pack(packer.positions[0], len(document.text), options.parent_max_tokens)
+    layout.parents = packer.pack(packer.first, len(document.text), options.parent_max_tokens)
     for number, parent in enumerate(layout.parents):
         leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
         if overlap:
@@ -148,7 +148,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     budget, overlap = options.child_max_tokens, options.child_overlap_tokens
     packer = document.packer()
     layout = Layout()
-    position = packer.positions[0]
+    position = packer.first
     end_of_text = len(text)
     ends = index.ends
     while position < end_of_text:
