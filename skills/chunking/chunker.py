@@ -83,7 +83,7 @@ def chunk_document(
 def _reject_binary(text: str) -> None:
     """Refuse text that looks like binary data decoded by mistake: many NULs or control bytes."""
     sample = text[:_SNIFF_CHARS]
-    if not sample:
+    if not _CONTROL.search(sample):  # the usual case, found without counting
         return
     controls = len(_CONTROL.findall(sample))
     if controls > max(8, len(sample) // 100):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -125,19 +126,26 @@ def with_overlap(
     ``Packer.overlap_starts``: never inside a code block or table unless the leaves are pieces
     of one) that keeps both the overlap and the whole leaf within their limits.
     """
+    index = document.index
     result = leaves[:1]
     for previous, leaf in itertools.pairwise(leaves):
-        best = leaf
-        low = max(floor, previous.start)
-        for cut in packer.overlap_starts(low, leaf.start):
+        cuts = packer.overlap_starts(max(floor, previous.start), leaf.start)
+        # The overlap and the leaf only grow as the start moves back: estimate from the token
+        # index where the limits are reached, then confirm with exact counts, moving forward.
+        room = min(overlap, budget - leaf.tokens)
+        before_leaf = index.tokens_before(leaf.start)
+        first = bisect_left(
+            cuts, True, key=lambda cut: before_leaf - index.tokens_before(cut) <= room
+        )
+        result.append(leaf)
+        for cut in cuts[first:]:
             start = text_start(document.text, cut, leaf.end)
-            if start >= leaf.start or document.index.count(start, leaf.start) > overlap:
+            if start >= leaf.start or index.count(start, leaf.start) > overlap:
                 continue
             candidate = packer.measure(cut, leaf.end, budget)
             if candidate is not None and candidate.tokens <= budget:
-                best = replace(candidate, cut=leaf.cut)
+                result[-1] = replace(candidate, cut=leaf.cut)
                 break
-        result.append(best)
     return result
 
 

@@ -91,6 +91,7 @@ class TokenIndex:
             np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
         )
         self.total = len(self.ends)
+        self._ends_view = self.ends.data  # a memoryview: bisect on it needs no numpy call
 
     def _segment_end(self, start: int, segment_chars: int) -> int:
         """A safe position near ``start + segment_chars`` (a barrier if there is none)."""
@@ -113,8 +114,7 @@ class TokenIndex:
     # -- counting -----------------------------------------------------------------------------
     def tokens_before(self, position: int) -> int:
         """Number of tokens that end at or before ``position`` (exact at safe positions)."""
-        # same dtype as the array, or numpy converts the whole array on every call
-        return int(self.ends.searchsorted(np.int32(position), side="right"))
+        return bisect_right(self._ends_view, position)
 
     def tokens_before_all(self, positions: array[int]) -> array[int]:
         """``tokens_before`` for many positions (an ``array("q")``) at once."""
