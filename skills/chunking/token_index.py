@@ -82,7 +82,8 @@ class TokenIndex:
         while start < length:
             end = self._segment_end(start, segment_chars)
             segment = text[start:end]
-            tokens = np.asarray(enc.encode_ordinary(segment), dtype=np.int64)
+            # encode_ordinary's ids straight into an array (special-token text stays plain text)
+            tokens = enc.encode_to_numpy(segment, allowed_special=set(), disallowed_special=())
             byte_ends = np.cumsum(byte_lengths[tokens])
             parts.append((_char_ends(segment, byte_ends) + start).astype(np.int32))
             start = end
