@@ -34,6 +34,9 @@ _EVENT = re.compile(
     r")"
 )
 _MARKER = re.compile(r"[ \t]*(?:[#=\-*_+>!?/]|\d{1,9}[.)])")
+# Only the lines that can make a heading: ATX, or a setext underline (or a thematic break).
+_HEADING_EVENT = re.compile(r"\n(?P<marker>)(?= {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$)))")
+_HEADING_MARKER = re.compile(r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))")
 # A table is found by its delimiter row ("|---|:--:|", "--- | ---"), the line after its header.
 _DELIMITER_ROW = re.compile(r"\n(?= {0,3}(?:\|[ \t]*:?-|:?-+:?[ \t]*\|))")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
@@ -54,17 +57,22 @@ def heading_title(raw: str) -> str:
     return _CLOSING_HASHES.sub("", title).strip()
 
 
-def parse_markdown(text: str, heading_depth: int = 6) -> Outline:
-    """Find the structure of ``text``; headings deeper than ``heading_depth`` open no section."""
-    return _MarkdownParser(text, heading_depth).run()
+def parse_markdown(text: str, heading_depth: int = 6, sections_only: bool = False) -> Outline:
+    """Find the structure of ``text``; headings deeper than ``heading_depth`` open no section.
+
+    ``sections_only`` finds the sections and code blocks and nothing else (no block breaks, no
+    lists or tables): all a strategy needs that only wants heading paths, at a fraction of the cost.
+    """
+    return _MarkdownParser(text, heading_depth, sections_only).run()
 
 
 class _MarkdownParser:
     """Block starts in document order, with the little state lists and sections need."""
 
-    def __init__(self, text: str, heading_depth: int) -> None:
+    def __init__(self, text: str, heading_depth: int, sections_only: bool = False) -> None:
         self.text = text
         self.heading_depth = heading_depth
+        self.sections_only = sections_only
         self.outline = Outline(length=len(text))
         self.open_sections: list[int] = []  # indices into outline.sections
         self.list_columns: list[int] = []  # content columns of the open list items
@@ -74,7 +82,8 @@ class _MarkdownParser:
         text = self.text
         start = self._front_matter()
         self._fences(start)
-        self._tables(start)
+        if not self.sections_only:
+            self._tables(start)
         self.opaque.sort()
         opaque_starts = [span[0] for span in self.opaque]
         for kind, at in self._events(start):
@@ -94,10 +103,11 @@ class _MarkdownParser:
     def _events(self, start: int) -> Iterator[tuple[str, int]]:
         """``(kind, position)`` of the block events from the line start ``start`` on."""
         text = self.text
-        is_marker = _MARKER.match
+        is_marker = (_HEADING_MARKER if self.sections_only else _MARKER).match
         if start == 0 and is_marker(text):  # the first line has no newline before it
             yield "marker", 0
-        for match in _EVENT.finditer(text, max(start - 1, 0)):
+        events = _HEADING_EVENT if self.sections_only else _EVENT
+        for match in events.finditer(text, max(start - 1, 0)):
             kind, at = match.lastgroup or "", match.end()
             yield kind, at
             if kind == "gap" and is_marker(text, at):

@@ -60,7 +60,11 @@ class Document:
     @classmethod
     def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
         structured = fmt is Format.MARKDOWN and options.strategy is not Strategy.RECURSIVE
-        outline = parse_markdown(text, options.heading_depth) if structured else parse_text(text)
+        if structured:  # fixed windows only need the heading paths
+            sections_only = options.strategy is Strategy.FIXED
+            outline = parse_markdown(text, options.heading_depth, sections_only)
+        else:
+            outline = parse_text(text)
         return cls(
             text,
             TokenIndex(text),
