@@ -82,8 +82,7 @@ class TokenIndex:
         while start < length:
             end = self._segment_end(start, segment_chars)
             segment = text[start:end]
-            # encode_ordinary's ids straight into an array (special-token text stays plain text)
-            tokens = enc.encode_to_numpy(segment, allowed_special=set(), disallowed_special=())
+            tokens = _token_ids(segment)
             byte_ends = np.cumsum(byte_lengths[tokens])
             parts.append((_char_ends(segment, byte_ends) + start).astype(np.int32))
             start = end
@@ -159,6 +158,15 @@ class TokenIndex:
             if found >= 0 or low == start:
                 return found if found >= 0 else start
             window *= 4
+
+
+def _token_ids(segment: str) -> npt.NDArray[np.uint32]:
+    """``encode_ordinary``'s ids straight into an array (special-token text stays plain text)."""
+    enc = encoding()
+    try:
+        return enc.encode_to_numpy(segment, allowed_special=set(), disallowed_special=())
+    except UnicodeEncodeError:  # lone surrogates: encode_ordinary replaces them, one for one
+        return np.asarray(enc.encode_ordinary(segment), dtype=np.uint32)
 
 
 def _char_ends(segment: str, byte_ends: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
