@@ -75,7 +75,6 @@ class TokenIndex:
         self.text = text
         self.barriers: list[int] = []
         parts: list[npt.NDArray[np.int32]] = []
-        enc = encoding()
         byte_lengths = _token_byte_lengths()
         start = 0
         length = len(text)
