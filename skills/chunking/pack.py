@@ -1,11 +1,12 @@
 """The one packer: turns an outline's levelled cut points into chunks that fit a token budget.
 
 For a range that does not fit, it cuts at the best level present inside the range (a section
-heading before a paragraph break before a line break before a code line), then merges
-neighbouring pieces greedily while they fit; a piece that still does not fit is packed the same
-way one level down. Below the line, an oversized line is cut between sentences, then between
-words, then between tokens. So a code block or a table is only cut when it alone exceeds the
-budget, small sibling sections share a chunk, and nothing is ever dropped.
+heading before a block start before a list item), then merges neighbouring pieces towards equal
+parts while they fit; a piece that still does not fit is packed the same way one level down. A
+single block that alone is too big is cut inside, found lazily: between lines first in code and
+tables, between sentences first in prose, then between words, and between tokens as the last
+resort. So a code block or a table is only cut when it alone exceeds the budget, small sibling
+sections share a chunk, and nothing is ever dropped.
 
 Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
 the first non-blank line (or non-space character) after its cut and runs to the next cut, so the

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import itertools
-import re
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -25,8 +24,6 @@ from skills.chunking.outline import Outline
 from skills.chunking.pack import Packer, Piece, text_start
 from skills.chunking.plaintext import parse_text
 from skills.chunking.token_index import SAFE, TokenIndex
-
-_LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
 
 
 class BoundaryModel(Protocol):
