@@ -130,7 +130,8 @@ def with_overlap(
     index = document.index
     result = leaves[:1]
     for previous, leaf in itertools.pairwise(leaves):
-        cuts = packer.overlap_starts(max(floor, previous.start), leaf.start)
+        # strictly after the previous leaf's start: a leaf never swallows the one before it
+        cuts = packer.overlap_starts(max(floor, previous.start + 1), leaf.start)
         # The overlap and the leaf only grow as the start moves back: estimate from the token
         # index where the limits are reached, then confirm with exact counts, moving forward.
         room = min(overlap, budget - leaf.tokens)

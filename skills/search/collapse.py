@@ -9,9 +9,12 @@ What a hit returns is a parameter, :class:`Expand`, because it is a retrieval-qu
 evaluation decides with numbers:
 
 - ``parent``: the whole parent section;
-- ``children``: only the matched children, merged where they touch or overlap (the default: on
-  the dev set it puts the answer into a 1,000- or 2,000-token prompt most often, see
-  ``docs/evaluation.md``; the parent stays available through the citations' parent id);
+- ``children``: only the matched children, merged where they touch or overlap;
+- ``merge`` (the default): the whole parent when the children matched among the top
+  ``MERGE_WINDOW`` hits cover at least ``MERGE_RATIO`` of it, else the matched children (the
+  "auto-merging" of parent-child retrieval; on the dev set it puts the answer into a 1,000- and a
+  2,000-token prompt most often with no kind of question below the best baseline, see
+  ``docs/evaluation.md``);
 - ``neighbours``: the matched children and their adjacent siblings, merged.
 
 Passages are slices of the parent text by offset, so overlapping children are never repeated.
@@ -30,6 +33,9 @@ from enum import StrEnum
 from typing import Any
 
 PASSAGE_GAP = "\n\n"
+#: ``merge``: the top hits that count, and the share of a parent they must cover to return it.
+MERGE_WINDOW = 10
+MERGE_RATIO = 0.5
 
 
 class Expand(StrEnum):
@@ -37,6 +43,7 @@ class Expand(StrEnum):
 
     PARENT = "parent"
     CHILDREN = "children"
+    MERGE = "merge"
     NEIGHBOURS = "neighbours"
 
 
@@ -182,15 +189,19 @@ def collapse(
     hits: Sequence[ChildHit],
     parents: Mapping[str, ParentDoc],
     top: int,
-    expand: Expand = Expand.CHILDREN,
+    expand: Expand = Expand.MERGE,
     siblings: Mapping[str, Sequence[Span]] | None = None,
     neighbours: int = 1,
 ) -> list[ParentResult]:
     """Top ``top`` parents with passages; ``siblings`` (parent id -> spans) feeds ``neighbours``."""
     results = []
+    top_hits = {hit.chunk_id for hit in hits[:MERGE_WINDOW]}
     for rank, (parent_id, group) in enumerate(group_by_parent(hits, top), start=1):
         parent = parents.get(parent_id)
-        spans = _spans(group, expand, (siblings or {}).get(parent_id, ()), neighbours, parent)
+        if expand is Expand.MERGE:
+            spans = _merged(group, parent, top_hits)
+        else:
+            spans = _spans(group, expand, (siblings or {}).get(parent_id, ()), neighbours, parent)
         results.append(
             ParentResult(
                 rank=rank,
@@ -221,6 +232,20 @@ def _spans(
         }
         spans += [(s.start, s.end) for s in siblings if s.ordinal in wanted]
     return merge_spans(spans)
+
+
+def _merged(
+    group: Sequence[ChildHit], parent: ParentDoc | None, top_hits: set[str]
+) -> list[tuple[int, int]]:
+    """The parent when its top hits cover enough of it, else the matched children."""
+    children = merge_spans([(hit.start, hit.end) for hit in group])
+    if parent is None or parent.end <= parent.start:
+        return children
+    top = merge_spans([(hit.start, hit.end) for hit in group if hit.chunk_id in top_hits])
+    covered = sum(min(end, parent.end) - max(start, parent.start) for start, end in top)
+    if covered >= MERGE_RATIO * (parent.end - parent.start):
+        return [(parent.start, parent.end)]
+    return children
 
 
 def merge_spans(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

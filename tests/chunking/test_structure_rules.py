@@ -189,3 +189,12 @@ def test_cjk_sentences_keep_their_full_stop() -> None:
     )
     assert len(result.leaves) > 1
     assert all(chunk.text.endswith("。") for chunk in result.leaves)
+
+
+def test_overlap_never_swallows_the_previous_child() -> None:
+    source = "# Title\n\nShort intro.\n\n## Section\n\n" + "A sentence about retries. " * 60
+    result = chunk_document(source, options=ChunkOptions(child_max_tokens=128))
+    for parent in result.parents:
+        children = result.children_of(parent)
+        for previous, child in itertools.pairwise(children):
+            assert child.start > previous.start

@@ -64,6 +64,32 @@ def test_expand_parent_returns_the_whole_parent() -> None:
     assert results[0].passage == SOURCE[0:30]
 
 
+def test_expand_merge_returns_the_parent_when_its_top_hits_cover_half_of_it() -> None:
+    hits = [hit("c0", "p1", 0.9, 0, 10), hit("c1", "p1", 0.8, 10, 20)]  # 20 of 30 characters
+    results = collapse(hits, {"p1": PARENT_1}, top=5, expand=Expand.MERGE)
+    assert results[0].passage == SOURCE[0:30]
+
+
+def test_expand_merge_returns_the_children_when_too_little_of_the_parent_was_hit() -> None:
+    hits = [hit("c1", "p1", 0.9, 10, 20)]  # 10 of 30 characters
+    results = collapse(hits, {"p1": PARENT_1}, top=5, expand=Expand.MERGE)
+    assert results[0].passage == SOURCE[10:20]
+
+
+def test_expand_merge_counts_only_the_top_hits() -> None:
+    others = [hit(f"o{i}", f"q{i}", 0.8 - i / 100, 30, 40) for i in range(10)]
+    hits = [hit("c1", "p1", 0.9, 10, 20), *others, hit("c0", "p1", 0.1, 0, 10)]
+    parents = {"p1": PARENT_1, **{f"q{i}": PARENT_2 for i in range(10)}}
+    results = collapse(hits, parents, top=1, expand=Expand.MERGE)
+    # c0 ranks 12th: it is returned as a matched child but does not count towards merging
+    assert results[0].passage == SOURCE[0:20]
+
+
+def test_merge_is_the_default() -> None:
+    hits = [hit("c0", "p1", 0.9, 0, 10), hit("c1", "p1", 0.8, 10, 20)]
+    assert collapse(hits, {"p1": PARENT_1}, top=5)[0].passage == SOURCE[0:30]
+
+
 def test_expand_children_merges_matched_children_without_repeating_overlap() -> None:
     hits = [hit("c1", "p1", 0.9, 10, 20), hit("c1b", "p1", 0.8, 15, 25)]
     results = collapse(hits, {"p1": PARENT_1}, top=5, expand=Expand.CHILDREN)
