@@ -11,18 +11,29 @@ install_dependencies() {
   npm install --silent --no-audit --no-fund >/dev/null
 }
 
-# Starts the blob emulator on 127.0.0.1:$AZURITE_BLOB_PORT in a temporary folder; stopped on exit.
+# Starts the blob emulator on 127.0.0.1:$AZURITE_BLOB_PORT (a free port unless set) in a temporary
+# folder, and stops it when the calling script exits. The binary runs directly, not through npx,
+# so that the process stopped is Azurite itself.
 start_azurite() {
-  export AZURITE_BLOB_PORT="${AZURITE_BLOB_PORT:-10000}"
+  if [ -z "${AZURITE_BLOB_PORT:-}" ]; then
+    AZURITE_BLOB_PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  fi
+  export AZURITE_BLOB_PORT
+  if (echo >"/dev/tcp/127.0.0.1/$AZURITE_BLOB_PORT") 2>/dev/null; then
+    echo "port $AZURITE_BLOB_PORT is already in use: stop what listens there or set AZURITE_BLOB_PORT" >&2
+    return 1
+  fi
   AZURITE_DIR="$(mktemp -d)"
-  npx --no-install azurite-blob --silent --skipApiVersionCheck --location "$AZURITE_DIR" \
-    --blobHost 127.0.0.1 --blobPort "$AZURITE_BLOB_PORT" &
+  node_modules/.bin/azurite-blob --silent --skipApiVersionCheck --location "$AZURITE_DIR" \
+    --blobHost 127.0.0.1 --blobPort "$AZURITE_BLOB_PORT" >"$AZURITE_DIR.log" 2>&1 &
   AZURITE_PID=$!
-  trap 'kill "$AZURITE_PID" 2>/dev/null || true; rm -rf "$AZURITE_DIR"' EXIT
-  for _ in $(seq 1 50); do  # ready within a few seconds
+  trap 'kill "$AZURITE_PID" 2>/dev/null || true; wait "$AZURITE_PID" 2>/dev/null; rm -rf "$AZURITE_DIR" "$AZURITE_DIR.log"' EXIT
+  for _ in $(seq 1 100); do  # ready within a few seconds
     (echo >"/dev/tcp/127.0.0.1/$AZURITE_BLOB_PORT") 2>/dev/null && return 0
+    kill -0 "$AZURITE_PID" 2>/dev/null || break
     sleep 0.2
   done
-  echo "Azurite did not start on port $AZURITE_BLOB_PORT" >&2
+  echo "Azurite did not start on port $AZURITE_BLOB_PORT:" >&2
+  cat "$AZURITE_DIR.log" >&2
   return 1
 }
