@@ -23,7 +23,7 @@ from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
 from skills.chunking.pack import Packer, Piece, text_start
 from skills.chunking.plaintext import parse_text
-from skills.chunking.token_index import SAFE, TokenIndex
+from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 
 class BoundaryModel(Protocol):
@@ -169,7 +169,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
             stop = end_of_text
         else:
             stop = int(ends[last_token - 1])
-            safe = _last_safe(text, position, stop)
+            safe = last_safe(text, position, stop)
             stop = safe if safe > position else stop
         piece = packer.measure(position, stop, budget)
         if piece is None:  # only spaces left in this window
@@ -196,17 +196,3 @@ def _overlap_start(document: Document, previous: int, stop: int, overlap: int) -
     target = max(previous + 1, int(index.ends[back - 1]))
     match = SAFE.search(document.text, target, stop)
     return match.start() if match else stop
-
-
-def _last_safe(text: str, low: int, high: int) -> int:
-    """The last safe position in ``(low, high]``, or -1."""
-    window = 256
-    while True:
-        start = max(low + 1, high - window)
-        found = -1
-        for match in SAFE.finditer(text, start, min(len(text), high + 2)):
-            if match.start() <= high:
-                found = match.start()
-        if found > low or start == low + 1:
-            return found
-        window *= 4

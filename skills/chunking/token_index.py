@@ -134,7 +134,7 @@ class TokenIndex:
             return 0
         text = self.text
         first = start if is_safe(text, start) else self._next_safe(start, end)
-        last = end if is_safe(text, end) else self._previous_safe(first, end)
+        last = end if is_safe(text, end) else max(first, last_safe(text, first, end))
         if first >= last or self.crosses_barrier(first, last):
             return len(encoding().encode_ordinary(text[start:end]))
         middle = self.tokens_before(last) - self.tokens_before(first)
@@ -146,17 +146,20 @@ class TokenIndex:
         match = SAFE.search(self.text, start + 1, end)
         return match.start() if match else end
 
-    def _previous_safe(self, start: int, end: int) -> int:
-        window = 64
-        while True:
-            low = max(start, end - window)
-            found = -1
-            for match in SAFE.finditer(self.text, low, end):
-                if match.start() > start:
-                    found = match.start()
-            if found >= 0 or low == start:
-                return found if found >= 0 else start
-            window *= 4
+
+def last_safe(text: str, low: int, high: int) -> int:
+    """The last safe position in ``(low, high]``, or -1; looks back in growing windows."""
+    window = 64
+    while True:
+        start = max(low + 1, high - window)
+        found = -1
+        # two characters past ``high``: the pattern looks ahead to decide at ``high`` itself
+        for match in SAFE.finditer(text, start, min(len(text), high + 2)):
+            if match.start() <= high:
+                found = match.start()
+        if found > low or start == low + 1:
+            return found
+        window *= 4
 
 
 def _token_ids(segment: str) -> npt.NDArray[np.uint32]:
