@@ -24,19 +24,23 @@ from skills.chunking import outline as lv
 from skills.chunking.outline import Container, Outline, Section
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
-# The pattern begins with a plain newline, which lets the regex engine jump from one newline to
-# the next; the line (or block) of interest starts where the match ends. A line after blank
-# lines is both a block start and maybe a marker line: ``_MARKER`` tells.
+# A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
+# or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
+# ``_HEADING_MARKER``) and, in the event scans, looked ahead to after a newline.
+_MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/]|\d{1,9}[.)])"
+_HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
+_MARKER = re.compile(_MARKER_LINE)
+_HEADING_MARKER = re.compile(_HEADING_LINE)
+# The event patterns begin with a plain newline, which lets the regex engine jump from one
+# newline to the next; the line (or block) of interest starts where the match ends. A line after
+# blank lines is both a block start and maybe a marker line: ``_MARKER`` tells.
 _EVENT = re.compile(
     r"\n(?:"
     r"(?P<gap>(?:[ \t]*\n)+)(?=[ \t]*\S)"  # blank lines: a new block starts after them
-    r"|(?P<marker>)(?=[ \t]*(?:[#=\-*_+>!?/]|\d{1,9}[.)]))"  # a line that may start a block
+    rf"|(?P<marker>)(?={_MARKER_LINE})"
     r")"
 )
-_MARKER = re.compile(r"[ \t]*(?:[#=\-*_+>!?/]|\d{1,9}[.)])")
-# Only the lines that can make a heading: ATX, or a setext underline (or a thematic break).
-_HEADING_EVENT = re.compile(r"\n(?P<marker>)(?= {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$)))")
-_HEADING_MARKER = re.compile(r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))")
+_HEADING_EVENT = re.compile(rf"\n(?P<marker>)(?={_HEADING_LINE})")
 # A table is found by its delimiter row ("|---|:--:|", "--- | ---"), the line after its header.
 _DELIMITER_ROW = re.compile(r"\n(?= {0,3}(?:\|[ \t]*:?-|:?-+:?[ \t]*\|))")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
