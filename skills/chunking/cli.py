@@ -113,9 +113,10 @@ def write_tree(result: Chunking, doc: str, out: TextIO) -> None:
     for warning in result.warnings:
         out.write(f"  ! {warning}\n")
     if result.parents:
+        children = result.children_by_parent()
         for parent in result.parents:
             out.write(_describe(parent, "  ", "■"))
-            for child in result.children_of(parent):
+            for child in children.get(parent.id, []):
                 out.write(_describe(child, "      ", "└"))
     else:
         for leaf in result.leaves:

@@ -71,5 +71,14 @@ class Chunking:
     format: str
     warnings: tuple[str, ...] = field(default=())
 
+    def children_by_parent(self) -> dict[str, list[Chunk]]:
+        """Leaves grouped under their parent's id, in order: one pass for all parents."""
+        groups: dict[str, list[Chunk]] = {}
+        for leaf in self.leaves:
+            if leaf.parent_id is not None:
+                groups.setdefault(leaf.parent_id, []).append(leaf)
+        return groups
+
     def children_of(self, parent: Chunk) -> list[Chunk]:
+        """The leaves of one parent (a pass over all leaves: use ``children_by_parent`` for many)."""
         return [leaf for leaf in self.leaves if leaf.parent_id == parent.id]
