@@ -80,5 +80,5 @@ class Chunking:
         return groups
 
     def children_of(self, parent: Chunk) -> list[Chunk]:
-        """The leaves of one parent (a pass over all leaves: use ``children_by_parent`` for many)."""
+        """The leaves of one parent; a pass over all leaves (``children_by_parent`` for many)."""
         return [leaf for leaf in self.leaves if leaf.parent_id == parent.id]
