@@ -75,9 +75,13 @@ def chunk_document(
         make(piece, 1, number, parents[parent].id if parent >= 0 else None)
         for number, (parent, piece) in enumerate(layout.leaves)
     )
-    return Chunking(
-        parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(layout.warnings)
-    )
+    warnings = list(layout.warnings)
+    if options.ignored_overlap:
+        warnings.append(
+            f"childOverlapTokens ({options.child_overlap_tokens}) ignored: the "
+            f"{options.strategy.value} strategy cuts at structure and never overlaps"
+        )
+    return Chunking(parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(warnings))
 
 
 def _reject_binary(text: str) -> None:

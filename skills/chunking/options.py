@@ -37,13 +37,18 @@ class Format(StrEnum):
     TEXT = "text"
 
 
+#: Strategies that cut at structure only: they never overlap, so their default overlap is 0 and a
+#: given one is reported as ignored (a warning on the result), never applied silently.
+NON_OVERLAPPING = (Strategy.STRUCTURAL, Strategy.RECURSIVE)
+
+
 class ChunkOptions(BaseModel):
     """Sizes are in ``cl100k_base`` tokens of the *embedded* text (heading path included).
 
     ``child*`` options size the leaf chunks of every strategy (the chunks that are embedded and
     searched); ``parent_max_tokens`` bounds the sections that ``hierarchical`` returns as context.
-    Overlap applies to ``hierarchical`` (inside each parent) and ``fixed``; ``structural`` and
-    ``recursive`` cut at structure and do not overlap.
+    Overlap applies to ``hierarchical`` and ``semantic`` (inside each parent) and ``fixed``;
+    ``structural`` and ``recursive`` cut at structure and do not overlap (see ``NON_OVERLAPPING``).
     """
 
     model_config = ConfigDict(
@@ -65,13 +70,22 @@ class ChunkOptions(BaseModel):
         """Unless given, the overlap is a quarter of the leaf size (64 of 256; 128 of 512, the
         classic fixed-window baseline), the share the evaluation chose."""
         overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
-        if isinstance(data, dict) and not overlap_names & data.keys():
+        if (
+            isinstance(data, dict)
+            and not overlap_names & data.keys()
+            and data.get("strategy") not in NON_OVERLAPPING
+        ):
             leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
             if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
                 leaf = int(leaf)
             if isinstance(leaf, int) and not isinstance(leaf, bool):
                 data = {**data, "child_overlap_tokens": max(0, leaf) // 4}
         return data
+
+    @property
+    def ignored_overlap(self) -> bool:
+        """An overlap was asked of a strategy that cuts at structure only and cannot apply it."""
+        return bool(self.child_overlap_tokens) and self.strategy in NON_OVERLAPPING
 
     @model_validator(mode="after")
     def _sizes_are_consistent(self) -> Self:

@@ -83,6 +83,24 @@ def test_options_accept_wire_names() -> None:
     assert options.child_max_tokens == 128 and options.strategy.value == "fixed"
 
 
+@pytest.mark.parametrize("strategy", ["structural", "recursive"])
+def test_structure_only_strategies_never_overlap_and_say_so(strategy: str) -> None:
+    assert ChunkOptions(strategy=strategy).child_overlap_tokens == 0
+    assert ChunkOptions(strategy="fixed", child_max_tokens=512).child_overlap_tokens == 128
+    text = "# A\n\n" + "One sentence here. " * 200
+    quiet = chunk_document(text, options=ChunkOptions(strategy=strategy, child_max_tokens=64))
+    asked = chunk_document(
+        text,
+        options=ChunkOptions(strategy=strategy, child_max_tokens=64, child_overlap_tokens=16),
+    )
+    assert not quiet.warnings
+    assert [(c.start, c.end) for c in asked.leaves] == [(c.start, c.end) for c in quiet.leaves]
+    assert asked.warnings == (
+        f"childOverlapTokens (16) ignored: the {strategy} strategy cuts at structure and never "
+        "overlaps",
+    )
+
+
 def test_semantic_without_a_model_falls_back_with_a_warning() -> None:
     result = chunk_document("# A\n\ntext", options=ChunkOptions(strategy="semantic"))
     assert result.leaves and "semantic boundaries unavailable" in result.warnings[0]
