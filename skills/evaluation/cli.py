@@ -4,6 +4,7 @@
     python -m skills eval --docs DIR --questions FILE      # your documents (.jsonl or Chroma .csv)
     python -m skills eval --grid grid.json --out results/  # your candidates
     python -m skills eval --only "hier-1024-256 parent" --no-baselines
+    python -m skills eval --retrieval hybrid               # BM25 + vector, as the service queries
 
 Writes ``results.json``, ``results.csv`` and ``hit_by_budget.png`` to ``--out`` and prints the
 table. Embeds with Azure OpenAI when ``AZURE_OPENAI_ENDPOINT`` and
@@ -38,6 +39,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these candidates")
     p.add_argument("--out", type=Path, default=Path("eval-results"), help="output folder")
     p.add_argument("--cache", type=Path, help="embedding cache folder")
+    p.add_argument(
+        "--retrieval",
+        choices=("vector", "hybrid"),
+        default="vector",
+        help="vector: exact cosine, as the reference judge (default); hybrid: BM25 + vector fused "
+        "by RRF, as the search side's query",
+    )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
 
@@ -61,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     from skills.evaluation.run import evaluate
 
     embedder = default_embedder(args.cache)
-    results = evaluate(dataset, candidates, embedder, progress=_progress)
+    results = evaluate(dataset, candidates, embedder, _progress, args.retrieval)
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
         "docs": str(args.docs),
@@ -69,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         "documents": len(dataset.documents),
         "questionCount": len(dataset.questions),
         "embedder": embedder.model_name,
+        "retrieval": args.retrieval,
     }
     report.write_json(results, args.out / "results.json", meta)
     report.write_csv(results, args.out / "results.csv")
@@ -79,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report.kinds_table(results))
     print(
         f"\n{len(dataset.questions)} questions, {len(dataset.documents)} documents, "
-        f"embedder {embedder.model_name} (cache: {embedder.hits} hits, {embedder.misses} new); "
+        f"{args.retrieval} retrieval, embedder {embedder.model_name} "
+        f"(cache: {embedder.hits} hits, {embedder.misses} new); "
         f"* = baseline; outputs in {args.out}/"
     )
     return 0

@@ -26,7 +26,7 @@ from skills.evaluation.metrics import (
     score_question,
     summarize,
 )
-from skills.evaluation.retrieval import embed_all, rank
+from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import returned
 from skills.evaluation.spans import Span
 
@@ -99,20 +99,27 @@ def evaluate(
     candidates: Sequence[Candidate],
     embedder: Embedder,
     progress: Callable[[Iterable[Candidate]], Iterable[Candidate]] = lambda c: c,
+    retrieval: str = "vector",
 ) -> list[CandidateResult]:
-    """Results of every candidate, in the given order."""
+    """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
+    the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query)."""
+    if retrieval not in RETRIEVALS:
+        raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
     corpus = Corpus(dataset)
-    question_vectors = embed_all(embedder, [q.question for q in dataset.questions])
+    questions = [q.question for q in dataset.questions]
+    question_vectors = embed_all(embedder, questions)
     rankings: dict[str, tuple[ChunkSet, list[list[int]]]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         if candidate.chunk_key not in rankings:
             chunks = build_chunk_set(candidate, dataset)
-            leaf_vectors = embed_all(embedder, [leaf.embed_text for leaf in chunks.leaves])
-            rankings[candidate.chunk_key] = (
-                chunks,
-                rank(question_vectors, leaf_vectors, SEARCH_DEPTH),
-            )
+            texts = [leaf.embed_text for leaf in chunks.leaves]
+            leaf_vectors = embed_all(embedder, texts)
+            if retrieval == "hybrid":
+                ranked = hybrid_rank(questions, question_vectors, texts, leaf_vectors, SEARCH_DEPTH)
+            else:
+                ranked = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
+            rankings[candidate.chunk_key] = (chunks, ranked)
         chunks, ranked = rankings[candidate.chunk_key]
         results.append(_score(candidate, chunks, ranked, dataset, corpus))
     return results

@@ -12,21 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from skills.embeddings import Embedder
+from skills.ranking import BM25, fuse
 from skills.search.query import SearchRequest
 
-RRF_K = 60
-WORD = re.compile(r"\w+")
 SEARCH_IN = re.compile(r"search\.in\((\w+), '((?:[^']|'')*)', '\|'\)")
-BM25_K1, BM25_B = 1.2, 0.75
-
-
-def words(text: str) -> list[str]:
-    return WORD.findall(text.lower())
 
 
 class LocalIndex:
@@ -42,12 +35,7 @@ class LocalIndex:
         self._vector_field = next(
             (f["name"] for f in definition["fields"] if f["type"] == "Collection(Edm.Single)"), None
         )
-        self._terms = [Counter(words(self._searchable_text(doc))) for doc in self.documents]
-        lengths = [sum(terms.values()) for terms in self._terms]
-        self._average_length = (sum(lengths) / len(lengths)) if lengths else 0.0
-        self._document_frequency: Counter[str] = Counter()
-        for terms in self._terms:
-            self._document_frequency.update(terms.keys())
+        self._keywords = BM25([self._searchable_text(doc) for doc in self.documents])
 
     def _searchable_text(self, doc: dict[str, Any]) -> str:
         parts: list[str] = []
@@ -58,22 +46,7 @@ class LocalIndex:
 
     def bm25(self, query: str) -> list[tuple[int, float]]:
         """(document position, score) for documents sharing a word with ``query``, best first."""
-        total = len(self.documents)
-        scored = []
-        for position, terms in enumerate(self._terms):
-            length = sum(terms.values())
-            score = 0.0
-            for word in set(words(query)):
-                frequency = terms.get(word, 0)
-                if not frequency:
-                    continue
-                df = self._document_frequency[word]
-                idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
-                norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (self._average_length or 1))
-                score += idf * frequency * (BM25_K1 + 1) / (frequency + norm)
-            if score > 0:
-                scored.append((position, score))
-        return sorted(scored, key=lambda item: -item[1])
+        return self._keywords.rank(query)
 
     def nearest(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest documents by cosine similarity, best first."""
@@ -116,14 +89,11 @@ class LocalSearcher:
     def _hybrid(
         self, index: LocalIndex, text: str, vector_k: int | None
     ) -> list[tuple[int, float]]:
-        rankings = [index.bm25(text)]
+        rankings = [[position for position, _ in index.bm25(text)]]
         if vector_k:
-            rankings.append(index.nearest(self.embedder.embed([text])[0], vector_k))
-        fused: dict[int, float] = {}
-        for ranking in rankings:
-            for rank, (position, _) in enumerate(ranking, start=1):
-                fused[position] = fused.get(position, 0.0) + 1.0 / (RRF_K + rank)
-        return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
+            nearest = index.nearest(self.embedder.embed([text])[0], vector_k)
+            rankings.append([position for position, _ in nearest])
+        return fuse(rankings)
 
 
 def _filtered(documents: Sequence[dict[str, Any]], filter: str | None) -> set[int]:

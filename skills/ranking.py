@@ -1,0 +1,72 @@
+"""Keyword ranking (BM25) and Reciprocal Rank Fusion: the two halves of a hybrid query.
+
+Azure AI Search ranks a hybrid query's text part with BM25 (k1 = 1.2, b = 0.75) and fuses it with
+the vector part by Reciprocal Rank Fusion (a document scores the sum of ``1 / (60 + rank)`` over
+the rankings it appears in). The search side's local simulation and the evaluation's hybrid
+retrieval both rank this way, so "what the service would return" is computed in one place. Words
+are runs of letters, digits and ``_``, lower-cased, not stemmed: close to the standard analyzer,
+and the same for every chunking compared.
+
+>>> ranking = BM25(["retry the request", "the timeout", "retries and timeouts"])
+>>> [position for position, _ in ranking.rank("request timeout")]  # no stemming: not 2
+[1, 0]
+>>> [position for position, _ in fuse([[0, 1, 2], [2, 1]])]
+[2, 1, 0]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+K1, B = 1.2, 0.75
+RRF_K = 60
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    """The terms BM25 counts: word characters, lower-cased."""
+    return _WORD.findall(text.lower())
+
+
+class BM25:
+    """An inverted index over ``texts``: term -> (position, frequency) postings."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.size = len(texts)
+        self._lengths = [0] * self.size
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for position, text in enumerate(texts):
+            terms = Counter(words(text))
+            self._lengths[position] = sum(terms.values())
+            for term, frequency in terms.items():
+                self._postings.setdefault(term, []).append((position, frequency))
+        self._average_length = sum(self._lengths) / self.size if self.size else 0.0
+
+    def rank(self, query: str) -> list[tuple[int, float]]:
+        """(position, score) of the texts sharing a term with ``query``, best first (ties by
+        position)."""
+        scores: dict[int, float] = {}
+        for term in set(words(query)):
+            postings = self._postings.get(term, ())
+            if not postings:
+                continue
+            idf = math.log(1 + (self.size - len(postings) + 0.5) / (len(postings) + 0.5))
+            for position, frequency in postings:
+                norm = K1 * (1 - B + B * self._lengths[position] / (self._average_length or 1))
+                scores[position] = scores.get(position, 0.0) + idf * frequency * (K1 + 1) / (
+                    frequency + norm
+                )
+        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def fuse(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, float]]:
+    """Reciprocal Rank Fusion of rankings (positions, best first): (position, fused score), best
+    first, ties by position."""
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, position in enumerate(ranking, start=1):
+            fused[position] = fused.get(position, 0.0) + 1.0 / (k + rank)
+    return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
