@@ -95,6 +95,28 @@ def test_small_chunks_find_each_reference_first(corpus: tuple[Path, Path]) -> No
     assert set(hier_child.kinds) == {"prose", "context"}
 
 
+class Blind:
+    """The same vector for every text: vector search alone cannot tell the leaves apart."""
+
+    dimensions = 2
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[1.0, 0.0] for _ in texts]
+
+
+def test_hybrid_retrieval_finds_by_keywords_what_blind_vectors_cannot(
+    corpus: tuple[Path, Path],
+) -> None:
+    dataset = load_dataset(*corpus)
+    [candidate] = [Candidate("hier child", "engine", HIER, "child")]
+    [vector] = evaluate(dataset, [candidate], Blind())
+    [hybrid] = evaluate(dataset, [candidate], Blind(), retrieval="hybrid")
+    assert vector.summary["recall@1"] < 100.0
+    assert hybrid.summary["recall@1"] == 100.0
+    with pytest.raises(ValueError, match="retrieval must be one of vector, hybrid"):
+        evaluate(dataset, [candidate], Blind(), retrieval="keyword")
+
+
 def test_the_command_writes_table_json_csv_and_plot(
     corpus: tuple[Path, Path],
     tmp_path: Path,
