@@ -79,7 +79,7 @@ def main(argv: list[str]) -> int:
     for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
         try:
             text = path.read_bytes().decode("utf-8")
-            result = chunk_document(text, title=path.stem, document_key=str(path), options=options)
+            result = chunk_document(text, document_key=str(path), options=options)
         except (UnicodeDecodeError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)
             failures += 1
