@@ -116,6 +116,22 @@ def test_setext_headings_and_heading_attributes_make_clean_titles() -> None:
     assert [s.depth for s in outline.sections] == [1, 2, 2]
 
 
+def test_heading_titles_keep_words_and_drop_urls_badges_and_tags() -> None:
+    source = (
+        "# rustfmt [![linux](https://ci.example/linux.svg)](https://ci.example/linux)\n\n"
+        "Intro.\n\n## [`Client.get`](api.md#get) <a id='get'></a>\n\n" + "Text. " * 60 + "\n\n"
+        "## <code>Vec<u8></code> and List<String>\n\nMore.\n"
+    )
+    assert [s.title for s in parse_markdown(source).sections] == [
+        "rustfmt",
+        "`Client.get`",
+        "Vec<u8> and List<String>",
+    ]
+    leaf = chunk_document(source, options=LEAF).leaves[-2]
+    assert leaf.text.startswith("Text.")
+    assert leaf.embed_text.startswith("rustfmt > `Client.get`\n\n")
+
+
 def test_heading_depth_limits_which_headings_open_sections() -> None:
     source = "# A\n\ntext\n\n## B\n\ntext\n\n### C\n\ntext\n"
     assert [s.title for s in parse_markdown(source, heading_depth=2).sections] == ["A", "B"]
