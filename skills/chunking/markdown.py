@@ -52,7 +52,7 @@ _ADMONITION = re.compile(r" {0,3}(?:!!!|\?\?\?\+?)[ \t]")
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[#.][^}]*\}[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_IMAGE = re.compile(r"!\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])")
+_IMAGE = re.compile(r"!\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
 _LINK = re.compile(r"\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
 #: Inline HTML tags headings carry (anchors, code, badges), named so that ``Vec<u8>`` or
 #: ``List<String>`` in a heading about types is left alone.
@@ -67,17 +67,23 @@ _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*
 
 def heading_title(raw: str) -> str:
     """The readable title of a heading line's content, as it leads every chunk's embedded text:
-    no closing #s, no ``{ #anchor }``, no images (badges), links reduced to their text, no inline
-    HTML tags. A URL in a heading would cost tokens in every chunk of its section and say nothing.
+    no closing #s, no ``{ #anchor }``, no images (badges) unless they are all there is (a logo:
+    its alt text), links reduced to their text, no inline HTML tags. A URL in a heading would cost
+    tokens in every chunk of its section and say nothing.
 
     >>> heading_title("[`Client.get`](api.md#get) <a id='get'></a> { #get }")
     '`Client.get`'
     >>> heading_title("rustfmt [![ci](https://ci/badge.svg)](https://ci) ##")
     'rustfmt'
+    >>> heading_title("![libsodium](https://example.org/logo.png)")
+    'libsodium'
     """
     title = _HEADING_ATTRIBUTES.sub("", raw.strip())
-    title = _LINK.sub(r"\1", _IMAGE.sub("", title))
-    title = _SPACES.sub(" ", _INLINE_TAG.sub("", title))
+    return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
+
+
+def _readable(title: str) -> str:
+    title = _SPACES.sub(" ", _INLINE_TAG.sub("", _LINK.sub(r"\1", title)))
     return _CLOSING_HASHES.sub("", title).strip()
 
 
