@@ -183,15 +183,14 @@ class Packer:
         k = 0
         while k < len(chosen) - 1:
             first = chosen[k]
+            # ``_fits`` for every end at once: the prefix bound depends on the start alone
+            text_room = budget.target - self.context.upper_bound(positions[first], budget.target)
+            reach = min(target, text_room)
             k += 1
-            while (
-                k < len(chosen) - 1
-                and cumulative[chosen[k + 1]] - cumulative[first] <= target
-                and self._fits(cuts, first, chosen[k + 1], budget.target)
-            ):
+            while k < len(chosen) - 1 and cumulative[chosen[k + 1]] - cumulative[first] <= reach:
                 k += 1
             last = chosen[k]
-            if self._fits(cuts, first, last, budget.target):
+            if cumulative[last] - cumulative[first] <= text_room:
                 self._emit(cuts, first, last, budget, tier, out)
             else:
                 self._pack(cuts, first, last, budget, tier, out)
@@ -213,9 +212,13 @@ class Packer:
         else:
             self._split_finer(start, end, budget, tier, out)
 
-    def measure(self, cut: int, end: int, budget: int) -> Piece | None:
-        """The piece for ``[cut, end)`` with its exact token count; None if it holds only spaces."""
-        start = text_start(self.text, cut, end)
+    def measure(self, cut: int, end: int, budget: int, start: int | None = None) -> Piece | None:
+        """The piece for ``[cut, end)`` with its exact token count; None if it holds only spaces.
+
+        Its text begins at ``start`` when given (an overlapped leaf keeps its cut but begins
+        earlier), else at the text start after ``cut``."""
+        if start is None:
+            start = text_start(self.text, cut, end)
         if start >= end:
             return None
         prefix = self.context.for_span(start, end, budget)
@@ -224,19 +227,23 @@ class Packer:
             cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens
         )
 
-    def overlap_starts(self, low: int, high: int) -> list[int]:
+    def overlap_starts(self, low: int, high: int, earliest: int = 0) -> list[int]:
         """Where a chunk ending at ``high`` may be extended back to, in ``[low, high)``, in order:
         block starts, list items and headings; sentence starts outside code and tables; and line
-        starts when the range lies inside one code block or table (whose pieces reopen it)."""
+        starts when the range lies inside one code block or table (whose pieces reopen it).
+
+        Only those at or after ``earliest`` are returned: an overlap reaches back a few dozen
+        tokens, so checking every sentence of the range would be wasted work."""
         positions, levels = self.cuts.positions, self.cuts.levels
-        first, last = bisect_left(positions, low), bisect_left(positions, high)
+        first = bisect_left(positions, max(low, earliest))
+        last = bisect_left(positions, high)
         cuts = {positions[k] for k in range(first, last) if levels[k] > lv.AVOID}
         container = self.outline.container_at(low)
         if container is not None and high <= container.end:
             cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
         elif not self.outline.overlaps_container(low, high):
-            cuts.update(self._sentence_cuts(low, high))
-        return sorted(cut for cut in cuts if low <= cut < high)
+            cuts.update(self._sentence_cuts(low, high, earliest))
+        return sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
@@ -266,10 +273,12 @@ class Packer:
         starts = (m.start() for m in _LINE_START.finditer(self.text, cut + 1, end))
         return [start for start in starts if start not in self.avoid]
 
-    def _sentence_cuts(self, cut: int, end: int) -> list[int]:
+    def _sentence_cuts(self, cut: int, end: int, earliest: int = 0) -> list[int]:
+        """Sentence cuts in ``(cut, end)``; those before ``earliest`` may be left out (a cut lies
+        at or before the sentence start it comes from)."""
         text = self.text
         cuts = []
-        for start in sentence_starts(text, cut, end):
+        for start in sentence_starts(text, cut, end, report_from=earliest):
             position = start - 1 if text[start - 1].isspace() else start  # CJK stops: no space
             while position > cut and text[position - 1].isspace() and text[position - 1] != "\n":
                 position -= 1

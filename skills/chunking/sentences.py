@@ -113,7 +113,9 @@ _LONGEST_ABBREVIATION = max(map(len, _ABBREVIATIONS)) + 2  # + room for "(" or '
 _WORD_WINDOW = 12  # a word this long before a "." is never an abbreviation nor a list number
 
 
-def sentence_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+def sentence_starts(
+    text: str, start: int = 0, end: int | None = None, *, report_from: int = 0
+) -> list[int]:
     """Offsets in ``(start, end)`` where a new sentence begins, in increasing order.
 
     Each offset points at a non-whitespace character, preceded by whitespace or (rule 5 of the
@@ -121,6 +123,10 @@ def sentence_starts(text: str, start: int = 0, end: int | None = None) -> list[i
     offsets are whole sentences with their trailing whitespace. ``start`` itself is never returned.
     Only ``text[start:end]`` is looked at: the result equals the offsets of that slice shifted by
     ``start``. Any string is accepted (NULs, lone surrogates); a bad range raises ``ValueError``.
+
+    Offsets before ``report_from`` are left out unchecked: a caller that needs only the end of a
+    long range (where an overlap may begin) skips most of the work. The text is still read from
+    ``start`` (code spans pair from there), so the offsets kept are exactly the full scan's.
 
     >>> sentence_starts("Dr. Smith wrote it. It works.")
     [20]
@@ -136,8 +142,11 @@ def sentence_starts(text: str, start: int = 0, end: int | None = None) -> list[i
     part = text[start:stop]
     in_code = _CodeSpans(part).inside if "`" in part else None
     found: list[int] = []
+    skip = report_from - start
     for match in _CANDIDATE.finditer(part):
         first, offset = match.span()
+        if offset < skip:
+            continue
         if part[first] in _STOPS:
             if not _plausible_start(part, offset):
                 continue

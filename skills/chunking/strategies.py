@@ -12,8 +12,7 @@
 from __future__ import annotations
 
 import itertools
-from bisect import bisect_left
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from skills.chunking import outline as lv
@@ -130,23 +129,22 @@ def with_overlap(
     index = document.index
     result = leaves[:1]
     for previous, leaf in itertools.pairwise(leaves):
-        # strictly after the previous leaf's start: a leaf never swallows the one before it
-        cuts = packer.overlap_starts(max(floor, previous.start + 1), leaf.start)
         # The overlap and the leaf only grow as the start moves back: estimate from the token
-        # index where the limits are reached, then confirm with exact counts, moving forward.
+        # index where the limits are reached (the end of the token ``room`` tokens before the
+        # leaf), then confirm with exact counts, moving forward.
         room = min(overlap, budget - leaf.tokens)
-        before_leaf = index.tokens_before(leaf.start)
-        first = bisect_left(
-            cuts, True, key=lambda cut: before_leaf - index.tokens_before(cut) <= room
-        )
+        back = index.tokens_before(leaf.start) - room
+        earliest = int(index.ends[back - 1]) if back > 0 else 0
+        # strictly after the previous leaf's start: a leaf never swallows the one before it
+        cuts = packer.overlap_starts(max(floor, previous.start + 1), leaf.start, earliest)
         result.append(leaf)
-        for cut in cuts[first:]:
+        for cut in cuts:
             start = text_start(document.text, cut, leaf.end)
             if start >= leaf.start or index.count(start, leaf.start) > overlap:
                 continue
-            candidate = packer.measure(cut, leaf.end, budget)
+            candidate = packer.measure(leaf.cut, leaf.end, budget, start=start)
             if candidate is not None and candidate.tokens <= budget:
-                result[-1] = replace(candidate, cut=leaf.cut)
+                result[-1] = candidate
                 break
     return result
 
