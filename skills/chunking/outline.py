@@ -108,10 +108,12 @@ class Outline:
         return index
 
     def heading_path(self, section: int) -> tuple[str, ...]:
-        """Titles from the outermost section down to ``section``."""
+        """Titles from the outermost section down to ``section``. An empty heading (a lone ``#``,
+        as config comments and ASCII art make) still opens a section but names nothing."""
         titles: list[str] = []
         while section >= 0:
-            titles.append(self.sections[section].title)
+            if self.sections[section].title:
+                titles.append(self.sections[section].title)
             section = self.sections[section].parent
         return tuple(reversed(titles))
 

@@ -49,13 +49,14 @@ def check_invariants(
         assert chunk.tokens <= limit
         assert chunk.embed_text.endswith(chunk.text)
         path = [title, *chunk.headings] if title else list(chunk.headings)
+        assert all(path), "no empty heading in a path"
         if path and options.strategy.value != "recursive":
-            first_line = chunk.embed_text.split("\n", 1)[0]
-            if first_line.endswith(path[-1]):
-                assert set(first_line.split(PATH_SEPARATOR)) <= set(path)
-            else:  # only a reopened table header or fence fits in half the budget
-                reopened = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
-                assert reopened and count_tokens(path[-1] + "\n\n" + reopened) > limit // 2
+            line = chunk.prefix.split("\n", 1)[0]
+            if line.endswith(path[-1]):  # the path, or its innermost part when all does not fit
+                assert any(line == PATH_SEPARATOR.join(path[i:]) for i in range(len(path)))
+            else:  # not even the innermost heading fits half the budget beside what is reopened
+                reopened = chunk.prefix
+                assert count_tokens(path[-1] + "\n\n" + reopened) > limit // 2
         assert KEY.fullmatch(chunk.id)
     ids = [c.id for c in (*result.parents, *result.leaves)]
     assert len(ids) == len(set(ids))
