@@ -51,8 +51,22 @@ words = st.sampled_from(
 )
 sentence = st.lists(words, min_size=1, max_size=30).map(lambda w: " ".join(w).capitalize() + ".")
 paragraph = st.lists(sentence, min_size=1, max_size=8).map(" ".join)
-heading = st.tuples(st.integers(1, 6), st.lists(words, min_size=1, max_size=5)).map(
-    lambda t: "#" * t[0] + " " + " ".join(t[1])
+#: What real headings carry besides words: links, badges, anchors, inline HTML, generics, a
+#: " > " (Jinja templates), or nothing at all (a lone "#").
+heading_decoration = st.sampled_from(
+    [
+        "",
+        "",
+        " [link](https://example.org/a_b)",
+        " [![ci](https://ci.example/badge.svg)](https://ci.example)",
+        " <a id='anchor'></a>",
+        " { #anchor }",
+        " Vec<u8>",
+        " {{ items | length > 1 }}",
+    ]
+)
+heading = st.tuples(st.integers(1, 6), st.lists(words, max_size=5), heading_decoration).map(
+    lambda t: ("#" * t[0] + " " + " ".join(t[1]) + t[2]).rstrip()
 )
 setext = st.tuples(st.sampled_from("=-"), st.lists(words, min_size=1, max_size=4)).map(
     lambda t: " ".join(t[1]) + "\n" + t[0] * 5
