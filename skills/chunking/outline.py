@@ -19,6 +19,7 @@ import numpy as np
 SECTION = 100
 DEEP_HEADING = 61  # a heading deeper than ``heading_depth``: a strong block break
 THEMATIC_BREAK = 60
+TOPIC_SHIFT = 55  # where the semantic strategy's embeddings drift apart
 BLOCK = 50
 LIST_ITEM = 40  # a nested item of depth k cuts at LIST_ITEM - k
 LINE = 20

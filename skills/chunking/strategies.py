@@ -28,8 +28,10 @@ from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 class BoundaryModel(Protocol):
     """Where the topic changes: the seam for embedding-based (semantic) boundaries.
 
-    Given the document and the outline's cut points, return the positions (a subset of those
-    cut points) where consecutive passages drift apart; they become strong cut points.
+    Given the document and its block-level cut points (paragraphs, lists, code blocks, tables and
+    headings start there), return those where consecutive passages drift apart; they become cut
+    points stronger than any block boundary, weaker than a heading.
+    ``skills.chunking.semantic.EmbeddingBoundaries`` is the one we ship.
     """
 
     def topic_shifts(self, text: str, candidates: list[int]) -> list[int]: ...
@@ -91,10 +93,12 @@ def run_strategy(
                 "used hierarchical chunking instead"
             )
         else:
-            for position in boundary_model.topic_shifts(
-                document.text, list(document.outline.positions)
-            ):
-                document.outline.add_break(position, lv.BLOCK + 5)
+            outline = document.outline
+            levels = zip(outline.positions, outline.levels, strict=True)
+            blocks = [position for position, level in levels if level >= lv.BLOCK]
+            for position in boundary_model.topic_shifts(document.text, blocks):
+                outline.add_break(position, lv.TOPIC_SHIFT)
+            outline.freeze()
     layout = hierarchical(document, options)
     layout.warnings.extend(warnings)
     return layout

@@ -1,7 +1,8 @@
 """Our engine's output as a chunk set: leaves embedded with their ``embed_text``.
 
 Every strategy of ``skills.chunking`` goes through here; for ``hierarchical`` each leaf keeps the
-index of its parent so a hit can return the parent (or not: see ``returns``).
+index of its parent so a hit can return the parent (or not: see ``returns``). ``semantic`` gets
+its topic shifts from the run's embedder (``EmbeddingBoundaries``).
 """
 
 from __future__ import annotations
@@ -9,13 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from skills.chunking import ChunkOptions, chunk_document
+from skills.chunking.strategies import BoundaryModel
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.spans import Span
 
 
-def engine_chunks(doc: str, text: str, options: dict[str, Any]) -> ChunkSet:
-    """Chunk one document with the engine; ``options`` are ChunkOptions in wire (camelCase) form."""
-    result = chunk_document(text, document_key=doc, options=ChunkOptions.model_validate(options))
+def engine_chunks(
+    doc: str, text: str, options: dict[str, Any], boundary_model: BoundaryModel | None = None
+) -> ChunkSet:
+    """Chunk one document with the engine; ``options`` are ChunkOptions in wire (camelCase) form,
+    plus ``format`` (``markdown`` or ``text``: e.g. to measure documents as plain text)."""
+    settings = dict(options)
+    result = chunk_document(
+        text,
+        document_key=doc,
+        format=settings.pop("format", None),
+        options=ChunkOptions.model_validate(settings),
+        boundary_model=boundary_model,
+    )
     parent_index = {parent.id: index for index, parent in enumerate(result.parents)}
     leaves = tuple(
         Leaf(

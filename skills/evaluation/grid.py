@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skills.chunking.strategies import BoundaryModel
 from skills.evaluation import baselines
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.engine import engine_chunks
@@ -51,11 +52,13 @@ class Candidate:
         return json.dumps([self.chunker, dict(self.params)], sort_keys=True)
 
 
-def chunk(candidate: Candidate, doc: str, text: str) -> ChunkSet:
-    """The candidate's chunk set for one document."""
+def chunk(
+    candidate: Candidate, doc: str, text: str, boundary_model: BoundaryModel | None = None
+) -> ChunkSet:
+    """The candidate's chunk set for one document (``boundary_model``: for ``semantic``)."""
     p = candidate.params
     if candidate.chunker == "engine":
-        return engine_chunks(doc, text, dict(p))
+        return engine_chunks(doc, text, dict(p), boundary_model)
     if candidate.chunker == "fixed":
         return baselines.fixed(doc, text, int(p["size"]), int(p["overlap"]))
     if candidate.chunker == "recursive":
@@ -89,9 +92,9 @@ def _hierarchical(parent: int, child: int, overlap: int = 0) -> dict[str, Any]:
     }
 
 
-#: Our candidates when no grid file is given: the chosen default (``hier-1024-256-64 window:320``),
-#: its neighbours in size, overlap and return policy, and the single-level strategies; the run
-#: behind ``docs/evaluation.md``.
+#: Our candidates when no grid file is given: the chosen default (``hier-1024-256-64 merge:0.5``),
+#: its neighbours in size, overlap and return policy, semantic boundaries at the same sizes, and
+#: the single-level strategies; the run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
     Candidate("hier-1024-256 child", "engine", _hierarchical(1024, 256), "child"),
     Candidate("hier-1024-256 parent", "engine", _hierarchical(1024, 256), "parent"),
@@ -110,6 +113,24 @@ DEFAULT_CANDIDATES = (
     Candidate("hier-2048-256-64 merge:0.5", "engine", _hierarchical(2048, 256, 64), "merge:0.5"),
     Candidate("hier-512-128 parent", "engine", _hierarchical(512, 128), "parent"),
     Candidate("hier-1024-384 child", "engine", _hierarchical(1024, 384), "child"),
+    Candidate(
+        "semantic-1024-256-64 merge:0.5",
+        "engine",
+        {**_hierarchical(1024, 256, 64), "strategy": "semantic"},
+        "merge:0.5",
+    ),
+    Candidate(
+        "hier-1024-256-64 as-text merge:0.5",
+        "engine",
+        {**_hierarchical(1024, 256, 64), "format": "text"},
+        "merge:0.5",
+    ),
+    Candidate(
+        "semantic-1024-256-64 as-text merge:0.5",
+        "engine",
+        {**_hierarchical(1024, 256, 64), "strategy": "semantic", "format": "text"},
+        "merge:0.5",
+    ),
     Candidate(
         "structural-256", "engine", {"strategy": "structural", "childMaxTokens": 256}, "child"
     ),

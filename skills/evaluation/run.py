@@ -13,6 +13,8 @@ from statistics import fmean
 from typing import Any
 
 from skills.chunking import count_tokens
+from skills.chunking.semantic import EmbeddingBoundaries
+from skills.chunking.strategies import BoundaryModel
 from skills.chunking.tokens import encode, encoding
 from skills.embeddings import Embedder
 from skills.evaluation.chunksets import ChunkSet, concatenate
@@ -87,10 +89,15 @@ class Corpus:
         return len(prefix.rstrip("\ufffd"))
 
 
-def build_chunk_set(candidate: Candidate, dataset: Dataset) -> ChunkSet:
+def build_chunk_set(
+    candidate: Candidate, dataset: Dataset, boundary_model: BoundaryModel | None = None
+) -> ChunkSet:
     """The candidate's chunk set over every document of the dataset."""
     return concatenate(
-        {doc: chunk(candidate, doc, text) for doc, text in dataset.documents.items()}
+        {
+            doc: chunk(candidate, doc, text, boundary_model)
+            for doc, text in dataset.documents.items()
+        }
     )
 
 
@@ -106,13 +113,14 @@ def evaluate(
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
     corpus = Corpus(dataset)
+    boundaries = EmbeddingBoundaries(embedder)  # used by ``semantic`` candidates only
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
     rankings: dict[str, tuple[ChunkSet, list[list[int]]]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         if candidate.chunk_key not in rankings:
-            chunks = build_chunk_set(candidate, dataset)
+            chunks = build_chunk_set(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
             if retrieval == "hybrid":
