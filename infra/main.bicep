@@ -282,6 +282,9 @@ module functionApp 'modules/function-app.bicep' = {
     httpPerInstanceConcurrency: httpPerInstanceConcurrency
     skillAuthMode: effectiveSkillAuthMode
     skillTimeBudgetSeconds: skillTimeBudgetSeconds
+    openAiEndpoint: openAi.outputs.endpoint
+    embeddingDeploymentName: openAi.outputs.embeddingDeploymentName
+    embeddingDimensions: embeddingDimensions
     skillAppClientId: skillAppClientId
     allowedCallerPrincipalIds: concat([search.outputs.principalId], skillExtraCallerPrincipalIds)
   }

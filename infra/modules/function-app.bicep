@@ -81,6 +81,15 @@ param skillAuthMode string
 @maxValue(229)
 param skillTimeBudgetSeconds int
 
+@description('Azure OpenAI endpoint the semantic strategy embeds passages with.')
+param openAiEndpoint string
+
+@description('Embedding deployment of that account (the one the index uses).')
+param embeddingDeploymentName string
+
+@description('Dimensions of that deployment\'s vectors.')
+param embeddingDimensions int
+
 @description('entra mode: application (client) id of the app registration that represents the skill.')
 param skillAppClientId string
 
@@ -170,6 +179,24 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
         {
           name: 'SKILL_TIME_BUDGET_SECONDS'
           value: string(skillTimeBudgetSeconds)
+        }
+        // The semantic strategy's topic shifts (skills/skill/boundaries.py): keyless, as the UAMI
+        // that AZURE_CLIENT_ID names for DefaultAzureCredential; role in rbac.bicep.
+        {
+          name: 'AZURE_OPENAI_ENDPOINT'
+          value: openAiEndpoint
+        }
+        {
+          name: 'AZURE_OPENAI_EMBEDDING_DEPLOYMENT'
+          value: embeddingDeploymentName
+        }
+        {
+          name: 'AZURE_OPENAI_EMBEDDING_DIMENSIONS'
+          value: string(embeddingDimensions)
+        }
+        {
+          name: 'AZURE_CLIENT_ID'
+          value: identityClientId
         }
       ]
     }

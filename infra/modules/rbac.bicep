@@ -4,6 +4,7 @@
 // |--------------------|--------------------------------|-------------------|----------------------------------|
 // | function identity  | Storage Blob Data Owner        | host storage      | host keys/leases + deploy package |
 // | function identity  | Monitoring Metrics Publisher   | App Insights      | Entra-authenticated telemetry     |
+// | function identity  | Cognitive Services OpenAI User | Azure OpenAI      | semantic strategy's embeddings    |
 // | Search identity    | Storage Blob Data Reader       | documents storage | blob indexer (ResourceId=...)     |
 // | Search identity    | Cognitive Services OpenAI User | Azure OpenAI      | embedding skill + vectorizer      |
 // | deployer (opt.)    | Search Service Contributor     | Search            | create index/skillset/indexer     |
@@ -102,6 +103,17 @@ resource functionTelemetry 'Microsoft.Authorization/roleAssignments@2022-04-01' 
     principalId: functionPrincipalId
     principalType: 'ServicePrincipal'
     description: 'Entra-authenticated telemetry (App Insights local auth is disabled)'
+  }
+}
+
+resource functionCallsOpenAi 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(openAi.id, functionPrincipalId, roles['Cognitive Services OpenAI User'])
+  scope: openAi
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles['Cognitive Services OpenAI User'])
+    principalId: functionPrincipalId
+    principalType: 'ServicePrincipal'
+    description: 'The semantic strategy embeds passages to find topic shifts'
   }
 }
 

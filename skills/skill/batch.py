@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.chunking import Chunking, ChunkingError, ChunkOptions, Strategy, chunk_document
+from skills.chunking.strategies import BoundaryModel
+from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
 from skills.skill.inputs import InputError, RecordInputs, read_inputs, unknown_query_names
@@ -110,7 +112,7 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
         result.stats.fallbacks += 1
         warnings.append(_fallback_message(inputs.options.strategy, budget.seconds))
     try:
-        chunked = _chunk(inputs, options)
+        chunked = _chunk(inputs, options, context.env, warnings)
     except ChunkingError as exc:
         _fail(result, record.record_id, str(exc))
         return
@@ -119,13 +121,35 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
         budget.measured(len(inputs.text), time.perf_counter() - started)
 
 
-def _chunk(inputs: RecordInputs, options: ChunkOptions) -> Chunking:
+def _chunk(
+    inputs: RecordInputs, options: ChunkOptions, env: Mapping[str, str], warnings: list[str]
+) -> Chunking:
+    """The engine's chunks; ``semantic`` with the configured embeddings, and without them (the
+    engine then says so) when the embedding call fails: a model outage costs quality, not data."""
+    model = boundary_model(env) if options.strategy is Strategy.SEMANTIC else None
+    if model is not None:
+        try:
+            return _engine(inputs, options, model)
+        except ChunkingError:
+            raise
+        except Exception as exc:
+            logger.warning("semantic boundaries failed: %s", type(exc).__name__)
+            warnings.append(
+                f"semantic boundaries failed ({type(exc).__name__}): "
+                "used hierarchical chunking instead"
+            )
+            options = options.model_copy(update={"strategy": Strategy.HIERARCHICAL})
+    return _engine(inputs, options, None)
+
+
+def _engine(inputs: RecordInputs, options: ChunkOptions, model: BoundaryModel | None) -> Chunking:
     return chunk_document(
         inputs.text,
         title=inputs.title,
         format=inputs.format,
         document_key=inputs.document_key,
         options=options,
+        boundary_model=model,
     )
 
 

@@ -17,6 +17,8 @@ setting                        meaning                                      defa
 ``CHUNK_<OPTION>``             default for a chunking option, e.g.          engine default
                                ``CHUNK_CHILD_MAX_TOKENS=128``
 =============================  ===========================================  ==================
+
+``AZURE_OPENAI_*`` (the ``semantic`` strategy's embeddings): see :mod:`skills.skill.boundaries`.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import yaml
 from infra_bicep import Expr, Resource, Ternary, Union
 from infra_paths import AZURE_YAML, MAIN, ROOT, load, module
 
+from skills.skill import boundaries
 from skills.skill import settings as skill_settings
 
 #: Settings that Flex rejects or ignores (functions-app-settings.md, "Flex Consumption plan
@@ -128,6 +129,18 @@ def test_service_settings_the_skill_reads_are_set_and_parse() -> None:
     parsed = skill_settings.SkillSettings.from_env(env)
     assert parsed.time_budget_seconds == float(budget.default)
     assert budget.decorators["maxValue"] < 230, "the WebApiSkill timeout caps at 230 s"
+
+
+def test_the_semantic_strategy_gets_the_index_embedding_deployment_keylessly() -> None:
+    settings = app_settings()
+    assert settings[boundaries.ENDPOINT] == Expr("openAiEndpoint")
+    assert settings[boundaries.DEPLOYMENT] == Expr("embeddingDeploymentName")
+    assert settings[boundaries.DIMENSIONS] == Expr("string(embeddingDimensions)")
+    assert settings["AZURE_CLIENT_ID"] == Expr("identityClientId")  # DefaultAzureCredential's UAMI
+    (app,) = [m for m in load(MAIN).modules if m.symbol == "functionApp"]
+    wiring = app.body["params"]
+    assert wiring["openAiEndpoint"] == Expr("openAi.outputs.endpoint")
+    assert wiring["embeddingDeploymentName"] == Expr("openAi.outputs.embeddingDeploymentName")
 
 
 def test_entra_mode_configures_app_service_authentication() -> None:

@@ -34,6 +34,7 @@ OPENAI = "Microsoft.CognitiveServices/accounts"
 EXPECTED_GRANTS = {
     ("functionPrincipalId", "Storage Blob Data Owner", "Microsoft.Storage/storageAccounts"),
     ("functionPrincipalId", "Monitoring Metrics Publisher", "Microsoft.Insights/components"),
+    ("functionPrincipalId", "Cognitive Services OpenAI User", OPENAI),
     ("searchPrincipalId", "Storage Blob Data Reader", "Microsoft.Storage/storageAccounts"),
     ("searchPrincipalId", "Cognitive Services OpenAI User", OPENAI),
     ("deployerPrincipalId", "Search Service Contributor", "Microsoft.Search/searchServices"),
