@@ -117,6 +117,16 @@ def test_hybrid_retrieval_finds_by_keywords_what_blind_vectors_cannot(
         evaluate(dataset, [candidate], Blind(), retrieval="keyword")
 
 
+def test_semantic_candidates_get_the_runs_embedder_for_their_boundaries(
+    corpus: tuple[Path, Path],
+) -> None:
+    dataset = load_dataset(*corpus)
+    semantic = Candidate("semantic", "engine", {**HIER, "strategy": "semantic"}, "child")
+    [result] = evaluate(dataset, [semantic], BagOfWords())
+    assert not any("unavailable" in warning for warning in result.warnings)
+    assert result.summary["recall@1"] > 0
+
+
 def test_the_command_writes_table_json_csv_and_plot(
     corpus: tuple[Path, Path],
     tmp_path: Path,
