@@ -11,7 +11,9 @@ them to ordinary block boundaries (headings still come first).
 
 The embedder is injected (anything with ``embed(texts) -> vectors``): the engine does no I/O. The
 local model and Azure OpenAI both fit (``skills.embeddings``); vectors are compared after
-normalisation, so their scale does not matter.
+normalisation, so their scale does not matter. Each passage is embedded by its first
+``PASSAGE_CHARS`` characters: a topic shows in a passage's opening, and a 100 KB code block must not
+exceed a model's input limit (or cost its price) to say what it is about.
 
 >>> class Topics:  # words about cats point one way, words about tax another
 ...     def embed(self, texts):
@@ -29,6 +31,9 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+#: Characters of a passage that are embedded (about 500 tokens; all-MiniLM-L6-v2 reads fewer).
+PASSAGE_CHARS = 2000
 
 
 class TextEmbedder(Protocol):
@@ -55,7 +60,7 @@ class EmbeddingBoundaries:
         if len(cuts) < 2:  # fewer than three passages: no gap can stand out
             return []
         bounds = [0, *cuts, len(text)]
-        passages = [text[a:b].strip() or "." for a, b in pairwise(bounds)]
+        passages = [text[a:b].strip()[:PASSAGE_CHARS] or "." for a, b in pairwise(bounds)]
         scores = self._gap_scores(_unit_rows(self.embedder.embed(passages)))
         threshold = float(np.percentile(scores, self.percentile))
         # Windows overlap, so a shift also raises the gaps beside it: keep only the peaks.

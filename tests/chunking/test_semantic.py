@@ -12,7 +12,7 @@ from markdown_documents import markdown_document
 from test_invariants import check_invariants
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.chunking.semantic import EmbeddingBoundaries
+from skills.chunking.semantic import PASSAGE_CHARS, EmbeddingBoundaries
 
 TOPICS = ("penguin", "volcano", "invoice")
 
@@ -53,6 +53,21 @@ def test_passages_without_a_vector_do_not_break_it() -> None:
     candidates = [i + 2 for i, c in enumerate(text) if text[i : i + 2] == "\n\n"]
     shifts = EmbeddingBoundaries(Topics(), window=1).topic_shifts(text, candidates)
     assert set(shifts) <= set(candidates)
+
+
+def test_a_huge_passage_is_embedded_by_its_opening_only() -> None:
+    seen: list[int] = []
+
+    class Lengths(Topics):
+        def embed(self, texts: Sequence[str]) -> list[list[float]]:
+            seen.extend(len(text) for text in texts)
+            return super().embed(texts)
+
+    parts = ["penguin " * 50_000, "volcano", "invoice", "penguin"]
+    text = "\n\n".join(parts)
+    candidates = [text.index(part, 1) for part in parts[1:]]
+    EmbeddingBoundaries(Lengths()).topic_shifts(text, candidates)
+    assert max(seen) == PASSAGE_CHARS
 
 
 @pytest.mark.parametrize(("window", "percentile"), [(0, 90), (2, 0), (2, 100)])
