@@ -124,22 +124,32 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
 def _chunk(
     inputs: RecordInputs, options: ChunkOptions, env: Mapping[str, str], warnings: list[str]
 ) -> Chunking:
-    """The engine's chunks; ``semantic`` with the configured embeddings, and without them (the
-    engine then says so) when the embedding call fails: a model outage costs quality, not data."""
+    """The engine's chunks; ``semantic`` with the configured embeddings. When the embedding call
+    fails the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
+    outage costs quality, not data."""
     model = boundary_model(env) if options.strategy is Strategy.SEMANTIC else None
-    if model is not None:
+    guarded = _Guarded(model) if model is not None else None
+    chunked = _engine(inputs, options, guarded)
+    if guarded is not None and guarded.failure is not None:
+        name = type(guarded.failure).__name__
+        logger.warning("semantic boundaries failed: %s", name)
+        warnings.append(f"semantic boundaries failed ({name}): used hierarchical chunking instead")
+    return chunked
+
+
+class _Guarded:
+    """A boundary model whose failure is kept, not raised: no shifts is hierarchical chunking."""
+
+    def __init__(self, model: BoundaryModel) -> None:
+        self.model = model
+        self.failure: Exception | None = None
+
+    def topic_shifts(self, text: str, candidates: list[int]) -> list[int]:
         try:
-            return _engine(inputs, options, model)
-        except ChunkingError:
-            raise
-        except Exception as exc:
-            logger.warning("semantic boundaries failed: %s", type(exc).__name__)
-            warnings.append(
-                f"semantic boundaries failed ({type(exc).__name__}): "
-                "used hierarchical chunking instead"
-            )
-            options = options.model_copy(update={"strategy": Strategy.HIERARCHICAL})
-    return _engine(inputs, options, None)
+            return self.model.topic_shifts(text, candidates)
+        except Exception as exc:  # network, auth, quota: whatever the embedder raises
+            self.failure = exc
+            return []
 
 
 def _engine(inputs: RecordInputs, options: ChunkOptions, model: BoundaryModel | None) -> Chunking:
