@@ -62,6 +62,8 @@ _INLINE_TAG = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+#: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
+_DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
 
 
@@ -78,7 +80,10 @@ def heading_title(raw: str) -> str:
     >>> heading_title("![libsodium](https://example.org/logo.png)")
     'libsodium'
     """
-    title = _HEADING_ATTRIBUTES.sub("", raw.strip())
+    title = raw.strip()
+    if not _DECORATED.search(title):  # most headings: plain words, nothing to take out
+        return title
+    title = _HEADING_ATTRIBUTES.sub("", title)
     return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
 
 
