@@ -94,8 +94,8 @@ def run_strategy(
             )
         else:
             outline = document.outline
-            levels = zip(outline.positions, outline.levels, strict=True)
-            blocks = [position for position, level in levels if level >= lv.BLOCK]
+            cut_points = zip(outline.positions, outline.levels, strict=True)
+            blocks = [position for position, level in cut_points if level >= lv.BLOCK]
             for position in boundary_model.topic_shifts(document.text, blocks):
                 outline.add_break(position, lv.TOPIC_SHIFT)
             outline.freeze()
