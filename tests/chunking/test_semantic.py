@@ -55,6 +55,15 @@ def test_passages_without_a_vector_do_not_break_it() -> None:
     assert set(shifts) <= set(candidates)
 
 
+def test_candidates_out_of_range_repeated_or_unordered_are_tolerated() -> None:
+    parts = paragraphs("penguin", 4) + paragraphs("volcano", 4)
+    text = "\n\n".join(parts)
+    good = [text.index(part) for part in parts[1:]]
+    hostile = [-5, 0, len(text), len(text) + 9, *reversed(good), *good]
+    model = EmbeddingBoundaries(Topics(), window=2, percentile=80)
+    assert model.topic_shifts(text, hostile) == model.topic_shifts(text, good)
+
+
 def test_a_huge_passage_is_embedded_by_its_opening_only() -> None:
     seen: list[int] = []
 

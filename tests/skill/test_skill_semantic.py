@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 from skilltest_support import batch, call_chunk, messages, records
 
+from skills.embeddings import AzureOpenAIEmbedder
 from skills.skill import boundaries
 
 TOPICS = ("penguin", "invoice")
@@ -93,3 +94,16 @@ def test_other_strategies_never_build_the_model(
     monkeypatch.setattr(boundaries, "_embedder", refuse)
     out = records(call_chunk(batch({**SEMANTIC, "strategy": "hierarchical"})))["1"]
     assert out["errors"] is None
+
+
+@pytest.mark.parametrize(
+    ("dimensions", "sent", "expected"),
+    [("256", True, 256), ("", False, 1536), ("abc", False, 1536)],
+)
+def test_a_missing_or_malformed_dimension_count_is_not_sent(
+    dimensions: str, sent: bool, expected: int
+) -> None:
+    embedder = boundaries._embedder("https://aoai.example.openai.azure.com", "d", dimensions, "")
+    assert isinstance(embedder, AzureOpenAIEmbedder)  # built without any network call
+    assert embedder.dimensions == expected
+    assert embedder._send_dimensions is sent
