@@ -103,10 +103,17 @@ class Packer:
 
     def pack(self, cut: int, end: int, limit: int, target: int | None = None) -> list[Piece]:
         """Chunks of ``text[cut:end]``, each with ``tokens <= limit``; pieces are merged up to
-        ``target`` (default: the limit), and a unit that fits the limit is never cut."""
+        ``target`` (default: the limit), and a unit that fits the limit is never cut.
+
+        A range that fits the limit whole is one piece: the room the target keeps is for an
+        overlap with a piece before, and a range packed alone has none."""
         budget = Budget(limit, min(limit, target or limit))
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
+        if budget.target < limit:
+            whole = self.measure(cut, end, limit)
+            if whole is not None and whole.tokens <= limit:
+                return [whole]
         out: list[Piece] = []
         positions, levels = self.cuts.positions, self.cuts.levels
         first, last = bisect_left(positions, cut), bisect_left(positions, end)

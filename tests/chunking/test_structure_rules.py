@@ -214,3 +214,25 @@ def test_overlap_never_swallows_the_previous_child() -> None:
         children = result.children_of(parent)
         for previous, child in itertools.pairwise(children):
             assert child.start > previous.start
+
+
+def test_a_parent_that_fits_one_child_is_one_child_whatever_the_overlap() -> None:
+    # Short paragraphs: more than a child less its overlap, within a whole child.
+    paragraphs = [" ".join(["Retries back off exponentially between attempts."] * 2)] * 6
+    source = "## Recap\n\n" + "\n\n".join(paragraphs) + "\n"
+    options = ChunkOptions(parent_max_tokens=640, child_max_tokens=128, child_overlap_tokens=32)
+    tokens = count_tokens("Recap\n\n" + source)
+    assert 128 - 32 < tokens <= 128, tokens  # the case: between the target and the limit
+    result = chunk_document(source, options=options)
+    assert len(result.parents) == 1
+    [child] = result.leaves
+    assert (child.start, child.end) == (result.parents[0].start, result.parents[0].end)
+
+
+def test_a_parent_larger_than_one_child_still_packs_to_leave_room_for_overlap() -> None:
+    paragraphs = [" ".join(["Retries back off exponentially between attempts."] * 2)] * 9
+    source = "## Recap\n\n" + "\n\n".join(paragraphs) + "\n"
+    options = ChunkOptions(parent_max_tokens=640, child_max_tokens=128, child_overlap_tokens=32)
+    result = chunk_document(source, options=options)
+    assert len(result.leaves) > 1
+    assert all(leaf.tokens <= 128 for leaf in result.leaves)
