@@ -17,7 +17,7 @@ from pydantic.alias_generators import to_camel
 MAX_EMBEDDING_TOKENS = 8191
 #: Below this a chunk cannot hold its heading path and a useful amount of text.
 MIN_CHUNK_TOKENS = 16
-DEFAULT_CHILD_TOKENS = 256
+DEFAULT_CHILD_TOKENS = 128
 
 
 class Strategy(StrEnum):
@@ -56,7 +56,7 @@ class ChunkOptions(BaseModel):
     )
 
     strategy: Strategy = Strategy.HIERARCHICAL
-    parent_max_tokens: int = Field(default=1024, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
+    parent_max_tokens: int = Field(default=640, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
     child_max_tokens: int = Field(
         default=DEFAULT_CHILD_TOKENS, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
     )
@@ -67,7 +67,7 @@ class ChunkOptions(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _overlap_defaults_to_a_quarter(cls, data: Any) -> Any:
-        """Unless given, the overlap is a quarter of the leaf size (64 of 256; 128 of 512, the
+        """Unless given, the overlap is a quarter of the leaf size (32 of 128; 128 of 512, the
         classic fixed-window baseline), the share the evaluation chose."""
         overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
         if (

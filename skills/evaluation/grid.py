@@ -92,44 +92,46 @@ def _hierarchical(parent: int, child: int, overlap: int = 0) -> dict[str, Any]:
     }
 
 
-#: Our candidates when no grid file is given: the chosen default (``hier-1024-256-64 merge:0.5``),
-#: its neighbours in size, overlap and return policy, semantic boundaries at the same sizes, and
-#: the single-level strategies; the run behind ``docs/evaluation.md``.
+#: Our candidates when no grid file is given: the chosen default (``hier-640-128-32 parent``), its
+#: neighbours in size, overlap and return policy, the previous default (1,024/256/64 with
+#: auto-merging), semantic boundaries at the default sizes, and the single-level strategies; the
+#: run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
-    Candidate("hier-1024-256 child", "engine", _hierarchical(1024, 256), "child"),
-    Candidate("hier-1024-256 parent", "engine", _hierarchical(1024, 256), "parent"),
-    Candidate("hier-1024-256-64 child", "engine", _hierarchical(1024, 256, 64), "child"),
-    Candidate("hier-1024-256-64 window:320", "engine", _hierarchical(1024, 256, 64), "window:320"),
-    Candidate("hier-1024-256-64 window:400", "engine", _hierarchical(1024, 256, 64), "window:400"),
+    Candidate("hier-640-128-32 parent", "engine", _hierarchical(640, 128, 32), "parent"),
+    Candidate("hier-640-128-32 child", "engine", _hierarchical(640, 128, 32), "child"),
+    Candidate("hier-640-128-32 merge:0.5", "engine", _hierarchical(640, 128, 32), "merge:0.5"),
     Candidate(
-        "hier-1024-256-64 neighbours:1", "engine", _hierarchical(1024, 256, 64), "neighbours:1"
+        "hier-640-128-32 parent-max:512", "engine", _hierarchical(640, 128, 32), "parent-max:512"
     ),
-    Candidate("hier-1024-256-64 merge:0.5", "engine", _hierarchical(1024, 256, 64), "merge:0.5"),
-    Candidate(
-        "hier-1024-256-64 parent-max:512", "engine", _hierarchical(1024, 256, 64), "parent-max:512"
-    ),
-    Candidate("hier-1024-256-64 parent", "engine", _hierarchical(1024, 256, 64), "parent"),
-    Candidate("hier-512-256-64 parent", "engine", _hierarchical(512, 256, 64), "parent"),
-    Candidate("hier-2048-256-64 merge:0.5", "engine", _hierarchical(2048, 256, 64), "merge:0.5"),
+    Candidate("hier-640-128-32 window:384", "engine", _hierarchical(640, 128, 32), "window:384"),
+    Candidate("hier-640-128 parent", "engine", _hierarchical(640, 128), "parent"),
+    Candidate("hier-640-128-64 parent", "engine", _hierarchical(640, 128, 64), "parent"),
+    Candidate("hier-640-96-24 parent", "engine", _hierarchical(640, 96, 24), "parent"),
+    Candidate("hier-640-160-40 parent", "engine", _hierarchical(640, 160, 40), "parent"),
+    Candidate("hier-576-128-32 parent", "engine", _hierarchical(576, 128, 32), "parent"),
+    Candidate("hier-704-128-32 parent", "engine", _hierarchical(704, 128, 32), "parent"),
     Candidate("hier-512-128 parent", "engine", _hierarchical(512, 128), "parent"),
+    Candidate("hier-1024-256-64 child", "engine", _hierarchical(1024, 256, 64), "child"),
+    Candidate("hier-1024-256-64 merge:0.5", "engine", _hierarchical(1024, 256, 64), "merge:0.5"),
+    Candidate("hier-1024-256-64 parent", "engine", _hierarchical(1024, 256, 64), "parent"),
     Candidate("hier-1024-384 child", "engine", _hierarchical(1024, 384), "child"),
     Candidate(
-        "semantic-1024-256-64 merge:0.5",
+        "semantic-640-128-32 parent",
         "engine",
-        {**_hierarchical(1024, 256, 64), "strategy": "semantic"},
-        "merge:0.5",
+        {**_hierarchical(640, 128, 32), "strategy": "semantic"},
+        "parent",
     ),
     Candidate(
-        "hier-1024-256-64 as-text merge:0.5",
+        "hier-640-128-32 as-text parent",
         "engine",
-        {**_hierarchical(1024, 256, 64), "format": "text"},
-        "merge:0.5",
+        {**_hierarchical(640, 128, 32), "format": "text"},
+        "parent",
     ),
     Candidate(
-        "semantic-1024-256-64 as-text merge:0.5",
+        "semantic-640-128-32 as-text parent",
         "engine",
-        {**_hierarchical(1024, 256, 64), "strategy": "semantic", "format": "text"},
-        "merge:0.5",
+        {**_hierarchical(640, 128, 32), "strategy": "semantic", "format": "text"},
+        "parent",
     ),
     Candidate(
         "structural-256", "engine", {"strategy": "structural", "childMaxTokens": 256}, "child"
