@@ -92,11 +92,12 @@ def _hierarchical(parent: int, child: int, overlap: int = 0) -> dict[str, Any]:
     }
 
 
-#: Our candidates when no grid file is given: the chosen default (``hier-640-128-32 parent``), its
-#: neighbours in size, overlap and return policy, the previous default (1,024/256/64 with
+#: Our candidates when no grid file is given: the chosen default (``hier-640-128-32 top-parent``),
+#: its neighbours in size, overlap and return policy, the previous default (1,024/256/64 with
 #: auto-merging), semantic boundaries at the default sizes, and the single-level strategies; the
 #: run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
+    Candidate("hier-640-128-32 top-parent", "engine", _hierarchical(640, 128, 32), "top-parent"),
     Candidate("hier-640-128-32 parent", "engine", _hierarchical(640, 128, 32), "parent"),
     Candidate("hier-640-128-32 child", "engine", _hierarchical(640, 128, 32), "child"),
     Candidate("hier-640-128-32 merge:0.5", "engine", _hierarchical(640, 128, 32), "merge:0.5"),
@@ -114,6 +115,7 @@ DEFAULT_CANDIDATES = (
     Candidate("hier-1024-256-64 child", "engine", _hierarchical(1024, 256, 64), "child"),
     Candidate("hier-1024-256-64 merge:0.5", "engine", _hierarchical(1024, 256, 64), "merge:0.5"),
     Candidate("hier-1024-256-64 parent", "engine", _hierarchical(1024, 256, 64), "parent"),
+    Candidate("hier-1024-256-64 top-parent", "engine", _hierarchical(1024, 256, 64), "top-parent"),
     Candidate("hier-1024-384 child", "engine", _hierarchical(1024, 384), "child"),
     Candidate(
         "semantic-640-128-32 parent",

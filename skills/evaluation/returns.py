@@ -6,6 +6,8 @@ contexts an application would send. Policies, by name:
 - ``child``: each leaf itself (flat strategies have nothing else).
 - ``parent``: the leaf's parent section, each parent once at the rank of its best leaf
   (a leaf without parent returns itself).
+- ``top-parent``: the parent of the best leaf, whole; every later leaf of another parent itself
+  (the first context has its whole section, the rest cost little of the prompt).
 - ``neighbours:N``: the leaf widened to N leaves on each side in the same document.
 - ``merge:R``: leaves of the top ``MERGE_WINDOW`` hits are grouped by parent; a parent whose hit
   leaves cover at least R of its characters is returned whole (at its best leaf's rank), the other
@@ -50,14 +52,14 @@ class Policy:
 def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
     kind, _, argument = name.partition(":")
-    if kind in {"child", "parent"} and not argument:
+    if kind in {"child", "parent", "top-parent"} and not argument:
         return Policy(kind)
     if kind in {"neighbours", "merge", "parent-max", "window"} and argument:
         value = float(argument)
         if value >= 0:
             return Policy(kind, value)
     raise ValueError(
-        f"unknown return policy {name!r}: use child, parent, neighbours:N, merge:R, "
+        f"unknown return policy {name!r}: use child, parent, top-parent, neighbours:N, merge:R, "
         "parent-max:TOKENS or window:TOKENS"
     )
 
@@ -72,6 +74,8 @@ def returned(
     parsed = parse_policy(policy)
     if parsed.kind == "merge":
         candidates = _merged(ranked_leaves, chunks, parsed.argument)
+    elif parsed.kind == "top-parent":
+        candidates = _top_parent(ranked_leaves, chunks)
     else:
         candidates = [_context(i, chunks, parsed, token_count) for i in ranked_leaves]
     contexts: list[Span] = []
@@ -163,3 +167,11 @@ def _merged(ranked_leaves: Sequence[int], chunks: ChunkSet, ratio: float) -> lis
         else:
             result.append(chunks.leaves[index].span)
     return result
+
+
+def _top_parent(ranked_leaves: Sequence[int], chunks: ChunkSet) -> list[Span]:
+    first = chunks.leaves[ranked_leaves[0]].parent if ranked_leaves else None
+    return [
+        chunks.parents[first] if first is not None and leaf.parent == first else leaf.span
+        for leaf in (chunks.leaves[index] for index in ranked_leaves)
+    ]

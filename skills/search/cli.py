@@ -76,7 +76,7 @@ def _query_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=5, help="distinct parents to return")
     parser.add_argument("--children", type=int, default=50, help="children to over-fetch")
     expand_choices = [e.value for e in Expand]
-    parser.add_argument("--expand", choices=expand_choices, default=Expand.PARENT.value)
+    parser.add_argument("--expand", choices=expand_choices, default=Expand.TOP_PARENT.value)
     parser.add_argument("--semantic", action="store_true", help="use the semantic ranker")
     parser.add_argument("--json", action="store_true", help="print results as JSON")
 

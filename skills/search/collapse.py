@@ -8,10 +8,11 @@ simulation both call it, so what the simulation answers is what the service path
 What a hit returns is a parameter, :class:`Expand`, because it is a retrieval-quality choice the
 evaluation decides with numbers:
 
-- ``parent`` (the default): the whole parent section, what parent-child retrieval is for: the
-  small child finds it, the bounded parent (640 tokens by default) is what the prompt needs; on
-  the dev set it gives the best top-1 and puts the answer into a 1,000- and a 2,000-token prompt
-  more often than every baseline (``docs/evaluation.md``);
+- ``top-parent`` (the default): the whole parent for the first result, the matched children for
+  the others: the first context is a whole section, the rest cost little of the prompt; on the dev
+  set it has the best top-1 and puts the answer into a 1,000- and a 2,000-token prompt more often
+  than every baseline (``docs/evaluation.md``);
+- ``parent``: the whole parent section (at most 640 tokens by default) for every result;
 - ``children``: only the matched children, merged where they touch or overlap;
 - ``merge``: the whole parent when the children matched among the top ``MERGE_WINDOW`` hits
   cover at least ``MERGE_RATIO`` of it, else the matched children (the "auto-merging" of
@@ -43,6 +44,7 @@ class Expand(StrEnum):
     """What one child hit contributes to the returned context (see the module docstring)."""
 
     PARENT = "parent"
+    TOP_PARENT = "top-parent"
     CHILDREN = "children"
     MERGE = "merge"
     NEIGHBOURS = "neighbours"
@@ -190,7 +192,7 @@ def collapse(
     hits: Sequence[ChildHit],
     parents: Mapping[str, ParentDoc],
     top: int,
-    expand: Expand = Expand.PARENT,
+    expand: Expand = Expand.TOP_PARENT,
     siblings: Mapping[str, Sequence[Span]] | None = None,
     neighbours: int = 1,
 ) -> list[ParentResult]:
@@ -202,7 +204,10 @@ def collapse(
         if expand is Expand.MERGE:
             spans = _merged(group, parent, top_hits)
         else:
-            spans = _spans(group, expand, (siblings or {}).get(parent_id, ()), neighbours, parent)
+            mode = expand
+            if expand is Expand.TOP_PARENT:
+                mode = Expand.PARENT if rank == 1 else Expand.CHILDREN
+            spans = _spans(group, mode, (siblings or {}).get(parent_id, ()), neighbours, parent)
         results.append(
             ParentResult(
                 rank=rank,

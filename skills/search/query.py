@@ -74,7 +74,7 @@ class QueryOptions:
     parents: int = 5
     children: int = 50
     semantic: bool = False
-    expand: Expand = Expand.PARENT
+    expand: Expand = Expand.TOP_PARENT
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:

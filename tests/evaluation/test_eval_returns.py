@@ -21,6 +21,16 @@ def test_parent_returns_each_parent_once_at_its_best_leaf() -> None:
     assert returned([4, 1, 5, 2], CHUNKS, "parent") == [Span("d", 40, 60), Span("d", 0, 40)]
 
 
+def test_top_parent_returns_the_first_parent_whole_and_later_hits_as_leaves() -> None:
+    # leaf 1 (parent 0) first: its parent; leaf 5 (parent 1): itself; leaf 2 is inside parent 0
+    assert returned([1, 5, 2, 4], CHUNKS, "top-parent") == [
+        Span("d", 0, 40),
+        Span("d", 50, 60),
+        Span("d", 40, 50),
+    ]
+    assert returned([], CHUNKS, "top-parent") == []
+
+
 def test_child_returns_the_leaves() -> None:
     assert returned([3, 0], CHUNKS, "child") == [Span("d", 30, 40), Span("d", 0, 10)]
 
@@ -61,11 +71,13 @@ def test_parent_max_returns_the_parent_only_below_the_bound() -> None:
 
 def test_leaves_without_parent_return_themselves_under_every_policy() -> None:
     flat = ChunkSet((Leaf(Span("d", 0, 5), ""), Leaf(Span("d", 5, 9), "")))
-    for policy in ("parent", "merge:0.1", "child"):
+    for policy in ("parent", "top-parent", "merge:0.1", "child"):
         assert returned([1, 0], flat, policy) == [Span("d", 5, 9), Span("d", 0, 5)]
 
 
-@pytest.mark.parametrize("name", ["whole", "merge", "neighbours:", "merge:-1", "parent:2"])
+@pytest.mark.parametrize(
+    "name", ["whole", "merge", "neighbours:", "merge:-1", "parent:2", "top-parent:1"]
+)
 def test_unknown_policies_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="return policy"):
         parse_policy(name)

@@ -85,9 +85,16 @@ def test_expand_merge_counts_only_the_top_hits() -> None:
     assert results[0].passage == SOURCE[0:20]
 
 
-def test_merge_is_the_default() -> None:
-    hits = [hit("c0", "p1", 0.9, 0, 10), hit("c1", "p1", 0.8, 10, 20)]
-    assert collapse(hits, {"p1": PARENT_1}, top=5)[0].passage == SOURCE[0:30]
+def test_expand_top_parent_returns_the_first_parent_whole_and_the_others_matched_children() -> None:
+    hits = [hit("x", "p2", 0.95, 30, 35), hit("c1", "p1", 0.9, 10, 20)]
+    results = collapse(hits, {"p1": PARENT_1, "p2": PARENT_2}, top=5, expand=Expand.TOP_PARENT)
+    assert [r.passage for r in results] == [SOURCE[30:40], SOURCE[10:20]]
+
+
+def test_top_parent_is_the_default() -> None:
+    hits = [hit("c1", "p1", 0.9, 10, 20), hit("x", "p2", 0.8, 30, 35)]
+    results = collapse(hits, {"p1": PARENT_1, "p2": PARENT_2}, top=5)
+    assert [r.passage for r in results] == [SOURCE[0:30], SOURCE[30:35]]
 
 
 def test_expand_children_merges_matched_children_without_repeating_overlap() -> None:
