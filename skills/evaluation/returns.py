@@ -6,8 +6,9 @@ contexts an application would send. Policies, by name:
 - ``child``: each leaf itself (flat strategies have nothing else).
 - ``parent``: the leaf's parent section, each parent once at the rank of its best leaf
   (a leaf without parent returns itself).
-- ``top-parent``: the parent of the best leaf, whole; every later leaf of another parent itself
-  (the first context has its whole section, the rest cost little of the prompt).
+- ``top-parent``: what the query returns by default: the leaves it fetches grouped by parent, in
+  the order of each parent's best leaf; the first parent whole, the other parents as their hit
+  leaves (touching ones joined). The first context has its whole section, the rest cost little.
 - ``neighbours:N``: the leaf widened to N leaves on each side in the same document.
 - ``merge:R``: leaves of the top ``MERGE_WINDOW`` hits are grouped by parent; a parent whose hit
   leaves cover at least R of its characters is returned whole (at its best leaf's rank), the other
@@ -36,9 +37,12 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
+from skills.search.collapse import merge_spans
 
 #: How many top leaves ``merge`` looks at to decide whether a parent was hit enough.
 MERGE_WINDOW = 10
+#: How many ranked children the query fetches before grouping them (``QueryOptions.children``).
+FETCHED_CHILDREN = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,8 +174,21 @@ def _merged(ranked_leaves: Sequence[int], chunks: ChunkSet, ratio: float) -> lis
 
 
 def _top_parent(ranked_leaves: Sequence[int], chunks: ChunkSet) -> list[Span]:
-    first = chunks.leaves[ranked_leaves[0]].parent if ranked_leaves else None
-    return [
-        chunks.parents[first] if first is not None and leaf.parent == first else leaf.span
-        for leaf in (chunks.leaves[index] for index in ranked_leaves)
-    ]
+    """What the query's ``top-parent`` sends (``skills.search.collapse``): the hits among the
+    children it fetches, grouped by parent in the order of each parent's best hit; the first
+    parent whole, every other parent as its hit leaves, touching ones joined into one passage."""
+    groups: dict[tuple[str, int], list[Span]] = {}
+    for index in ranked_leaves[:FETCHED_CHILDREN]:
+        parent = chunks.leaves[index].parent
+        key = ("parent", parent) if parent is not None else ("leaf", index)
+        groups.setdefault(key, []).append(chunks.leaves[index].span)
+    contexts: list[Span] = []
+    for number, ((kind, parent), spans) in enumerate(groups.items()):
+        if number == 0 and kind == "parent":
+            contexts.append(chunks.parents[parent])
+            continue
+        doc = spans[0].doc
+        passages = merge_spans([(span.start, span.end) for span in spans])
+        contexts.extend(Span(doc, start, end) for start, end in passages)
+    contexts.extend(chunks.leaves[index].span for index in ranked_leaves[FETCHED_CHILDREN:])
+    return contexts

@@ -10,8 +10,8 @@ evaluation decides with numbers:
 
 - ``top-parent`` (the default): the whole parent for the first result, the matched children for
   the others: the first context is a whole section, the rest cost little of the prompt; on the dev
-  set it has the best top-1 and puts the answer into a 1,000- and a 2,000-token prompt more often
-  than every baseline (``docs/evaluation.md``);
+  set it beats every baseline on top-1 and within a 1,000- and a 2,000-token prompt, with half the
+  tokens of ``parent`` (``docs/evaluation.md``);
 - ``parent``: the whole parent section (at most 640 tokens by default) for every result;
 - ``children``: only the matched children, merged where they touch or overlap;
 - ``merge``: the whole parent when the children matched among the top ``MERGE_WINDOW`` hits

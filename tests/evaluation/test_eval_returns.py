@@ -21,12 +21,14 @@ def test_parent_returns_each_parent_once_at_its_best_leaf() -> None:
     assert returned([4, 1, 5, 2], CHUNKS, "parent") == [Span("d", 40, 60), Span("d", 0, 40)]
 
 
-def test_top_parent_returns_the_first_parent_whole_and_later_hits_as_leaves() -> None:
-    # leaf 1 (parent 0) first: its parent; leaf 5 (parent 1): itself; leaf 2 is inside parent 0
-    assert returned([1, 5, 2, 4], CHUNKS, "top-parent") == [
-        Span("d", 0, 40),
-        Span("d", 50, 60),
-        Span("d", 40, 50),
+def test_top_parent_returns_the_first_parent_whole_and_the_other_parents_hit_leaves() -> None:
+    # leaf 1 first: parent 0 whole; leaves 5 and 4 (parent 1) touch: one passage, at leaf 5's rank
+    assert returned([1, 5, 2, 4], CHUNKS, "top-parent") == [Span("d", 0, 40), Span("d", 40, 60)]
+    # leaf 4 first: parent 1 whole; leaves 0 and 2 of parent 0 do not touch: two passages
+    assert returned([4, 2, 0], CHUNKS, "top-parent") == [
+        Span("d", 40, 60),
+        Span("d", 0, 10),
+        Span("d", 20, 30),
     ]
     assert returned([], CHUNKS, "top-parent") == []
 
