@@ -21,6 +21,7 @@ from pathlib import Path
 
 from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
 from skills.evaluation.grid import Candidate, load_grid
+from skills.evaluation.retrieval import RETRIEVALS
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", type=Path, help="embedding cache folder")
     p.add_argument(
         "--retrieval",
-        choices=("vector", "hybrid"),
+        choices=RETRIEVALS,
         default="vector",
         help="vector: exact cosine, as the reference judge (default); hybrid: BM25 + vector fused "
         "by RRF, as the search side's query",

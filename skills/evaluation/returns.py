@@ -37,12 +37,8 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.collapse import merge_spans
-
-#: How many top leaves ``merge`` looks at to decide whether a parent was hit enough.
-MERGE_WINDOW = 10
-#: How many ranked children the query fetches before grouping them (``QueryOptions.children``).
-FETCHED_CHILDREN = 50
+from skills.search.collapse import MERGE_WINDOW, merge_spans
+from skills.search.query import FETCHED_CHILDREN
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from skills.search.collapse import Expand, ParentResult
-from skills.search.query import QueryOptions, query_parents
+from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
 from skills.search.templates import render
 
@@ -74,7 +74,9 @@ def _mode(parser: argparse.ArgumentParser) -> None:
 
 def _query_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=5, help="distinct parents to return")
-    parser.add_argument("--children", type=int, default=50, help="children to over-fetch")
+    parser.add_argument(
+        "--children", type=int, default=FETCHED_CHILDREN, help="children to over-fetch"
+    )
     expand_choices = [e.value for e in Expand]
     parser.add_argument("--expand", choices=expand_choices, default=Expand.TOP_PARENT.value)
     parser.add_argument("--semantic", action="store_true", help="use the semantic ranker")

@@ -66,13 +66,18 @@ class Searcher(Protocol):
         ...
 
 
+#: Children fetched per query before they are grouped into parents (over-fetching, since several
+#: children of one parent may rank high).
+FETCHED_CHILDREN = 50
+
+
 @dataclass(frozen=True)
 class QueryOptions:
     """How many parents to return, how many children to over-fetch, and what a hit returns."""
 
     mode: Mode = "embedded"
     parents: int = 5
-    children: int = 50
+    children: int = FETCHED_CHILDREN
     semantic: bool = False
     expand: Expand = Expand.TOP_PARENT
 
