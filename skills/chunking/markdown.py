@@ -4,10 +4,10 @@ Only block starts are visited in Python. Regular expressions find the fences, th
 and the lines that start with a block marker; the lines inside a paragraph, a code block or a table
 are never looked at one by one: the packer cuts between them lazily, and only when that block alone
 exceeds the budget. CommonMark-lite: ATX and setext headings, fenced code (backticks and tildes; an
-unclosed fence runs to the end of the document), GFM tables, nested lists, block quotes, YAML front
-matter, and the MkDocs admonitions of technical docs (``!!! note`` with an indented body,
-``/// tip`` ... ``///``). Anything else is a paragraph, so malformed Markdown is still chunked,
-with fewer good cut points.
+unclosed fence runs to the end of the document), GFM tables, HTML tables (as Document Intelligence
+writes them, see ``html_tables``), nested lists, block quotes, YAML front matter, and the MkDocs
+admonitions of technical docs (``!!! note`` with an indented body, ``/// tip`` ... ``///``).
+Anything else is a paragraph, so malformed Markdown is still chunked, with fewer good cut points.
 
 Example: ``"# A\\n\\ntext\\n\\n## B\\n- x\\n- y\\n"`` gives sections ``A`` (depth 1) and ``B``
 (depth 2, parent A), a block break before ``text``, a section break before ``## B`` and list-item
@@ -21,6 +21,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from skills.chunking import outline as lv
+from skills.chunking.html_tables import find_html_tables
 from skills.chunking.outline import Container, Outline, Section
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
@@ -118,6 +119,7 @@ class _MarkdownParser:
         start = self._front_matter()
         self._fences(start)
         if not self.sections_only:
+            self._html_tables(start)
             self._tables(start)
         self.opaque.sort()
         opaque_starts = [span[0] for span in self.opaque]
@@ -184,6 +186,30 @@ class _MarkdownParser:
         self.outline.containers.append(Container(start, body, end, reopen, (body, close)))
         self.outline.add_break(start, lv.BLOCK)
         self.opaque.append((start, end))
+
+    def _html_tables(self, start: int) -> None:
+        """HTML tables outside code blocks (``html_tables``), cut only between rows. A table
+        holding a fenced code block (Markdown in a cell) is left as blocks: containers never
+        nest, and the code block's own rule matters more."""
+        fences = sorted(self.opaque)
+        fence_starts = [span[0] for span in fences]
+
+        def in_code(position: int) -> bool:
+            inside = bisect_right(fence_starts, position) - 1
+            return inside >= 0 and position < fences[inside][1]
+
+        text = self.text
+        for table in find_html_tables(text, start, in_code):
+            if bisect_right(fence_starts, table.end - 1) != bisect_right(fence_starts, table.start):
+                continue
+            reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
+            self.outline.containers.append(
+                Container(table.start, table.body_start, table.end, reopen, table.avoid)
+            )
+            self.outline.add_break(table.start, lv.BLOCK)
+            if text[table.end : _line_end(text, table.end)].strip():  # a footnote right after it
+                self.outline.add_break(table.end, lv.BLOCK)
+            self.opaque.append((table.start, table.end))
 
     def _tables(self, start: int) -> None:
         """Tables outside code blocks: a header line with a pipe, then a delimiter row."""

@@ -92,6 +92,22 @@ table = st.tuples(
         + ["| " + " | ".join(row[: t[0]]) + " |" for row in t[1]]
     )
 )
+html_table = st.tuples(
+    st.booleans(), st.lists(st.lists(cell, min_size=2, max_size=2), min_size=1, max_size=30)
+).map(  # as Document Intelligence writes them: one row per line, or one cell per line
+    lambda t: (
+        "<table>\n<tr><th>Name</th><th>Value</th></tr>\n"
+        + "".join(
+            (
+                "<tr>\n<td>{}</td>\n<td>{}</td>\n</tr>\n"
+                if t[0]
+                else "<tr><td>{}</td><td>{}</td></tr>\n"
+            ).format(*row)
+            for row in t[1]
+        )
+        + "</table>"
+    )
+)
 ragged_table = st.lists(st.lists(cell, min_size=1, max_size=5), min_size=1, max_size=8).map(
     lambda rows: "| a | b |\n|---|---|\n" + "\n".join("| " + " | ".join(r) for r in rows)
 )
@@ -111,6 +127,7 @@ block = st.one_of(
     unclosed_fence,
     indented_code,
     table,
+    html_table,
     ragged_table,
     bullet_list,
     quote,

@@ -60,6 +60,51 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
 
 
+def html_table(
+    rows: int, row: str = "<tr><td>E{i:03}</td><td>failure {i} of the ingest tier</td></tr>"
+) -> str:
+    header = (
+        "<table>\n<caption>Table 3. Error codes</caption>\n<tr><th>Code</th><th>Meaning</th></tr>\n"
+    )
+    return header + "".join(row.format(i=i) + "\n" for i in range(rows)) + "</table>\n"
+
+
+def test_an_html_table_is_cut_between_rows_and_each_piece_repeats_caption_and_header() -> None:
+    # Document Intelligence's Markdown: a PDF's tables come as HTML, one row per line
+    source = "## Errors\n\n" + html_table(40) + "Codes above 900 are reserved.\n"
+    result = chunk_document(source, options=LEAF)
+    table_chunks = [c for c in result.leaves if "<td>E0" in c.text]
+    assert len(table_chunks) > 2
+    header = (
+        "<table>\n<caption>Table 3. Error codes</caption>\n<tr><th>Code</th><th>Meaning</th></tr>\n"
+    )
+    for chunk in table_chunks:
+        assert header in chunk.embed_text, "every piece carries the caption and the header row"
+        rows = [line for line in chunk.text.splitlines() if "<td>" in line]
+        assert all(line.startswith("<tr>") and line.endswith("</tr>") for line in rows)
+
+
+def test_an_html_row_spread_over_lines_is_never_cut() -> None:
+    row = "<tr>\n<td>E{i:03}</td>\n<td>failure {i} of the ingest tier</td>\n</tr>"
+    source = html_table(30, row)
+    result = chunk_document(source, options=LEAF)
+    assert len(result.leaves) > 2
+    for chunk in result.leaves:
+        body = chunk.text[chunk.text.index("<tr>\n<td>") :] if "<td>" in chunk.text else ""
+        assert body.count("<tr>") == body.count("</tr>"), f"a row was cut: {chunk.text!r}"
+
+
+def test_html_tables_inline_unclosed_or_holding_code_are_handled_as_blocks() -> None:
+    inline = "A paragraph with <table><tr><td>x</td></tr></table> inside.\n"
+    unclosed = "<table>\n<tr><td>a</td></tr>\n<tr><td>b</td></tr>\n\nAfter the blank line.\n"
+    with_code = "<table>\n<tr><td>\n\n```sh\nmake\n```\n\n</td></tr>\n</table>\n"
+    assert parse_markdown(inline).containers == []
+    [table] = parse_markdown(unclosed).containers
+    assert unclosed[table.start : table.end] == unclosed[: unclosed.index("\n\n") + 1]
+    [fence] = parse_markdown(with_code).containers
+    assert fence.reopen == "```sh\n", "the code block keeps its own rule"
+
+
 def test_list_items_stay_whole_when_they_fit() -> None:
     items = [
         f"- Item {i}: the client retries the request {i} times before it gives up."
