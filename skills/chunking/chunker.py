@@ -13,8 +13,9 @@ from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 _MARKDOWN_SIGNS = re.compile(
     r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
-    r"| {0,3}\d{1,9}[.)][ \t]+\S| {0,3}>[ \t]?|.*\]\([^)\s]+\))",
-    re.MULTILINE,
+    r"| {0,3}\d{1,9}[.)][ \t]+\S| {0,3}>[ \t]?|.*\]\([^)\s]+\)"
+    r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
+    re.MULTILINE | re.IGNORECASE,
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536

@@ -105,6 +105,11 @@ def test_html_tables_inline_unclosed_or_holding_code_are_handled_as_blocks() -> 
     assert fence.reopen == "```sh\n", "the code block keeps its own rule"
 
 
+def test_document_intelligence_markdown_is_detected_as_markdown() -> None:
+    source = '<!-- PageHeader="Lease" -->\n\nThe rent is due monthly.\n\n' + html_table(2)
+    assert chunk_document(source).format == "markdown"
+
+
 def test_list_items_stay_whole_when_they_fit() -> None:
     items = [
         f"- Item {i}: the client retries the request {i} times before it gives up."
