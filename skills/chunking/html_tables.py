@@ -20,6 +20,7 @@ text, so any number of tables, closed or not, cost one pass.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -123,7 +124,9 @@ def _inner_tables(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
-    return any(first <= position < last for first, last in spans)
+    """Whether ``position`` lies in one of ``spans`` (sorted, disjoint)."""
+    index = bisect_right(spans, position, key=lambda span: span[0]) - 1
+    return index >= 0 and spans[index][0] <= position < spans[index][1]
 
 
 def _opening_line(text: str, tag: int) -> int:
