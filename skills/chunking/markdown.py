@@ -4,10 +4,11 @@ Only block starts are visited in Python. Regular expressions find the fences, th
 and the lines that start with a block marker; the lines inside a paragraph, a code block or a table
 are never looked at one by one: the packer cuts between them lazily, and only when that block alone
 exceeds the budget. CommonMark-lite: ATX and setext headings, fenced code (backticks and tildes; an
-unclosed fence runs to the end of the document), GFM tables, HTML tables (as Document Intelligence
-writes them, see ``html_tables``), nested lists, block quotes, YAML front matter, and the MkDocs
-admonitions of technical docs (``!!! note`` with an indented body, ``/// tip`` ... ``///``).
-Anything else is a paragraph, so malformed Markdown is still chunked, with fewer good cut points.
+unclosed fence runs to the end of the document) and indented code, GFM tables, HTML tables (as
+Document Intelligence writes them, see ``html_tables``), nested lists, block quotes, YAML front
+matter, and the MkDocs admonitions of technical docs (``!!! note`` with an indented body,
+``/// tip`` ... ``///``). Anything else is a paragraph, so malformed Markdown is still chunked,
+with fewer good cut points.
 
 Example: ``"# A\\n\\ntext\\n\\n## B\\n- x\\n- y\\n"`` gives sections ``A`` (depth 1) and ``B``
 (depth 2, parent A), a block break before ``text``, a section break before ``## B`` and list-item
@@ -17,8 +18,9 @@ breaks before ``- x`` and ``- y``.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 
 from skills.chunking import outline as lv
 from skills.chunking.html_tables import find_html_tables
@@ -49,7 +51,9 @@ _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
 _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_ADMONITION = re.compile(r" {0,3}(?:!!!|\?\?\?\+?)[ \t]")
+# MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``): their
+# bodies are indented four spaces, which alone does not make them code
+_ADMONITION = re.compile(r" {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[#.][^}]*\}[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
@@ -63,6 +67,7 @@ _INLINE_TAG = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+_CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
@@ -113,6 +118,8 @@ class _MarkdownParser:
         self.open_sections: list[int] = []  # indices into outline.sections
         self.list_columns: list[int] = []  # content columns of the open list items
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
+        self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
+        self.skip_until = 0  # the end of the indented code block found last: no events inside
 
     def run(self) -> Outline:
         text = self.text
@@ -123,12 +130,14 @@ class _MarkdownParser:
             self._tables(start)
         self.opaque.sort()
         opaque_starts = [span[0] for span in self.opaque]
+        if not self.sections_only and _indent(text, start) >= _CODE_INDENT:
+            self._indented_code(start, _CODE_INDENT, opaque_starts)
         for kind, at in self._events(start):
             inside = bisect_right(opaque_starts, at) - 1
-            if inside >= 0 and at < self.opaque[inside][1]:
+            if at < self.skip_until or (inside >= 0 and at < self.opaque[inside][1]):
                 continue  # inside a code block or a table
             if kind == "gap":
-                self._gap(at)
+                self._gap(at, opaque_starts)
             else:
                 self._marker(at)
         while self.open_sections:
@@ -249,14 +258,36 @@ class _MarkdownParser:
         self.opaque.append((start, end))
         return end
 
-    def _gap(self, block_start: int) -> None:
-        """Blank lines end the open lists unless the next line is an item or indented into them."""
+    def _gap(self, block_start: int, opaque_starts: list[int]) -> None:
+        """Blank lines end the open lists (and admonition bodies) unless the next line is an item
+        or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
-        if self.list_columns:
-            indent = _indent(self.text, block_start)
-            if indent < self.list_columns[-1] and not _LIST_ITEM.match(self.text, block_start):
-                while self.list_columns and self.list_columns[-1] > indent:
-                    self.list_columns.pop()
+        indent = _indent(self.text, block_start)
+        open_list = self.list_columns and indent < self.list_columns[-1]
+        if open_list and not _LIST_ITEM.match(self.text, block_start):
+            while self.list_columns and self.list_columns[-1] > indent:
+                self.list_columns.pop()
+        if indent < self.admonition_column:
+            self.admonition_column = -1
+        column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
+        if indent >= column + _CODE_INDENT:
+            self._indented_code(block_start, column + _CODE_INDENT, opaque_starts)
+
+    def _indented_code(self, start: int, column: int, opaque_starts: list[int]) -> None:
+        """An indented code block from ``start``: its lines indented at least ``column``, blank
+        lines between them included. Like a fenced one it stays whole while it fits and is cut
+        between lines when it alone does not; there is no fence line to reopen."""
+        match = _indented_code_lines(column).match(self.text, start)
+        if match is None or match.end() <= start:
+            return
+        end = match.end()
+        later = bisect_left(opaque_starts, start + 1)
+        if later < len(opaque_starts):  # containers never nest: stop before a fence or table
+            end = min(end, opaque_starts[later])
+        self.outline.containers.append(Container(start, start, end, ""))
+        self.skip_until = end
+        if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
+            self.outline.add_break(end, lv.BLOCK)
 
     def _marker(self, start: int) -> None:
         text = self.text
@@ -284,8 +315,12 @@ class _MarkdownParser:
             self.outline.add_break(start, lv.LIST_ITEM - min(len(self.list_columns), 8))
             self.list_columns.append(indent + max(item.end() - indent, 1))
             return
-        if first == ">" or _ADMONITION.match(line):
+        if first == ">":
             self.outline.add_break(start, lv.BLOCK)
+            return
+        if _ADMONITION.match(line):
+            self.outline.add_break(start, lv.BLOCK)
+            self.admonition_column = _indent(text, start) + _CODE_INDENT
             return
         if first == "/" and _BLOCK_FENCE.match(line):
             closing = not stripped.strip("/").strip()
@@ -321,6 +356,13 @@ class _MarkdownParser:
         index = self.open_sections.pop()
         old = self.outline.sections[index]
         self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
+
+
+@lru_cache(maxsize=16)
+def _indented_code_lines(column: int) -> re.Pattern[str]:
+    """Lines indented at least ``column`` (a tab counts as one, as in ``_indent``), with the
+    blank lines between them; the match ends after the last non-blank one."""
+    return re.compile(rf"(?:(?:[ \t]*\n)*[ \t]{{{column}}}[^\n]*?\S[^\n]*(?:\n|\Z))+")
 
 
 def _line_end(text: str, start: int) -> int:

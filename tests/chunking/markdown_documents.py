@@ -81,7 +81,7 @@ unclosed_fence = st.lists(code_line, min_size=1, max_size=10).map(
     lambda lines: "```sh\n" + "\n".join(lines)
 )
 indented_code = st.lists(code_line, min_size=1, max_size=10).map(
-    lambda lines: "\n".join("    " + line for line in lines)
+    lambda lines: "\n".join("    " + line if line else "" for line in lines)  # blank lines inside
 )
 cell = st.lists(words, min_size=1, max_size=6).map(" ".join)
 table = st.tuples(

@@ -60,6 +60,41 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
 
 
+def indented_code(lines: int) -> str:
+    body = "".join(
+        f"    def step_{i}(event):\n        return compute({i}, event)\n\n" for i in range(lines)
+    )
+    return body.rstrip("\n") + "\n"
+
+
+def test_an_indented_code_block_that_fits_is_never_cut_at_its_blank_lines() -> None:
+    prose = "This paragraph explains the handler in some detail so that it takes room. " * 3
+    source = f"## Example\n\n{prose}\n\n{indented_code(2)}\n{prose}\n"
+    assert any(indented_code(2) in chunk for chunk in leaves(source))
+
+
+def test_an_oversized_indented_code_block_is_cut_between_lines_not_sentences() -> None:
+    lines = "".join(
+        f"    echo Step {i} done. Now run step {i + 1} of the job.\n" for i in range(30)
+    )
+    source = "## Setup\n\n" + lines
+    result = chunk_document(source, options=LEAF)
+    code = [c for c in result.leaves if "echo" in c.text]
+    assert len(code) > 2
+    assert all(source[c.start - 1] == "\n" for c in code), "cut between lines"
+
+
+def test_indented_text_in_a_list_item_an_admonition_or_a_tab_is_not_code() -> None:
+    in_list = "- An item\n\n    that goes on in a second paragraph.\n"
+    in_note = "!!! note\n\n    The body of the note, indented.\n"
+    in_tab = '=== "Windows"\n\n    Run the installer, then restart.\n'
+    deeper = "- An item\n\n        code inside the item\n"
+    for source in (in_list, in_note, in_tab):
+        assert parse_markdown(source).containers == []
+    [code] = parse_markdown(deeper).containers
+    assert deeper[code.start : code.end] == "        code inside the item\n"
+
+
 def html_table(
     rows: int, row: str = "<tr><td>E{i:03}</td><td>failure {i} of the ingest tier</td></tr>"
 ) -> str:
