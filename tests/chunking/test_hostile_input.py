@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
+from test_invariants import check_invariants
 
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document, count_tokens
 
@@ -58,6 +59,22 @@ def test_malformed_markdown_unclosed_fence_and_ragged_table() -> None:
     result = chunk_document(source, options=SMALL)
     assert result.leaves[-1].end == len(source)
     assert all(c.embed_text.count("```python") >= 1 for c in result.leaves if "x = 1" in c.text)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "<table>\n<tr><td>a</td></tr>\n\nno closing tag, a blank line ends it\n" * 500,
+        "<table>\n" * 2000 + "<tr><td>deep</td></tr>\n" + "</table>\n" * 2000,
+        "</table>\n</tr>\n<tr><td>stray tags</td>\n" * 500,
+        "<table><tr><td>" + "x " * 5000 + "</td></tr></table>\n",  # one huge row on one line
+    ],
+    ids=["unclosed", "nested", "stray", "one-line"],
+)
+def test_malformed_html_tables(source: str) -> None:
+    result = chunk_document(source, options=SMALL)
+    assert result.leaves
+    check_invariants(source, result, SMALL, None)  # within limits, nothing dropped
 
 
 def test_wrong_types_get_a_clear_error() -> None:
