@@ -53,7 +53,7 @@ _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
 _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 # MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``): their
 # bodies are indented four spaces, which alone does not make them code
-_ADMONITION = re.compile(r" {0,3}(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
+_ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")  # in a list too
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[#.][^}]*\}[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")

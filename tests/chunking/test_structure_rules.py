@@ -88,8 +88,9 @@ def test_indented_text_in_a_list_item_an_admonition_or_a_tab_is_not_code() -> No
     in_list = "- An item\n\n    that goes on in a second paragraph.\n"
     in_note = "!!! note\n\n    The body of the note, indented.\n"
     in_tab = '=== "Windows"\n\n    Run the installer, then restart.\n'
+    note_in_item = "- Step one\n\n    !!! note\n\n        The body of a note in the item.\n"
     deeper = "- An item\n\n        code inside the item\n"
-    for source in (in_list, in_note, in_tab):
+    for source in (in_list, in_note, in_tab, note_in_item):
         assert parse_markdown(source).containers == []
     [code] = parse_markdown(deeper).containers
     assert deeper[code.start : code.end] == "        code inside the item\n"
