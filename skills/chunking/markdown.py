@@ -68,6 +68,7 @@ _INLINE_TAG = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
+_TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
@@ -360,9 +361,15 @@ class _MarkdownParser:
 
 @lru_cache(maxsize=16)
 def _indented_code_lines(column: int) -> re.Pattern[str]:
-    """Lines indented at least ``column`` (a tab counts as one, as in ``_indent``), with the
-    blank lines between them; the match ends after the last non-blank one."""
-    return re.compile(rf"(?:(?:[ \t]*\n)*[ \t]{{{column}}}[^\n]*?\S[^\n]*(?:\n|\Z))+")
+    """Lines indented at least ``column`` columns (a tab moves to the next multiple of four, as in
+    ``_indent``), with the blank lines between them; the match ends after the last non-blank one.
+
+    Four columns are four spaces or a tab after up to three spaces; ``column = 4 * stops + rest``.
+    """
+    stops, rest = divmod(column, _TAB_STOP)
+    stop = rf"(?: {{{_TAB_STOP}}}| {{0,{_TAB_STOP - 1}}}\t)"
+    indent = rf"{stop}{{{stops}}}" + (rf"(?: {{{rest}}}|{stop})" if rest else "")
+    return re.compile(rf"(?:(?:[ \t]*\n)*{indent}[^\n]*?\S[^\n]*(?:\n|\Z))+")
 
 
 def _line_end(text: str, start: int) -> int:
@@ -371,7 +378,9 @@ def _line_end(text: str, start: int) -> int:
 
 
 def _indent(text: str, start: int) -> int:
-    position = start
+    """The indentation of the line at ``start`` in columns, a tab moving to the next tab stop."""
+    column, position = 0, start
     while position < len(text) and text[position] in " \t":
+        column += 1 if text[position] == " " else _TAB_STOP - column % _TAB_STOP
         position += 1
-    return position - start
+    return column

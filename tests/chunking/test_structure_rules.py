@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.markdown import parse_markdown
 
@@ -60,17 +62,20 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
 
 
-def indented_code(lines: int) -> str:
+def indented_code(lines: int, indent: str = "    ") -> str:
     body = "".join(
-        f"    def step_{i}(event):\n        return compute({i}, event)\n\n" for i in range(lines)
+        f"{indent}def step_{i}(event):\n{indent * 2}return compute({i}, event)\n\n"
+        for i in range(lines)
     )
     return body.rstrip("\n") + "\n"
 
 
-def test_an_indented_code_block_that_fits_is_never_cut_at_its_blank_lines() -> None:
+@pytest.mark.parametrize("indent", ["    ", "\t", "  \t"])
+def test_an_indented_code_block_that_fits_is_never_cut_at_its_blank_lines(indent: str) -> None:
     prose = "This paragraph explains the handler in some detail so that it takes room. " * 3
-    source = f"## Example\n\n{prose}\n\n{indented_code(2)}\n{prose}\n"
-    assert any(indented_code(2) in chunk for chunk in leaves(source))
+    code = indented_code(2, indent)
+    source = f"## Example\n\n{prose}\n\n{code}\n{prose}\n"
+    assert any(code in chunk for chunk in leaves(source))
 
 
 def test_an_oversized_indented_code_block_is_cut_between_lines_not_sentences() -> None:
