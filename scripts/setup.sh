@@ -11,6 +11,24 @@ install_dependencies() {
   npm install --silent --no-audit --no-fund >/dev/null
 }
 
+# Stops Azurite when the calling script exits, keeping that script's exit status. Azurite shuts
+# down gracefully on SIGTERM, and that shutdown has been seen to hang after a full test run: after
+# ten seconds it is killed.
+stop_azurite() {
+  local status=$?
+  kill "$AZURITE_PID" 2>/dev/null || true
+  for _ in $(seq 1 100); do
+    kill -0 "$AZURITE_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -KILL "$AZURITE_PID" 2>/dev/null; then
+    echo "Azurite did not stop within 10 s of SIGTERM: killed" >&2
+  fi
+  wait "$AZURITE_PID" 2>/dev/null || true
+  rm -rf "$AZURITE_DIR" "$AZURITE_DIR.log"
+  exit "$status"
+}
+
 # Starts the blob emulator on 127.0.0.1:$AZURITE_BLOB_PORT (a free port unless set) in a temporary
 # folder, and stops it when the calling script exits. The binary runs directly, not through npx,
 # so that the process stopped is Azurite itself.
@@ -27,7 +45,7 @@ start_azurite() {
   node_modules/.bin/azurite-blob --silent --skipApiVersionCheck --location "$AZURITE_DIR" \
     --blobHost 127.0.0.1 --blobPort "$AZURITE_BLOB_PORT" >"$AZURITE_DIR.log" 2>&1 &
   AZURITE_PID=$!
-  trap 'kill "$AZURITE_PID" 2>/dev/null || true; wait "$AZURITE_PID" 2>/dev/null; rm -rf "$AZURITE_DIR" "$AZURITE_DIR.log"' EXIT
+  trap stop_azurite EXIT
   for _ in $(seq 1 100); do  # ready within a few seconds
     (echo >"/dev/tcp/127.0.0.1/$AZURITE_BLOB_PORT") 2>/dev/null && return 0
     kill -0 "$AZURITE_PID" 2>/dev/null || break
