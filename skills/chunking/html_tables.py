@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 _TABLE_TAG = re.compile(r"<(/?)table(?=[\s>/])", re.IGNORECASE)
 _ROW_OPEN = re.compile(r"<tr(?=[\s>/])", re.IGNORECASE)
-_ROW_LINE = re.compile(r"^[ \t]*<tr(?=[\s>/])", re.IGNORECASE | re.MULTILINE)
+#: A line that opens a table row: inside an HTML table, the only lines a piece may begin at.
+ROW_LINE = re.compile(r"[ \t]*<tr(?=[\s>/])", re.IGNORECASE)
+_ROW_LINES = re.compile(r"^[ \t]*<tr(?=[\s>/])", re.IGNORECASE | re.MULTILINE)
 _DATA_CELL = re.compile(r"<td(?=[\s>/])", re.IGNORECASE)
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
 _LINE_START = re.compile(r"(?<=\n)")
@@ -36,8 +38,8 @@ _LINE_START = re.compile(r"(?<=\n)")
 class HtmlTable:
     """One table: ``[start, end)`` covers whole lines; a piece starting at or after
     ``body_start`` (the line of the first body row) is embedded after ``text[start:body_start]``.
-    ``avoid`` holds every line start inside it but those that begin a body row after the first:
-    a piece may only begin with a whole row, and the header keeps its first row."""
+    Inside the body a piece begins only at a line that opens a row (``ROW_LINE``), except those in
+    ``avoid``: the first body row (the header keeps it) and the rows of nested tables."""
 
     start: int
     body_start: int
@@ -83,20 +85,20 @@ def _spans(text: str, start: int, in_code: Callable[[int], bool]) -> Iterator[tu
 
 
 def _table(text: str, start: int, end: int) -> HtmlTable:
-    """The rows of the table ``[start, end)`` are found by regular expressions, not tag by tag:
-    only a nested table (rare) needs its tags counted, to keep its rows from becoming cuts."""
+    """Only the header and nested tables (rare) are read tag by tag; rows are told apart from
+    the other lines by ``ROW_LINE`` when the packer cuts, so a big table costs no list of lines."""
     first_row = _first_body_row(text, start, end)
     nested = _inner_tables(text, start, end)
     rows = [
         match.start()
-        for match in _ROW_LINE.finditer(text, _line_start(text, first_row), end)
-        if match.end() - 3 >= first_row and not _inside(match.start(), nested)
+        for match in _ROW_LINES.finditer(text, _line_start(text, first_row), end)
+        if match.end() - 3 >= first_row
     ]
-    body_start = rows[0] if rows else end
-    cuts = set(rows[1:])
-    line_starts = (match.start() for match in _LINE_START.finditer(text, start + 1, end))
-    avoid = tuple(position for position in line_starts if position not in cuts)
-    return HtmlTable(start, body_start, end, avoid)
+    top_level = [row for row in rows if not _inside(row, nested)]
+    body_start = top_level[0] if top_level else end
+    header = (match.start() for match in _LINE_START.finditer(text, start + 1, body_start))
+    inner_rows = (row for row in rows if _inside(row, nested))
+    return HtmlTable(start, body_start, end, (*header, body_start, *inner_rows))
 
 
 def _first_body_row(text: str, start: int, end: int) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from skills.chunking import outline as lv
-from skills.chunking.html_tables import find_html_tables
+from skills.chunking.html_tables import ROW_LINE, find_html_tables
 from skills.chunking.outline import Container, Outline, Section
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
@@ -214,7 +214,9 @@ class _MarkdownParser:
                 continue
             reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
             self.outline.containers.append(
-                Container(table.start, table.body_start, table.end, reopen, table.avoid)
+                Container(
+                    table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE
+                )
             )
             self.outline.add_break(table.start, lv.BLOCK)
             if text[table.end : _line_end(text, table.end)].strip():  # a footnote right after it

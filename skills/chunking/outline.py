@@ -9,6 +9,7 @@ table) need their opening lines repeated when a piece of them stands alone. One 
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
@@ -42,15 +43,18 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Container:
-    """A block whose pieces need its opening lines (``reopen``) to be read on their own."""
+    """A block whose pieces need its opening lines (``reopen``) to be read on their own.
+
+    Inside it a piece begins only at a line start not in ``avoid`` (after the opening lines, the
+    closing fence) and, when ``row_start`` is given, only at a line it matches: an HTML table's
+    rows may span lines, and listing every line inside them would cost memory on big tables."""
 
     start: int
     body_start: int  # a piece starting at or after here (and before ``end``) is prefixed
     end: int
     reopen: str  # ends with a newline: a fence line, or a table's header and delimiter rows
-    avoid: tuple[
-        int, ...
-    ] = ()  # line starts not to cut at: after the opening lines, the closing fence
+    avoid: tuple[int, ...] = ()
+    row_start: re.Pattern[str] | None = None
 
 
 @dataclass(slots=True)

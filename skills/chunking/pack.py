@@ -81,6 +81,7 @@ class Packer:
         self.context = context
         self.outline = outline
         self.avoid = {position for c in outline.containers for position in c.avoid}
+        self.by_rows = any(c.row_start is not None for c in outline.containers)
         first = _first_content(text)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, len(text))
@@ -278,7 +279,15 @@ class Packer:
 
     def _line_cuts(self, cut: int, end: int) -> list[int]:
         starts = (m.start() for m in _LINE_START.finditer(self.text, cut + 1, end))
-        return [start for start in starts if start not in self.avoid]
+        found = [start for start in starts if start not in self.avoid]
+        return [start for start in found if self._starts_row(start)] if self.by_rows else found
+
+    def _starts_row(self, position: int) -> bool:
+        """Whether a line start may begin a piece in a container cut by rows (HTML tables)."""
+        container = self.outline.container_at(position)
+        if container is None or container.row_start is None:
+            return True
+        return container.row_start.match(self.text, position) is not None
 
     def _sentence_cuts(self, cut: int, end: int, earliest: int = 0) -> list[int]:
         """Sentence cuts in ``(cut, end)``; those before ``earliest`` may be left out (a cut lies
