@@ -10,7 +10,10 @@ parser, so the engine cannot grade itself):
 
 It also counts table rows cut inside their line (``rows_cut``), the worst case: half a row, and
 *avoidable* cuts: code blocks and rows cut although they would fit in the set's largest leaf.
-Indented (unfenced) code blocks and HTML tables are not detected; the shares are a lower bound.
+Tables are pipe tables and HTML tables whose ``<table>`` tag opens a line (Document
+Intelligence's; a row runs from ``<tr>`` to ``</tr>``, over lines or not, and a first row of
+``<th>`` cells is the header). Indented (unfenced) code blocks are not detected: telling them
+from a list item's continuation needs a list-aware parser, and the scan is meant to stay small.
 
 >>> text = "| a | b |\\n|---|---|\\n| 1 | 2 |\\n| 3 | 4 |\\n"
 >>> scan(text).tables[0].header
@@ -29,11 +32,15 @@ from skills.evaluation.chunksets import Leaf
 _FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = ".!?:;)]}\"'`*|>"
+_HTML_TABLE = re.compile(r" {0,3}<table[\s>]", re.IGNORECASE)
+_HTML_TABLE_TAG = re.compile(r"<(/?)table[\s>]", re.IGNORECASE)
+_HTML_ROW_TAG = re.compile(r"<(/?)(table|tr)[\s>]", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A pipe table: its header line and its body rows, as ``(start, end)`` line spans."""
+    """A table: its header and its body rows, as ``(start, end)`` spans (lines of a pipe table,
+    ``<tr>`` elements of an HTML one; an HTML table without ``<th>`` has an empty header)."""
 
     header: tuple[int, int]
     rows: tuple[tuple[int, int], ...]
@@ -59,7 +66,7 @@ def lines_with_offsets(text: str) -> list[tuple[int, int]]:
 
 @cache
 def scan(text: str) -> Structure:
-    """Fenced code blocks and pipe tables of a Markdown document."""
+    """Fenced code blocks, pipe tables and HTML tables of a Markdown document."""
     lines = lines_with_offsets(text)
     code: list[tuple[int, int]] = []
     tables: list[Table] = []
@@ -71,6 +78,11 @@ def scan(text: str) -> Structure:
         if fence:
             closing = _closing_fence(text, lines, index, fence.group(1))
             code.append((start, lines[closing][1]))
+            index = closing + 1
+            continue
+        if _HTML_TABLE.match(line):
+            closing = _closing_table(text, lines, index)
+            tables.append(_html_table(text, start, lines[closing][1]))
             index = closing + 1
             continue
         table_end = _table_end(text, lines, index)
@@ -89,6 +101,41 @@ def _closing_fence(text: str, lines: list[tuple[int, int]], opening: int, marker
         if line.startswith(marker[0] * len(marker)) and not line.strip(marker[0]):
             return index
     return len(lines) - 1  # an unclosed fence runs to the end of the document
+
+
+def _closing_table(text: str, lines: list[tuple[int, int]], opening: int) -> int:
+    """Index of the line that closes the HTML table opened at ``opening``; an unclosed table ends
+    before its first blank line."""
+    depth = 0
+    for index in range(opening, len(lines)):
+        line = text[lines[index][0] : lines[index][1]]
+        for tag in _HTML_TABLE_TAG.finditer(line):
+            depth += -1 if tag.group(1) else 1
+        if depth <= 0:
+            return index
+    for index in range(opening + 1, len(lines)):
+        if not text[lines[index][0] : lines[index][1]].strip():
+            return index - 1
+    return len(lines) - 1
+
+
+def _html_table(text: str, start: int, end: int) -> Table:
+    """The rows of the outermost table only: a table nested in a cell is part of its row."""
+    rows: list[tuple[int, int]] = []
+    depth, opened = 0, -1
+    for tag in _HTML_ROW_TAG.finditer(text, start, end):
+        closing = tag.group(1) == "/"
+        if tag.group(2).lower() == "table":
+            depth += -1 if closing else 1
+        elif depth == 1 and not closing:
+            opened = tag.start()
+        elif depth == 1 and opened >= 0:
+            rows.append((opened, text.find(">", tag.start()) + 1))
+            opened = -1
+    first = text[rows[0][0] : rows[0][1]].lower() if rows else ""
+    if "<th" in first and "<td" not in first:
+        return Table(header=rows[0], rows=tuple(rows[1:]))
+    return Table(header=(start, start), rows=tuple(rows))
 
 
 def _table_end(text: str, lines: list[tuple[int, int]], header: int) -> int:

@@ -38,6 +38,41 @@ def test_scan_finds_the_fence_and_the_table() -> None:
     assert [DOC[s:e] for s, e in table.rows] == ["| a   | 1     |", "| b   | 2     |"]
 
 
+HTML = (
+    "Intro.\n\n<table>\n<caption>Codes</caption>\n<tr><th>code</th><th>meaning</th></tr>\n"
+    "<tr><td>E1</td><td>first</td></tr>\n<tr>\n<td>E2</td>\n<td>second</td>\n</tr>\n</table>\n"
+)
+
+
+def html_leaf(start: int, end: int, embed: str = "") -> Leaf:
+    return Leaf(Span("doc", start, end), embed or HTML[start:end])
+
+
+def test_scan_finds_html_tables_with_rows_over_one_or_several_lines() -> None:
+    (table,) = scan(HTML).tables
+    assert HTML[table.header[0] : table.header[1]] == "<tr><th>code</th><th>meaning</th></tr>"
+    assert [HTML[s:e] for s, e in table.rows] == [
+        "<tr><td>E1</td><td>first</td></tr>",
+        "<tr>\n<td>E2</td>\n<td>second</td>\n</tr>",
+    ]
+
+
+def test_a_table_nested_in_a_cell_is_part_of_its_row() -> None:
+    outer = "<tr><td>x</td><td><table><tr><td>inner</td></tr></table></td></tr>"
+    source = f"<table>\n<tr><th>a</th><th>b</th></tr>\n{outer}\n</table>\n"
+    (table,) = scan(source).tables
+    assert [source[s:e] for s, e in table.rows] == [outer]
+
+
+def test_html_rows_without_their_header_and_rows_cut_inside() -> None:
+    second = HTML.index("<tr>\n<td>E2")
+    assert leaf_flags(HTML, html_leaf(second, len(HTML)))[2] is True
+    header = "<tr><th>code</th><th>meaning</th></tr>\n"
+    assert leaf_flags(HTML, html_leaf(second, len(HTML), header + HTML[second:]))[2] is False
+    assert leaf_flags(HTML, html_leaf(0, HTML.index("<td>second")))[3] == 1
+    assert leaf_flags(HTML, html_leaf(0, second))[3] == 0
+
+
 def test_mid_sentence_ends() -> None:
     assert ends_mid_sentence(DOC, DOC.index(" one") + 4) is True
     assert ends_mid_sentence(DOC, DOC.index("one.") + 4) is False
