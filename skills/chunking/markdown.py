@@ -51,9 +51,9 @@ _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
 _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-# MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``): their
-# bodies are indented four spaces, which alone does not make them code
-_ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")  # in a list too
+# MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``), in a list
+# item too: their bodies are indented four spaces, which alone does not make them code
+_ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[#.][^}]*\}[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
@@ -214,9 +214,7 @@ class _MarkdownParser:
                 continue
             reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
             self.outline.containers.append(
-                Container(
-                    table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE
-                )
+                Container(table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE)
             )
             self.outline.add_break(table.start, lv.BLOCK)
             if text[table.end : _line_end(text, table.end)].strip():  # a footnote right after it

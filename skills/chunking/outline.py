@@ -52,7 +52,8 @@ class Container:
     start: int
     body_start: int  # a piece starting at or after here (and before ``end``) is prefixed
     end: int
-    reopen: str  # ends with a newline: a fence line, or a table's header and delimiter rows
+    reopen: str  # a fence line, a table's header rows (and delimiter row or ``<table>`` and
+    # caption), ending with a newline; empty for indented code, which has nothing to reopen
     avoid: tuple[int, ...] = ()
     row_start: re.Pattern[str] | None = None
 
