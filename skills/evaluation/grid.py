@@ -92,31 +92,37 @@ def _hierarchical(parent: int, child: int, overlap: int = 0) -> dict[str, Any]:
     }
 
 
+def _hier(parent: int, child: int, overlap: int, returns: str) -> Candidate:
+    """``hier-P-C[-O] RETURNS``: the name says the sizes and the return policy it runs."""
+    sizes = f"hier-{parent}-{child}" + (f"-{overlap}" if overlap else "")
+    return Candidate(f"{sizes} {returns}", "engine", _hierarchical(parent, child, overlap), returns)
+
+
+#: What a hit can return, each measured at the default sizes.
+_RETURNS_AT_THE_DEFAULT = (
+    "top-parent",
+    "parent",
+    "child",
+    "merge:0.5",
+    "parent-max:512",
+    "window:384",
+)
+
 #: Our candidates when no grid file is given: the chosen default (``hier-640-128-32 top-parent``),
 #: its neighbours in size, overlap and return policy, the previous default (1,024/256/64 with
 #: auto-merging), semantic boundaries at the default sizes, and the single-level strategies; the
 #: run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
-    Candidate("hier-640-128-32 top-parent", "engine", _hierarchical(640, 128, 32), "top-parent"),
-    Candidate("hier-640-128-32 parent", "engine", _hierarchical(640, 128, 32), "parent"),
-    Candidate("hier-640-128-32 child", "engine", _hierarchical(640, 128, 32), "child"),
-    Candidate("hier-640-128-32 merge:0.5", "engine", _hierarchical(640, 128, 32), "merge:0.5"),
-    Candidate(
-        "hier-640-128-32 parent-max:512", "engine", _hierarchical(640, 128, 32), "parent-max:512"
-    ),
-    Candidate("hier-640-128-32 window:384", "engine", _hierarchical(640, 128, 32), "window:384"),
-    Candidate("hier-640-128 parent", "engine", _hierarchical(640, 128), "parent"),
-    Candidate("hier-640-128-64 parent", "engine", _hierarchical(640, 128, 64), "parent"),
-    Candidate("hier-640-96-24 parent", "engine", _hierarchical(640, 96, 24), "parent"),
-    Candidate("hier-640-160-40 parent", "engine", _hierarchical(640, 160, 40), "parent"),
-    Candidate("hier-576-128-32 parent", "engine", _hierarchical(576, 128, 32), "parent"),
-    Candidate("hier-704-128-32 parent", "engine", _hierarchical(704, 128, 32), "parent"),
-    Candidate("hier-512-128 parent", "engine", _hierarchical(512, 128), "parent"),
-    Candidate("hier-1024-256-64 child", "engine", _hierarchical(1024, 256, 64), "child"),
-    Candidate("hier-1024-256-64 merge:0.5", "engine", _hierarchical(1024, 256, 64), "merge:0.5"),
-    Candidate("hier-1024-256-64 parent", "engine", _hierarchical(1024, 256, 64), "parent"),
-    Candidate("hier-1024-256-64 top-parent", "engine", _hierarchical(1024, 256, 64), "top-parent"),
-    Candidate("hier-1024-384 child", "engine", _hierarchical(1024, 384), "child"),
+    *(_hier(640, 128, 32, returns) for returns in _RETURNS_AT_THE_DEFAULT),
+    _hier(640, 128, 0, "parent"),
+    _hier(640, 128, 64, "parent"),
+    _hier(640, 96, 24, "parent"),
+    _hier(640, 160, 40, "parent"),
+    _hier(576, 128, 32, "parent"),
+    _hier(704, 128, 32, "parent"),
+    _hier(512, 128, 0, "parent"),
+    *(_hier(1024, 256, 64, returns) for returns in ("child", "merge:0.5", "parent", "top-parent")),
+    _hier(1024, 384, 0, "child"),
     Candidate(
         "semantic-640-128-32 parent",
         "engine",
