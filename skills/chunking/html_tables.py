@@ -28,7 +28,7 @@ _TABLE_TAG = re.compile(r"<(/?)table(?=[\s>/])", re.IGNORECASE)
 _ROW_OPEN = re.compile(r"<tr(?=[\s>/])", re.IGNORECASE)
 #: A line that opens a table row: inside an HTML table, the only lines a piece may begin at.
 ROW_LINE = re.compile(r"[ \t]*<tr(?=[\s>/])", re.IGNORECASE)
-_ROW_LINES = re.compile(r"^[ \t]*<tr(?=[\s>/])", re.IGNORECASE | re.MULTILINE)
+_ROW_LINES = re.compile("^" + ROW_LINE.pattern, ROW_LINE.flags | re.MULTILINE)  # found by search
 _DATA_CELL = re.compile(r"<td(?=[\s>/])", re.IGNORECASE)
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
 _LINE_START = re.compile(r"(?<=\n)")
@@ -92,7 +92,7 @@ def _table(text: str, start: int, end: int) -> HtmlTable:
     rows = [
         match.start()
         for match in _ROW_LINES.finditer(text, _line_start(text, first_row), end)
-        if match.end() - 3 >= first_row
+        if match.end() - len("<tr") >= first_row
     ]
     top_level = [row for row in rows if not _inside(row, nested)]
     body_start = top_level[0] if top_level else end

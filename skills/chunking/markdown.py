@@ -18,7 +18,8 @@ breaks before ``- x`` and ``- y``.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+import sys
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -129,16 +130,14 @@ class _MarkdownParser:
         if not self.sections_only:
             self._html_tables(start)
             self._tables(start)
-        self.opaque.sort()
-        opaque_starts = [span[0] for span in self.opaque]
+        opaque = _Spans(self.opaque)
         if not self.sections_only and _indent(text, start) >= _CODE_INDENT:
-            self._indented_code(start, _CODE_INDENT, opaque_starts)
+            self._indented_code(start, _CODE_INDENT, opaque)
         for kind, at in self._events(start):
-            inside = bisect_right(opaque_starts, at) - 1
-            if at < self.skip_until or (inside >= 0 and at < self.opaque[inside][1]):
+            if at < self.skip_until or opaque.hold(at):
                 continue  # inside a code block or a table
             if kind == "gap":
-                self._gap(at, opaque_starts)
+                self._gap(at, opaque)
             else:
                 self._marker(at)
         while self.open_sections:
@@ -201,16 +200,10 @@ class _MarkdownParser:
         """HTML tables outside code blocks (``html_tables``), cut only between rows. A table
         holding a fenced code block (Markdown in a cell) is left as blocks: containers never
         nest, and the code block's own rule matters more."""
-        fences = sorted(self.opaque)
-        fence_starts = [span[0] for span in fences]
-
-        def in_code(position: int) -> bool:
-            inside = bisect_right(fence_starts, position) - 1
-            return inside >= 0 and position < fences[inside][1]
-
+        fences = _Spans(self.opaque)
         text = self.text
-        for table in find_html_tables(text, start, in_code):
-            if bisect_right(fence_starts, table.end - 1) != bisect_right(fence_starts, table.start):
+        for table in find_html_tables(text, start, fences.hold):
+            if fences.first_start_after(table.start) < table.end:
                 continue
             reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
             self.outline.containers.append(
@@ -224,15 +217,12 @@ class _MarkdownParser:
     def _tables(self, start: int) -> None:
         """Tables outside code blocks: a header line with a pipe, then a delimiter row."""
         text = self.text
-        fences = sorted(self.opaque)
-        fence_starts = [span[0] for span in fences]
+        opaque = _Spans(self.opaque)  # code blocks and HTML tables
         table_end = -1
         for match in _DELIMITER_ROW.finditer(text, max(start - 1, 0)):
             header_end = match.start()
             header_start = text.rfind("\n", 0, header_end) + 1
-            inside = bisect_right(fence_starts, header_end) - 1
-            in_code = inside >= 0 and header_end < fences[inside][1]
-            if in_code or header_start < max(start, table_end):
+            if opaque.hold(header_end) or header_start < max(start, table_end):
                 continue
             header = text[header_start:header_end]
             if "|" in header and header.strip():
@@ -259,7 +249,7 @@ class _MarkdownParser:
         self.opaque.append((start, end))
         return end
 
-    def _gap(self, block_start: int, opaque_starts: list[int]) -> None:
+    def _gap(self, block_start: int, opaque: _Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
@@ -272,19 +262,17 @@ class _MarkdownParser:
             self.admonition_column = -1
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
         if indent >= column + _CODE_INDENT:
-            self._indented_code(block_start, column + _CODE_INDENT, opaque_starts)
+            self._indented_code(block_start, column + _CODE_INDENT, opaque)
 
-    def _indented_code(self, start: int, column: int, opaque_starts: list[int]) -> None:
+    def _indented_code(self, start: int, column: int, opaque: _Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
         lines between them included. Like a fenced one it stays whole while it fits and is cut
         between lines when it alone does not; there is no fence line to reopen."""
         match = _indented_code_lines(column).match(self.text, start)
         if match is None or match.end() <= start:
             return
-        end = match.end()
-        later = bisect_left(opaque_starts, start + 1)
-        if later < len(opaque_starts):  # containers never nest: stop before a fence or table
-            end = min(end, opaque_starts[later])
+        # containers never nest: stop before a fence or table
+        end = min(match.end(), opaque.first_start_after(start))
         self.outline.containers.append(Container(start, start, end, ""))
         self.skip_until = end
         if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
@@ -357,6 +345,24 @@ class _MarkdownParser:
         index = self.open_sections.pop()
         old = self.outline.sections[index]
         self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
+
+
+class _Spans:
+    """Disjoint spans (code blocks, tables), sorted once, asked where a position lies."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [first for first, _ in self.spans]
+
+    def hold(self, position: int) -> bool:
+        """Whether ``position`` lies inside one of the spans."""
+        index = bisect_right(self.starts, position) - 1
+        return index >= 0 and position < self.spans[index][1]
+
+    def first_start_after(self, position: int) -> int:
+        """Where the first span starting after ``position`` starts (infinity when none does)."""
+        index = bisect_right(self.starts, position)
+        return self.starts[index] if index < len(self.starts) else sys.maxsize
 
 
 @lru_cache(maxsize=16)
