@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.returns import parse_policy, returned
 from skills.evaluation.spans import Span
+from skills.search.collapse import PASSAGE_GAP, ChildHit, Expand, ParentDoc, collapse
 
 # Two parents of doc "d": [0, 40) with leaves 0-3 of 10 chars, [40, 60) with leaves 4-5.
 CHUNKS = ChunkSet(
@@ -31,6 +34,28 @@ def test_top_parent_returns_the_first_parent_whole_and_the_other_parents_hit_lea
         Span("d", 20, 30),
     ]
     assert returned([], CHUNKS, "top-parent") == []
+
+
+@given(st.lists(st.integers(0, 5), unique=True))
+def test_top_parent_measures_what_the_query_returns(ranking: list[int]) -> None:
+    """The evaluation's ``top-parent`` and the search side's ``collapse`` are two codes for one
+    policy: on the same hits they give the same passages, in the same order."""
+    text = "".join(str(i) * 10 for i in range(6))
+    parents = {
+        f"p{n}": ParentDoc(f"p{n}", text[s.start : s.end], s.start, s.end)
+        for n, s in enumerate(CHUNKS.parents)
+    }
+    leaves = [CHUNKS.leaves[i] for i in ranking]
+    hits = [
+        ChildHit(f"c{i}", f"p{leaf.parent}", 1.0 - rank / 10, "", leaf.span.start, leaf.span.end, i)
+        for rank, (i, leaf) in enumerate(zip(ranking, leaves, strict=True))
+    ]
+    query = [r.passage for r in collapse(hits, parents, top=len(parents), expand=Expand.TOP_PARENT)]
+    evaluation: dict[int, list[str]] = {}
+    for span in returned(ranking, CHUNKS, "top-parent"):
+        parent = next(n for n, p in enumerate(CHUNKS.parents) if p.covers(span))
+        evaluation.setdefault(parent, []).append(text[span.start : span.end])
+    assert query == [PASSAGE_GAP.join(passages) for passages in evaluation.values()]
 
 
 def test_child_returns_the_leaves() -> None:
