@@ -68,6 +68,7 @@ _INLINE_TAG = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+_CONTENT = re.compile(r"\S")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
@@ -288,12 +289,19 @@ class _MarkdownParser:
             match = _ATX.match(line)
             if match:
                 self._open_section(start, len(match.group(1)), heading_title(line[match.end() :]))
+                self.outline.heading_lines[start] = line_end
                 self.list_columns.clear()
                 return
         if first in ("=", "-") and _SETEXT.match(line) and self._setext(start, first):
             return
         if first in ("-", "*", "_") and _THEMATIC.match(line):
+            # The break closes what comes before it, so a piece ends after it: the cut there is
+            # as good as the break.
             self.outline.add_break(start, lv.THEMATIC_BREAK)
+            self.outline.thematic_breaks[start] = line_end
+            after = _CONTENT.search(text, line_end)
+            if after is not None:
+                self.outline.add_break(text.rfind("\n", 0, after.start()) + 1, lv.THEMATIC_BREAK)
             self.list_columns.clear()
             return
         item = _LIST_ITEM.match(line)
@@ -326,6 +334,8 @@ class _MarkdownParser:
             return False
         self._open_section(previous, 1 if first == "=" else 2, heading_title(line))
         self.outline.add_break(underline, lv.AVOID)
+        line_end = _line_end(text, underline)
+        self.outline.heading_lines[previous] = self.outline.heading_lines[underline] = line_end
         return True
 
     # -- sections ----------------------------------------------------------------------------

@@ -70,8 +70,15 @@ class Outline:
     levels: array[int] = field(default_factory=lambda: array("b"))
     sections: list[Section] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
+    #: Heading lines and thematic breaks, start -> end of the line. Neither makes a piece alone:
+    #: a heading leads into what follows it, a break closes what comes before it (see
+    #: ``Packer._boundaries``).
+    heading_lines: dict[int, int] = field(default_factory=dict)
+    thematic_breaks: dict[int, int] = field(default_factory=dict)
     _section_starts: list[int] = field(default_factory=list)
     _container_starts: list[int] = field(default_factory=list)
+    _heading_starts: list[int] = field(default_factory=list)
+    _heading_or_break_starts: list[int] = field(default_factory=list)
 
     def add_break(self, position: int, level: int) -> None:
         """Record a cut point, in any order; ``freeze`` sorts them, and a position keeps the best
@@ -98,6 +105,8 @@ class Outline:
         self.levels = array("b", levels[first].tobytes())
         self._section_starts = [section.start for section in self.sections]
         self._container_starts = [container.start for container in self.containers]
+        self._heading_starts = sorted(self.heading_lines)
+        self._heading_or_break_starts = sorted([*self.heading_lines, *self.thematic_breaks])
 
     def section_at(self, position: int) -> int:
         """Index of the innermost section containing ``position``, -1 for the preamble."""
@@ -122,6 +131,21 @@ class Outline:
                 titles.append(self.sections[section].title)
             section = self.sections[section].parent
         return tuple(reversed(titles))
+
+    def has_heading_or_break(self, start: int, end: int) -> bool:
+        """Whether a heading line or a thematic break starts in ``[start, end)``."""
+        starts = self._heading_or_break_starts
+        index = bisect_left(starts, start)
+        return index < len(starts) and starts[index] < end
+
+    def heading_around(self, position: int) -> tuple[int, int] | None:
+        """The heading line (start, end) that ``position`` lies in, after its start."""
+        index = bisect_left(self._heading_starts, position) - 1
+        if index < 0:
+            return None
+        start = self._heading_starts[index]
+        end = self.heading_lines[start]
+        return (start, end) if position < end else None
 
     def overlaps_container(self, start: int, end: int) -> bool:
         """Whether any container lies (partly) inside ``[start, end)``."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skills.chunking import outline as lv
@@ -31,7 +32,6 @@ _NO_LEVEL = 127  # above every real level; fits the levels array's bytes
 BALANCE_SLACK = 1.15
 _LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
 _CONTENT = re.compile(r"\S")
-_ATX_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +158,15 @@ class Packer:
         return result
 
     def _only_headings(self, piece: Piece) -> bool:
-        lines = self.text[piece.start : piece.end].split("\n")
-        return all(not line.strip() or _ATX_HEADING.match(line) for line in lines)
+        """Whether ``piece`` holds heading lines and thematic breaks and nothing else."""
+        headings, breaks = self.outline.heading_lines, self.outline.thematic_breaks
+        position = piece.start
+        while position < piece.end:
+            line_end = headings.get(position, breaks.get(position))
+            if line_end is None:
+                return False
+            position = text_start(self.text, line_end, piece.end)
+        return True
 
     # -- the recursive packer ----------------------------------------------------------------
     def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
@@ -174,16 +181,18 @@ class Packer:
         """Pack the range between cut points ``i`` and ``j``; a single oversized unit goes on
         to the finer ``tier``."""
         positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
+        boundaries = self._boundaries(cuts, i, j)
+        one_unit = not boundaries  # with the headings that lead into it or close it
         if self._fits(cuts, i, j, budget.target) or (
-            j - i == 1 and self._fits(cuts, i, j, budget.limit)
+            one_unit and self._fits(cuts, i, j, budget.limit)
         ):
             self._emit(cuts, i, j, budget, tier, out)
             return
-        if j - i == 1:
+        if one_unit:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
-        best = max(levels[i + 1 : j])
-        chosen = [i, *(k for k in range(i + 1, j) if levels[k] == best), j]
+        best = max(levels[k] for k in boundaries)
+        chosen = [i, *(k for k in boundaries if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
         total = cumulative[j] - cumulative[i]
@@ -202,6 +211,41 @@ class Packer:
                 self._emit(cuts, first, last, budget, tier, out)
             else:
                 self._pack(cuts, first, last, budget, tier, out)
+
+    def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
+        """The cuts inside ``(i, j)`` that may end a piece.
+
+        Neither a heading nor a thematic break makes a piece on its own. A heading leads into
+        what follows it: no cut right after one (so an empty section's heading stays with the
+        next section). A break closes what comes before it: no cut right before one. Those that
+        open the range stay with the unit after them, those that end it with the unit before.
+        When that leaves no boundary, the unit is cut inside (sentences, lines, words)."""
+        positions = cuts.positions
+        if not self.outline.has_heading_or_break(positions[i], positions[j - 1] + 1):
+            return range(i + 1, j)
+        headings, breaks = self.outline.heading_lines, self.outline.thematic_breaks
+        first = i
+        while first < j and (self._only(cuts, first, headings) or self._only(cuts, first, breaks)):
+            first += 1
+        if first == j:  # only headings (a table of contents): nothing to keep them with
+            return range(i + 1, j)
+        stop = j
+        while stop - 1 > first and (
+            self._only(cuts, stop - 1, headings) or self._only(cuts, stop - 1, breaks)
+        ):
+            stop -= 1
+        return [
+            k
+            for k in range(first + 1, stop)
+            if not self._only(cuts, k - 1, headings) and not self._only(cuts, k, breaks)
+        ]
+
+    def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
+        """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
+        line_end = lines.get(cuts.positions[k])
+        return line_end is not None and not _CONTENT.search(
+            self.text, line_end, cuts.positions[k + 1]
+        )
 
     def _emit(
         self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
@@ -260,7 +304,7 @@ class Packer:
         lines, sentences, words = (
             (lv.LINE, self._line_cuts),
             (lv.SENTENCE, self._sentence_cuts),
-            (lv.WORD, self._word_cuts),
+            (lv.WORD, lambda cut, end: self._word_cuts(cut, end, budget.limit)),
         )
         in_container = self.outline.overlaps_container(cut, end)
         tiers = (lines, sentences, words) if in_container else (sentences, lines, words)
@@ -300,10 +344,37 @@ class Packer:
                 position -= 1
             if cut < position < end:
                 cuts.append(position)
-        return cuts
+        if not self._near_heading(cuts):
+            return cuts
+        # "## 1. Setup" holds no sentence break: a heading line is cut at words, if at all
+        return [position for position in cuts if self.outline.heading_around(position) is None]
 
-    def _word_cuts(self, cut: int, end: int) -> list[int]:
-        return [m.start() for m in SAFE.finditer(self.text, cut + 1, end)]
+    def _word_cuts(self, cut: int, end: int, limit: int) -> list[int]:
+        """Spaces before words in ``(cut, end)``, outside heading lines that fit ``limit``: such
+        a heading is cut only when it alone exceeds the budget."""
+        words = [m.start() for m in SAFE.finditer(self.text, cut + 1, end)]
+        if not self._near_heading(words):
+            return words
+        fits: dict[tuple[int, int], bool] = {}
+        kept = []
+        for position in words:
+            heading = self.outline.heading_around(position)
+            if heading is not None:
+                if heading not in fits:
+                    piece = self.measure(heading[0], heading[1], limit)
+                    fits[heading] = piece is None or piece.tokens <= limit
+                if fits[heading]:
+                    continue
+            kept.append(position)
+        return kept
+
+    def _near_heading(self, cuts: list[int]) -> bool:
+        """Whether any of ``cuts`` (sorted) may lie in a heading line."""
+        outline = self.outline
+        return bool(cuts) and (
+            outline.heading_around(cuts[0]) is not None
+            or outline.has_heading_or_break(cuts[0], cuts[-1])
+        )
 
     def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:
         """Last resort for a run without spaces: windows of whole tokens, each counted exactly."""

@@ -4,7 +4,9 @@
 - every chunk's ``embed_text`` starts with its heading path and ends with its text;
 - children lie inside their parent, and the children of a parent (the leaves of a flat strategy)
   cover every non-space character of it: nothing is dropped;
-- ids are valid Azure AI Search keys, unique, and the same on every run.
+- ids are valid Azure AI Search keys, unique, and the same on every run;
+- in the structure-first strategies, no chunk of a real document holds only headings and
+  thematic breaks.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from markdown_documents import markdown_document, real_documents
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
+from skills.chunking.markdown import parse_markdown
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 
@@ -117,3 +120,21 @@ def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> No
     result = chunk_document(source, title=path.stem, document_key=str(path), options=options)
     assert result.leaves
     check_invariants(source, result, options, path.stem)
+
+
+@pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
+@pytest.mark.parametrize("options", OPTION_SETS[:3], ids=lambda o: f"{o.strategy.value}")
+def test_no_chunk_of_a_real_document_is_only_headings(path: Path, options: ChunkOptions) -> None:
+    source = path.read_bytes().decode("utf-8")
+    outline = parse_markdown(source)
+    lines = {**outline.heading_lines, **outline.thematic_breaks}
+    result = chunk_document(source, document_key=str(path), options=options)
+    for chunk in (*result.parents, *result.leaves):
+        position, only_headings = chunk.start, True
+        while only_headings and position < chunk.end:
+            only_headings = position in lines
+            position = lines.get(position, chunk.end)
+            while position < chunk.end and source[position].isspace():
+                position += 1
+        cut_inside = position > chunk.end  # a heading that alone exceeds the limit
+        assert cut_inside or not only_headings, chunk.text

@@ -238,6 +238,82 @@ def test_small_sibling_sections_share_a_chunk() -> None:
     assert leaves(source) == [source]
 
 
+def only_headings(chunk: str) -> bool:
+    lines = [line for line in chunk.splitlines() if line.strip()]
+    return all(line.startswith("#") or set(line) <= {"-", " "} for line in lines)
+
+
+def test_a_heading_stays_with_its_content_when_the_two_fill_more_than_the_target() -> None:
+    # The heading and its first paragraph fit a child whole but not with room for overlap, and
+    # the section goes on: the heading must not become a child of its own.
+    paragraph = "The scheduler retries failed jobs with exponential backoff between attempts. " * 5
+    source = "## Retry policy\n\n" + "\n\n".join([paragraph] * 4)
+    options = ChunkOptions(child_max_tokens=128, child_overlap_tokens=64)
+    result = chunk_document(source, options=options)
+    assert len(result.leaves) > 1
+    assert not any(only_headings(c.text) for c in result.leaves)
+    assert result.leaves[0].text.startswith("## Retry policy\n\n" + paragraph[:40])
+
+
+def test_headings_before_an_oversized_block_open_its_first_piece() -> None:
+    rule = "Must be set before the indexer runs, or the skill rejects the request. " * 2
+    header = "| Parameter | Rule |\n|---|---|\n"
+    rows = "".join(f"| `param_{i}` | {rule}|\n" for i in range(12))
+    source = f"# Skill reference\n\n## Definition parameters\n\n{header}{rows}"
+    chunks = [c.text for c in chunk_document(source, options=ChunkOptions()).leaves]
+    assert len(chunks) > 2
+    assert not any(only_headings(chunk) for chunk in chunks)
+    assert chunks[0].startswith(f"# Skill reference\n\n## Definition parameters\n\n{header}| `")
+
+
+def test_an_empty_section_heading_stays_with_the_next_section() -> None:
+    # A changelog's version heading followed at once by a heading of the same depth.
+    note = "* fix number {} of the release, with a longer description\n"
+    notes = "".join(note.format(i) for i in range(9))
+    source = f"### [10.0.1] (2023-11-02)\n\n### Bug Fixes\n\n{notes}\n### Miscellaneous\n\n{notes}"
+    chunks = leaves(source)
+    assert len(chunks) > 1
+    assert not any(only_headings(chunk) for chunk in chunks)
+    assert chunks[0].startswith("### [10.0.1] (2023-11-02)\n\n### Bug Fixes\n\n* fix number 0")
+
+
+def test_a_thematic_break_never_makes_a_child_alone() -> None:
+    # A section that closes with "---": its parent ends with the break, which stays with the
+    # text before it (before a heading in the same range, it leads into the heading instead).
+    paragraph = "Filters narrow the queryset with the parameters of the request. " * 4
+    paragraph += "Order them with care and thought. "  # the break does not fit the target
+    source = f"## Filtering\n\n{paragraph}\n\n{paragraph}\n\n---\n\n## Ordering\n\n{paragraph}\n"
+    options = ChunkOptions(parent_max_tokens=160, child_max_tokens=64, child_overlap_tokens=16)
+    result = chunk_document(source, options=options)
+    assert result.parents[0].text.rstrip().endswith("---")
+    assert not any(only_headings(c.text) for c in result.leaves)
+    assert any(c.text.rstrip().endswith(paragraph + "\n\n---") for c in result.leaves)
+    assert not any(only_headings(chunk) for chunk in leaves(source))
+
+
+def test_a_document_of_only_headings_is_cut_between_them() -> None:
+    source = "".join(f"## Chapter {i}: the part about topic number {i}\n" for i in range(60))
+    chunks = leaves(source)
+    assert len(chunks) > 2
+    assert all(chunk.endswith("\n") for chunk in chunks), "no heading is cut"
+
+
+def test_a_heading_longer_than_a_child_is_cut_between_words() -> None:
+    source = "# " + " ".join(f"word{i}" for i in range(200)) + "\n\nSome text after it.\n"
+    chunks = chunk_document(source, options=LEAF).leaves
+    assert len(chunks) > 2
+    assert all(source[chunk.end] == " " for chunk in chunks[:-1]), "cut before a word"
+
+
+def test_a_numbered_heading_is_no_sentence_break() -> None:
+    sentence = "Install the package with the command shown below before anything else. "
+    source = "## 1. Installing the command line tools\n\n" + sentence * 20
+    result = chunk_document(source, options=LEAF)
+    heading = "## 1. Installing the command line tools"
+    assert result.leaves[0].text.startswith(heading + "\n\n" + sentence)
+    assert all(heading[6:] not in c.text or heading in c.text for c in result.leaves)
+
+
 def test_page_markers_give_each_chunk_its_pages() -> None:
     page = "Clause text that fills the page. " * 12
     source = f"{page}\n<!-- PageBreak -->\n{page}\n<!-- PageBreak -->\n{page}\n"
