@@ -69,6 +69,12 @@ _INLINE_TAG = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
+#: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
+#: ``<br>``. Not a comment (Node's docs keep version history in them) and not a table's tags.
+_BARE_HTML = re.compile(
+    r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)[A-Za-z/][^<>\n]*>[ \t]*)+$",
+    re.IGNORECASE | re.MULTILINE,
+)
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
@@ -132,8 +138,12 @@ class _MarkdownParser:
             self._html_tables(start)
             self._tables(start)
         opaque = _Spans(self.opaque)
-        if not self.sections_only and _indent(text, start) >= _CODE_INDENT:
-            self._indented_code(start, _CODE_INDENT, opaque)
+        if not self.sections_only:
+            first = _CONTENT.search(text, start)
+            if first is not None and not opaque.hold(first.start()):  # the first block: no gap
+                self._bare_line(text.rfind("\n", 0, first.start()) + 1)
+            if _indent(text, start) >= _CODE_INDENT:
+                self._indented_code(start, _CODE_INDENT, opaque)
         for kind, at in self._events(start):
             if at < self.skip_until or opaque.hold(at):
                 continue  # inside a code block or a table
@@ -254,6 +264,7 @@ class _MarkdownParser:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
+        self._bare_line(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
         if open_list and not _LIST_ITEM.match(self.text, block_start):
@@ -264,6 +275,12 @@ class _MarkdownParser:
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
         if indent >= column + _CODE_INDENT:
             self._indented_code(block_start, column + _CODE_INDENT, opaque)
+
+    def _bare_line(self, block_start: int) -> None:
+        """Note a block that is one line of bare HTML tags: nothing to read, never a piece alone."""
+        bare = _BARE_HTML.match(self.text, block_start)
+        if bare is not None:
+            self.outline.bare_lines[block_start] = bare.end()
 
     def _indented_code(self, start: int, column: int, opaque: _Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
@@ -298,7 +315,7 @@ class _MarkdownParser:
             # The break closes what comes before it, so a piece ends after it: the cut there is
             # as good as the break.
             self.outline.add_break(start, lv.THEMATIC_BREAK)
-            self.outline.thematic_breaks[start] = line_end
+            self.outline.bare_lines[start] = line_end
             after = _CONTENT.search(text, line_end)
             if after is not None:
                 self.outline.add_break(text.rfind("\n", 0, after.start()) + 1, lv.THEMATIC_BREAK)

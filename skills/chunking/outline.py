@@ -70,15 +70,16 @@ class Outline:
     levels: array[int] = field(default_factory=lambda: array("b"))
     sections: list[Section] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
-    #: Heading lines and thematic breaks, start -> end of the line. Neither makes a piece alone:
-    #: a heading leads into what follows it, a break closes what comes before it (see
+    #: Heading lines, and bare lines with nothing to read (a thematic break, a line of bare HTML
+    #: tags such as an anchor): start -> end of the line. Neither makes a piece alone: a heading
+    #: leads into what follows it, a bare line stays with what comes before it (see
     #: ``Packer._boundaries``).
     heading_lines: dict[int, int] = field(default_factory=dict)
-    thematic_breaks: dict[int, int] = field(default_factory=dict)
+    bare_lines: dict[int, int] = field(default_factory=dict)
     _section_starts: list[int] = field(default_factory=list)
     _container_starts: list[int] = field(default_factory=list)
     _heading_starts: list[int] = field(default_factory=list)
-    _heading_or_break_starts: list[int] = field(default_factory=list)
+    _heading_or_bare_starts: list[int] = field(default_factory=list)
 
     def add_break(self, position: int, level: int) -> None:
         """Record a cut point, in any order; ``freeze`` sorts them, and a position keeps the best
@@ -106,7 +107,7 @@ class Outline:
         self._section_starts = [section.start for section in self.sections]
         self._container_starts = [container.start for container in self.containers]
         self._heading_starts = sorted(self.heading_lines)
-        self._heading_or_break_starts = sorted([*self.heading_lines, *self.thematic_breaks])
+        self._heading_or_bare_starts = sorted([*self.heading_lines, *self.bare_lines])
 
     def section_at(self, position: int) -> int:
         """Index of the innermost section containing ``position``, -1 for the preamble."""
@@ -132,9 +133,9 @@ class Outline:
             section = self.sections[section].parent
         return tuple(reversed(titles))
 
-    def has_heading_or_break(self, start: int, end: int) -> bool:
-        """Whether a heading line or a thematic break starts in ``[start, end)``."""
-        starts = self._heading_or_break_starts
+    def has_heading_or_bare_line(self, start: int, end: int) -> bool:
+        """Whether a heading line or a bare line starts in ``[start, end)``."""
+        starts = self._heading_or_bare_starts
         index = bisect_left(starts, start)
         return index < len(starts) and starts[index] < end
 

@@ -158,11 +158,11 @@ class Packer:
         return result
 
     def _only_headings(self, piece: Piece) -> bool:
-        """Whether ``piece`` holds heading lines and thematic breaks and nothing else."""
-        headings, breaks = self.outline.heading_lines, self.outline.thematic_breaks
+        """Whether ``piece`` holds heading lines and bare lines and nothing else."""
+        headings, bare = self.outline.heading_lines, self.outline.bare_lines
         position = piece.start
         while position < piece.end:
-            line_end = headings.get(position, breaks.get(position))
+            line_end = headings.get(position, bare.get(position))
             if line_end is None:
                 return False
             position = text_start(self.text, line_end, piece.end)
@@ -215,37 +215,39 @@ class Packer:
     def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
         """The cuts inside ``(i, j)`` that may end a piece.
 
-        Neither a heading nor a thematic break makes a piece on its own. A heading leads into
-        what follows it: no cut right after one (so an empty section's heading stays with the
-        next section). A break closes what comes before it: no cut right before one. Those that
-        open the range stay with the unit after them, those that end it with the unit before.
-        When that leaves no boundary, the unit is cut inside (sentences, lines, words)."""
+        Neither a heading nor a bare line (a thematic break, an HTML anchor) makes a piece on its
+        own. A heading leads into what follows it: no cut right after one (so an empty section's
+        heading stays with the next section). A bare line stays with what comes before it: no
+        cut right before one. Those that open the range stay with the unit after them, those that
+        end it with the unit before. When that leaves no boundary, the unit is cut inside
+        (sentences, lines, words)."""
         positions = cuts.positions
-        if not self.outline.has_heading_or_break(positions[i], positions[j - 1] + 1):
+        if not self.outline.has_heading_or_bare_line(positions[i], positions[j]):
             return range(i + 1, j)
-        headings, breaks = self.outline.heading_lines, self.outline.thematic_breaks
+        headings, bare = self.outline.heading_lines, self.outline.bare_lines
         first = i
-        while first < j and (self._only(cuts, first, headings) or self._only(cuts, first, breaks)):
+        while first < j and (self._only(cuts, first, headings) or self._only(cuts, first, bare)):
             first += 1
         if first == j:  # only headings (a table of contents): nothing to keep them with
             return range(i + 1, j)
         stop = j
         while stop - 1 > first and (
-            self._only(cuts, stop - 1, headings) or self._only(cuts, stop - 1, breaks)
+            self._only(cuts, stop - 1, headings) or self._only(cuts, stop - 1, bare)
         ):
             stop -= 1
         return [
             k
             for k in range(first + 1, stop)
-            if not self._only(cuts, k - 1, headings) and not self._only(cuts, k, breaks)
+            if not self._only(cuts, k - 1, headings) and not self._only(cuts, k, bare)
         ]
 
     def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
         """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
-        line_end = lines.get(cuts.positions[k])
-        return line_end is not None and not _CONTENT.search(
-            self.text, line_end, cuts.positions[k + 1]
-        )
+        start, end = cuts.positions[k], cuts.positions[k + 1]
+        line_end = lines.get(start)
+        if line_end is None and self.text[start : start + 1].isspace():  # a sentence's cut
+            line_end = lines.get(text_start(self.text, start, end))
+        return line_end is not None and not _CONTENT.search(self.text, line_end, end)
 
     def _emit(
         self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
@@ -282,7 +284,8 @@ class Packer:
     def overlap_starts(self, low: int, high: int, earliest: int = 0) -> list[int]:
         """Where a chunk ending at ``high`` may be extended back to, in ``[low, high)``, in order:
         block starts, list items and headings; sentence starts outside code and tables; and line
-        starts when the range lies inside one code block or table (whose pieces reopen it).
+        starts when the range lies inside one code block or table (whose pieces reopen it); never
+        a bare line (an overlap that is an anchor adds nothing).
 
         Only those at or after ``earliest`` are returned: an overlap reaches back a few dozen
         tokens, so checking every sentence of the range would be wasted work."""
@@ -295,7 +298,14 @@ class Packer:
             cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
         elif not self.outline.overlaps_container(low, high):
             cuts.update(self._sentence_cuts(low, high, earliest))
-        return sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
+        bare = self.outline.bare_lines
+        return sorted(
+            cut
+            for cut in cuts
+            if low <= cut < high
+            and cut >= earliest
+            and text_start(self.text, cut, high) not in bare
+        )
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
@@ -373,7 +383,7 @@ class Packer:
         outline = self.outline
         return bool(cuts) and (
             outline.heading_around(cuts[0]) is not None
-            or outline.has_heading_or_break(cuts[0], cuts[-1])
+            or outline.has_heading_or_bare_line(cuts[0], cuts[-1])
         )
 
     def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:

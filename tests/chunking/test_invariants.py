@@ -127,7 +127,7 @@ def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> No
 def test_no_chunk_of_a_real_document_is_only_headings(path: Path, options: ChunkOptions) -> None:
     source = path.read_bytes().decode("utf-8")
     outline = parse_markdown(source)
-    lines = {**outline.heading_lines, **outline.thematic_breaks}
+    lines = {**outline.heading_lines, **outline.bare_lines}
     result = chunk_document(source, document_key=str(path), options=options)
     for chunk in (*result.parents, *result.leaves):
         position, only_headings = chunk.start, True

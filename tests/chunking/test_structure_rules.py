@@ -291,6 +291,24 @@ def test_a_thematic_break_never_makes_a_child_alone() -> None:
     assert not any(only_headings(chunk) for chunk in leaves(source))
 
 
+def test_a_line_of_bare_html_tags_never_makes_a_child_alone() -> None:
+    # Node's and Rust's changelogs put an anchor line before every version heading; here it
+    # follows a list item too long for one child, whose last piece leaves no room for it.
+    names = " ".join(f"`attr_{i}`" for i in range(10))
+    item = (
+        "- Validate usage of crate-level doc attributes. This means that if any of the "
+        f"attributes {names} is missing, rustdoc emits the lint.\n"
+    )
+    source = "".join(f'## Rustdoc {v}\n\n{item}\n<a id="notes-{v}"></a>\n\n' for v in range(3))
+    result = chunk_document(source, options=ChunkOptions())
+    assert not [
+        c.text for c in result.leaves if not c.text.strip().endswith("lint.") and "##" not in c.text
+    ]
+    assert not [c.text for c in result.leaves if c.text.startswith("<a")], (
+        "no overlap of a bare line"
+    )
+
+
 def test_a_document_of_only_headings_is_cut_between_them() -> None:
     source = "".join(f"## Chapter {i}: the part about topic number {i}\n" for i in range(60))
     chunks = leaves(source)
