@@ -20,7 +20,8 @@ from pydantic import ValidationError
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
 from skills.chunking.model import Chunk, Chunking
 
-DOCUMENT_SUFFIXES = {".md", ".markdown", ".txt", ".text"}
+#: What a folder is walked for, here and by the evaluation: Markdown (MDX too) and plain text.
+DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text"})
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skills.chunking.cli import DOCUMENT_SUFFIXES
 from skills.evaluation.spans import Span
 
-#: What a folder of documents is read for.
-DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt")
 #: The dev set lives next to the project: ``../shared/eval/dev`` from its root.
 DEFAULT_DEV_SET = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "dev"
 
@@ -60,26 +59,35 @@ class Dataset:
         return "\n".join(self.documents[r.doc][r.start : r.end] for r in question.references)
 
 
-def load_documents(folder: Path) -> dict[str, str]:
-    """All documents under ``folder``, sorted by path; an empty folder is an error."""
+def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
+    """The Markdown and text documents under ``folder``, and the files ``named`` in it whatever
+    their suffix (a questions file may point at ``notes.rst``), sorted by path; an empty folder
+    is an error."""
     if not folder.is_dir():
         raise DatasetError(f"docs folder {folder} does not exist")
+    paths = {path for path in folder.rglob("*") if path.suffix.lower() in DOCUMENT_SUFFIXES}
+    paths.update(folder / name for name in named if name and _inside(Path(name)))
     documents = {
         path.relative_to(folder).as_posix(): path.read_bytes().decode("utf-8")
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES
+        for path in sorted(paths)
+        if path.is_file()
     }
     if not documents:
-        raise DatasetError(f"no {'/'.join(DOCUMENT_SUFFIXES)} documents under {folder}")
+        raise DatasetError(f"no {'/'.join(sorted(DOCUMENT_SUFFIXES))} documents under {folder}")
     return documents
+
+
+def _inside(relative: Path) -> bool:
+    return not relative.is_absolute() and ".." not in relative.parts
 
 
 def load_dataset(docs: Path, questions: Path) -> Dataset:
     """Documents of ``docs`` and the questions of ``questions`` (``.jsonl`` or ``.csv``)."""
-    documents = load_documents(docs)
+    records = list(read_records(questions))
+    named = (str(record.get("doc") or record.get("corpus_id") or "") for _, record in records)
+    documents = load_documents(docs, named)
     parsed = tuple(
-        parse_question(record, documents, f"{questions}:{line}")
-        for line, record in read_records(questions)
+        parse_question(record, documents, f"{questions}:{line}") for line, record in records
     )
     if not parsed:
         raise DatasetError(f"{questions} holds no questions")
