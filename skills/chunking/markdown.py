@@ -264,7 +264,8 @@ class _MarkdownParser:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
-        self._bare_line(block_start)
+        if self.text[block_start] in "< \t":  # most blocks start with a word
+            self._bare_line(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
         if open_list and not _LIST_ITEM.match(self.text, block_start):

@@ -133,11 +133,10 @@ class Outline:
             section = self.sections[section].parent
         return tuple(reversed(titles))
 
-    def has_heading_or_bare_line(self, start: int, end: int) -> bool:
-        """Whether a heading line or a bare line starts in ``[start, end)``."""
+    def heading_or_bare_starts(self, start: int, end: int) -> list[int]:
+        """Where heading lines and bare lines start in ``[start, end)``, in order."""
         starts = self._heading_or_bare_starts
-        index = bisect_left(starts, start)
-        return index < len(starts) and starts[index] < end
+        return starts[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def heading_around(self, position: int) -> tuple[int, int] | None:
         """The heading line (start, end) that ``position`` lies in, after its start."""

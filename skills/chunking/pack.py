@@ -92,6 +92,7 @@ class Packer:
         levels.extend(outline.levels[low:high])
         levels.append(_NO_LEVEL)
         self.cuts = Cuts.of(positions, levels, index)
+        self._line_units = self._units_holding_lines(self.cuts, 0, len(positions) - 1)
 
     @property
     def first(self) -> int:
@@ -181,17 +182,19 @@ class Packer:
         """Pack the range between cut points ``i`` and ``j``; a single oversized unit goes on
         to the finer ``tier``."""
         positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
-        boundaries = self._boundaries(cuts, i, j)
+        boundaries, trailing = self._boundaries(cuts, i, j)
         one_unit = not boundaries  # with the headings that lead into it or close it
         if self._fits(cuts, i, j, budget.target) or (
             one_unit and self._fits(cuts, i, j, budget.limit)
         ):
             self._emit(cuts, i, j, budget, tier, out)
             return
-        if one_unit:
+        if one_unit and trailing:  # empty sections at the end that do not fit with the unit
+            boundaries = trailing  # before them: they have nothing to lead into
+        elif one_unit:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
-        best = max(levels[k] for k in boundaries)
+        best = max(map(levels.__getitem__, boundaries))
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
@@ -212,41 +215,64 @@ class Packer:
             else:
                 self._pack(cuts, first, last, budget, tier, out)
 
-    def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
-        """The cuts inside ``(i, j)`` that may end a piece.
+    def _boundaries(self, cuts: Cuts, i: int, j: int) -> tuple[Sequence[int], Sequence[int]]:
+        """The cuts inside ``(i, j)`` that may end a piece, and a fallback: the cuts before the
+        headings that end the range.
 
         Neither a heading nor a bare line (a thematic break, an HTML anchor) makes a piece on its
         own. A heading leads into what follows it: no cut right after one (so an empty section's
         heading stays with the next section). A bare line stays with what comes before it: no
         cut right before one. Those that open the range stay with the unit after them, those that
-        end it with the unit before. When that leaves no boundary, the unit is cut inside
-        (sentences, lines, words)."""
-        positions = cuts.positions
-        if not self.outline.has_heading_or_bare_line(positions[i], positions[j]):
-            return range(i + 1, j)
-        headings, bare = self.outline.heading_lines, self.outline.bare_lines
+        end it with the unit before. When that leaves no boundary and the whole does not fit, the
+        headings that end the range (empty sections) are cut off first, before the unit itself
+        is cut inside (sentences, lines, words)."""
+        heading_units, bare_units = self._line_units_in(cuts, i, j)
+        if not heading_units and not bare_units:
+            return range(i + 1, j), ()
+        lines = {*heading_units, *bare_units}
         first = i
-        while first < j and (self._only(cuts, first, headings) or self._only(cuts, first, bare)):
+        while first in lines:
             first += 1
         if first == j:  # only headings (a table of contents): nothing to keep them with
-            return range(i + 1, j)
+            return range(i + 1, j), ()
         stop = j
-        while stop - 1 > first and (
-            self._only(cuts, stop - 1, headings) or self._only(cuts, stop - 1, bare)
-        ):
+        while stop - 1 > first and stop - 1 in lines:
             stop -= 1
-        return [
-            k
-            for k in range(first + 1, stop)
-            if not self._only(cuts, k - 1, headings) and not self._only(cuts, k, bare)
-        ]
+        excluded = {k + 1 for k in heading_units}.union(bare_units)
+        eligible = [k for k in range(first + 1, stop) if k not in excluded]
+        return eligible, [k for k in range(stop, j) if k not in bare_units]
+
+    def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
+        """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold
+        one heading line and nothing else, and those that hold one bare line."""
+        if cuts is self.cuts:  # the document's own cut points: looked at once, in __init__
+            heading_units, bare_units = self._line_units
+            return (
+                heading_units[bisect_left(heading_units, i) : bisect_left(heading_units, j)],
+                bare_units[bisect_left(bare_units, i) : bisect_left(bare_units, j)],
+            )
+        return self._units_holding_lines(cuts, i, j)
+
+    def _units_holding_lines(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
+        positions = cuts.positions
+        heading_lines, bare_lines = self.outline.heading_lines, self.outline.bare_lines
+        heading_units: list[int] = []
+        bare_units: list[int] = []
+        for start in self.outline.heading_or_bare_starts(positions[i], positions[j]):
+            k = bisect_right(positions, start, i, j) - 1  # the unit that holds the line
+            if self._only(cuts, k, heading_lines):
+                heading_units.append(k)
+            elif self._only(cuts, k, bare_lines):
+                bare_units.append(k)
+        return heading_units, bare_units
 
     def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
         """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
         start, end = cuts.positions[k], cuts.positions[k + 1]
         line_end = lines.get(start)
         if line_end is None and self.text[start : start + 1].isspace():  # a sentence's cut
-            line_end = lines.get(text_start(self.text, start, end))
+            line_start = text_start(self.text, start, end)
+            line_end = lines.get(line_start) if line_start < end else None
         return line_end is not None and not _CONTENT.search(self.text, line_end, end)
 
     def _emit(
@@ -298,13 +324,12 @@ class Packer:
             cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
         elif not self.outline.overlaps_container(low, high):
             cuts.update(self._sentence_cuts(low, high, earliest))
+        found = sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
         bare = self.outline.bare_lines
-        return sorted(
-            cut
-            for cut in cuts
-            if low <= cut < high
-            and cut >= earliest
-            and text_start(self.text, cut, high) not in bare
+        return (
+            [cut for cut in found if text_start(self.text, cut, high) not in bare]
+            if bare
+            else found
         )
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
@@ -383,7 +408,7 @@ class Packer:
         outline = self.outline
         return bool(cuts) and (
             outline.heading_around(cuts[0]) is not None
-            or outline.has_heading_or_bare_line(cuts[0], cuts[-1])
+            or bool(outline.heading_or_bare_starts(cuts[0], cuts[-1]))
         )
 
     def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:

@@ -23,6 +23,7 @@ from markdown_documents import markdown_document, real_documents
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.pack import text_start
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 
@@ -122,19 +123,44 @@ def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> No
     check_invariants(source, result, options, path.stem)
 
 
+def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) -> list[str]:
+    """Chunks that hold only heading lines and bare lines (thematic breaks, anchors) although
+    their parent (or the document) has text after them, and no heading was cut for size."""
+    if result.format != "markdown":
+        return []
+    outline = parse_markdown(source, options.heading_depth)
+    lines = {**outline.heading_lines, **outline.bare_lines}
+    parents = {parent.id: parent for parent in result.parents}
+
+    def only_lines(start: int, end: int) -> tuple[bool, int]:
+        position = start
+        while position < end and position in lines:
+            position = lines[position]
+            if position < end:
+                position = text_start(source, position, end)
+        return position >= end, position
+
+    lone = []
+    for chunk in (*result.parents, *result.leaves):
+        end = parents[chunk.parent_id].end if chunk.parent_id else len(source)
+        only, position = only_lines(chunk.start, chunk.end)
+        cut_inside = only and position > chunk.end  # a heading that alone exceeds the limit
+        followed = not only_lines(text_start(source, chunk.end, end), end)[0]
+        if only and followed and not cut_inside:
+            lone.append(chunk.text)
+    return lone
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(markdown_document, st.sampled_from(OPTION_SETS[:3]))
+def test_no_generated_chunk_is_only_headings(source: str, options: ChunkOptions) -> None:
+    result = chunk_document(source, document_key="generated.md", options=options)
+    assert not lone_heading_chunks(source, result, options)
+
+
 @pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
 @pytest.mark.parametrize("options", OPTION_SETS[:3], ids=lambda o: f"{o.strategy.value}")
 def test_no_chunk_of_a_real_document_is_only_headings(path: Path, options: ChunkOptions) -> None:
     source = path.read_bytes().decode("utf-8")
-    outline = parse_markdown(source)
-    lines = {**outline.heading_lines, **outline.bare_lines}
     result = chunk_document(source, document_key=str(path), options=options)
-    for chunk in (*result.parents, *result.leaves):
-        position, only_headings = chunk.start, True
-        while only_headings and position < chunk.end:
-            only_headings = position in lines
-            position = lines.get(position, chunk.end)
-            while position < chunk.end and source[position].isspace():
-                position += 1
-        cut_inside = position > chunk.end  # a heading that alone exceeds the limit
-        assert cut_inside or not only_headings, chunk.text
+    assert not lone_heading_chunks(source, result, options)
