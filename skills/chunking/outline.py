@@ -152,6 +152,13 @@ class Outline:
         index = bisect_right(self._container_starts, end - 1) - 1
         return index >= 0 and self.containers[index].end > start
 
+    def container_starting_in(self, start: int, end: int) -> Container | None:
+        """The first container that starts in ``[start, end)``."""
+        index = bisect_left(self._container_starts, start)
+        if index < len(self.containers) and self.containers[index].start < end:
+            return self.containers[index]
+        return None
+
     def container_at(self, position: int) -> Container | None:
         """The container whose body holds ``position`` (a piece starting here must reopen it)."""
         index = bisect_right(self._container_starts, position) - 1  # containers never nest

@@ -133,8 +133,9 @@ class Packer:
 
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """Merge a piece too small to stand alone (under an eighth of the budget, or only
-        headings) into a neighbour it fits with: the next one for a heading or a first piece
-        (a heading introduces what follows), else the previous one."""
+        headings) into a neighbour it fits with: the next one for a first piece, else the
+        previous one; headings only into the next one (a heading introduces what follows, and
+        at the end of the previous piece it would introduce nothing)."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
@@ -144,7 +145,10 @@ class Packer:
             if piece.text_tokens >= threshold and not only_headings:
                 k += 1
                 continue
-            neighbours = (k + 1, k - 1) if only_headings or k == 0 else (k - 1, k + 1)
+            if only_headings:
+                neighbours: tuple[int, ...] = (k + 1,)
+            else:
+                neighbours = (k + 1, k - 1) if k == 0 else (k - 1, k + 1)
             for other in neighbours:
                 if not 0 <= other < len(result):
                     continue
@@ -191,6 +195,9 @@ class Packer:
             return
         if one_unit and trailing:  # empty sections at the end that do not fit with the unit
             boundaries = trailing  # before them: they have nothing to lead into
+        elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)):
+            boundaries = [block]  # the headings give way: a block is cut only when it alone
+            # does not fit
         elif one_unit:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
@@ -241,6 +248,19 @@ class Packer:
         excluded = {k + 1 for k in heading_units}.union(bare_units)
         eligible = [k for k in range(first + 1, stop) if k not in excluded]
         return eligible, [k for k in range(stop, j) if k not in bare_units]
+
+    def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int:
+        """The cut inside ``(i, j)`` where a code block or table starts that fits ``limit``
+        alone (after the headings that were to lead into it), else 0."""
+        positions = cuts.positions
+        block = self.outline.container_starting_in(positions[i] + 1, positions[j])
+        if block is None:
+            return 0
+        k = bisect_left(positions, block.start, i + 1, j)
+        if k == j or positions[k] != block.start:
+            return 0
+        piece = self.measure(block.start, min(block.end, positions[j]), limit)
+        return k if piece is not None and piece.tokens <= limit else 0
 
     def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
         """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold

@@ -266,6 +266,16 @@ def test_headings_before_an_oversized_block_open_its_first_piece() -> None:
     assert chunks[0].startswith(f"# Skill reference\n\n## Definition parameters\n\n{header}| `")
 
 
+def test_a_code_block_that_fits_alone_is_not_cut_to_make_room_for_its_heading() -> None:
+    code = code_block(5)
+    title = "Configure the retry policy of the ingestion client"
+    alone = count_tokens(f"{title}\n\n{code}")  # the block with its heading path
+    options = ChunkOptions(strategy="structural", child_max_tokens=alone + 3)
+    assert count_tokens(f"{title}\n\n## {title}\n\n{code}") > options.child_max_tokens
+    chunks = leaves(f"## {title}\n\n{code}", options)
+    assert code in chunks
+
+
 def test_an_empty_section_heading_stays_with_the_next_section() -> None:
     # A changelog's version heading followed at once by a heading of the same depth.
     note = "* fix number {} of the release, with a longer description\n"
