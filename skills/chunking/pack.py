@@ -6,7 +6,9 @@ parts while they fit; a piece that still does not fit is packed the same way one
 single block that alone is too big is cut inside, found lazily: between lines first in code and
 tables, between sentences first in prose, then between words, and between tokens as the last
 resort. So a code block or a table is only cut when it alone exceeds the budget, small sibling
-sections share a chunk, and nothing is ever dropped.
+sections share a chunk, and nothing is ever dropped. A heading is never a piece of its own: no
+cut falls right after one (nor right before a line with nothing to read, such as ``---``), see
+``Packer._boundaries``.
 
 Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
 the first non-blank line (or non-space character) after its cut and runs to the next cut, so the
@@ -195,7 +197,7 @@ class Packer:
             return
         if one_unit and trailing:  # empty sections at the end that do not fit with the unit
             boundaries = trailing  # before them: they have nothing to lead into
-        elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)):
+        elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)) is not None:
             boundaries = [block]  # the headings give way: a block is cut only when it alone
             # does not fit
         elif one_unit:
@@ -249,18 +251,18 @@ class Packer:
         eligible = [k for k in range(first + 1, stop) if k not in excluded]
         return eligible, [k for k in range(stop, j) if k not in bare_units]
 
-    def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int:
+    def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
         """The cut inside ``(i, j)`` where a code block or table starts that fits ``limit``
-        alone (after the headings that were to lead into it), else 0."""
+        alone (after the headings that were to lead into it), if there is one."""
         positions = cuts.positions
         block = self.outline.container_starting_in(positions[i] + 1, positions[j])
         if block is None:
-            return 0
+            return None
         k = bisect_left(positions, block.start, i + 1, j)
         if k == j or positions[k] != block.start:
-            return 0
+            return None
         piece = self.measure(block.start, min(block.end, positions[j]), limit)
-        return k if piece is not None and piece.tokens <= limit else 0
+        return k if piece is not None and piece.tokens <= limit else None
 
     def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
         """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold
@@ -274,6 +276,7 @@ class Packer:
         return self._units_holding_lines(cuts, i, j)
 
     def _units_holding_lines(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
+        """``_line_units_in``, found from the heading and bare lines of the range (few)."""
         positions = cuts.positions
         heading_lines, bare_lines = self.outline.heading_lines, self.outline.bare_lines
         heading_units: list[int] = []
@@ -424,7 +427,8 @@ class Packer:
         return kept
 
     def _near_heading(self, cuts: list[int]) -> bool:
-        """Whether any of ``cuts`` (sorted) may lie in a heading line."""
+        """Whether any of ``cuts`` (sorted) may lie in a heading line: the first does, or a
+        heading (or bare) line starts among them."""
         outline = self.outline
         return bool(cuts) and (
             outline.heading_around(cuts[0]) is not None
