@@ -126,6 +126,7 @@ class _MarkdownParser:
         self.outline = Outline(length=len(text))
         self.open_sections: list[int] = []  # indices into outline.sections
         self.list_columns: list[int] = []  # content columns of the open list items
+        self.items: dict[int, tuple[int, int]] = {}  # content column -> its last item's line
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
@@ -327,8 +328,14 @@ class _MarkdownParser:
             indent = len(item.group(1))
             while self.list_columns and self.list_columns[-1] > indent:
                 self.list_columns.pop()
+            if self.list_columns:  # nested: the open item's first line introduces this list
+                label = self.items.get(self.list_columns[-1])
+                if label is not None:
+                    self.outline.label_lines[label[0]] = label[1]
             self.outline.add_break(start, lv.LIST_ITEM - min(len(self.list_columns), 8))
-            self.list_columns.append(indent + max(item.end() - indent, 1))
+            column = indent + max(item.end() - indent, 1)
+            self.list_columns.append(column)
+            self.items[column] = (start, line_end)
             return
         if first == ">":
             self.outline.add_break(start, lv.BLOCK)

@@ -70,16 +70,17 @@ class Outline:
     levels: array[int] = field(default_factory=lambda: array("b"))
     sections: list[Section] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
-    #: Heading lines, and bare lines with nothing to read (a thematic break, a line of bare HTML
-    #: tags such as an anchor): start -> end of the line. Neither makes a piece alone: a heading
-    #: leads into what follows it, a bare line stays with what comes before it (see
-    #: ``Packer._boundaries``).
+    #: Lines that never make a piece alone, start -> end of the line (see ``Packer._boundaries``).
+    #: Heading lines, and labels (a list item's first line when its nested list follows at once:
+    #: ``* **HTTPS**``), lead into what follows them. Bare lines, with nothing to read (a
+    #: thematic break, a line of bare HTML tags such as an anchor), stay with what precedes them.
     heading_lines: dict[int, int] = field(default_factory=dict)
+    label_lines: dict[int, int] = field(default_factory=dict)
     bare_lines: dict[int, int] = field(default_factory=dict)
     _section_starts: list[int] = field(default_factory=list)
     _container_starts: list[int] = field(default_factory=list)
     _heading_starts: list[int] = field(default_factory=list)
-    _heading_or_bare_starts: list[int] = field(default_factory=list)
+    _line_starts: list[int] = field(default_factory=list)
 
     def add_break(self, position: int, level: int) -> None:
         """Record a cut point, in any order; ``freeze`` sorts them, and a position keeps the best
@@ -107,7 +108,7 @@ class Outline:
         self._section_starts = [section.start for section in self.sections]
         self._container_starts = [container.start for container in self.containers]
         self._heading_starts = sorted(self.heading_lines)
-        self._heading_or_bare_starts = sorted([*self.heading_lines, *self.bare_lines])
+        self._line_starts = sorted({*self.heading_lines, *self.label_lines, *self.bare_lines})
 
     def section_at(self, position: int) -> int:
         """Index of the innermost section containing ``position``, -1 for the preamble."""
@@ -133,9 +134,9 @@ class Outline:
             section = self.sections[section].parent
         return tuple(reversed(titles))
 
-    def heading_or_bare_starts(self, start: int, end: int) -> list[int]:
-        """Where heading lines and bare lines start in ``[start, end)``, in order."""
-        starts = self._heading_or_bare_starts
+    def line_starts(self, start: int, end: int) -> list[int]:
+        """Where heading, label and bare lines start in ``[start, end)``, in order."""
+        starts = self._line_starts
         return starts[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def heading_around(self, position: int) -> tuple[int, int] | None:

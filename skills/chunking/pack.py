@@ -165,11 +165,12 @@ class Packer:
         return result
 
     def _only_headings(self, piece: Piece) -> bool:
-        """Whether ``piece`` holds heading lines and bare lines and nothing else."""
-        headings, bare = self.outline.heading_lines, self.outline.bare_lines
+        """Whether ``piece`` holds heading, label and bare lines and nothing else."""
+        outline = self.outline
+        lines = (outline.heading_lines, outline.label_lines, outline.bare_lines)
         position = piece.start
         while position < piece.end:
-            line_end = headings.get(position, bare.get(position))
+            line_end = next((found[position] for found in lines if position in found), None)
             if line_end is None:
                 return False
             position = text_start(self.text, line_end, piece.end)
@@ -228,10 +229,10 @@ class Packer:
         """The cuts inside ``(i, j)`` that may end a piece, and a fallback: the cuts before the
         headings that end the range.
 
-        Neither a heading nor a bare line (a thematic break, an HTML anchor) makes a piece on its
-        own. A heading leads into what follows it: no cut right after one (so an empty section's
-        heading stays with the next section). A bare line stays with what comes before it: no
-        cut right before one. Those that open the range stay with the unit after them, those that
+        Neither a heading (nor a label: a list item's line before its nested list) nor a bare
+        line (a thematic break, an HTML anchor) makes a piece on its own. A heading leads into
+        what follows it: no cut right after one (so an empty section's heading stays with the
+        next section). A bare line stays with what comes before it: no cut right before one. Those that open the range stay with the unit after them, those that
         end it with the unit before. When that leaves no boundary and the whole does not fit, the
         headings that end the range (empty sections) are cut off first, before the unit itself
         is cut inside (sentences, lines, words)."""
@@ -266,7 +267,7 @@ class Packer:
 
     def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
         """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold
-        one heading line and nothing else, and those that hold one bare line."""
+        one heading or label line and nothing else, and those that hold one bare line."""
         if cuts is self.cuts:  # the document's own cut points: looked at once, in __init__
             heading_units, bare_units = self._line_units
             return (
@@ -276,16 +277,17 @@ class Packer:
         return self._units_holding_lines(cuts, i, j)
 
     def _units_holding_lines(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
-        """``_line_units_in``, found from the heading and bare lines of the range (few)."""
-        positions = cuts.positions
-        heading_lines, bare_lines = self.outline.heading_lines, self.outline.bare_lines
+        """``_line_units_in``, found from the heading, label and bare lines of the range (few)."""
+        positions, outline = cuts.positions, self.outline
         heading_units: list[int] = []
         bare_units: list[int] = []
-        for start in self.outline.heading_or_bare_starts(positions[i], positions[j]):
+        for start in outline.line_starts(positions[i], positions[j]):
             k = bisect_right(positions, start, i, j) - 1  # the unit that holds the line
-            if self._only(cuts, k, heading_lines):
+            if self._only(cuts, k, outline.heading_lines) or self._only(
+                cuts, k, outline.label_lines
+            ):
                 heading_units.append(k)
-            elif self._only(cuts, k, bare_lines):
+            elif self._only(cuts, k, outline.bare_lines):
                 bare_units.append(k)
         return heading_units, bare_units
 
@@ -432,7 +434,7 @@ class Packer:
         outline = self.outline
         return bool(cuts) and (
             outline.heading_around(cuts[0]) is not None
-            or bool(outline.heading_or_bare_starts(cuts[0], cuts[-1]))
+            or bool(outline.line_starts(cuts[0], cuts[-1]))
         )
 
     def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:

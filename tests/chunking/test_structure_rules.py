@@ -319,6 +319,24 @@ def test_a_line_of_bare_html_tags_never_makes_a_child_alone() -> None:
     )
 
 
+def test_a_list_items_label_stays_with_its_nested_items() -> None:
+    # A changelog's "* **n-api**:" introduces the items nested under it.
+    notes = [
+        "add an API for asynchronous functions (Ada Lovelace) [#17887](https://example.org/pull/17887)",
+        "mark the thread-safe function as stable (Ada Lovelace) [#25556](https://example.org/pull/25556)",
+        "fix case 0 (Ada Lovelace) [#20000](https://example.org/pull/20000)",
+        "fix case 1 (Ada Lovelace) [#21000](https://example.org/pull/21000)",
+    ]
+    source = (
+        "## 2019-04-16, Version 8.16.0 'Carbon' (LTS), @releaser\n\n### Notable Changes\n\n"
+        "* **n-api**:\n" + "".join(f"  * {note}\n" for note in notes)
+    )
+    result = chunk_document(source, options=ChunkOptions())
+    assert len(result.leaves) > 1
+    assert not [c.text for c in result.leaves if c.text.rstrip().endswith("* **n-api**:")]
+    assert "* **n-api**:\n  * add an API" in result.leaves[0].text
+
+
 def test_a_document_of_only_headings_is_cut_between_them() -> None:
     source = "".join(f"## Chapter {i}: the part about topic number {i}\n" for i in range(60))
     chunks = leaves(source)
