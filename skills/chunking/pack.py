@@ -232,10 +232,11 @@ class Packer:
         Neither a heading (nor a label: a list item's line before its nested list) nor a bare
         line (a thematic break, an HTML anchor) makes a piece on its own. A heading leads into
         what follows it: no cut right after one (so an empty section's heading stays with the
-        next section). A bare line stays with what comes before it: no cut right before one. Those that open the range stay with the unit after them, those that
-        end it with the unit before. When that leaves no boundary and the whole does not fit, the
-        headings that end the range (empty sections) are cut off first, before the unit itself
-        is cut inside (sentences, lines, words)."""
+        next section). A bare line stays with what comes before it: no cut right before one.
+        Those that open the range stay with the unit after them, those that end it with the
+        unit before. When that leaves no boundary and the whole does not fit, the headings that
+        end the range (empty sections) are cut off first, before the unit itself is cut inside
+        (sentences, lines, words)."""
         heading_units, bare_units = self._line_units_in(cuts, i, j)
         if not heading_units and not bare_units:
             return range(i + 1, j), ()
