@@ -139,6 +139,12 @@ class Outline:
         starts = self._line_starts
         return starts[bisect_left(starts, start) : bisect_left(starts, end)]
 
+    def touches_heading(self, start: int, end: int) -> bool:
+        """Whether a heading line overlaps ``[start, end]`` (heading lines never overlap, so the
+        last one starting by ``end`` tells)."""
+        index = bisect_right(self._heading_starts, end) - 1
+        return index >= 0 and self.heading_lines[self._heading_starts[index]] > start
+
     def heading_around(self, position: int) -> tuple[int, int] | None:
         """The heading line (start, end) that ``position`` lies in, after its start."""
         index = bisect_left(self._heading_starts, position) - 1

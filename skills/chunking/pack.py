@@ -204,7 +204,10 @@ class Packer:
         elif one_unit:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
-        best = max(map(levels.__getitem__, boundaries))
+        if isinstance(boundaries, range):  # the common case, every inner cut: a slice is fast
+            best = max(levels[boundaries.start : boundaries.stop])
+        else:
+            best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
@@ -352,11 +355,9 @@ class Packer:
             cuts.update(self._sentence_cuts(low, high, earliest))
         found = sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
         bare = self.outline.bare_lines
-        return (
-            [cut for cut in found if text_start(self.text, cut, high) not in bare]
-            if bare
-            else found
-        )
+        if not any(start in bare for start in self.outline.line_starts(low, high)):
+            return found
+        return [cut for cut in found if text_start(self.text, cut, high) not in bare]
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
@@ -405,7 +406,7 @@ class Packer:
                 position -= 1
             if cut < position < end:
                 cuts.append(position)
-        if not self._near_heading(cuts):
+        if not cuts or not self.outline.touches_heading(cuts[0], cuts[-1]):
             return cuts
         # "## 1. Setup" holds no sentence break: a heading line is cut at words, if at all
         return [position for position in cuts if self.outline.heading_around(position) is None]
@@ -414,7 +415,7 @@ class Packer:
         """Spaces before words in ``(cut, end)``, outside heading lines that fit ``limit``: such
         a heading is cut only when it alone exceeds the budget."""
         words = [m.start() for m in SAFE.finditer(self.text, cut + 1, end)]
-        if not self._near_heading(words):
+        if not words or not self.outline.touches_heading(words[0], words[-1]):
             return words
         fits: dict[tuple[int, int], bool] = {}
         kept = []
@@ -428,15 +429,6 @@ class Packer:
                     continue
             kept.append(position)
         return kept
-
-    def _near_heading(self, cuts: list[int]) -> bool:
-        """Whether any of ``cuts`` (sorted) may lie in a heading line: the first does, or a
-        heading (or bare) line starts among them."""
-        outline = self.outline
-        return bool(cuts) and (
-            outline.heading_around(cuts[0]) is not None
-            or bool(outline.line_starts(cuts[0], cuts[-1]))
-        )
 
     def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:
         """Last resort for a run without spaces: windows of whole tokens, each counted exactly."""
