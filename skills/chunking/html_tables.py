@@ -20,9 +20,10 @@ text, so any number of tables, closed or not, cost one pass.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from skills.chunking.outline import Spans
 
 _TABLE_TAG = re.compile(r"<(/?)table(?=[\s>/])", re.IGNORECASE)
 _ROW_OPEN = re.compile(r"<tr(?=[\s>/])", re.IGNORECASE)
@@ -88,16 +89,16 @@ def _table(text: str, start: int, end: int) -> HtmlTable:
     """Only the header and nested tables (rare) are read tag by tag; rows are told apart from
     the other lines by ``ROW_LINE`` when the packer cuts, so a big table costs no list of lines."""
     first_row = _first_body_row(text, start, end)
-    nested = _inner_tables(text, start, end)
+    nested = Spans(_inner_tables(text, start, end))
     rows = [
         match.start()
         for match in _ROW_LINES.finditer(text, _line_start(text, first_row), end)
         if match.end() - len("<tr") >= first_row
     ]
-    top_level = [row for row in rows if not _inside(row, nested)]
+    top_level = [row for row in rows if not nested.hold(row)]
     body_start = top_level[0] if top_level else end
     header = (match.start() for match in _LINE_START.finditer(text, start + 1, body_start))
-    inner_rows = (row for row in rows if _inside(row, nested))
+    inner_rows = (row for row in rows if nested.hold(row))
     return HtmlTable(start, body_start, end, (*header, body_start, *inner_rows))
 
 
@@ -123,12 +124,6 @@ def _inner_tables(text: str, start: int, end: int) -> list[tuple[int, int]]:
             spans.append((opened, tag.end()))
             opened = -1
     return spans
-
-
-def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
-    """Whether ``position`` lies in one of ``spans`` (sorted, disjoint)."""
-    index = bisect_right(spans, position, key=lambda span: span[0]) - 1
-    return index >= 0 and spans[index][0] <= position < spans[index][1]
 
 
 def _opening_line(text: str, tag: int) -> int:

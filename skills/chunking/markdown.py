@@ -18,14 +18,12 @@ breaks before ``- x`` and ``- y``.
 from __future__ import annotations
 
 import re
-import sys
-from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 
 from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_LINE, find_html_tables
-from skills.chunking.outline import Container, Outline, Section
+from skills.chunking.outline import Container, Outline, Section, Spans
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
@@ -138,7 +136,7 @@ class _MarkdownParser:
         if not self.sections_only:
             self._html_tables(start)
             self._tables(start)
-        opaque = _Spans(self.opaque)
+        opaque = Spans(self.opaque)
         if not self.sections_only:
             first = _CONTENT.search(text, start)
             if first is not None and not opaque.hold(first.start()):  # the first block: no gap
@@ -212,7 +210,7 @@ class _MarkdownParser:
         """HTML tables outside code blocks (``html_tables``), cut only between rows. A table
         holding a fenced code block (Markdown in a cell) is left as blocks: containers never
         nest, and the code block's own rule matters more."""
-        fences = _Spans(self.opaque)
+        fences = Spans(self.opaque)
         text = self.text
         for table in find_html_tables(text, start, fences.hold):
             if fences.first_start_after(table.start) < table.end:
@@ -229,7 +227,7 @@ class _MarkdownParser:
     def _tables(self, start: int) -> None:
         """Tables outside code blocks: a header line with a pipe, then a delimiter row."""
         text = self.text
-        opaque = _Spans(self.opaque)  # code blocks and HTML tables
+        opaque = Spans(self.opaque)  # code blocks and HTML tables
         table_end = -1
         for match in _DELIMITER_ROW.finditer(text, max(start - 1, 0)):
             header_end = match.start()
@@ -261,7 +259,7 @@ class _MarkdownParser:
         self.opaque.append((start, end))
         return end
 
-    def _gap(self, block_start: int, opaque: _Spans) -> None:
+    def _gap(self, block_start: int, opaque: Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
@@ -284,7 +282,7 @@ class _MarkdownParser:
         if bare is not None:
             self.outline.bare_lines[block_start] = bare.end()
 
-    def _indented_code(self, start: int, column: int, opaque: _Spans) -> None:
+    def _indented_code(self, start: int, column: int, opaque: Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
         lines between them included. Like a fenced one it stays whole while it fits and is cut
         between lines when it alone does not; there is no fence line to reopen."""
@@ -380,24 +378,6 @@ class _MarkdownParser:
         index = self.open_sections.pop()
         old = self.outline.sections[index]
         self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
-
-
-class _Spans:
-    """Disjoint spans (code blocks, tables), sorted once, asked where a position lies."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = sorted(spans)
-        self.starts = [first for first, _ in self.spans]
-
-    def hold(self, position: int) -> bool:
-        """Whether ``position`` lies inside one of the spans."""
-        index = bisect_right(self.starts, position) - 1
-        return index >= 0 and position < self.spans[index][1]
-
-    def first_start_after(self, position: int) -> int:
-        """Where the first span starting after ``position`` starts (infinity when none does)."""
-        index = bisect_right(self.starts, position)
-        return self.starts[index] if index < len(self.starts) else sys.maxsize
 
 
 @lru_cache(maxsize=16)

@@ -10,6 +10,7 @@ table) need their opening lines repeated when a piece of them stands alone. One 
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
@@ -173,3 +174,21 @@ class Outline:
             return None
         container = self.containers[index]
         return container if container.body_start <= position < container.end else None
+
+
+class Spans:
+    """Disjoint spans (code blocks, tables), sorted once, asked where a position lies."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [first for first, _ in self.spans]
+
+    def hold(self, position: int) -> bool:
+        """Whether ``position`` lies inside one of the spans."""
+        index = bisect_right(self.starts, position) - 1
+        return index >= 0 and position < self.spans[index][1]
+
+    def first_start_after(self, position: int) -> int:
+        """Where the first span starting after ``position`` starts (infinity when none does)."""
+        index = bisect_right(self.starts, position)
+        return self.starts[index] if index < len(self.starts) else sys.maxsize
