@@ -68,7 +68,7 @@ def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
     paths = {path for path in folder.rglob("*") if path.suffix.lower() in DOCUMENT_SUFFIXES}
     paths.update(folder / name for name in named if name and _inside(Path(name)))
     documents = {
-        path.relative_to(folder).as_posix(): path.read_bytes().decode("utf-8")
+        path.relative_to(folder).as_posix(): _read_text(path)
         for path in sorted(paths)
         if path.is_file()
     }
@@ -81,10 +81,25 @@ def _inside(relative: Path) -> bool:
     return not relative.is_absolute() and ".." not in relative.parts
 
 
+def _read_text(path: Path) -> str:
+    """The document as UTF-8 without newline translation (offsets are exact), or a clear error."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DatasetError(
+            f"{path} is not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from error
+
+
+def _doc_name(record: Mapping[str, Any]) -> str:
+    """The document a question names: ``doc``, or Chroma's ``corpus_id``."""
+    return str(record.get("doc") or record.get("corpus_id") or "")
+
+
 def load_dataset(docs: Path, questions: Path) -> Dataset:
     """Documents of ``docs`` and the questions of ``questions`` (``.jsonl`` or ``.csv``)."""
     records = list(read_records(questions))
-    named = (str(record.get("doc") or record.get("corpus_id") or "") for _, record in records)
+    named = (_doc_name(record) for _, record in records)
     documents = load_documents(docs, named)
     parsed = tuple(
         parse_question(record, documents, f"{questions}:{line}") for line, record in records
@@ -119,7 +134,7 @@ def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def parse_question(record: Mapping[str, Any], documents: Mapping[str, str], where: str) -> Question:
     """One question in either format, with its references located in the document."""
     text = _required(record, "question", where)
-    doc = resolve_doc(str(record.get("doc") or record.get("corpus_id") or ""), documents, where)
+    doc = resolve_doc(_doc_name(record), documents, where)
     identifier = str(record.get("id") or where.rsplit(":", 1)[-1])
     kind = str(record.get("kind") or "all")
     return Question(identifier, text, doc, kind, _references(record, doc, documents[doc], where))

@@ -83,6 +83,16 @@ def test_a_document_a_question_names_is_read_whatever_its_suffix(
     assert set(dataset.documents) == {"sub/a.md", "sub/notes.txt", "sub/guide.rst"}
 
 
+def test_a_document_that_is_not_utf8_is_refused_by_name(docs: Path, tmp_path: Path) -> None:
+    (docs / "sub" / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [{"id": "q", "question": "?", "doc": "sub/scan.png", "reference": "PNG"}],
+    )
+    with pytest.raises(DatasetError, match=r"scan\.png is not UTF-8 text"):
+        load_dataset(docs, questions)
+
+
 def test_chroma_style_offsets_and_corpus_id_by_stem(docs: Path, tmp_path: Path) -> None:
     start = DOC.index("Second")
     refs = [{"content": "Second paragraph", "start_index": start, "end_index": start + 16}]
