@@ -29,10 +29,11 @@ _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
 # ``_HEADING_MARKER``) and, in the event scans, looked ahead to after a newline.
-_MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/]|\d{1,9}[.)])"
+_MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/`~]|\d{1,9}[.)])"
 _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
+_NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
 # blank lines is both a block start and maybe a marker line: ``_MARKER`` tells.
@@ -148,7 +149,7 @@ class _MarkdownParser:
                 continue  # inside a code block or a table
             if kind == "gap":
                 self._gap(at, opaque)
-            else:
+            elif not self._nested_fence(at, opaque):
                 self._marker(at)
         while self.open_sections:
             self._close_section(len(text))
@@ -204,6 +205,8 @@ class _MarkdownParser:
         reopen = self.text[start : opening.end()].rstrip() + "\n"
         self.outline.containers.append(Container(start, body, end, reopen, (body, close)))
         self.outline.add_break(start, lv.BLOCK)
+        if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
+            self.outline.add_break(end, lv.BLOCK)
         self.opaque.append((start, end))
 
     def _html_tables(self, start: int) -> None:
@@ -295,6 +298,44 @@ class _MarkdownParser:
         self.skip_until = end
         if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
             self.outline.add_break(end, lv.BLOCK)
+
+    def _nested_fence(self, start: int, opaque: Spans) -> bool:
+        """A fenced code block in a list item or admonition body, indented four columns or more
+        (those indented less are paired beforehand, in ``_fences``; more than three columns past
+        the item's content it is indented code). It ends at its closing fence, or before the first
+        line indented less than the item's content, which ends the item and the block."""
+        text = self.text
+        if text[start : start + 1] not in " \t":
+            return False
+        column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
+        indent = _indent(text, start)
+        if column <= 0 or not _CODE_INDENT <= indent < column + _CODE_INDENT:
+            return False
+        opening = _NESTED_FENCE.match(text, start)
+        if opening is None or (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            return False  # not a fence line, or an inline code span
+        marker = opening.group(1)
+        body = min(opening.end() + 1, len(text))
+        close = end = min(len(text), opaque.first_start_after(start))  # containers never nest
+        position = body
+        while position < end:
+            line_end = _line_end(text, position)
+            line = text[position:line_end].strip()
+            if line and _indent(text, position) < column:  # the item ends, and its block
+                close = end = position
+                break
+            if line.startswith(marker) and not line.strip(marker[0]):
+                close, end = position, min(line_end + 1, end)
+                break
+            position = line_end + 1
+        reopen = text[start : opening.end()].rstrip() + "\n"
+        avoid = (body, close) if close < end else (body,)
+        self.outline.containers.append(Container(start, body, end, reopen, avoid))
+        self.outline.add_break(start, lv.BLOCK)
+        self.skip_until = end
+        if text[end : _line_end(text, end)].strip():  # a paragraph right after it
+            self.outline.add_break(end, lv.BLOCK)
+        return True
 
     def _marker(self, start: int) -> None:
         text = self.text

@@ -80,6 +80,9 @@ fence = st.tuples(
 unclosed_fence = st.lists(code_line, min_size=1, max_size=10).map(
     lambda lines: "```sh\n" + "\n".join(lines)
 )
+nested_fence = st.tuples(
+    st.sampled_from(["- ", "1. "]), st.sampled_from(["  ", "    "]), fence
+).map(lambda t: t[0] + "Run this:\n\n" + "\n".join(t[1] + line for line in t[2].split("\n")))
 indented_code = st.lists(code_line, min_size=1, max_size=10).map(
     lambda lines: "\n".join("    " + line if line else "" for line in lines)  # blank lines inside
 )
@@ -125,6 +128,7 @@ block = st.one_of(
     setext,
     fence,
     unclosed_fence,
+    nested_fence,
     indented_code,
     table,
     html_table,

@@ -101,6 +101,31 @@ def test_indented_text_in_a_list_item_an_admonition_or_a_tab_is_not_code() -> No
     assert deeper[code.start : code.end] == "        code inside the item\n"
 
 
+def test_a_fenced_block_indented_in_a_list_item_is_a_code_block() -> None:
+    # MkDocs lists indent their content four columns: so do the code blocks in them.
+    yaml = "    steps:\n    - name: install\n      run: pip install .\n\n    - name: test\n"
+    source = f"1. Add the workflow:\n\n    ```yaml\n{yaml}    ```\n\n2. Push it.\n"
+    [code] = parse_markdown(source).containers
+    assert source[code.start : code.end] == f"    ```yaml\n{yaml}    ```\n"
+    assert code.reopen == "    ```yaml\n"
+    outline = parse_markdown(source)
+    inside = [p for p in outline.positions if code.start < p < code.end]
+    assert inside == [], "no list item or block starts inside the code"
+    assert source.index("2. Push") in outline.positions
+
+
+def test_a_fenced_block_in_a_list_item_ends_with_the_item_when_unclosed() -> None:
+    source = "- Run:\n\n    ```sh\n    make test\n\nA paragraph after the list.\n"
+    [code] = parse_markdown(source).containers
+    assert source[code.start : code.end] == "    ```sh\n    make test\n\n"
+
+
+def test_a_fence_indented_four_columns_outside_a_list_is_indented_code() -> None:
+    source = "Some text.\n\n    ```sh\n    make test\n    ```\n"
+    [code] = parse_markdown(source).containers
+    assert code.reopen == "" and code.start == source.index("    ```sh")
+
+
 def html_table(
     rows: int, row: str = "<tr><td>E{i:03}</td><td>failure {i} of the ingest tier</td></tr>"
 ) -> str:
