@@ -8,7 +8,9 @@ exactly the prefix's plus the text's (see ``token_index``): the prefix is counte
 distinct prefix, not once per chunk.
 
 A prefix never takes more than half of a chunk's budget: a deeper heading path loses its
-outermost headings first, and a table header too large to repeat is left out.
+outermost headings first, and a table header too large to repeat is left out. A code block or
+table row that fits a chunk only without part of its path gets that shorter path (``fitted``):
+the block stays whole, and the path gives way, outermost headings first, down to none.
 """
 
 from __future__ import annotations
@@ -41,6 +43,16 @@ class ContextBuilder:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
         section = self.outline.section_spanning(start, max(start + 1, end))
         return self._prefix(section, self.outline.container_at(start), budget)
+
+    def fitted(self, start: int, end: int, room: int) -> Prefix | None:
+        """The prefix of ``[start, end)`` in at most ``room`` tokens, for a block that must not be
+        cut: its heading path shortened as far as needed, the reopened lines kept whole (None
+        when they alone do not fit: a table row is not sent without its header)."""
+        container = self.outline.container_at(start)
+        if room < 0 or (container is not None and count_tokens(container.reopen) > room):
+            return None
+        section = self.outline.section_spanning(start, max(start + 1, end))
+        return self._build(section, container, room)
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""

@@ -5,9 +5,10 @@ heading before a block start before a list item), then merges neighbouring piece
 parts while they fit; a piece that still does not fit is packed the same way one level down. A
 single block that alone is too big is cut inside, found lazily: between lines first in code and
 tables, between sentences first in prose, then between words, and between tokens as the last
-resort. So a code block or a table is only cut when it alone exceeds the budget, small sibling
-sections share a chunk, and nothing is ever dropped. A heading is never a piece of its own: no
-cut falls right after one (nor right before a line with nothing to read, such as ``---``), see
+resort. So a code block or a table (or one of its rows) is only cut when it alone exceeds the
+budget: its heading path gives way first (``Packer._kept_whole``). Small sibling sections share a
+chunk, and nothing is ever dropped. A heading is never a piece of its own: no cut falls right
+after one (nor right before a line with nothing to read, such as ``---``), see
 ``Packer._boundaries``.
 
 Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
@@ -166,15 +167,7 @@ class Packer:
 
     def _only_headings(self, piece: Piece) -> bool:
         """Whether ``piece`` holds heading, label and bare lines and nothing else."""
-        outline = self.outline
-        lines = (outline.heading_lines, outline.label_lines, outline.bare_lines)
-        position = piece.start
-        while position < piece.end:
-            line_end = next((found[position] for found in lines if position in found), None)
-            if line_end is None:
-                return False
-            position = text_start(self.text, line_end, piece.end)
-        return True
+        return self._after_lines(piece.start, piece.end) >= piece.end
 
     # -- the recursive packer ----------------------------------------------------------------
     def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
@@ -198,6 +191,9 @@ class Packer:
             return
         if one_unit and trailing:  # empty sections at the end that do not fit with the unit
             boundaries = trailing  # before them: they have nothing to lead into
+        elif one_unit and (whole := self._kept_whole(positions[i], positions[j], budget.limit)):
+            out.append(whole)  # a block that fits with a shorter heading path
+            return
         elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)) is not None:
             boundaries = [block]  # the headings give way: a block is cut only when it alone
             # does not fit
@@ -257,17 +253,68 @@ class Packer:
         return eligible, [k for k in range(stop, j) if k not in bare_units]
 
     def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
-        """The cut inside ``(i, j)`` where a code block or table starts that fits ``limit``
-        alone (after the headings that were to lead into it), if there is one."""
+        """The cut inside ``(i, j)`` from which a code block or table fits ``limit``: where the
+        block starts, or where the nearest of the headings leading into it start, as many of
+        them as fit with it (the others stand alone)."""
         positions = cuts.positions
         block = self.outline.container_starting_in(positions[i] + 1, positions[j])
         if block is None:
             return None
-        k = bisect_left(positions, block.start, i + 1, j)
-        if k == j or positions[k] != block.start:
+        b = bisect_left(positions, block.start, i + 1, j)
+        if b == j or positions[b] != block.start:
             return None
-        piece = self.measure(block.start, min(block.end, positions[j]), limit)
-        return k if piece is not None and piece.tokens <= limit else None
+        end = min(block.end, positions[j])
+        for k in range(i + 1, b + 1):
+            piece = self.measure(positions[k], end, limit)
+            if (piece is not None and piece.tokens <= limit) or self._kept_whole(
+                positions[k], end, limit
+            ):
+                return k
+        return None
+
+    def _kept_whole(self, cut: int, end: int, limit: int) -> Piece | None:
+        """``[cut, end)`` as one piece under a shorter heading path, if it is a code block or a
+        table (after the headings that lead into it) or one line or row of one, and fits
+        ``limit`` so: a block is cut only when it alone exceeds the budget, and its heading path
+        gives way first (see ``ContextBuilder.fitted``)."""
+        text, outline = self.text, self.outline
+        start = text_start(text, cut, end)
+        text_tokens = self.index.count(start, end)
+        if text_tokens > limit:
+            return None
+        block = outline.container_at(start)
+        if block is None or block.start == start:  # (indented code: its body starts with it)
+            first = self._after_lines(start, end)
+            block = outline.container_starting_in(first, first + 1)
+            if block is None:
+                return None
+            rest = text_start(text, block.end, end)  # only bare lines may follow the block
+            whole = end >= block.end and self._after_lines(rest, end, bare_only=True) >= end
+        else:
+            whole = False
+        if not whole and (end > block.end or self._line_cuts(cut, end)):
+            return None  # more than one line or row of the block: it can be cut between them
+        prefix = self.context.fitted(start, end, limit - text_tokens)
+        if prefix is None:
+            return None
+        tokens = prefix.tokens + text_tokens
+        return Piece(cut, start, end, prefix.text, tokens, prefix.headings, text_tokens)
+
+    def _after_lines(self, start: int, end: int, bare_only: bool = False) -> int:
+        """Where the text after the heading, label and bare lines (or the bare lines only) that
+        open ``[start, end)`` begins."""
+        outline = self.outline
+        lines = (
+            (outline.bare_lines,)
+            if bare_only
+            else (outline.heading_lines, outline.label_lines, outline.bare_lines)
+        )
+        while start < end:
+            line_end = next((found[start] for found in lines if start in found), None)
+            if line_end is None:
+                break
+            start = text_start(self.text, line_end, end)
+        return start
 
     def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
         """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold
@@ -318,6 +365,8 @@ class Packer:
         elif j - i > 1:  # the estimate was off at an unsafe cut: give back the last unit
             self._pack(cuts, i, j - 1, budget, tier, out)
             self._pack(cuts, j - 1, j, budget, tier, out)
+        elif whole := self._kept_whole(start, end, budget.limit):
+            out.append(whole)
         else:
             self._split_finer(start, end, budget, tier, out)
 

@@ -1,12 +1,13 @@
 """The rules every strategy keeps, checked on generated Markdown and on real documents.
 
 - ``source[start:end] == text``; ``tokens`` is the exact count of ``embed_text``, within its limit;
-- every chunk's ``embed_text`` starts with its heading path and ends with its text;
+- every chunk's ``embed_text`` starts with its heading path (its innermost headings when the
+  whole path does not fit) and ends with its text;
 - children lie inside their parent, and the children of a parent (the leaves of a flat strategy)
   cover every non-space character of it: nothing is dropped;
 - ids are valid Azure AI Search keys, unique, and the same on every run;
 - in the structure-first strategies, no chunk of a real document holds only headings and
-  thematic breaks.
+  thematic breaks, and no code block or table that fits a leaf on its own is cut.
 """
 
 from __future__ import annotations
@@ -58,9 +59,10 @@ def check_invariants(
             line = chunk.prefix.split("\n", 1)[0]
             if line.endswith(path[-1]):  # the path, or its innermost part when all does not fit
                 assert any(line == PATH_SEPARATOR.join(path[i:]) for i in range(len(path)))
-            else:  # not even the innermost heading fits half the budget beside what is reopened
-                reopened = chunk.prefix
-                assert count_tokens(path[-1] + "\n\n" + reopened) > limit // 2
+            else:  # not even the innermost heading fits half the budget beside what is
+                # reopened, or the whole block (or row) the chunk holds beside it
+                innermost = count_tokens(path[-1] + "\n\n" + chunk.prefix)
+                assert innermost > limit // 2 or innermost + count_tokens(chunk.text) > limit
         assert KEY.fullmatch(chunk.id)
     ids = [c.id for c in (*result.parents, *result.leaves)]
     assert len(ids) == len(set(ids))
@@ -168,3 +170,35 @@ def test_no_chunk_of_a_real_document_is_only_headings(path: Path, options: Chunk
     source = path.read_bytes().decode("utf-8")
     result = chunk_document(source, document_key=str(path), options=options)
     assert not lone_heading_chunks(source, result, options)
+
+
+def blocks_cut_although_they_fit(source: str, result: Chunking, options: ChunkOptions) -> list[str]:
+    """Code blocks and tables that fit a leaf on their own (with the blank lines after them, which
+    a leaf holds up to the next text), without any heading path, yet no leaf holds whole: the
+    heading path gives way before a block is cut."""
+    if result.format != "markdown" or options.strategy.value not in ("hierarchical", "structural"):
+        return []
+    cut = []
+    for block in parse_markdown(source, options.heading_depth).containers:
+        end = block.start + len(source[block.start : block.end].rstrip())
+        with_blank_lines = source[block.start : text_start(source, block.end, len(source))]
+        if count_tokens(with_blank_lines) > options.child_max_tokens:
+            continue
+        if not any(leaf.start <= block.start and end <= leaf.end for leaf in result.leaves):
+            cut.append(source[block.start : block.end])
+    return cut
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(markdown_document, st.sampled_from(OPTION_SETS[:3]))
+def test_no_generated_block_that_fits_is_cut(source: str, options: ChunkOptions) -> None:
+    result = chunk_document(source, title="Guide", document_key="generated.md", options=options)
+    assert not blocks_cut_although_they_fit(source, result, options)
+
+
+@pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
+@pytest.mark.parametrize("options", OPTION_SETS[:3], ids=lambda o: f"{o.strategy.value}")
+def test_no_block_of_a_real_document_that_fits_is_cut(path: Path, options: ChunkOptions) -> None:
+    source = path.read_bytes().decode("utf-8")
+    result = chunk_document(source, title=path.stem, document_key=str(path), options=options)
+    assert not blocks_cut_although_they_fit(source, result, options)

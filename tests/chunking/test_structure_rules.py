@@ -291,14 +291,59 @@ def test_headings_before_an_oversized_block_open_its_first_piece() -> None:
     assert chunks[0].startswith(f"# Skill reference\n\n## Definition parameters\n\n{header}| `")
 
 
+def test_a_code_block_that_fits_only_without_its_path_keeps_its_heading_and_a_shorter_path() -> (
+    None
+):
+    code = code_block(5)
+    title = "Configure the retry policy of the ingestion client"
+    source = f"# Client guide\n\n## {title}\n\n{code}"
+    alone = count_tokens(f"## {title}\n\n{code}")
+    options = ChunkOptions(strategy="structural", child_max_tokens=alone + 3)
+    assert count_tokens(f"{title}\n\n## {title}\n\n{code}") > options.child_max_tokens
+    result = chunk_document(source, options=options)
+    (chunk,) = [c for c in result.leaves if code in c.text]
+    assert chunk.text == f"## {title}\n\n{code}", "the block is whole, its heading with it"
+    assert chunk.headings == ("Client guide", title), "the full path stays in the metadata"
+    assert chunk.tokens <= options.child_max_tokens
+
+
 def test_a_code_block_that_fits_alone_is_not_cut_to_make_room_for_its_heading() -> None:
     code = code_block(5)
     title = "Configure the retry policy of the ingestion client"
-    alone = count_tokens(f"{title}\n\n{code}")  # the block with its heading path
-    options = ChunkOptions(strategy="structural", child_max_tokens=alone + 3)
-    assert count_tokens(f"{title}\n\n## {title}\n\n{code}") > options.child_max_tokens
+    options = ChunkOptions(strategy="structural", child_max_tokens=count_tokens(code) + 3)
     chunks = leaves(f"## {title}\n\n{code}", options)
     assert code in chunks
+
+
+def test_a_code_block_keeps_the_innermost_headings_of_its_path_that_fit() -> None:
+    code = code_block(5)
+    path = ("Reference", "Clients", "Retries")
+    source = (
+        "".join(f"{'#' * depth} {t}\n\nAbout {t.lower()}.\n\n" for depth, t in enumerate(path, 1))
+        + code
+    )
+    room = count_tokens(f"Clients > Retries\n\n{code}")
+    result = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=room)
+    )
+    (chunk,) = [c for c in result.leaves if code.strip() in c.text]
+    assert chunk.text == code
+    assert chunk.prefix == "Clients > Retries\n\n", "outermost headings give way first"
+
+
+def test_a_table_row_that_fits_only_without_its_path_keeps_its_header() -> None:
+    header = "| Setting | Meaning |\n|---|---|\n"
+    long_row = "| retries | " + "how many times a failed request is sent again, " * 4 + "|\n"
+    rows = "| timeout | seconds to wait |\n" + long_row + "| proxy | the proxy URL |\n"
+    source = "# Client reference guide\n\n## Settings of the ingestion client\n\n" + header + rows
+    room = count_tokens(header + long_row) + 2
+    result = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=room)
+    )
+    (chunk,) = [c for c in result.leaves if "how many times" in c.text]
+    assert chunk.text == long_row, "the row is whole"
+    assert chunk.embed_text.endswith(header + long_row), "and keeps its header"
+    assert chunk.tokens <= room
 
 
 def test_an_empty_section_heading_stays_with_the_next_section() -> None:
