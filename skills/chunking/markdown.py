@@ -25,7 +25,7 @@ from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_LINE, find_html_tables
 from skills.chunking.outline import Container, Outline, Section, Spans
 
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
 # ``_HEADING_MARKER``) and, in the event scans, looked ahead to after a newline.
@@ -179,24 +179,38 @@ class _MarkdownParser:
         return match.end()
 
     def _fences(self, start: int) -> None:
-        """Pair fence lines into code blocks; an unclosed fence runs to the end."""
+        """Pair fence lines into code blocks; an unclosed fence runs to the end.
+
+        Fences indented four columns or more are paired too but left to ``_nested_fence``, which
+        knows the list item they belong to: so the closing fence of one (``   ```)`` under
+        ``    ```bash`` in npm's docs) is not taken for the opening of another. Such a fence is
+        closed by a fence indented at least two columns (a list item's content is); a line
+        indented less ends the item, and the line may open a fence of its own."""
         text = self.text
         opening: re.Match[str] | None = None
         for match in _FENCE_LINE.finditer(text, start):
-            if opening is None:
-                if match.group(1)[0] == "`" and "`" in match.group(2):
-                    continue  # an inline code span, not a fence
-                opening = match
-                continue
-            marker, closing = opening.group(1), match.group(1)
-            if (
-                closing[0] == marker[0]
-                and len(closing) >= len(marker)
-                and not match.group(2).strip()
-            ):
-                self._add_fence(opening, match.start(), min(match.end() + 1, len(text)))
+            indent = _indent(text, match.start())
+            if opening is not None:
+                marker, closing = opening.group(2), match.group(2)
+                nested = _indent(text, opening.start()) >= _CODE_INDENT
+                closes = (
+                    closing[0] == marker[0]
+                    and len(closing) >= len(marker)
+                    and not match.group(3).strip()
+                    and (2 <= indent if nested else indent < _CODE_INDENT)
+                )
+                if closes:
+                    if not nested:
+                        self._add_fence(opening, match.start(), min(match.end() + 1, len(text)))
+                    opening = None
+                    continue
+                if not (nested and indent < 2):
+                    continue  # a line of the open code block
+            if match.group(2)[0] == "`" and "`" in match.group(3):
                 opening = None
-        if opening is not None:
+                continue  # an inline code span, not a fence
+            opening = match
+        if opening is not None and _indent(text, opening.start()) < _CODE_INDENT:
             self._add_fence(opening, len(text), len(text))
 
     def _add_fence(self, opening: re.Match[str], close: int, end: int) -> None:

@@ -120,6 +120,15 @@ def test_a_fenced_block_in_a_list_item_ends_with_the_item_when_unclosed() -> Non
     assert source[code.start : code.end] == "    ```sh\n    make test\n\n"
 
 
+def test_a_nested_fence_closed_less_indented_opens_no_block_of_its_own() -> None:
+    # npm's docs close "    ```bash" with "   ```": that line must not open the next block.
+    first = "    ```bash\n    npm install a/b\n   ```\n"
+    second = "    ```bash\n    npm install gist:101a\n    ```\n"
+    source = f"* `npm install <repo>`:\n\n{first}\n* `npm install gist`:\n\n{second}\nDone.\n"
+    blocks = [source[c.start : c.end] for c in parse_markdown(source).containers]
+    assert blocks == [first, second]
+
+
 def test_a_fence_indented_four_columns_outside_a_list_is_indented_code() -> None:
     source = "Some text.\n\n    ```sh\n    make test\n    ```\n"
     [code] = parse_markdown(source).containers
