@@ -282,18 +282,19 @@ class Packer:
         text_tokens = self.index.count(start, end)
         if text_tokens > limit:
             return None
-        block = outline.container_at(start)
-        if block is None or block.start == start:  # (indented code: its body starts with it)
-            first = self._after_lines(start, end)
+        first, block = start, outline.container_at(start)
+        if block is None or block.start == start:  # (indented code's body starts with it)
+            first = self._after_lines(start, end)  # past the headings that lead into it
             block = outline.container_starting_in(first, first + 1)
-            if block is None:
-                return None
-            rest = text_start(text, block.end, end)  # only bare lines may follow the block
-            whole = end >= block.end and self._after_lines(rest, end, bare_only=True) >= end
-        else:
-            whole = False
-        if not whole and (end > block.end or self._line_cuts(cut, end)):
-            return None  # more than one line or row of the block: it can be cut between them
+        if block is None:
+            return None
+        # only bare lines may follow the block, and a part of one must be one line or row
+        rest = text_start(text, block.end, end)
+        if self._after_lines(rest, end, bare_only=True) < end:
+            return None
+        whole = first == block.start and end >= block.end
+        if not whole and self._line_cuts(first, min(end, block.end)):
+            return None
         prefix = self.context.fitted(start, end, limit - text_tokens)
         if prefix is None:
             return None

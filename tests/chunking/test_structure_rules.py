@@ -340,18 +340,22 @@ def test_a_code_block_keeps_the_innermost_headings_of_its_path_that_fit() -> Non
     assert chunk.prefix == "Clients > Retries\n\n", "outermost headings give way first"
 
 
-def test_a_table_row_that_fits_only_without_its_path_keeps_its_header() -> None:
+@pytest.mark.parametrize("last", [False, True], ids=["middle row", "last row, then a break"])
+def test_a_table_row_that_fits_only_without_its_path_keeps_its_header(last: bool) -> None:
     header = "| Setting | Meaning |\n|---|---|\n"
     long_row = "| retries | " + "how many times a failed request is sent again, " * 4 + "|\n"
-    rows = "| timeout | seconds to wait |\n" + long_row + "| proxy | the proxy URL |\n"
+    short = "| timeout | seconds to wait |\n"
+    rows = (
+        short + long_row + "\n---\n\nMore settings below.\n" if last else short + long_row + short
+    )
     source = "# Client reference guide\n\n## Settings of the ingestion client\n\n" + header + rows
     room = count_tokens(header + long_row) + 2
     result = chunk_document(
         source, options=ChunkOptions(strategy="structural", child_max_tokens=room)
     )
     (chunk,) = [c for c in result.leaves if "how many times" in c.text]
-    assert chunk.text == long_row, "the row is whole"
-    assert chunk.embed_text.endswith(header + long_row), "and keeps its header"
+    assert chunk.text.startswith(long_row), "the row is whole"
+    assert chunk.embed_text.startswith(header + long_row), "and keeps its header"
     assert chunk.tokens <= room
 
 
