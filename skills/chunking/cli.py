@@ -2,7 +2,8 @@
 
 ``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
 ``--format tree`` shows each parent with its children for a person to read. A folder is walked
-for ``.md``, ``.markdown`` and ``.txt`` files, with a progress bar on stderr.
+for ``.md``, ``.markdown``, ``.mdx``, ``.txt`` and ``.text`` files (``DOCUMENT_SUFFIXES``), with
+a progress bar on stderr.
 """
 
 from __future__ import annotations
