@@ -197,7 +197,7 @@ class _MarkdownParser:
                     closing[0] == marker[0]
                     and len(closing) >= len(marker)
                     and not match.group(3).strip()
-                    and (2 <= indent if nested else indent < _CODE_INDENT)
+                    and (indent >= 2 if nested else indent < _CODE_INDENT)
                 )
                 if closes:
                     if not nested:
