@@ -391,7 +391,8 @@ class _MarkdownParser:
             self.items[column] = (start, line_end)
             return
         if first == ">":
-            self.outline.add_break(start, lv.BLOCK)
+            if self._opens_quote_block(start, stripped):
+                self.outline.add_break(start, lv.BLOCK)
             return
         if _ADMONITION.match(line):
             self.outline.add_break(start, lv.BLOCK)
@@ -400,6 +401,19 @@ class _MarkdownParser:
         if first == "/" and _BLOCK_FENCE.match(line):
             closing = not stripped.strip("/").strip()
             self.outline.add_break(start, lv.AVOID if closing else lv.BLOCK)
+
+    def _opens_quote_block(self, start: int, stripped: str) -> bool:
+        """Whether a quote line starts a block: the quote's first line, the first after an empty
+        quote line, or a heading, list item, fence or table row inside the quote. The other lines
+        continue a paragraph (a hard-wrapped quote): a break there would cut mid-sentence."""
+        text = self.text
+        if start == 0:
+            return True
+        previous = text[text.rfind("\n", 0, start - 1) + 1 : start - 1].lstrip()
+        if not previous.startswith(">") or not previous.strip("> \t"):
+            return True
+        content = stripped.lstrip("> \t")
+        return content.startswith(("#", "```", "~~~", "|")) or _LIST_ITEM.match(content) is not None
 
     def _setext(self, underline: int, first: str) -> bool:
         """An ``===``/``---`` line under a paragraph line makes that line a heading."""

@@ -135,6 +135,25 @@ def test_a_fence_indented_four_columns_outside_a_list_is_indented_code() -> None
     assert code.reopen == "" and code.start == source.index("    ```sh")
 
 
+def test_a_hard_wrapped_quote_is_one_block_until_an_empty_quote_line() -> None:
+    source = (
+        "> A quoted paragraph that is wrapped\n> by hand. It goes on here.\n>\n"
+        "> A second paragraph.\n> - an item in the quote\n"
+    )
+    positions = list(parse_markdown(source).positions)
+    starts = [source.index(text) for text in ("> A second", "> - an item")]
+    assert positions == starts, "no block starts at a wrapped line"
+
+
+def test_a_hard_wrapped_quote_is_cut_at_a_sentence_not_at_its_line_ends() -> None:
+    sentence = "the proxy forwards every request it receives to the ingest tier at once"
+    lines = [f"> {word} {sentence}" for word in ("First,", "and", "so")]
+    source = "\n".join([*lines[:1], f"> {sentence}. Then {sentence}", *lines[1:]]) + ".\n"
+    chunks = leaves(source, ChunkOptions(strategy="structural", child_max_tokens=40))
+    assert len(chunks) > 1
+    assert any(chunk.startswith("Then ") for chunk in chunks), "cut at the sentence"
+
+
 def html_table(
     rows: int, row: str = "<tr><td>E{i:03}</td><td>failure {i} of the ingest tier</td></tr>"
 ) -> str:
