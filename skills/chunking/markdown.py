@@ -74,6 +74,7 @@ _BARE_HTML = re.compile(
     r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)[A-Za-z/][^<>\n]*>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
+_ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
@@ -182,10 +183,11 @@ class _MarkdownParser:
         """Pair fence lines into code blocks; an unclosed fence runs to the end.
 
         Fences indented four columns or more are paired too but left to ``_nested_fence``, which
-        knows the list item they belong to: so the closing fence of one (``   ```)`` under
-        ``    ```bash`` in npm's docs) is not taken for the opening of another. Such a fence is
-        closed by a fence indented at least two columns (a list item's content is); a line
-        indented less ends the item, and the line may open a fence of its own."""
+        knows the list item they belong to: so the closing fence of one (npm's docs close a
+        ``    ```bash`` block with a fence indented three spaces) is not taken for the opening of
+        another. Such a fence is closed by a fence indented at least as far as a list item's
+        content can be; a line indented less ends the item, and the line may open a fence of
+        its own."""
         text = self.text
         opening: re.Match[str] | None = None
         for match in _FENCE_LINE.finditer(text, start):
@@ -197,14 +199,14 @@ class _MarkdownParser:
                     closing[0] == marker[0]
                     and len(closing) >= len(marker)
                     and not match.group(3).strip()
-                    and (indent >= 2 if nested else indent < _CODE_INDENT)
+                    and (indent >= _ITEM_CONTENT if nested else indent < _CODE_INDENT)
                 )
                 if closes:
                     if not nested:
                         self._add_fence(opening, match.start(), min(match.end() + 1, len(text)))
                     opening = None
                     continue
-                if not (nested and indent < 2):
+                if not (nested and indent < _ITEM_CONTENT):
                     continue  # a line of the open code block
             if match.group(2)[0] == "`" and "`" in match.group(3):
                 opening = None
