@@ -130,6 +130,7 @@ class _MarkdownParser:
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
+        self.quote_fence = ""  # the fence of an open code block inside a block quote
 
     def run(self) -> Outline:
         text = self.text
@@ -407,15 +408,28 @@ class _MarkdownParser:
     def _opens_quote_block(self, start: int, stripped: str) -> bool:
         """Whether a quote line starts a block: the quote's first line, the first after an empty
         quote line, or a heading, list item, fence or table row inside the quote. The other lines
-        continue a paragraph (a hard-wrapped quote): a break there would cut mid-sentence."""
+        continue a paragraph (a hard-wrapped quote): a break there would cut mid-sentence. A
+        fenced block inside the quote (a GitHub alert's example) is one block, to its closing
+        fence."""
         text = self.text
-        if start == 0:
+        previous = text[text.rfind("\n", 0, start - 1) + 1 : start - 1].lstrip() if start else ""
+        if not previous.startswith(">"):
+            self.quote_fence = ""  # a new quote
+        content = stripped.lstrip("> \t")
+        fence = _NESTED_FENCE.match(content)
+        if self.quote_fence:  # inside a fenced block of the quote: only its closing fence
+            if fence and fence.group(1).startswith(self.quote_fence) and not fence.group(2).strip():
+                self.quote_fence = ""
+                after = _line_end(text, start) + 1
+                if text[after : _line_end(text, after)].strip():  # a block right after it
+                    self.outline.add_break(after, lv.BLOCK)
+            return False
+        if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+            self.quote_fence = fence.group(1)
             return True
-        previous = text[text.rfind("\n", 0, start - 1) + 1 : start - 1].lstrip()
         if not previous.startswith(">") or not previous.strip("> \t"):
             return True
-        content = stripped.lstrip("> \t")
-        return content.startswith(("#", "```", "~~~", "|")) or _LIST_ITEM.match(content) is not None
+        return content.startswith(("#", "|")) or _LIST_ITEM.match(content) is not None
 
     def _setext(self, underline: int, first: str) -> bool:
         """An ``===``/``---`` line under a paragraph line makes that line a heading."""

@@ -145,6 +145,14 @@ def test_a_hard_wrapped_quote_is_one_block_until_an_empty_quote_line() -> None:
     assert positions == starts, "no block starts at a wrapped line"
 
 
+def test_a_fenced_block_in_a_quote_is_one_block_to_its_closing_fence() -> None:
+    # A GitHub alert with an example: its code lines are neither headings nor list items.
+    code = "> ```bash\n> npm install\n>\n> # then build\n> - not a list item\n> ```\n"
+    source = f"> [!TIP]\n> Install it:\n{code}> And run it.\n"
+    positions = list(parse_markdown(source).positions)
+    assert positions == [source.index(code), source.index("> And run")]
+
+
 def test_a_hard_wrapped_quote_is_cut_at_a_sentence_not_at_its_line_ends() -> None:
     sentence = "the proxy forwards every request it receives to the ingest tier at once"
     lines = [f"> {word} {sentence}" for word in ("First,", "and", "so")]
