@@ -194,13 +194,9 @@ class _MarkdownParser:
         for match in _FENCE_LINE.finditer(text, start):
             indent = _indent(text, match.start())
             if opening is not None:
-                marker, closing = opening.group(2), match.group(2)
                 nested = _indent(text, opening.start()) >= _CODE_INDENT
-                closes = (
-                    closing[0] == marker[0]
-                    and len(closing) >= len(marker)
-                    and not match.group(3).strip()
-                    and (indent >= _ITEM_CONTENT if nested else indent < _CODE_INDENT)
+                closes = _closes_fence(opening.group(2), match.group(2), match.group(3)) and (
+                    indent >= _ITEM_CONTENT if nested else indent < _CODE_INDENT
                 )
                 if closes:
                     if not nested:
@@ -209,10 +205,7 @@ class _MarkdownParser:
                     continue
                 if not (nested and indent < _ITEM_CONTENT):
                     continue  # a line of the open code block
-            if match.group(2)[0] == "`" and "`" in match.group(3):
-                opening = None
-                continue  # an inline code span, not a fence
-            opening = match
+            opening = match if _opens_fence(match.group(2), match.group(3)) else None
         if opening is not None and _indent(text, opening.start()) < _CODE_INDENT:
             self._add_fence(opening, len(text), len(text))
 
@@ -222,8 +215,7 @@ class _MarkdownParser:
         reopen = self.text[start : opening.end()].rstrip() + "\n"
         self.outline.containers.append(Container(start, body, end, reopen, (body, close)))
         self.outline.add_break(start, lv.BLOCK)
-        if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
-            self.outline.add_break(end, lv.BLOCK)
+        self._break_after(end)
         self.opaque.append((start, end))
 
     def _html_tables(self, start: int) -> None:
@@ -240,8 +232,7 @@ class _MarkdownParser:
                 Container(table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE)
             )
             self.outline.add_break(table.start, lv.BLOCK)
-            if text[table.end : _line_end(text, table.end)].strip():  # a footnote right after it
-                self.outline.add_break(table.end, lv.BLOCK)
+            self._break_after(table.end)  # a footnote right after it
             self.opaque.append((table.start, table.end))
 
     def _tables(self, start: int) -> None:
@@ -296,6 +287,12 @@ class _MarkdownParser:
         if indent >= column + _CODE_INDENT:
             self._indented_code(block_start, column + _CODE_INDENT, opaque)
 
+    def _break_after(self, end: int) -> None:
+        """A block starts at ``end``, where a code block or table ends, if text follows it on
+        the next line (a paragraph with no blank line before it)."""
+        if self.text[end : _line_end(self.text, end)].strip():
+            self.outline.add_break(end, lv.BLOCK)
+
     def _bare_line(self, block_start: int) -> None:
         """Note a block that is one line of bare HTML tags: nothing to read, never a piece alone."""
         bare = _BARE_HTML.match(self.text, block_start)
@@ -313,8 +310,7 @@ class _MarkdownParser:
         end = min(match.end(), opaque.first_start_after(start))
         self.outline.containers.append(Container(start, start, end, ""))
         self.skip_until = end
-        if self.text[end : _line_end(self.text, end)].strip():  # a paragraph right after it
-            self.outline.add_break(end, lv.BLOCK)
+        self._break_after(end)
 
     def _nested_fence(self, start: int, opaque: Spans) -> bool:
         """A fenced code block in a list item or admonition body, indented four columns or more
@@ -329,19 +325,18 @@ class _MarkdownParser:
         if column <= 0 or not _CODE_INDENT <= indent < column + _CODE_INDENT:
             return False
         opening = _NESTED_FENCE.match(text, start)
-        if opening is None or (opening.group(1)[0] == "`" and "`" in opening.group(2)):
-            return False  # not a fence line, or an inline code span
-        marker = opening.group(1)
+        if opening is None or not _opens_fence(opening.group(1), opening.group(2)):
+            return False
         body = min(opening.end() + 1, len(text))
         close = end = min(len(text), opaque.first_start_after(start))  # containers never nest
         position = body
         while position < end:
             line_end = _line_end(text, position)
-            line = text[position:line_end].strip()
-            if line and _indent(text, position) < column:  # the item ends, and its block
-                close = end = position
+            fence = _NESTED_FENCE.match(text, position, line_end)
+            if text[position:line_end].strip() and _indent(text, position) < column:
+                close = end = position  # the item ends, and its block
                 break
-            if line.startswith(marker) and not line.strip(marker[0]):
+            if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
                 close, end = position, min(line_end + 1, end)
                 break
             position = line_end + 1
@@ -350,8 +345,7 @@ class _MarkdownParser:
         self.outline.containers.append(Container(start, body, end, reopen, avoid))
         self.outline.add_break(start, lv.BLOCK)
         self.skip_until = end
-        if text[end : _line_end(text, end)].strip():  # a paragraph right after it
-            self.outline.add_break(end, lv.BLOCK)
+        self._break_after(end)
         return True
 
     def _marker(self, start: int) -> None:
@@ -418,13 +412,11 @@ class _MarkdownParser:
         content = stripped.lstrip("> \t")
         fence = _NESTED_FENCE.match(content)
         if self.quote_fence:  # inside a fenced block of the quote: only its closing fence
-            if fence and fence.group(1).startswith(self.quote_fence) and not fence.group(2).strip():
+            if fence and _closes_fence(self.quote_fence, fence.group(1), fence.group(2)):
                 self.quote_fence = ""
-                after = _line_end(text, start) + 1
-                if text[after : _line_end(text, after)].strip():  # a block right after it
-                    self.outline.add_break(after, lv.BLOCK)
+                self._break_after(_line_end(text, start) + 1)
             return False
-        if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+        if fence and _opens_fence(fence.group(1), fence.group(2)):
             self.quote_fence = fence.group(1)
             return True
         if not previous.startswith(">") or not previous.strip("> \t"):
@@ -476,6 +468,18 @@ def _indented_code_lines(column: int) -> re.Pattern[str]:
     stop = rf"(?: {{{_TAB_STOP}}}| {{0,{_TAB_STOP - 1}}}\t)"
     indent = rf"{stop}{{{stops}}}" + (rf"(?: {{{rest}}}|{stop})" if rest else "")
     return re.compile(rf"(?:(?:[ \t]*\n)*{indent}[^\n]*?\S[^\n]*(?:\n|\Z))+")
+
+
+def _opens_fence(run: str, info: str) -> bool:
+    """Whether a fence line (its run of backticks or tildes, then the rest) can open a code
+    block: a backtick fence whose info string holds a backtick is an inline code span."""
+    return not (run[0] == "`" and "`" in info)
+
+
+def _closes_fence(opening: str, run: str, info: str) -> bool:
+    """Whether a fence line closes the block ``opening`` began: the same character, at least as
+    many, and nothing after them."""
+    return run[0] == opening[0] and len(run) >= len(opening) and not info.strip()
 
 
 def _line_end(text: str, start: int) -> int:
