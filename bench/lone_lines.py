@@ -12,7 +12,8 @@ over real Markdown at the default options, the children that still break those r
   counted here and as ``heading_only``).
 
 Lines are recognised by the engine's own Markdown parser, so this measures the packer, not the
-parser. Documents that cannot be read, are not UTF-8 or are not Markdown are skipped and counted.
+parser. Documents that cannot be read, are not UTF-8, look binary (the engine refuses them) or
+are not Markdown are skipped and counted.
 
     python bench/lone_lines.py ../shared/eval/dev/docs           # folders are walked for .md
     python bench/lone_lines.py --list files.txt                   # or one path per line
@@ -30,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skills.chunking import ChunkOptions, chunk_document
+from skills.chunking import ChunkingError, ChunkOptions, chunk_document
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.model import Chunking
 from skills.chunking.pack import text_start
@@ -84,7 +85,11 @@ def survey(paths: Iterable[Path], options: ChunkOptions) -> Counter[str]:
         except (OSError, UnicodeDecodeError):
             totals["skipped_unreadable"] += 1
             continue
-        result = chunk_document(source, document_key=str(path), options=options)
+        try:
+            result = chunk_document(source, document_key=str(path), options=options)
+        except ChunkingError:
+            totals["skipped_refused"] += 1
+            continue
         if result.format != "markdown":
             totals["skipped_not_markdown"] += 1
             continue
@@ -100,7 +105,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     paths = list(args.paths)
     if args.list is not None:
-        paths += [Path(line.strip()) for line in args.list.read_text().splitlines() if line.strip()]
+        try:
+            listed = args.list.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            parser.error(f"cannot read --list {args.list}: {error}")
+        paths += [Path(line.strip()) for line in listed if line.strip()]
     if not paths:
         parser.error("give Markdown files or folders, or --list")
     print(json.dumps(dict(sorted(survey(markdown_files(paths), ChunkOptions()).items()))))

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from skills.chunking import ChunkOptions, chunk_document
 from skills.chunking.model import Chunk, Chunking
 
@@ -64,3 +66,29 @@ def test_the_engine_leaves_none_on_a_small_guide(tmp_path: Path) -> None:
     assert chunk_document(SOURCE * 40).leaves
     for kind in ("heading_only", "ends_with_heading", "label_split", "tags_only"):
         assert totals[kind] == 0, kind
+
+
+def test_a_binary_looking_file_is_counted_as_refused_not_a_crash(tmp_path: Path) -> None:
+    lone = load()
+    (tmp_path / "dump.md").write_text("# Dump\n" + "\x00\x01\x02\x03" * 20, encoding="utf-8")
+    (tmp_path / "guide.md").write_text(SOURCE, encoding="utf-8")
+    totals = lone.survey(lone.markdown_files([tmp_path]), ChunkOptions())
+    assert totals["skipped_refused"] == 1 and totals["files"] == 1
+
+
+def test_bad_arguments_end_in_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lone = load()
+    (tmp_path / "empty.txt").write_text("\n  \n", encoding="utf-8")
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9.md\n")
+    for argv, message in [
+        ([], "give Markdown files or folders"),
+        (["--list", str(tmp_path / "missing.txt")], "cannot read --list"),
+        (["--list", str(tmp_path / "latin1.txt")], "cannot read --list"),
+        (["--list", str(tmp_path / "empty.txt")], "give Markdown files or folders"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            lone.main(argv)
+        assert stop.value.code == 2
+        assert message in capsys.readouterr().err
