@@ -197,6 +197,8 @@ class Packer:
         elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)) is not None:
             boundaries = [block]  # the headings give way: a block is cut only when it alone
             # does not fit
+        elif one_unit and (tail := self._bare_tail(cuts, i, j, budget.limit)) is not None:
+            boundaries = [tail]  # and so do the bare lines after it
         elif one_unit:
             self._split_finer(positions[i], positions[j], budget, tier, out)
             return
@@ -271,6 +273,17 @@ class Packer:
             ):
                 return k
         return None
+
+    def _bare_tail(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
+        """The cut before the bare lines that end ``(i, j)`` (a ``---`` after a table), if the
+        code block or table before them fits ``limit`` without them."""
+        _, bare_units = self._line_units_in(cuts, i, j)
+        k = j
+        while k - 1 > i and k - 1 in bare_units:
+            k -= 1
+        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], limit) is None:
+            return None
+        return k
 
     def _kept_whole(self, cut: int, end: int, limit: int) -> Piece | None:
         """``[cut, end)`` as one piece under a shorter heading path, if it is a code block or a
@@ -363,9 +376,14 @@ class Packer:
             return
         if piece.tokens <= budget.limit:
             out.append(piece)
-        elif j - i > 1:  # the estimate was off at an unsafe cut: give back the last unit
-            self._pack(cuts, i, j - 1, budget, tier, out)
-            self._pack(cuts, j - 1, j, budget, tier, out)
+            return
+        # the estimate was off at an unsafe cut: give back the part after the last cut that may
+        # end a piece (not the one after a heading: it would leave the heading alone)
+        boundaries = self._boundaries(cuts, i, j)[0] if j - i > 1 else ()
+        if boundaries:
+            last = boundaries[-1]
+            self._pack(cuts, i, last, budget, tier, out)
+            self._pack(cuts, last, j, budget, tier, out)
         elif whole := self._kept_whole(start, end, budget.limit):
             out.append(whole)
         else:

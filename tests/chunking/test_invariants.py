@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_documents import markdown_document, real_documents
 
@@ -159,6 +159,12 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(markdown_document, st.sampled_from(OPTION_SETS[:3]))
+@example(  # a long heading whose content fits beside it by the estimate, not by the exact count
+    "The.\n\nThe the the the the the. The.\n\nThe the the.\n\n| a | b |\n|---|---|\n| the\n| the\n"
+    "| the the\n\n# the the 3.14 v1.2.3 v1.2.3 {{ items | length > 1 }}\n\n"
+    "The the the the the v1.2.3.",
+    OPTION_SETS[0],
+)
 def test_no_generated_chunk_is_only_headings(source: str, options: ChunkOptions) -> None:
     result = chunk_document(source, document_key="generated.md", options=options)
     assert not lone_heading_chunks(source, result, options)
@@ -191,6 +197,14 @@ def blocks_cut_although_they_fit(source: str, result: Chunking, options: ChunkOp
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(markdown_document, st.sampled_from(OPTION_SETS[:3]))
+@example(  # a table that fits a leaf alone, but not with the "---" that stays with it
+    "| h0 | h1 |\n|---|---|\n| the | e.g. e.g. |\n| e.g. | the the e.g. |\n| the the 3.14 "
+    + "x" * 40
+    + " | the the v1.2.3 "
+    + "x" * 40
+    + " |\n\n---",
+    OPTION_SETS[0],
+)
 def test_no_generated_block_that_fits_is_cut(source: str, options: ChunkOptions) -> None:
     result = chunk_document(source, title="Guide", document_key="generated.md", options=options)
     assert not blocks_cut_although_they_fit(source, result, options)
