@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_LINE, find_html_tables
-from skills.chunking.outline import Container, Outline, Section, Spans
+from skills.chunking.outline import Container, Outline, SectionTree, Spans
 
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
@@ -121,10 +121,9 @@ class _MarkdownParser:
 
     def __init__(self, text: str, heading_depth: int, sections_only: bool = False) -> None:
         self.text = text
-        self.heading_depth = heading_depth
         self.sections_only = sections_only
         self.outline = Outline(length=len(text))
-        self.open_sections: list[int] = []  # indices into outline.sections
+        self.sections = SectionTree(self.outline, heading_depth)
         self.list_columns: list[int] = []  # content columns of the open list items
         self.items: dict[int, tuple[int, int]] = {}  # content column -> its last item's line
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
@@ -153,8 +152,7 @@ class _MarkdownParser:
                 self._gap(at, opaque)
             elif not self._nested_fence(at, opaque):
                 self._marker(at)
-        while self.open_sections:
-            self._close_section(len(text))
+        self.sections.close_all(len(text))
         self.outline.containers.sort(key=lambda container: container.start)
         self.outline.freeze()
         return self.outline
@@ -357,7 +355,9 @@ class _MarkdownParser:
         if first == "#":
             match = _ATX.match(line)
             if match:
-                self._open_section(start, len(match.group(1)), heading_title(line[match.end() :]))
+                self.sections.heading(
+                    start, len(match.group(1)), heading_title(line[match.end() :])
+                )
                 self.outline.heading_lines[start] = line_end
                 self.list_columns.clear()
                 return
@@ -432,29 +432,11 @@ class _MarkdownParser:
         line = text[previous : underline - 1]
         if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith(("#", ">", "|")):
             return False
-        self._open_section(previous, 1 if first == "=" else 2, heading_title(line))
+        self.sections.heading(previous, 1 if first == "=" else 2, heading_title(line))
         self.outline.add_break(underline, lv.AVOID)
         line_end = _line_end(text, underline)
         self.outline.heading_lines[previous] = self.outline.heading_lines[underline] = line_end
         return True
-
-    # -- sections ----------------------------------------------------------------------------
-    def _open_section(self, start: int, depth: int, title: str) -> None:
-        if depth > self.heading_depth:
-            self.outline.add_break(start, lv.DEEP_HEADING)
-            return
-        self.outline.add_break(start, lv.SECTION - depth)
-        sections = self.outline.sections
-        while self.open_sections and sections[self.open_sections[-1]].depth >= depth:
-            self._close_section(start)
-        parent = self.open_sections[-1] if self.open_sections else -1
-        self.open_sections.append(len(sections))
-        sections.append(Section(start, start, depth, title, parent))
-
-    def _close_section(self, end: int) -> None:
-        index = self.open_sections.pop()
-        old = self.outline.sections[index]
-        self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
 
 
 @lru_cache(maxsize=16)

@@ -176,6 +176,39 @@ class Outline:
         return container if container.body_start <= position < container.end else None
 
 
+class SectionTree:
+    """The sections a parser opens as it walks the document: a heading closes the open sections
+    at its depth or deeper, and becomes the child of the one left open. A heading deeper than
+    ``heading_depth`` opens no section; it is still a strong block break."""
+
+    def __init__(self, outline: Outline, heading_depth: int) -> None:
+        self.outline = outline
+        self.heading_depth = heading_depth
+        self.open: list[int] = []  # indices into ``outline.sections``, outermost first
+
+    def heading(self, start: int, depth: int, title: str) -> None:
+        if depth > self.heading_depth:
+            self.outline.add_break(start, DEEP_HEADING)
+            return
+        self.outline.add_break(start, SECTION - depth)
+        sections = self.outline.sections
+        while self.open and sections[self.open[-1]].depth >= depth:
+            self._close(start)
+        parent = self.open[-1] if self.open else -1
+        self.open.append(len(sections))
+        sections.append(Section(start, start, depth, title, parent))
+
+    def close_all(self, end: int) -> None:
+        """Close what is still open at the end of the document."""
+        while self.open:
+            self._close(end)
+
+    def _close(self, end: int) -> None:
+        index = self.open.pop()
+        old = self.outline.sections[index]
+        self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
+
+
 class Spans:
     """Disjoint spans (code blocks, tables), sorted once, asked where a position lies."""
 
