@@ -17,6 +17,24 @@ _MARKDOWN_SIGNS = re.compile(
     r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
     re.MULTILINE | re.IGNORECASE,
 )
+#: What only reStructuredText writes: explicit markup at the margin (a directive ``.. note::``, a
+#: target ``.. _install:``), an interpreted-text role (``:class:`Client```), a literal block (a
+#: paragraph ending with ``::``, then an indented block), a table border (``+----+----+``,
+#: ``====  ====``), or a title adorned with a character Markdown gives no heading meaning
+#: (``~~~``, ``^^^``) or with an overline.
+_RST_EXPLICIT = re.compile(
+    r"^\.\.[ \t]+(?:[\w:.+-]+::|_[^\n]*:)|:[\w-]+:`[^`\n]+`|::[ \t\r]*\n[ \t\r]*\n[ \t]+\S"
+    r"|^(?:\+(?:-+\+){2,}|=+(?:[ \t]+=+)+)[ \t\r]*$",
+    re.MULTILINE,
+)
+_RST_TITLE = re.compile(
+    r"^(?P<title>\w[^\n]*)\n(?P<adornment>([!-,./:-<>-@\[-`{-~])\3{2,})[ \t\r]*$"
+    r"|^(?P<overline>([=~^\"'`#*+])\5{2,})[ \t\r]*\n[ \t]*\w[^\n]*\n(?P=overline)[ \t\r]*$",
+    re.MULTILINE,
+)
+#: Markdown's own lines: an ATX heading or a backtick fence at the margin (code samples in a
+#: reStructuredText document are indented).
+_MARKDOWN_ONLY = re.compile(r"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
 
@@ -26,8 +44,27 @@ class ChunkingError(ValueError):
 
 
 def detect_format(text: str) -> Format:
-    """Markdown when the start of the text shows any Markdown block syntax or link, else text."""
-    return Format.MARKDOWN if _MARKDOWN_SIGNS.search(text, 0, _SNIFF_CHARS) else Format.TEXT
+    """From the start of the text: reStructuredText when it shows its own markup and no Markdown
+    heading or fence; else Markdown when it shows any Markdown block syntax or link; else text.
+
+    >>> detect_format("Install\\n~~~~~~~\\n\\nRun ``pip install x``.\\n").value
+    'rst'
+    >>> detect_format("# Install\\n\\n.. not a directive here\\n").value
+    'markdown'
+    """
+    sample = text[:_SNIFF_CHARS]
+    if not _MARKDOWN_ONLY.search(sample) and (
+        _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
+    ):
+        return Format.RST
+    return Format.MARKDOWN if _MARKDOWN_SIGNS.search(sample) else Format.TEXT
+
+
+def _adorns_title(match: re.Match[str]) -> bool:
+    """An underline as long as its title (a fence closing a line of code is usually shorter)."""
+    if match.group("overline"):
+        return True
+    return len(match.group("adornment")) >= len(match.group("title").rstrip())
 
 
 def chunk_document(

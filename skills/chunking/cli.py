@@ -2,8 +2,8 @@
 
 ``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
 ``--format tree`` shows each parent with its children for a person to read. A folder is walked
-for ``.md``, ``.markdown``, ``.mdx``, ``.txt`` and ``.text`` files (``DOCUMENT_SUFFIXES``), with
-a progress bar on stderr.
+for ``.md``, ``.markdown``, ``.mdx``, ``.rst``, ``.txt`` and ``.text`` files
+(``DOCUMENT_SUFFIXES``), with a progress bar on stderr.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from pydantic import ValidationError
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
 from skills.chunking.model import Chunk, Chunking
 
-#: What a folder is walked for, here and by the evaluation: Markdown (MDX too) and plain text.
-DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text"})
+#: What a folder is walked for, here, by the demo, the search side's local run and the evaluation:
+#: Markdown (MDX too), reStructuredText and plain text.
+DOCUMENT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt", ".text"})
 
 
 def build_parser() -> argparse.ArgumentParser:

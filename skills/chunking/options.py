@@ -31,9 +31,11 @@ class Strategy(StrEnum):
 
 
 class Format(StrEnum):
-    """The input's syntax: Markdown is parsed for structure, text only for paragraphs and lines."""
+    """The input's syntax: Markdown and reStructuredText are parsed for structure, text only for
+    paragraphs and lines."""
 
     MARKDOWN = "markdown"
+    RST = "rst"
     TEXT = "text"
 
 

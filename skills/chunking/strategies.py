@@ -2,8 +2,9 @@
 
 - ``fixed``: windows of whole tokens with overlap, cut at the nearest safe position (the classic
   512 / 25 % baseline; it ignores structure but still carries the heading path).
-- ``recursive``: paragraphs, lines, sentences, words, tokens; Markdown is read as plain text.
-- ``structural``: Markdown sections, blocks, list items, rows and lines, packed to the leaf budget.
+- ``recursive``: paragraphs, lines, sentences, words, tokens; markup is read as plain text.
+- ``structural``: sections, blocks, list items, rows and lines (of Markdown or reStructuredText),
+  packed to the leaf budget.
 - ``hierarchical``: structural parents packed to the parent budget, then leaves packed inside each
   parent to the leaf budget (with optional overlap), never crossing their parent.
 - ``semantic``: hierarchical plus cut points where a ``BoundaryModel`` sees the topic change.
@@ -22,6 +23,7 @@ from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
 from skills.chunking.pack import Packer, Piece, text_start
 from skills.chunking.plaintext import parse_text
+from skills.chunking.rst import parse_rst
 from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 
@@ -57,12 +59,13 @@ class Document:
 
     @classmethod
     def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
-        structured = fmt is Format.MARKDOWN and options.strategy is not Strategy.RECURSIVE
-        if structured:  # fixed windows only need the heading paths
+        if options.strategy is Strategy.RECURSIVE or fmt is Format.TEXT:
+            outline = parse_text(text)
+        elif fmt is Format.RST:
+            outline = parse_rst(text, options.heading_depth)
+        else:  # fixed windows only need the heading paths
             sections_only = options.strategy is Strategy.FIXED
             outline = parse_markdown(text, options.heading_depth, sections_only)
-        else:
-            outline = parse_text(text)
         return cls(
             text,
             TokenIndex(text),

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from skills.chunking.cli import DOCUMENT_SUFFIXES
 from skills.search.collapse import Expand, ParentResult
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
@@ -139,7 +140,11 @@ def _simulate(args: argparse.Namespace) -> int:
     files = _expand_files(args.files)
     if not files:
         print(
-            "error: no .md/.markdown/.txt files found in " + " ".join(args.files), file=sys.stderr
+            "error: no "
+            + "/".join(sorted(DOCUMENT_SUFFIXES))
+            + " files found in "
+            + " ".join(args.files),
+            file=sys.stderr,
         )
         return 2
     embedder = CachedEmbedder(LocalMiniLMEmbedder(), model=LOCAL_MODEL_NAME)
@@ -171,11 +176,7 @@ def _expand_files(names: Sequence[str]) -> list[Path]:
     for name in names:
         path = Path(name) if Path(name).is_absolute() else ROOT / name
         candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
-        found += [
-            p
-            for p in candidates
-            if p.is_file() and p.suffix.lower() in {".md", ".markdown", ".txt"}
-        ]
+        found += [p for p in candidates if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES]
     return found
 
 

@@ -1,9 +1,10 @@
 """``python -m skills demo``: the bundled samples through the skill, as an indexer would send them.
 
-Starts the development server on a free loopback port, sends ``samples/`` (Markdown and text
-files) in indexer-shaped batches (``recordId`` per record, ``documentKey`` = the file's path,
-options in the query string as they would be in the skill's ``uri``) and prints each document's
-parents with their children. ``--json`` prints the raw responses instead.
+Starts the development server on a free loopback port, sends ``samples/`` (Markdown,
+reStructuredText and text files) in indexer-shaped batches (``recordId`` per record,
+``documentKey`` = the file's path, options in the query string as they would be in the skill's
+``uri``) and prints each document's parents with their children. ``--json`` prints the raw
+responses instead.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from skills.chunking.cli import DOCUMENT_SUFFIXES
 from skills.skill.devserver import PROJECT_ROOT, running
 
-SAMPLE_SUFFIXES = (".md", ".markdown", ".txt")
 _OPTION_FLAGS = {
     "strategy": "strategy",
     "parent_max_tokens": "parentMaxTokens",
@@ -32,7 +33,7 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     files = sample_files(Path(args.samples))
     if not files:
-        print(f"no {', '.join(SAMPLE_SUFFIXES)} files in {args.samples}")
+        print(f"no {', '.join(sorted(DOCUMENT_SUFFIXES))} files in {args.samples}")
         return 1
     query = {wire: str(v) for flag, wire in _OPTION_FLAGS.items() if (v := getattr(args, flag))}
     with running() as base_url:
@@ -53,7 +54,7 @@ def sample_files(folder: Path) -> list[Path]:
     """The sample documents, in a stable order."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in SAMPLE_SUFFIXES)
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES)
 
 
 def indexer_batch(paths: Sequence[Path]) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Documents for the engine's tests: real ones, and a hypothesis strategy for Markdown documents
-with every block kind the engine knows."""
+"""Documents for the engine's tests: real ones, and hypothesis strategies for Markdown and
+reStructuredText documents with every block kind the engine knows."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ DEV_DOCS = PROJECT.parent / "shared" / "eval" / "dev" / "docs"
 
 def real_documents() -> list[Path]:
     """The bundled samples, plus the shared dev set's documents when they are beside the project."""
-    paths = sorted(p for p in SAMPLES.iterdir() if p.suffix in {".md", ".txt"})
+    paths = sorted(p for p in SAMPLES.iterdir() if p.suffix in {".md", ".rst", ".txt"})
     if DEV_DOCS.is_dir():
         paths += sorted(DEV_DOCS.rglob("*.md"))
     return paths
@@ -139,3 +139,100 @@ block = st.one_of(
     page_break,
 )
 markdown_document = st.lists(block, max_size=25).map("\n\n".join)
+
+
+# -- reStructuredText ---------------------------------------------------------------------------
+_title_words = st.lists(words, min_size=1, max_size=4).map(" ".join)
+
+
+def _adorned(char: str, overline: bool, title: str, short: bool) -> str:
+    rule = char * (4 if short else max(len(title), 1))
+    return f"{rule}\n{title}\n{rule}" if overline else f"{title}\n{rule}"
+
+
+rst_title = st.builds(
+    _adorned, st.sampled_from("=-~^\"'*+#"), st.booleans(), _title_words, st.booleans()
+)
+rst_literal = st.tuples(paragraph, st.lists(code_line, min_size=1, max_size=12)).map(
+    lambda p: p[0] + "::\n\n" + "\n".join("    " + line for line in p[1])
+)
+rst_code_directive = st.tuples(
+    st.sampled_from(["code-block:: python", "code:: bash", "sourcecode::", "doctest::"]),
+    st.booleans(),
+    st.lists(code_line, min_size=0, max_size=12),
+).map(
+    lambda p: (
+        f".. {p[0]}"
+        + ("\n   :linenos:" if p[1] else "")
+        + ("\n\n" + "\n".join("   " + line for line in p[2]) if p[2] else "")
+    )
+)
+rst_directive = st.tuples(
+    st.sampled_from(["note", "warning", "versionadded:: 3.1"]), paragraph
+).map(lambda p: f".. {p[0] if '::' in p[0] else p[0] + '::'}\n\n   {p[1]}")
+
+
+def _grid_table(header: list[str], rows: list[list[str]], has_header: bool) -> str:
+    widths = [max(len(c) for c in column) + 2 for column in zip(header, *rows, strict=False)]
+
+    def border(char: str) -> str:
+        return "+" + "+".join(char * width for width in widths) + "+"
+
+    def line(cells: list[str]) -> str:
+        return "|" + "|".join(f" {c:<{w - 1}}" for c, w in zip(cells, widths, strict=False)) + "|"
+
+    out = [border("-")]
+    if has_header:
+        out += [line(header), border("=")]
+    for row in rows:
+        out += [line(row), border("-")]
+    return "\n".join(out)
+
+
+def _simple_table(header: list[str], rows: list[list[str]], has_header: bool) -> str:
+    widths = [max(len(c) for c in column) for column in zip(header, *rows, strict=False)]
+    border = "  ".join("=" * width for width in widths)
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(f"{c:<{w}}" for c, w in zip(cells, widths, strict=False)).rstrip()
+
+    out = [border] + ([line(header), border] if has_header else [])
+    out += [line(row) for row in rows] + [border]
+    return "\n".join(out)
+
+
+_cells = st.integers(2, 4).flatmap(
+    lambda n: st.tuples(
+        st.lists(cell, min_size=n, max_size=n),
+        st.lists(st.lists(cell, min_size=n, max_size=n), min_size=1, max_size=12),
+        st.booleans(),
+    )
+)
+rst_grid_table = _cells.map(lambda p: _grid_table(*p))
+rst_simple_table = _cells.map(lambda p: _simple_table(*p))
+rst_list = st.lists(
+    st.tuples(st.integers(0, 2), st.sampled_from(["-", "*", "#.", "1.", ":param x:"]), sentence),
+    min_size=1,
+    max_size=12,
+).map(lambda items: "\n".join("  " * depth + f"{mark} {text}" for depth, mark, text in items))
+rst_doctest = st.lists(code_line, min_size=1, max_size=6).map(
+    lambda lines: "\n".join(">>> " + line.strip() for line in lines)
+)
+rst_block = st.one_of(
+    rst_title,
+    rst_title,
+    paragraph,
+    paragraph,
+    rst_literal,
+    rst_code_directive,
+    rst_directive,
+    rst_grid_table,
+    rst_simple_table,
+    rst_list,
+    rst_doctest,
+    st.just(".. _a-target:"),
+    st.just("----"),
+    st.just(".. a comment"),
+)
+#: A reStructuredText document of every construct the engine reads.
+rst_document = st.lists(rst_block, max_size=25).map("\n\n".join)

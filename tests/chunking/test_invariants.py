@@ -1,4 +1,5 @@
-"""The rules every strategy keeps, checked on generated Markdown and on real documents.
+"""The rules every strategy keeps, checked on generated Markdown and reStructuredText and on real
+documents.
 
 - ``source[start:end] == text``; ``tokens`` is the exact count of ``embed_text``, within its limit;
 - every chunk's ``embed_text`` starts with its heading path (its innermost headings when the
@@ -19,12 +20,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from markdown_documents import markdown_document, real_documents
+from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.outline import Outline
 from skills.chunking.pack import text_start
+from skills.chunking.rst import parse_rst
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 
@@ -103,6 +106,20 @@ def test_generated_markdown_keeps_every_rule(
     assert [c.id for c in again.leaves] == [c.id for c in result.leaves]
 
 
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(rst_document, st.sampled_from(OPTION_SETS))
+def test_generated_rst_keeps_every_rule(source: str, options: ChunkOptions) -> None:
+    result = chunk_document(source, format="rst", document_key="generated.rst", options=options)
+    check_invariants(source, result, options, None)
+    if options in OPTION_SETS[:3]:
+        assert not lone_heading_chunks(source, result, options)
+        assert not blocks_cut_although_they_fit(source, result, options)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=3000), st.sampled_from(OPTION_SETS))
 def test_arbitrary_text_keeps_every_rule(source: str, options: ChunkOptions) -> None:
@@ -125,18 +142,27 @@ def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> No
     check_invariants(source, result, options, path.stem)
 
 
+def parse(source: str, format: str, heading_depth: int) -> Outline:
+    """The structure the engine read: the graders look at the same blocks and headings."""
+    if format == "rst":
+        return parse_rst(source, heading_depth)
+    return parse_markdown(source, heading_depth)
+
+
 def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) -> list[str]:
     """Chunks that hold only heading lines and bare lines (thematic breaks, anchors) although
     their parent (or the document) has text after them: allowed only where a heading alone was
-    too big, or where what follows (past other headings) is a code block or table that fits
-    alone but not with them."""
-    if result.format != "markdown":
+    too big, or where what follows (past other headings and labels, such as a reStructuredText
+    target) is a code block or table that fits alone but not with them."""
+    if result.format == "text":
         return []
-    outline = parse_markdown(source, options.heading_depth)
+    outline = parse(source, result.format, options.heading_depth)
     lines = {**outline.heading_lines, **outline.bare_lines}
     parents = {parent.id: parent for parent in result.parents}
 
-    def only_lines(start: int, end: int) -> tuple[bool, int]:
+    leading = {**lines, **outline.label_lines}
+
+    def only_lines(start: int, end: int, lines: dict[int, int] = lines) -> tuple[bool, int]:
         position = start
         while position < end and position in lines:
             position = lines[position]
@@ -149,7 +175,7 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
         end = parents[chunk.parent_id].end if chunk.parent_id else len(source)
         only, position = only_lines(chunk.start, chunk.end)
         cut_inside = only and position > chunk.end  # a heading that alone exceeds the limit
-        rest_only, after_lines = only_lines(text_start(source, chunk.end, end), end)
+        rest_only, after_lines = only_lines(text_start(source, chunk.end, end), end, leading)
         followed = not rest_only
         block_next = outline.container_starting_in(after_lines, after_lines + 1) is not None
         if only and followed and not cut_inside and not block_next:
@@ -182,10 +208,10 @@ def blocks_cut_although_they_fit(source: str, result: Chunking, options: ChunkOp
     """Code blocks and tables that fit a leaf on their own (with the blank lines after them, which
     a leaf holds up to the next text), without any heading path, yet no leaf holds whole: the
     heading path gives way before a block is cut."""
-    if result.format != "markdown" or options.strategy.value not in ("hierarchical", "structural"):
+    if result.format == "text" or options.strategy.value not in ("hierarchical", "structural"):
         return []
     cut = []
-    for block in parse_markdown(source, options.heading_depth).containers:
+    for block in parse(source, result.format, options.heading_depth).containers:
         end = block.start + len(source[block.start : block.end].rstrip())
         with_blank_lines = source[block.start : text_start(source, block.end, len(source))]
         if count_tokens(with_blank_lines) > options.child_max_tokens:

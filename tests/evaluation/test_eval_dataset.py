@@ -64,23 +64,23 @@ def test_documents_keep_their_newlines(docs: Path, tmp_path: Path) -> None:
 def test_a_document_a_question_names_is_read_whatever_its_suffix(
     docs: Path, tmp_path: Path
 ) -> None:
-    (docs / "sub" / "guide.rst").write_text("Guide\n=====\n\nRead me.\n", encoding="utf-8")
-    (docs / "sub" / "other.rst").write_text("Not asked about.\n", encoding="utf-8")
+    (docs / "sub" / "guide.adoc").write_text("Guide\n=====\n\nRead me.\n", encoding="utf-8")
+    (docs / "sub" / "other.adoc").write_text("Not asked about.\n", encoding="utf-8")
     (tmp_path / "outside.md").write_text("Outside the folder.\n", encoding="utf-8")
     questions = write_lines(
         tmp_path / "q.jsonl",
         [
-            {"id": "q", "question": "?", "doc": "sub/guide.rst", "reference": "Read me."},
+            {"id": "q", "question": "?", "doc": "sub/guide.adoc", "reference": "Read me."},
             {"id": "o", "question": "?", "doc": "../outside.md", "reference": "Outside"},
         ],
     )
     with pytest.raises(DatasetError, match=re.escape("'../outside.md' is not in the docs")):
         load_dataset(docs, questions)
     write_lines(
-        questions, [{"id": "q", "question": "?", "doc": "sub/guide.rst", "reference": "Read me."}]
+        questions, [{"id": "q", "question": "?", "doc": "sub/guide.adoc", "reference": "Read me."}]
     )
     dataset = load_dataset(docs, questions)
-    assert set(dataset.documents) == {"sub/a.md", "sub/notes.txt", "sub/guide.rst"}
+    assert set(dataset.documents) == {"sub/a.md", "sub/notes.txt", "sub/guide.adoc"}
 
 
 def test_a_document_that_is_not_utf8_is_refused_by_name(docs: Path, tmp_path: Path) -> None:

@@ -182,7 +182,7 @@ def test_format_comes_from_the_query_string_when_the_record_has_none() -> None:
 
 def test_an_unknown_format_is_an_error_listing_the_formats() -> None:
     out = records(call_chunk(batch({"text": "x", "format": "pdf"})))
-    assert "markdown, text" in messages(out["1"], "errors")
+    assert "markdown, rst, text" in messages(out["1"], "errors")
 
 
 def test_empty_text_gives_no_chunks_and_a_warning_not_an_error() -> None:

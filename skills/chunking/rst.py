@@ -1,0 +1,328 @@
+"""reStructuredText -> ``Outline``: section titles, literal and code blocks, tables, lists.
+
+Sphinx and docutils documents (the docs of Python, CMake and most Python libraries) reach the
+skill as text. Read as Markdown they go wrong where the two syntaxes differ: a title underlined
+with ``~~~`` opens a code fence that swallows the sections after it, a literal block after ``::``
+is cut like prose, and a grid table is a run of lines. This reader follows docutils' rules, as far
+as chunking needs them:
+
+- **Section titles**: a line of text under a blank line with an underline, and maybe an overline,
+  of one repeated punctuation character, as long as the title (or four characters at least).
+  Depth is the order in which each style (character, with or without overline) first appears,
+  as docutils assigns it. A line of four or more such characters between blank lines is a
+  transition.
+- **Literal blocks**: the indented block after a paragraph ending with ``::``, a doctest block
+  (``>>>`` lines), and the body of a code directive (``code-block``, ``code``, ``sourcecode``,
+  ``doctest``, ...) are code: kept whole while they fit, cut between lines when they alone do
+  not; a piece of a code directive reopens its directive line.
+- **Tables**: grid tables (``+---+``) and simple tables (``===  ===``) are cut only between rows,
+  and each piece repeats the header.
+- **Lists**: bullet, enumerated and field-list items (``:param x:``) are list-item cuts. Every
+  other block starts after blank lines.
+
+Lines are visited one by one: reStructuredText is indentation-based, and its documents are small.
+
+Example: ``"Title\\n=====\\n\\nText::\\n\\n    code\\n"`` gives the section ``Title`` (depth 1), a
+block break before ``Text::`` and a literal block (a container) from ``    code``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skills.chunking import outline as lv
+from skills.chunking.outline import Container, Outline, SectionTree
+
+#: One punctuation character repeated: a title's underline or overline, or a transition.
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
+_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$")
+_GRID_HEADER_BORDER = re.compile(r"[ \t]*\+(?:=+\+)+[ \t]*$")
+_GRID_LINE = re.compile(r"[ \t]*[+|]")
+_SIMPLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")
+_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w:.+-]+?)::(?:[ \t]|$)")
+_EXPLICIT = re.compile(r"[ \t]*\.\.(?:[ \t]|$)")  # a comment, target or footnote
+_TARGET = re.compile(r"[ \t]*\.\.[ \t]+_[^\n]*:[ \t]*$")  # ``.. _install:``, not a link's URL
+_OPTION = re.compile(r"[ \t]+:[\w-]+:")
+_LIST_ITEM = re.compile(
+    r"([ \t]*)(?:[-*+\u2022\u2023\u2043]|\d{1,9}[.)]|\(\d{1,9}\)|#[.)]|:[^:\s][^:\n]*:)(?:[ \t]+|$)"
+)
+_DOCTEST = re.compile(r"[ \t]*>>>(?:[ \t]|$)")
+#: Directives whose body is code (or verbatim text) rather than reStructuredText.
+CODE_DIRECTIVES = frozenset(
+    {
+        "code",
+        "code-block",
+        "sourcecode",
+        "doctest",
+        "testcode",
+        "testoutput",
+        "testsetup",
+        "testcleanup",
+        "parsed-literal",
+        "math",
+        "ipython",
+        "jupyter-execute",
+        "prompt",
+    }
+)
+_MIN_LOOSE_ADORNMENT = 4  # an underline shorter than its title still counts from this length
+
+
+def parse_rst(text: str, heading_depth: int = 6) -> Outline:
+    """Find the structure of ``text``; titles deeper than ``heading_depth`` open no section."""
+    return _RstParser(text, heading_depth).run()
+
+
+class _RstParser:
+    """One pass over the lines, with the little state titles, lists and literal blocks need."""
+
+    def __init__(self, text: str, heading_depth: int) -> None:
+        self.text = text
+        self.outline = Outline(length=len(text))
+        self.sections = SectionTree(self.outline, heading_depth)
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text) if m.end() < len(text))]
+        self.styles: list[tuple[str, bool]] = []  # title styles in order of first appearance
+        self.list_columns: list[int] = []  # content columns of the open list items
+
+    # -- lines -------------------------------------------------------------------------------
+    def line(self, i: int) -> str:
+        """Line ``i`` without its line break (``\\n`` or ``\\r\\n``)."""
+        end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
+        return self.text[self.starts[i] : end].removesuffix("\r")
+
+    def end_of(self, i: int) -> int:
+        """Where line ``i`` ends, its newline included."""
+        return self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
+
+    def blank(self, i: int) -> bool:
+        return i >= len(self.starts) or not self.line(i).strip()
+
+    def run(self) -> Outline:
+        count = len(self.starts)
+        i = 0
+        block_start = True  # after blank lines, a title, a table or a code block
+        literal_column = -1  # the indentation a literal block must exceed (after ``::``)
+        paragraph_column = 0
+        while i < count:
+            line = self.line(i)
+            if not line.strip():
+                block_start = True
+                i += 1
+                continue
+            indent = _indent(line)
+            if block_start and 0 <= literal_column < indent:
+                i = self._code(i, i, literal_column, "")
+                literal_column, block_start = -1, True
+                continue
+            literal_column = -1
+            after = self._construct(i, line, indent) if block_start else None
+            if after is not None:
+                i, block_start = after, True
+                continue
+            item = _LIST_ITEM.match(line)
+            if item is not None and not _DIRECTIVE.match(line):
+                paragraph_column = self._item(i, item)
+            elif block_start:
+                self.outline.add_break(self.starts[i], lv.BLOCK)
+                while self.list_columns and self.list_columns[-1] > indent:
+                    self.list_columns.pop()
+                paragraph_column = indent
+            if line.rstrip().endswith("::") and not _EXPLICIT.match(line):
+                literal_column = paragraph_column
+            block_start = False
+            i += 1
+        self.sections.close_all(len(self.text))
+        self.outline.containers.sort(key=lambda container: container.start)
+        self.outline.freeze()
+        return self.outline
+
+    def _construct(self, i: int, line: str, indent: int) -> int | None:
+        """A construct that starts a block at line ``i`` and spans lines: the line after it, or
+        None when there is none here."""
+        adornment = _ADORNMENT.match(line)
+        if adornment is not None:
+            return self._overlined_title(i, adornment.group(1)) or self._transition(i)
+        if indent == 0 and (after := self._underlined_title(i, line)) is not None:
+            return after
+        if _GRID_BORDER.match(line):
+            return self._grid_table(i, indent)
+        if _SIMPLE_BORDER.match(line):
+            return self._simple_table(i, indent)
+        if _DOCTEST.match(line):
+            return self._code(i, i, -1, "", stop_at_blank=True)
+        directive = _DIRECTIVE.match(line)
+        if directive is not None:
+            self.outline.add_break(self.starts[i], lv.BLOCK)
+            if directive.group(1).lower() in CODE_DIRECTIVES:
+                return self._code_directive(i, indent)
+            return None
+        if _TARGET.match(line):  # names what follows it: it leads into it, like a heading
+            self.outline.add_break(self.starts[i], lv.BLOCK)
+            self.outline.label_lines[self.starts[i]] = self.starts[i] + len(line)
+            return i + 1
+        return None
+
+    # -- titles and transitions --------------------------------------------------------------
+    def _underlined_title(self, i: int, line: str) -> int | None:
+        if i + 1 >= len(self.starts) or _EXPLICIT.match(line) or _GRID_LINE.match(line):
+            return None
+        underline = _ADORNMENT.match(self.line(i + 1))
+        if underline is None or not _long_enough(self.line(i + 1), line):
+            return None
+        self._title(i, i + 1, (underline.group(1), False), line)
+        return i + 2
+
+    def _overlined_title(self, i: int, char: str) -> int | None:
+        if i + 2 >= len(self.starts) or self.blank(i + 1):
+            return None
+        title, underline = self.line(i + 1), self.line(i + 2)
+        closing = _ADORNMENT.match(underline)
+        if closing is None or closing.group(1) != char or _ADORNMENT.match(title):
+            return None
+        if not _long_enough(self.line(i), title):
+            return None
+        self._title(i, i + 2, (char, True), title)
+        return i + 3
+
+    def _title(self, first: int, last: int, style: tuple[str, bool], title: str) -> None:
+        if style not in self.styles:
+            self.styles.append(style)
+        start, end = self.starts[first], self.starts[last] + len(self.line(last))
+        self.sections.heading(start, self.styles.index(style) + 1, title.strip())
+        for k in range(first, last + 1):
+            if k > first:
+                self.outline.add_break(self.starts[k], lv.AVOID)
+            self.outline.heading_lines[self.starts[k]] = end
+        self.list_columns.clear()
+
+    def _transition(self, i: int) -> int | None:
+        line = self.line(i)
+        if len(line.strip()) < _MIN_LOOSE_ADORNMENT or not self.blank(i + 1):
+            return None
+        start = self.starts[i]
+        self.outline.add_break(start, lv.THEMATIC_BREAK)
+        self.outline.bare_lines[start] = start + len(line)
+        following = next((k for k in range(i + 1, len(self.starts)) if not self.blank(k)), None)
+        if following is not None:
+            self.outline.add_break(self.starts[following], lv.THEMATIC_BREAK)
+        self.list_columns.clear()
+        return i + 1
+
+    # -- code --------------------------------------------------------------------------------
+    def _code(
+        self, first: int, body: int, column: int, reopen: str, stop_at_blank: bool = False
+    ) -> int:
+        """A container from line ``first`` whose body starts at line ``body`` and runs while
+        lines are indented past ``column`` (blank lines inside it included), or to the first
+        blank line; returns the line after it."""
+        last = body
+        k = body
+        while k < len(self.starts):
+            if self.blank(k):
+                if stop_at_blank:
+                    break
+            elif _indent(self.line(k)) <= column:
+                break
+            else:
+                last = k
+            k += 1
+        start, end = self.starts[first], self.end_of(last)
+        body_start = self.starts[body]
+        avoid = (body_start,) if body_start > start else ()
+        self.outline.add_break(start, lv.BLOCK)
+        self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
+        self._break_after(last + 1)
+        return last + 1
+
+    def _code_directive(self, i: int, indent: int) -> int:
+        """A code directive: its line and options are reopened by every piece of its body."""
+        k = i + 1
+        while k < len(self.starts) and _OPTION.match(self.line(k)):
+            k += 1
+        options_end = k
+        while k < len(self.starts) and self.blank(k):
+            k += 1
+        if k >= len(self.starts) or _indent(self.line(k)) <= indent:
+            return options_end  # no body: ``literalinclude``-like, a block of its own
+        reopen = self.text[self.starts[i] : self.starts[options_end] - 1].rstrip() + "\n\n"
+        return self._code(i, k, indent, reopen)
+
+    # -- tables ------------------------------------------------------------------------------
+    def _grid_table(self, i: int, indent: int) -> int:
+        """A grid table: its lines start with ``+`` or ``|``; rows end at full border lines."""
+        k = i + 1
+        while k < len(self.starts) and _GRID_LINE.match(self.line(k)):
+            if _indent(self.line(k)) != indent:
+                break
+            k += 1
+        last = k - 1
+        header_end = next(
+            (j for j in range(i + 1, last) if _GRID_HEADER_BORDER.match(self.line(j))), i
+        )
+        row_starts = {j + 1 for j in range(header_end, last) if _GRID_BORDER.match(self.line(j))}
+        return self._table(i, header_end, last, row_starts)
+
+    def _simple_table(self, i: int, indent: int) -> int | None:
+        """A simple table: a border, rows (a header before a second border), a closing border
+        followed by a blank line; a row starts where its first column holds text."""
+        borders = [i]
+        k = i + 1
+        while k < len(self.starts):
+            line = self.line(k)
+            if _SIMPLE_BORDER.match(line) and _indent(line) == indent:
+                borders.append(k)
+                if self.blank(k + 1):
+                    break
+            elif line.strip() and (_indent(line) < indent or _ADORNMENT.match(line)):
+                return None  # not a table: text before it, or a title, ends it unclosed
+            k += 1
+        if k >= len(self.starts) or len(borders) < 2:
+            return None
+        last = borders[-1]
+        header_end = borders[1] if len(borders) > 2 else i
+        row_starts = {
+            j
+            for j in range(header_end + 1, last)
+            if not self.blank(j) and j not in borders and _indent(self.line(j)) == indent
+        }
+        return self._table(i, header_end, last, row_starts)
+
+    def _table(self, first: int, header_end: int, last: int, row_starts: set[int]) -> int:
+        """A table container: lines ``first``..``header_end`` are reopened, pieces begin only at
+        ``row_starts`` (not the first row: the header stays with it)."""
+        start, end = self.starts[first], self.end_of(last)
+        body = header_end + 1
+        reopen = self.text[start : self.starts[body]] if body <= last else ""
+        body_start = self.starts[body] if body <= last else start
+        avoid = tuple(
+            self.starts[j] for j in range(first + 1, last + 1) if j == body or j not in row_starts
+        )
+        self.outline.add_break(start, lv.BLOCK)
+        self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
+        self._break_after(last + 1)
+        return last + 1
+
+    # -- lists ------------------------------------------------------------------
+    def _item(self, i: int, item: re.Match[str]) -> int:
+        """A list item's cut (deeper items cut worse); returns its content column."""
+        indent = len(item.group(1).expandtabs())
+        while self.list_columns and self.list_columns[-1] > indent:
+            self.list_columns.pop()
+        self.outline.add_break(self.starts[i], lv.LIST_ITEM - min(len(self.list_columns), 8))
+        column = indent + max(len(item.group(0).expandtabs()) - indent, 1)
+        self.list_columns.append(column)
+        return column
+
+    def _break_after(self, line: int) -> None:
+        """A block starts right after a code block or table when text follows at once."""
+        if line < len(self.starts) and not self.blank(line):
+            self.outline.add_break(self.starts[line], lv.BLOCK)
+
+
+def _long_enough(adornment: str, title: str) -> bool:
+    length, wanted = len(adornment.rstrip()), len(title.strip())
+    return length >= wanted or length >= _MIN_LOOSE_ADORNMENT
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
