@@ -16,7 +16,7 @@ as chunking needs them:
   ``doctest``, ...) are code: kept whole while they fit, cut between lines when they alone do
   not; a piece of a code directive reopens its directive line.
 - **Tables**: grid tables (``+---+``) and simple tables (``===  ===``) are cut only between rows,
-  and each piece repeats the header.
+  and each piece repeats the header's rows (without its border lines).
 - **Lists**: bullet, enumerated and field-list items (``:param x:``) are list-item cuts. Every
   other block starts after blank lines.
 
@@ -38,6 +38,7 @@ _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
 _GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$")
 _GRID_HEADER_BORDER = re.compile(r"[ \t]*\+(?:=+\+)+[ \t]*$")
 _GRID_LINE = re.compile(r"[ \t]*[+|]")
+_BORDER = re.compile(r"[ \t]*[-=+][-=+ \t]*$")  # a table's border or column-span rule
 _SIMPLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w:.+-]+?)::(?:[ \t]|$)")
 _EXPLICIT = re.compile(r"[ \t]*\.\.(?:[ \t]|$)")  # a comment, target or footnote
@@ -288,11 +289,14 @@ class _RstParser:
         return self._table(i, header_end, last, row_starts)
 
     def _table(self, first: int, header_end: int, last: int, row_starts: set[int]) -> int:
-        """A table container: lines ``first``..``header_end`` are reopened, pieces begin only at
-        ``row_starts`` (not the first row: the header stays with it)."""
+        """A table container: pieces begin only at ``row_starts`` (not the first row: the header
+        stays with it), and reopen the header's lines without its border lines. A border is one
+        word piece per character for many embedding models (all-MiniLM-L6-v2 reads 256): two
+        full-width borders would push the row itself out of what the model reads."""
         start, end = self.starts[first], self.end_of(last)
         body = header_end + 1
-        reopen = self.text[start : self.starts[body]] if body <= last else ""
+        header = (self.line(j) for j in range(first, min(body, last + 1)))
+        reopen = "".join(line.rstrip() + "\n" for line in header if not _BORDER.match(line))
         body_start = self.starts[body] if body <= last else start
         avoid = tuple(
             self.starts[j] for j in range(first + 1, last + 1) if j == body or j not in row_starts
