@@ -84,6 +84,8 @@ class _RstParser:
         self.starts = [0, *(m.end() for m in re.finditer("\n", text) if m.end() < len(text))]
         self.styles: list[tuple[str, bool]] = []  # title styles in order of first appearance
         self.list_columns: list[int] = []  # content columns of the open list items
+        #: indentation -> the line before which a simple table at that indentation closes nowhere
+        self.unclosed_until: dict[int, int] = {}
 
     # -- lines -------------------------------------------------------------------------------
     def line(self, i: int) -> str:
@@ -265,7 +267,12 @@ class _RstParser:
 
     def _simple_table(self, i: int, indent: int) -> int | None:
         """A simple table: a border, rows (a header before a second border), a closing border
-        followed by a blank line; a row starts where its first column holds text."""
+        followed by a blank line; a row starts where its first column holds text.
+
+        A border that closes nothing is not a table. The lines its scan passed hold no closing
+        border for any later one either, so they are scanned once, not once per stray border."""
+        if i < self.unclosed_until.get(indent, -1):
+            return None
         borders = [i]
         k = i + 1
         while k < len(self.starts):
@@ -275,9 +282,10 @@ class _RstParser:
                 if self.blank(k + 1):
                     break
             elif line.strip() and (_indent(line) < indent or _ADORNMENT.match(line)):
-                return None  # not a table: text before it, or a title, ends it unclosed
+                break  # not a table: text before it, or a title, ends it unclosed
             k += 1
-        if k >= len(self.starts) or len(borders) < 2:
+        if k >= len(self.starts) or not _SIMPLE_BORDER.match(self.line(k)) or len(borders) < 2:
+            self.unclosed_until[indent] = k
             return None
         last = borders[-1]
         header_end = borders[1] if len(borders) > 2 else i

@@ -161,3 +161,13 @@ def test_a_title_costs_its_text_in_the_path_not_its_adornment() -> None:
     (leaf,) = chunk(source).leaves
     assert leaf.embed_text.startswith("Proxy settings\n\n")
     assert leaf.tokens == count_tokens(leaf.embed_text)
+
+
+def test_stray_table_borders_are_read_once_not_once_per_border() -> None:
+    # 40,000 borders that close nothing: scanning to the end from each would never finish
+    source = "====  ====\nrow   text\n\n" * 40_000
+    outline = parse_rst(source)
+    assert not outline.containers
+    indented = "Text.\n\n====  ====\nstray\n\n.. note::\n\n   ===  ===\n   a    b\n   ===  ===\n"
+    (table,) = parse_rst(indented).containers
+    assert indented[table.start :].startswith("   ===  ===\n   a    b"), "its own indentation"
