@@ -188,9 +188,16 @@ class _RstParser:
         return i + 3
 
     def _title(self, first: int, last: int, style: tuple[str, bool], title: str) -> None:
+        """A section from line ``first`` (or from the targets that name it, just before it: a
+        Sphinx section usually opens with ``.. _label:``) to the title's last line ``last``."""
         if style not in self.styles:
             self.styles.append(style)
         start, end = self.starts[first], self.starts[last] + len(self.line(last))
+        k = first - 1
+        while k >= 0 and (self.blank(k) or self.starts[k] in self.outline.label_lines):
+            if not self.blank(k):
+                start = self.starts[k]
+            k -= 1
         self.sections.heading(start, self.styles.index(style) + 1, title.strip())
         for k in range(first, last + 1):
             if k > first:

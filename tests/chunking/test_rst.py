@@ -171,3 +171,12 @@ def test_stray_table_borders_are_read_once_not_once_per_border() -> None:
     indented = "Text.\n\n====  ====\nstray\n\n.. note::\n\n   ===  ===\n   a    b\n   ===  ===\n"
     (table,) = parse_rst(indented).containers
     assert indented[table.start :].startswith("   ===  ===\n   a    b"), "its own indentation"
+
+
+def test_a_section_starts_at_the_targets_that_name_it() -> None:
+    text = "Run the agent once by hand and read what it logs before you enable it. " * 3
+    source = f"{text}\n\n.. _setup:\n.. _install:\n\nSetup\n=====\n\n{text}\n"
+    (section,) = parse_rst(source).sections
+    assert section.start == source.index(".. _setup:")
+    pieces = chunk(source).leaves
+    assert pieces[-1].text.startswith(".. _setup:") and pieces[-1].headings == ("Setup",)
