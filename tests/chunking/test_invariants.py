@@ -151,16 +151,17 @@ def parse(source: str, format: str, heading_depth: int) -> Outline:
 
 def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) -> list[str]:
     """Chunks that hold only heading lines and bare lines (thematic breaks, anchors) although
-    their parent (or the document) has text after them: allowed only where a heading alone was
-    too big, or where what follows (past other headings and labels, such as a reStructuredText
-    target) is a code block or table that fits alone but not with them."""
+    their parent (or the document) has text after them. Allowed only where a heading alone was
+    too big; where it did not fit with the headings after it and the first word they lead into
+    (in the room a leaf's overlap leaves); or where what follows (past other headings and
+    labels, such as a reStructuredText target) is a code block or table that fits alone but not
+    with them."""
     if result.format == "text":
         return []
     outline = parse(source, result.format, options.heading_depth)
     lines = {**outline.heading_lines, **outline.bare_lines}
-    parents = {parent.id: parent for parent in result.parents}
-
     leading = {**lines, **outline.label_lines}
+    parents = {parent.id: parent for parent in result.parents}
 
     def only_lines(start: int, end: int, lines: dict[int, int] = lines) -> tuple[bool, int]:
         position = start
@@ -178,6 +179,12 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
         rest_only, after_lines = only_lines(text_start(source, chunk.end, end), end, leading)
         followed = not rest_only
         block_next = outline.container_starting_in(after_lines, after_lines + 1) is not None
+        word = re.compile(r"\s*\S+").match(source, after_lines)  # past the headings after it
+        with_a_word = chunk.prefix + source[chunk.start : word.end() if word else after_lines]
+        room = options.parent_max_tokens
+        if chunk.level == 1 or not result.parents:
+            room = options.child_max_tokens - options.child_overlap_tokens
+        cut_inside = cut_inside or count_tokens(with_a_word) > room
         if only and followed and not cut_inside and not block_next:
             lone.append(chunk.text)
     return lone
