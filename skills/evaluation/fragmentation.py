@@ -1,19 +1,24 @@
 """How often a chunk set breaks the structure a reader needs, judged from the source text alone.
 
-Three shares of leaves, from a small Markdown scan of our own (independent of the engine's
-parser, so the engine cannot grade itself):
+Three shares of leaves, from a small Markdown and reStructuredText scan of our own (independent
+of the engine's parsers, so the engine cannot grade itself):
 
 - *mid-sentence*: the chunk ends inside a line and not after sentence punctuation;
-- *cut code*: the chunk holds part of a fenced code block but not all of it;
+- *cut code*: the chunk holds part of a code block but not all of it;
 - *headerless rows*: the chunk holds a table row but neither the table's header line nor (in its
   embedded text) a copy of it.
 
 It also counts table rows cut inside their line (``rows_cut``), the worst case: half a row, and
 *avoidable* cuts: code blocks and rows cut although they would fit in the set's largest leaf.
-Tables are pipe tables and HTML tables whose ``<table>`` tag opens a line (Document
+Code blocks are Markdown fences, and reStructuredText literal blocks (the indented lines after a
+line ending with ``::``) and code directives (``.. code-block::`` and its kin: their indented
+body). Tables are pipe tables; HTML tables whose ``<table>`` tag opens a line (Document
 Intelligence's; a row runs from ``<tr>`` to ``</tr>``, over lines or not, and a first row of
-``<th>`` cells is the header). Indented (unfenced) code blocks are not detected: telling them
-from a list item's continuation needs a list-aware parser, and the scan is meant to stay small.
+``<th>`` cells is the header); and reStructuredText grid tables (a row runs between two border
+lines, the header above the ``+===+`` border) and simple tables (a row is a line with text in the
+first column and the lines after it without; the header lies between the first two borders).
+Indented Markdown code blocks are not detected: telling them from a list item's continuation
+needs a list-aware parser, and the scan is meant to stay small.
 
 >>> text = "| a | b |\\n|---|---|\\n| 1 | 2 |\\n| 3 | 4 |\\n"
 >>> scan(text).tables[0].header
@@ -22,6 +27,7 @@ from a list item's continuation needs a list-aware parser, and the scan is meant
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +41,11 @@ _SENTENCE_END = ".!?:;)]}\"'`*|>"
 _HTML_TABLE = re.compile(r" {0,3}<table[\s>]", re.IGNORECASE)
 _HTML_TABLE_TAG = re.compile(r"<(/?)table[\s>]", re.IGNORECASE)
 _HTML_ROW_TAG = re.compile(r"<(/?)(table|tr)[\s>]", re.IGNORECASE)
+_GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+_GRID_ROW = re.compile(r"^\s*[|+]")
+_SIMPLE_BORDER = re.compile(r"^\s*=+(?:[ \t]+=+)+\s*$")
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:.+-]+::")
+_CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode|doctest|testcode)::")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +86,7 @@ def scan(text: str) -> Structure:
         start, end = lines[index]
         line = text[start:end]
         fence = _FENCE.match(line)
-        if fence:
+        if fence and not _underlines(text, lines, index):
             closing = _closing_fence(text, lines, index, fence.group(1))
             code.append((start, lines[closing][1]))
             index = closing + 1
@@ -91,8 +102,116 @@ def scan(text: str) -> Structure:
             tables.append(Table(header=lines[index], rows=rows))
             index = table_end + 1
             continue
+        rst_table = _rst_table(text, lines, index)
+        if rst_table is not None:
+            tables.append(rst_table[0])
+            index = rst_table[1]
+            continue
+        rst_code = _rst_code(text, lines, index)
+        if rst_code is not None:
+            code.append(rst_code[0])
+            index = rst_code[1]
+            continue
         index += 1
     return Structure(tuple(code), tuple(tables))
+
+
+def _line(text: str, lines: list[tuple[int, int]], index: int) -> str:
+    return text[lines[index][0] : lines[index][1]]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _rst_code(
+    text: str, lines: list[tuple[int, int]], index: int
+) -> tuple[tuple[int, int], int] | None:
+    """A literal block or code directive body introduced by line ``index``, and the index of the
+    line after it."""
+    line = _line(text, lines, index)
+    literal = line.rstrip().endswith("::") and not _DIRECTIVE.match(line)
+    if not (literal or _CODE_DIRECTIVE.match(line)):
+        return None
+    body = index + 1
+    while body < len(lines) and (
+        not _line(text, lines, body).strip() or _line(text, lines, body).lstrip().startswith(":")
+    ):
+        body += 1  # blank lines and a directive's options
+    if body >= len(lines) or _indent(_line(text, lines, body)) <= _indent(line):
+        return None
+    last = body
+    for after in range(body, len(lines)):
+        following = _line(text, lines, after)
+        if following.strip() and _indent(following) <= _indent(line):
+            break
+        if following.strip():
+            last = after
+    return (lines[body][0], lines[last][1]), last + 1
+
+
+def _rst_table(text: str, lines: list[tuple[int, int]], index: int) -> tuple[Table, int] | None:
+    """A grid or simple table starting at line ``index``, and the index of the line after it."""
+    line = _line(text, lines, index)
+    if _GRID_BORDER.match(line):
+        return _grid_table(text, lines, index)
+    if _SIMPLE_BORDER.match(line):
+        return _simple_table(text, lines, index)
+    return None
+
+
+def _grid_table(text: str, lines: list[tuple[int, int]], index: int) -> tuple[Table, int]:
+    last = index
+    while last + 1 < len(lines) and _GRID_ROW.match(_line(text, lines, last + 1)):
+        last += 1
+    borders = [i for i in range(index, last + 1) if _GRID_BORDER.match(_line(text, lines, i))]
+    heads = [i for i in borders if "=" in _line(text, lines, i)]
+    header = (lines[index + 1][0], lines[heads[0] - 1][1]) if heads else _no_header(lines, index)
+    rows = tuple(
+        (lines[above + 1][0], lines[below - 1][1])
+        for above, below in itertools.pairwise(borders)
+        if below > above + 1 and (not heads or above >= heads[0])
+    )
+    return Table(header=header, rows=rows), last + 1
+
+
+def _simple_table(text: str, lines: list[tuple[int, int]], index: int) -> tuple[Table, int] | None:
+    """Rows run to the next line with text in the first column; the table ends at a border
+    followed by a blank line (two blank lines in a row end an unclosed one: not a table)."""
+    borders = [index]
+    for i in range(index + 1, len(lines)):
+        if _SIMPLE_BORDER.match(_line(text, lines, i)):
+            borders.append(i)
+            if i + 1 >= len(lines) or not _line(text, lines, i + 1).strip():
+                break
+        elif i + 1 < len(lines) and not (_line(text, lines, i) + _line(text, lines, i + 1)).strip():
+            return None
+    if len(borders) < 2:
+        return None
+    headed = len(borders) > 2
+    header = (lines[index + 1][0], lines[borders[1] - 1][1]) if headed else _no_header(lines, index)
+    body = range(borders[1] + 1 if headed else index + 1, borders[-1])
+    starts = [i for i in body if i not in borders and _line(text, lines, i)[:1].strip()]
+    rows = []
+    for start, stop in zip(starts, [*starts[1:], borders[-1]], strict=True):
+        last = max(i for i in range(start, stop) if _line(text, lines, i).strip())
+        rows.append((lines[start][0], lines[last][1]))
+    return Table(header=header, rows=tuple(rows)), borders[-1] + 1
+
+
+def _no_header(lines: list[tuple[int, int]], index: int) -> tuple[int, int]:
+    """An empty header at the table's start: no row can lack it."""
+    return (lines[index][0], lines[index][0])
+
+
+def _underlines(text: str, lines: list[tuple[int, int]], index: int) -> bool:
+    """Whether a ``~~~`` line is a reStructuredText title's underline: right under a line of text
+    no longer than itself, rather than a Markdown fence."""
+    line = text[lines[index][0] : lines[index][1]].rstrip()
+    if index == 0 or not line or line.strip("~"):
+        return False
+    above = text[lines[index - 1][0] : lines[index - 1][1]].rstrip()
+    return bool(above.strip()) and len(above) <= len(line)
 
 
 def _closing_fence(text: str, lines: list[tuple[int, int]], opening: int, marker: str) -> int:

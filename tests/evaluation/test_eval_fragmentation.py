@@ -120,3 +120,66 @@ def test_a_cut_is_avoidable_only_if_the_element_fits_in_the_largest_leaf() -> No
         return 1000 if text.count("```") == 2 else 1
 
     assert fragmentation(halves, {"doc": DOC}, whole_block_is_huge)["avoidable_cuts"] == 0
+
+
+RST = (
+    "Setup\n"
+    "~~~~~\n"
+    "\n"
+    "Run this::\n"
+    "\n"
+    "    pip install agent\n"
+    "    agent start\n"
+    "\n"
+    ".. note::\n"
+    "\n"
+    "   Not code.\n"
+    "\n"
+    ".. code-block:: toml\n"
+    "   :caption: agent.toml\n"
+    "\n"
+    "   [agent]\n"
+    "   retries = 3\n"
+    "\n"
+    "=====  ==========\n"
+    "Name   Meaning\n"
+    "=====  ==========\n"
+    "a      first,\n"
+    "       and more\n"
+    "b      second\n"
+    "=====  ==========\n"
+    "\n"
+    "+------+---------+\n"
+    "| Code | What    |\n"
+    "+======+=========+\n"
+    "| 0    | fine    |\n"
+    "+------+---------+\n"
+    "| 2    | broken, |\n"
+    "|      | fix it  |\n"
+    "+------+---------+\n"
+)
+
+
+def test_scan_finds_rst_literal_and_code_blocks_but_not_a_title_or_a_note() -> None:
+    blocks = [RST[s:e] for s, e in scan(RST).code_blocks]
+    assert blocks == ["    pip install agent\n    agent start", "   [agent]\n   retries = 3"]
+
+
+def test_scan_finds_rst_simple_and_grid_tables_with_rows_over_several_lines() -> None:
+    simple, grid = scan(RST).tables
+    assert RST[simple.header[0] : simple.header[1]] == "Name   Meaning"
+    assert [RST[s:e] for s, e in simple.rows] == ["a      first,\n       and more", "b      second"]
+    assert RST[grid.header[0] : grid.header[1]] == "| Code | What    |"
+    assert [RST[s:e] for s, e in grid.rows] == [
+        "| 0    | fine    |",
+        "| 2    | broken, |\n|      | fix it  |",
+    ]
+
+
+def test_an_rst_row_is_headerless_unless_its_header_text_is_embedded() -> None:
+    row = RST.index("| 2")
+    end = RST.index("+\n", RST.index("fix it")) + 2
+    bare = Leaf(Span("doc", row, end), RST[row:end])
+    assert leaf_flags(RST, bare)[2]
+    reopened = Leaf(Span("doc", row, end), "| Code | What    |\n" + RST[row:end])
+    assert not leaf_flags(RST, reopened)[2]
