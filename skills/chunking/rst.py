@@ -296,10 +296,10 @@ class _RstParser:
             return None
         last = borders[-1]
         header_end = borders[1] if len(borders) > 2 else i
-        row_starts = {
+        row_starts = {  # not at a "----  ----" rule between rows: it stays with the row above
             j
             for j in range(header_end + 1, last)
-            if not self.blank(j) and j not in borders and _indent(self.line(j)) == indent
+            if self.line(j)[indent : indent + 1].strip() and not _BORDER.match(self.line(j))
         }
         return self._table(i, header_end, last, row_starts)
 

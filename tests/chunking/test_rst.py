@@ -180,3 +180,14 @@ def test_a_section_starts_at_the_targets_that_name_it() -> None:
     assert section.start == source.index(".. _setup:")
     pieces = chunk(source).leaves
     assert pieces[-1].text.startswith(".. _setup:") and pieces[-1].headings == ("Setup",)
+
+
+def test_a_rule_between_simple_table_rows_stays_with_the_row_above() -> None:
+    border = "=======  ===========================\n"
+    rule = "-------  ---------------------------\n"
+    rows = "".join(f"opt_{i:<3}  sets value {i} of the agent\n" + rule for i in range(30))
+    source = border + "Name     Meaning\n" + border + rows + border
+    pieces = chunk(source).leaves
+    assert len(pieces) > 2
+    for leaf in pieces[1:]:
+        assert leaf.embed_text.startswith("Name     Meaning\nopt_"), "a piece opens at a row"
