@@ -19,7 +19,7 @@ def engine_chunks(
     doc: str, text: str, options: dict[str, Any], boundary_model: BoundaryModel | None = None
 ) -> ChunkSet:
     """Chunk one document with the engine; ``options`` are ChunkOptions in wire (camelCase) form,
-    plus ``format`` (``markdown`` or ``text``: e.g. to measure documents as plain text)."""
+    plus ``format`` (``markdown``, ``rst`` or ``text``: e.g. to measure documents as plain text)."""
     settings = dict(options)
     result = chunk_document(
         text,
