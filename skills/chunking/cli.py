@@ -1,8 +1,9 @@
 """``python -m skills chunk PATH... [options]``: chunk files and print the result.
 
 ``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
-``--format tree`` shows each parent with its children for a person to read. A folder is walked
-for ``.md``, ``.markdown``, ``.mdx``, ``.rst``, ``.txt`` and ``.text`` files
+``--format tree`` shows each parent with its children for a person to read. Each file's markup is
+detected (Markdown, reStructuredText or plain text); ``--syntax`` reads every file as one. A
+folder is walked for ``.md``, ``.markdown``, ``.mdx``, ``.rst``, ``.txt`` and ``.text`` files
 (``DOCUMENT_SUFFIXES``), with a progress bar on stderr.
 """
 
@@ -18,7 +19,7 @@ from typing import TextIO
 
 from pydantic import ValidationError
 
-from skills.chunking import ChunkingError, ChunkOptions, chunk_document
+from skills.chunking import ChunkingError, ChunkOptions, Format, chunk_document
 from skills.chunking.model import Chunk, Chunking
 
 #: What a folder is walked for, here, by the demo, the search side's local run and the evaluation:
@@ -39,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--overlap", type=int, default=None, help="child overlap in tokens")
     parser.add_argument(
         "--heading-depth", type=int, default=None, help="deepest heading that opens a section"
+    )
+    parser.add_argument(
+        "--syntax",
+        default=None,
+        choices=[member.value for member in Format],
+        help="read every file as this markup (default: detected per file)",
     )
     parser.add_argument("--format", dest="output", default="jsonl", choices=["jsonl", "tree"])
     return parser
@@ -82,7 +89,9 @@ def main(argv: list[str]) -> int:
     for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
         try:
             text = path.read_bytes().decode("utf-8")
-            result = chunk_document(text, document_key=str(path), options=options)
+            result = chunk_document(
+                text, document_key=str(path), format=args.syntax, options=options
+            )
         except (UnicodeDecodeError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)
             failures += 1

@@ -39,6 +39,18 @@ def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[st
     assert "■" in out and "└" in out and "Widget Service API guide > Authentication" in out
 
 
+def test_syntax_reads_every_file_as_the_markup_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("Setup\n=====\n\nRun the agent once by hand.\n", encoding="utf-8")
+    assert main([str(path), "--format", "tree"]) == 0
+    assert "(text," in capsys.readouterr().out, "no sign of markup: read as text"
+    assert main([str(path), "--format", "tree", "--syntax", "rst"]) == 0
+    out = capsys.readouterr().out
+    assert "(rst," in out and "Setup" in out.split("\n", 2)[1]
+
+
 def test_a_folder_is_walked_with_a_progress_bar_on_stderr() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "skills", "chunk", "samples", "--strategy", "fixed"],
