@@ -35,6 +35,15 @@ _RST_TITLE = re.compile(
 #: Markdown's own lines: an ATX heading or a backtick fence at the margin (code samples in a
 #: reStructuredText document are indented).
 _MARKDOWN_ONLY = re.compile(r"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
+#: File suffixes that say the syntax; any other name (``.txt``, a bare key) leaves it to the text.
+_SUFFIX_FORMATS = {
+    "md": Format.MARKDOWN,
+    "markdown": Format.MARKDOWN,
+    "mdx": Format.MARKDOWN,
+    "rst": Format.RST,
+    "rest": Format.RST,
+}
+_SUFFIX = re.compile(r"\.(md|markdown|mdx|rst|rest)$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
 
@@ -43,15 +52,22 @@ class ChunkingError(ValueError):
     """The input cannot be chunked; the message says why and what to do."""
 
 
-def detect_format(text: str) -> Format:
-    """From the start of the text: reStructuredText when it shows its own markup and no Markdown
-    heading or fence; else Markdown when it shows any Markdown block syntax or link; else text.
+def detect_format(text: str, name: str = "") -> Format:
+    """The syntax of a document named ``name`` (a path or URL; its suffix decides when it is a
+    Markdown or reStructuredText one). Else from the start of the text: reStructuredText when it
+    shows its own markup and no Markdown heading or fence; else Markdown when it shows any
+    Markdown block syntax or link; else text.
 
     >>> detect_format("Install\\n~~~~~~~\\n\\nRun ``pip install x``.\\n").value
     'rst'
     >>> detect_format("# Install\\n\\n.. not a directive here\\n").value
     'markdown'
+    >>> detect_format("Just words.", "https://account.blob.core.windows.net/docs/guide.rst").value
+    'rst'
     """
+    suffix = _SUFFIX.search(name)
+    if suffix is not None:
+        return _SUFFIX_FORMATS[suffix.group(1).lower()]
     sample = text[:_SNIFF_CHARS]
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
@@ -78,14 +94,15 @@ def chunk_document(
 ) -> Chunking:
     """Cut ``text`` into parents and leaves (see ``Chunking`` and ``Chunk`` for the guarantees).
 
-    Raises ``ChunkingError`` for input that is not text (binary-looking) or of the wrong type;
-    empty or whitespace-only text gives an empty result.
+    Without a ``format``, the ``document_key``'s suffix (``.md``, ``.rst``) or else the text
+    decides it (``detect_format``). Raises ``ChunkingError`` for input that is not text
+    (binary-looking) or of the wrong type; empty or whitespace-only text gives an empty result.
     """
     options = options or ChunkOptions()
     if not isinstance(text, str):
         raise ChunkingError(f"text must be a string, not {type(text).__name__}")
     _reject_binary(text)
-    fmt = Format(format) if format is not None else detect_format(text)
+    fmt = Format(format) if format is not None else detect_format(text, document_key)
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking(parents=(), leaves=(), format=fmt.value)
     document = Document.prepare(text, title, fmt, options)

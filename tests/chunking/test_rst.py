@@ -40,6 +40,21 @@ def test_the_format_is_detected(source: str, expected: str) -> None:
     assert detect_format(source).value == expected
 
 
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("https://account.blob.core.windows.net/docs/guide.rst", "rst"),
+        ("docs/GUIDE.MD", "markdown"),  # RST signs in the text, but the name says Markdown
+        ("docs/notes.txt", "rst"),  # a name that says nothing: the text decides
+        ("", "rst"),
+    ],
+)
+def test_a_document_name_s_suffix_decides_before_its_text(name: str, expected: str) -> None:
+    source = "Setup\n~~~~~\n\nRun ``agent start``.\n"
+    assert detect_format(source, name).value == expected
+    assert chunk_document(source, document_key=name or "document").format == expected
+
+
 def test_titles_nest_in_the_order_their_styles_first_appear() -> None:
     source = (
         "=====\nGuide\n=====\n\nIntro.\n\nSetup\n~~~~~\n\nText.\n\nProxy\n^^^^^\n\nText.\n\n"
