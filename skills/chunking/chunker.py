@@ -43,7 +43,6 @@ _SUFFIX_FORMATS = {
     "rst": Format.RST,
     "rest": Format.RST,
 }
-_SUFFIX = re.compile(r"\.(md|markdown|mdx|rst|rest)$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
 
@@ -65,9 +64,9 @@ def detect_format(text: str, name: str = "") -> Format:
     >>> detect_format("Just words.", "https://account.blob.core.windows.net/docs/guide.rst").value
     'rst'
     """
-    suffix = _SUFFIX.search(name)
-    if suffix is not None:
-        return _SUFFIX_FORMATS[suffix.group(1).lower()]
+    _, dot, suffix = name.rpartition(".")
+    if dot and suffix.lower() in _SUFFIX_FORMATS:
+        return _SUFFIX_FORMATS[suffix.lower()]
     sample = text[:_SNIFF_CHARS]
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
