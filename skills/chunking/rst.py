@@ -344,4 +344,7 @@ def _long_enough(adornment: str, title: str) -> bool:
 
 
 def _indent(line: str) -> int:
-    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
+    """Columns before the first character, a tab moving to the next multiple of eight (docutils'
+    tab stops)."""
+    margin = line[: len(line) - len(line.lstrip())]
+    return len(margin.expandtabs())
