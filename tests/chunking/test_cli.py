@@ -51,6 +51,19 @@ def test_syntax_reads_every_file_as_the_markup_given(
     assert "(rst," in out and "Setup" in out.split("\n", 2)[1]
 
 
+def test_an_unknown_syntax_is_a_usage_error_naming_the_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("text", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main([str(path), "--syntax", "asciidoc"])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert "invalid choice: 'asciidoc'" in captured.err and "markdown" in captured.err
+    assert not captured.out, "nothing is chunked"
+
+
 def test_a_folder_is_walked_with_a_progress_bar_on_stderr() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "skills", "chunk", "samples", "--strategy", "fixed"],

@@ -135,3 +135,44 @@ def test_a_50_mb_document_is_chunked_within_limits() -> None:
     assert result.leaves[-1].end == len(source)
     sample = result.leaves[:: max(1, len(result.leaves) // 200)]
     assert all(c.tokens == count_tokens(c.embed_text) <= 256 for c in sample)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "".join("  " * depth + "- item\n" for depth in range(1000)),
+        ".. code-block:: python\n\n" + "    x = 1\n" * 5000,
+        ".. code-block:: python\n" + "   :option:\n" * 5000,  # options, no body
+        "+---+---+\n" + "| a | b |\n+---+---+\n" * 3000,
+        "+---+\nnot a row\n\n" * 2000,
+        "====  ====\nrow   text\n\n" * 5000,  # borders that close nothing
+        "".join(f"T{i}\n{'~^=-'[i % 4] * 5}\n\n" for i in range(3000)),
+        "=====\nTitle\n=====\n\n" * 2000,
+        ".. _x:\n\n" * 3000,
+        "Para::\n\n" + "\tcode\r\n" * 2000,  # tabs and Windows line breaks
+        "x" * 100_000 + "::\n\n    " + "y" * 100_000,
+    ],
+    ids=[
+        "deep-list",
+        "long-directive",
+        "options-only",
+        "grid",
+        "stray-grid",
+        "stray-simple",
+        "titles",
+        "overlines",
+        "targets",
+        "tabs-crlf",
+        "long-lines",
+    ],
+)
+def test_malformed_rst_is_chunked_within_limits(source: str) -> None:
+    result = chunk_document(source, format="rst", options=SMALL)
+    assert result.format == "rst" and result.leaves
+    check_invariants(source, result, SMALL, None)  # within limits, nothing dropped
+
+
+@pytest.mark.parametrize("source", ["", "\n\n  \n"])
+def test_empty_rst_gives_no_chunks(source: str) -> None:
+    result = chunk_document(source, format="rst")
+    assert result.parents == () and result.leaves == () and result.format == "rst"
