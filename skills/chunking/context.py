@@ -8,19 +8,28 @@ exactly the prefix's plus the text's (see ``token_index``): the prefix is counte
 distinct prefix, not once per chunk.
 
 A prefix never takes more than half of a chunk's budget: a deeper heading path loses its
-outermost headings first, and a table header too large to repeat is left out. A code block or
+outermost headings first, and a table header too large to repeat whole is repeated as its words
+alone (``header_words``: no delimiter or border lines, no HTML tags, no padding), or left out
+when even they do not fit. A row read without its header is a row of bare values: for a wide
+table, whose padding and delimiter row cost more tokens than its column names, the names are what
+the row needs. A code block or
 table row that fits a chunk only without part of its path gets that shorter path (``fitted``):
 the block stays whole, and the path gives way, outermost headings first, down to none.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from skills.chunking.outline import Container, Outline
 from skills.chunking.tokens import count_tokens
 
 PATH_SEPARATOR = " > "
+_TAG = re.compile(r"<[^>]*>")
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +55,12 @@ class ContextBuilder:
 
     def fitted(self, start: int, end: int, room: int) -> Prefix | None:
         """The prefix of ``[start, end)`` in at most ``room`` tokens, for a block that must not be
-        cut: its heading path shortened as far as needed, the reopened lines kept whole (None
-        when they alone do not fit: a table row is not sent without its header)."""
+        cut: its heading path shortened as far as needed, the reopened lines kept (None when
+        not even their words fit: a table row is not sent without its header)."""
         container = self.outline.container_at(start)
-        if room < 0 or (container is not None and count_tokens(container.reopen) > room):
+        if room < 0:
+            return None
+        if container is not None and container.reopen and not reopen_within(container.reopen, room):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
         return self._build(section, container, room)
@@ -75,9 +86,7 @@ class ContextBuilder:
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
-        reopen = container.reopen if container is not None else ""
-        if reopen and limit is not None and count_tokens(reopen) > limit:
-            reopen = ""
+        reopen = reopen_within(container.reopen, limit) if container is not None else ""
         while True:
             line = PATH_SEPARATOR.join(part for part in path if part)
             text = (line + "\n\n" if line else "") + reopen
@@ -87,3 +96,28 @@ class ContextBuilder:
             if not path:  # only a reopened container left, and it fits by construction
                 return Prefix("", 0, headings)
             path = path[1:]
+
+
+def reopen_within(reopen: str, limit: int | None) -> str:
+    """A container's opening lines in at most ``limit`` tokens: whole when they fit, else their
+    words (``header_words``), else nothing. Empty stays empty (indented code reopens nothing)."""
+    if not reopen or limit is None or count_tokens(reopen) <= limit:
+        return reopen
+    words = header_words(reopen)
+    return words if words and count_tokens(words) <= limit else ""
+
+
+@lru_cache(maxsize=1024)
+def header_words(reopen: str) -> str:
+    """The lines of ``reopen`` that hold a word, with HTML tags and runs of spaces dropped:
+    ``| Name    | Type |`` over ``|---------|------|`` becomes ``| Name | Type |``, and an HTML
+    header's ``<th>`` lines become their cell texts.
+
+    >>> header_words("| Name    | Type |\\n|---------|------|\\n")
+    '| Name | Type |\\n'
+    >>> header_words("<table>\\n<tr>\\n<th><a href='v20'>20</a> (LTS)</th>\\n</tr>\\n")
+    '20 (LTS)\\n'
+    """
+    lines = (_SPACES.sub(" ", _TAG.sub(" ", line)).strip() for line in reopen.splitlines())
+    kept = [line for line in lines if _WORD.search(line)]
+    return "\n".join(kept) + "\n" if kept else ""

@@ -54,6 +54,57 @@ def test_a_table_is_cut_between_rows_and_each_piece_repeats_header_and_delimiter
                 assert line.startswith("|") and line.endswith("|"), "no row is cut"
 
 
+WIDE_HEADER = (
+    "| Algorithm       | `generateKey` | `exportKey` | `importKey` | `encrypt` | `decrypt` |\n"
+    "|-----------------|---------------|-------------|-------------|-----------|-----------|\n"
+)
+
+
+def test_a_header_too_wide_to_repeat_whole_is_repeated_as_its_column_names() -> None:
+    # A matrix of marks: without its column names, a row says nothing.
+    rows = "".join(
+        f"| `'ALGO-{i:03}'`    | yes           | yes         | no          "
+        "| yes       | no        |\n"
+        for i in range(30)
+    )
+    assert count_tokens(WIDE_HEADER) > LEAF.child_max_tokens // 2, "too wide to repeat whole"
+    result = chunk_document("## Algorithm matrix\n\n" + WIDE_HEADER + rows, options=LEAF)
+    later = [c for c in result.leaves if c.text.startswith("| `'ALGO")]
+    assert len(later) > 2
+    names = "| Algorithm | `generateKey` | `exportKey` | `importKey` | `encrypt` | `decrypt` |\n"
+    for chunk in later:
+        assert chunk.prefix.endswith(names), "the names, without padding or delimiter row"
+        assert chunk.tokens <= LEAF.child_max_tokens
+
+
+def test_an_html_header_too_wide_to_repeat_whole_is_repeated_as_its_cell_texts() -> None:
+    versions = range(20, 14, -1)
+    header = "<table>\n<tr>\n" + "".join(
+        f'<th><a href="doc/changelogs/CHANGELOG_V{v}.md">{v}</a></th>\n' for v in versions
+    )
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{v}.{i}.0</td>" for v in versions) + "</tr>\n" for i in range(20)
+    )
+    source = header + "</tr>\n" + rows + "</table>\n"
+    assert count_tokens(header + "</tr>\n") > LEAF.child_max_tokens // 2
+    result = chunk_document(source, options=LEAF)
+    later = [c for c in result.leaves if c.start > source.index("<td>")]
+    assert len(later) > 2
+    cells = "".join(f"{v}\n" for v in versions)
+    assert all(chunk.prefix == cells for chunk in later), "the header cells' text, no tags"
+
+
+def test_a_header_whose_names_alone_do_not_fit_is_left_out() -> None:
+    names = " | ".join(f"`setting_number_{i}`" for i in range(12))
+    header = f"| {names} |\n|" + "---|" * 12 + "\n"
+    rows = "".join("| " + " | ".join(f"v{i}" for _ in range(12)) + " |\n" for i in range(30))
+    result = chunk_document(header + rows, options=LEAF)
+    assert len(result.leaves) > 2
+    for chunk in result.leaves[1:]:
+        assert "setting_number" not in chunk.prefix
+        assert chunk.tokens <= LEAF.child_max_tokens
+
+
 def test_the_header_is_never_separated_from_the_first_row() -> None:
     source = "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
     outline = parse_markdown(source)
@@ -384,6 +435,31 @@ def test_a_table_row_that_fits_only_without_its_path_keeps_its_header(last: bool
     assert chunk.text.startswith(long_row), "the row is whole"
     assert chunk.embed_text.startswith(header + long_row), "and keeps its header"
     assert chunk.tokens <= room
+
+
+def test_a_row_that_fits_only_beside_its_header_names_keeps_them_and_stays_whole() -> None:
+    header = (
+        "| Encoding"
+        + " " * 20
+        + "| Aliases"
+        + " " * 60
+        + "|\n|"
+        + "-" * 28
+        + "|"
+        + "-" * 67
+        + "|\n"
+    )
+    long_row = "| `'iso-8859-6'` | " + ", ".join(f"`'alias-{i}'`" for i in range(9)) + " |\n"
+    short = "| `'utf-8'` | `'unicode-1-1-utf-8'` |\n"
+    source = "## Encodings\n\n" + header + short + long_row + short
+    room = count_tokens("| Encoding | Aliases |\n" + long_row) + 1
+    assert count_tokens(header + long_row) > room, "the whole header does not fit beside the row"
+    result = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=room)
+    )
+    (chunk,) = [c for c in result.leaves if "alias-0" in c.text]
+    assert chunk.text.startswith(long_row), "the row is whole"
+    assert chunk.embed_text == "| Encoding | Aliases |\n" + chunk.text, "with its column names"
 
 
 def test_an_empty_section_heading_stays_with_the_next_section() -> None:
