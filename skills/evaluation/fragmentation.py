@@ -6,7 +6,8 @@ of the engine's parsers, so the engine cannot grade itself):
 - *mid-sentence*: the chunk ends inside a line and not after sentence punctuation;
 - *cut code*: the chunk holds part of a code block but not all of it;
 - *headerless rows*: the chunk holds a table row but neither the table's header line nor (in its
-  embedded text) a copy of it.
+  embedded text) a copy of its words: in order, however its padding, borders or HTML tags were
+  written (a wide header may be repeated as its column names alone).
 
 It also counts table rows cut inside their line (``rows_cut``), the worst case: half a row, and
 *avoidable* cuts: code blocks and rows cut although they would fit in the set's largest leaf.
@@ -44,6 +45,8 @@ _HTML_ROW_TAG = re.compile(r"<(/?)(table|tr)[\s>]", re.IGNORECASE)
 _GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
 _GRID_ROW = re.compile(r"^\s*[|+]")
 _SIMPLE_BORDER = re.compile(r"^\s*=+(?:[ \t]+=+)+\s*$")
+_TAG = re.compile(r"<[^>]*>")
+_WORD_RUN = re.compile(r"\w+")
 _DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:.+-]+::")
 _CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode|doctest|testcode)::")
 
@@ -289,6 +292,16 @@ def cuts(block: tuple[int, int], start: int, end: int) -> bool:
     return overlaps and not (start <= block[0] and block[1] <= end)
 
 
+def _words(text: str) -> str:
+    """The words of ``text`` outside HTML tags, space-separated and padded with a space, so that
+    one text's words are in another's, in order, when the first is a substring of the second.
+
+    >>> _words("| Name   | Type |") in _words("path\\n\\n<th>Name</th><th>Type</th>\\n| x | y |")
+    True
+    """
+    return " " + " ".join(_WORD_RUN.findall(_TAG.sub(" ", text))) + " "
+
+
 def leaf_flags(text: str, leaf: Leaf) -> tuple[bool, bool, bool, int]:
     """(mid-sentence, cut code, headerless rows, rows cut inside their line) of one leaf."""
     structure = scan(text)
@@ -301,9 +314,9 @@ def leaf_flags(text: str, leaf: Leaf) -> tuple[bool, bool, bool, int]:
         if not held:
             continue
         rows_cut += sum(1 for row in held if cuts(row, start, end))
-        header_text = text[table.header[0] : table.header[1]].strip()
+        header = _words(text[table.header[0] : table.header[1]])
         has_header = start <= table.header[0] and table.header[1] <= end
-        if not has_header and header_text not in leaf.embed_text:
+        if not has_header and header.strip() and header not in _words(leaf.embed_text):
             headerless = True
     return ends_mid_sentence(text, end), cut_code, headerless, rows_cut
 

@@ -92,6 +92,16 @@ def test_rows_without_header_unless_the_header_is_in_the_embedded_text() -> None
     assert leaf_flags(DOC, leaf(HEADER, len(DOC)))[2] is False
 
 
+def test_a_header_copied_as_its_words_counts_and_other_words_do_not() -> None:
+    # A wide header may be repeated as its column names alone: padding and tags do not matter,
+    # the words and their order do.
+    assert not leaf_flags(DOC, leaf(ROW_A, len(DOC), "|key|value|\n" + DOC[ROW_A:]))[2]
+    as_cells = "<tr><th>key</th><th>value</th></tr>\n" + DOC[ROW_A:]
+    assert not leaf_flags(DOC, leaf(ROW_A, len(DOC), as_cells))[2]
+    assert leaf_flags(DOC, leaf(ROW_A, len(DOC), "| value | key |\n" + DOC[ROW_A:]))[2]
+    assert leaf_flags(DOC, leaf(ROW_A, len(DOC), "| keys | value |\n" + DOC[ROW_A:]))[2]
+
+
 def test_a_boundary_inside_a_row_is_counted() -> None:
     assert leaf_flags(DOC, leaf(HEADER, ROW_B + 5))[3] == 1
     assert leaf_flags(DOC, leaf(HEADER, ROW_B))[3] == 0
