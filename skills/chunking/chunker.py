@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from skills.chunking.ids import IdMaker
 from skills.chunking.model import Chunk, Chunking
@@ -36,7 +37,7 @@ _RST_TITLE = re.compile(
 #: reStructuredText document are indented).
 _MARKDOWN_ONLY = re.compile(r"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
 #: File suffixes that say the syntax; any other name (``.txt``, a bare key) leaves it to the text.
-_SUFFIX_FORMATS = {
+SUFFIX_FORMATS: Mapping[str, Format] = {
     "md": Format.MARKDOWN,
     "markdown": Format.MARKDOWN,
     "mdx": Format.MARKDOWN,
@@ -65,8 +66,8 @@ def detect_format(text: str, name: str = "") -> Format:
     'rst'
     """
     _, dot, suffix = name.rpartition(".")
-    if dot and suffix.lower() in _SUFFIX_FORMATS:
-        return _SUFFIX_FORMATS[suffix.lower()]
+    if dot and suffix.lower() in SUFFIX_FORMATS:
+        return SUFFIX_FORMATS[suffix.lower()]
     sample = text[:_SNIFF_CHARS]
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
