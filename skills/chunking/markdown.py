@@ -6,7 +6,7 @@ are never looked at one by one: the packer cuts between them lazily, and only wh
 exceeds the budget. CommonMark-lite: ATX and setext headings, fenced code (backticks and tildes; an
 unclosed fence runs to the end of the document) and indented code, GFM tables, HTML tables (as
 Document Intelligence writes them, see ``html_tables``), nested lists, block quotes, YAML front
-matter, and the MkDocs admonitions of technical docs (``!!! note`` with an indented body,
+matter (whose ``title:`` names a page that has no H1), and the MkDocs admonitions of technical docs (``!!! note`` with an indented body,
 ``/// tip`` ... ``///``). Anything else is a paragraph, so malformed Markdown is still chunked,
 with fewer good cut points.
 
@@ -80,6 +80,7 @@ _TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
+_FRONT_MATTER_TITLE = re.compile(r"^title:[ \t]*([^\n]*)$", re.MULTILINE)
 
 
 def heading_title(raw: str) -> str:
@@ -130,6 +131,7 @@ class _MarkdownParser:
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
         self.quote_fence = ""  # the fence of an open code block inside a block quote
+        self.page_title = ""  # the front matter's ``title:``
 
     def run(self) -> Outline:
         text = self.text
@@ -153,6 +155,8 @@ class _MarkdownParser:
             elif not self._nested_fence(at, opaque):
                 self._marker(at)
         self.sections.close_all(len(text))
+        if self.page_title and not any(s.depth == 1 for s in self.outline.sections):
+            self.sections.enclose(self.page_title)
         self.outline.containers.sort(key=lambda container: container.start)
         self.outline.freeze()
         return self.outline
@@ -172,9 +176,16 @@ class _MarkdownParser:
 
     # -- blocks ------------------------------------------------------------------------------
     def _front_matter(self) -> int:
+        """Skip YAML front matter; its ``title:`` names the page when no H1 does (``run``): the
+        static-site generators (Jekyll, Hugo, Docusaurus, MkDocs) title a page there, and npm's
+        command pages have no other title, so every one of them has a "Synopsis" and a
+        "Description" that nothing else tells apart."""
         match = _FRONT_MATTER.match(self.text)
         if not match:
             return 0
+        title = _FRONT_MATTER_TITLE.search(match.group())
+        if title is not None:
+            self.page_title = heading_title(title.group(1).strip().strip("\"'").strip())
         self.outline.add_break(match.end(), lv.BLOCK)
         return match.end()
 

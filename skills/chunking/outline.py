@@ -203,6 +203,15 @@ class SectionTree:
         while self.open:
             self._close(end)
 
+    def enclose(self, title: str) -> None:
+        """Put the whole document, once closed, in one outermost section named ``title``: the
+        page title a document gives outside its headings (YAML front matter's ``title:``)."""
+        sections = self.outline.sections
+        sections[:] = [
+            Section(0, self.outline.length, 1, title, -1),
+            *(Section(s.start, s.end, s.depth, s.title, s.parent + 1) for s in sections),
+        ]
+
     def _close(self, end: int) -> None:
         index = self.open.pop()
         old = self.outline.sections[index]

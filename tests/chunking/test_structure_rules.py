@@ -335,6 +335,44 @@ def test_heading_titles_keep_words_and_drop_urls_badges_and_tags() -> None:
     assert leaf.embed_text.startswith("rustfmt > `Client.get`\n\n")
 
 
+FRONT_MATTER = "---\ntitle: {title}\nsection: 1\ndescription: Set access level\n---\n\n"
+
+
+@pytest.mark.parametrize("title", ["npm-access", '"npm-access"', "'npm-access'"])
+def test_a_front_matter_title_names_a_page_without_an_h1(title: str) -> None:
+    # npm's command pages, like many static-site pages, are titled only in their front matter:
+    # without it, every page's "Synopsis" and "Configuration" look alike.
+    source = FRONT_MATTER.format(title=title) + "### Synopsis\n\nnpm access list\n\n"
+    source += "### Configuration\n\n#### `json`\n\n* Default: false\n\n"
+    source += "Whether or not to output JSON data, rather than the normal output. " * 8 + "\n"
+    outline = parse_markdown(source)
+    assert [(s.title, s.depth, s.parent) for s in outline.sections] == [
+        ("npm-access", 1, -1),
+        ("Synopsis", 3, 0),
+        ("Configuration", 3, 0),
+        ("`json`", 4, 2),
+    ]
+    assert outline.sections[0].start == 0 and outline.sections[0].end == len(source)
+    leaf = chunk_document(source, options=LEAF).leaves[-1]
+    assert leaf.embed_text.startswith("npm-access > Configuration > `json`\n\n")
+
+
+@pytest.mark.parametrize(
+    ("front", "body"),
+    [
+        (FRONT_MATTER.format(title="npm-access"), "# npm access\n\n## Synopsis\n\nText.\n"),
+        (FRONT_MATTER.format(title="''"), "## Synopsis\n\nText.\n"),
+        ("---\nsource:\n    - permissions.py\n---\n\n", "## Synopsis\n\nText.\n"),
+    ],
+    ids=["an H1 names the page", "an empty title", "no title"],
+)
+def test_a_front_matter_without_a_usable_title_or_beside_an_h1_adds_no_section(
+    front: str, body: str
+) -> None:
+    titles = [s.title for s in parse_markdown(front + body).sections]
+    assert titles == [s.title for s in parse_markdown(body).sections]
+
+
 def test_heading_depth_limits_which_headings_open_sections() -> None:
     source = "# A\n\ntext\n\n## B\n\ntext\n\n### C\n\ntext\n"
     assert [s.title for s in parse_markdown(source, heading_depth=2).sections] == ["A", "B"]
