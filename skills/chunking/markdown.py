@@ -6,9 +6,9 @@ are never looked at one by one: the packer cuts between them lazily, and only wh
 exceeds the budget. CommonMark-lite: ATX and setext headings, fenced code (backticks and tildes; an
 unclosed fence runs to the end of the document) and indented code, GFM tables, HTML tables (as
 Document Intelligence writes them, see ``html_tables``), nested lists, block quotes, YAML front
-matter (whose ``title:`` names a page that has no H1), and the MkDocs admonitions of technical docs (``!!! note`` with an indented body,
-``/// tip`` ... ``///``). Anything else is a paragraph, so malformed Markdown is still chunked,
-with fewer good cut points.
+matter (whose ``title:`` names a page that has no H1), and the MkDocs admonitions of technical
+docs (``!!! note`` with an indented body, ``/// tip`` ... ``///``). Anything else is a paragraph,
+so malformed Markdown is still chunked, with fewer good cut points.
 
 Example: ``"# A\\n\\ntext\\n\\n## B\\n- x\\n- y\\n"`` gives sections ``A`` (depth 1) and ``B``
 (depth 2, parent A), a block break before ``text``, a section break before ``## B`` and list-item
@@ -186,7 +186,12 @@ class _MarkdownParser:
         title = _FRONT_MATTER_TITLE.search(match.group())
         if title is not None:
             self.page_title = heading_title(title.group(1).strip().strip("\"'").strip())
-        self.outline.add_break(match.end(), lv.BLOCK)
+        # It leads into the page, as a heading does: alone it is a vector of metadata that
+        # ranks high for any question on the page and answers none.
+        self.outline.heading_lines[0] = match.end() - match.group().endswith("\n")
+        after = _CONTENT.search(self.text, match.end())
+        if after is not None:
+            self.outline.add_break(self.text.rfind("\n", 0, after.start()) + 1, lv.BLOCK)
         return match.end()
 
     def _fences(self, start: int) -> None:

@@ -353,8 +353,17 @@ def test_a_front_matter_title_names_a_page_without_an_h1(title: str) -> None:
         ("`json`", 4, 2),
     ]
     assert outline.sections[0].start == 0 and outline.sections[0].end == len(source)
-    leaf = chunk_document(source, options=LEAF).leaves[-1]
-    assert leaf.embed_text.startswith("npm-access > Configuration > `json`\n\n")
+    leaves = chunk_document(source, options=LEAF).leaves
+    assert leaves[-1].embed_text.startswith("npm-access > Configuration > `json`\n\n")
+
+
+def test_a_front_matter_leads_into_the_page_as_a_heading_does() -> None:
+    # Alone, its vector ("title: ... description: ...") ranks high for any question on the page.
+    source = FRONT_MATTER.format(title="npm-access") + "### Synopsis\n\n"
+    source += "Sets the access level of a published package for its users and teams. " * 6
+    first = chunk_document(source, options=LEAF).leaves[0]
+    assert first.text.startswith("---\ntitle: npm-access")
+    assert "Sets the access level" in first.text
 
 
 @pytest.mark.parametrize(
