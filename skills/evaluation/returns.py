@@ -19,7 +19,10 @@ contexts an application would send. Policies, by name:
   flat sets), one side then the other, while the span stays within T tokens: a context of about
   T tokens centred on the hit that never leaves its section.
 
-A context wholly inside an earlier context is skipped: it would add nothing to the prompt.
+A context wholly inside an earlier context is skipped: it would add nothing to the prompt. Given
+the leaves' texts (``text_of``), a hit whose text the hits before it already hold opens no context
+of its own, as the query groups them (``skills.search.collapse.group_by_parent``): the same
+paragraph in another document adds nothing either.
 
 >>> from skills.evaluation.chunksets import ChunkSet, Leaf
 >>> a, b = Span("d", 0, 10), Span("d", 10, 20)
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.collapse import MERGE_WINDOW, merge_spans
+from skills.search.collapse import MERGE_WINDOW, SeenText, merge_spans
 from skills.search.query import FETCHED_CHILDREN
 
 
@@ -69,15 +72,18 @@ def returned(
     chunks: ChunkSet,
     policy: str,
     token_count: Callable[[Span], int] | None = None,
+    text_of: Callable[[Span], str] | None = None,
 ) -> list[Span]:
     """The contexts returned for leaves ranked best first, distinct, in rank order."""
     parsed = parse_policy(policy)
-    if parsed.kind == "merge":
-        candidates = _merged(ranked_leaves, chunks, parsed.argument)
-    elif parsed.kind == "top-parent":
-        candidates = _top_parent(ranked_leaves, chunks)
+    if parsed.kind == "top-parent":
+        candidates = _top_parent(ranked_leaves, chunks, text_of)
     else:
-        candidates = [_context(i, chunks, parsed, token_count) for i in ranked_leaves]
+        hits = _distinct(ranked_leaves, chunks, text_of)
+        if parsed.kind == "merge":
+            candidates = _merged(hits, chunks, parsed.argument)
+        else:
+            candidates = [_context(i, chunks, parsed, token_count) for i in hits]
     contexts: list[Span] = []
     for span in candidates:
         if not any(kept.covers(span) for kept in contexts):
@@ -169,12 +175,37 @@ def _merged(ranked_leaves: Sequence[int], chunks: ChunkSet, ratio: float) -> lis
     return result
 
 
-def _top_parent(ranked_leaves: Sequence[int], chunks: ChunkSet) -> list[Span]:
+def _distinct(
+    ranked_leaves: Sequence[int], chunks: ChunkSet, text_of: Callable[[Span], str] | None
+) -> list[int]:
+    """The hits that open or join a group, as ``group_by_parent`` keeps them: one whose text
+    the hits before it hold opens none (a leaf without parent is a group of its own)."""
+    if text_of is None:
+        return list(ranked_leaves)
+    seen = SeenText()
+    opened: set[int] = set()
+    kept = []
+    for index in ranked_leaves:
+        leaf = chunks.leaves[index]
+        group = leaf.parent if leaf.parent is not None else -1 - index
+        text = text_of(leaf.span)
+        if group not in opened:
+            if seen.holds(text):
+                continue
+            opened.add(group)
+        kept.append(index)
+        seen.add(text)
+    return kept
+
+
+def _top_parent(
+    ranked_leaves: Sequence[int], chunks: ChunkSet, text_of: Callable[[Span], str] | None
+) -> list[Span]:
     """What the query's ``top-parent`` sends (``skills.search.collapse``): the hits among the
     children it fetches, grouped by parent in the order of each parent's best hit; the first
     parent whole, every other parent as its hit leaves, touching ones joined into one passage."""
     groups: dict[tuple[str, int], list[Span]] = {}
-    for index in ranked_leaves[:FETCHED_CHILDREN]:
+    for index in _distinct(ranked_leaves[:FETCHED_CHILDREN], chunks, text_of):
         parent = chunks.leaves[index].parent
         key = ("parent", parent) if parent is not None else ("leaf", index)
         groups.setdefault(key, []).append(chunks.leaves[index].span)

@@ -144,7 +144,7 @@ def _score(
     for question, leaves in zip(dataset.questions, ranked, strict=True):
 
         def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
-            return returned(leaves[:n], chunks, candidate.returns, corpus.tokens)
+            return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
         scores.append(
             score_question(

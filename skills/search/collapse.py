@@ -35,6 +35,7 @@ from enum import StrEnum
 from typing import Any
 
 PASSAGE_GAP = "\n\n"
+_SEPARATOR = "\x00"  # between kept texts, so that no text is found across two of them
 #: ``merge``: the top hits that count, and the share of a parent they must cover to return it.
 MERGE_WINDOW = 10
 MERGE_RATIO = 0.5
@@ -178,14 +179,50 @@ class ParentResult:
 
 
 def group_by_parent(hits: Sequence[ChildHit], top: int) -> list[tuple[str, list[ChildHit]]]:
-    """The first ``top`` distinct parents in the order their best child ranks, with their hits."""
+    """The first ``top`` distinct parents in the order their best child ranks, with their hits.
+
+    A hit whose text the hits kept before it already hold opens no parent: the same paragraph
+    in several documents (a shared option described on every command's page, a page copied
+    into each version of the docs) would send the prompt the same words again, in place of the
+    next distinct answer.
+    """
     groups: dict[str, list[ChildHit]] = {}
+    seen = SeenText()
     for hit in sorted(hits, key=lambda h: -h.score):  # stable: ties keep the service's order
         if hit.parent_chunk_id in groups:
             groups[hit.parent_chunk_id].append(hit)
-        elif len(groups) < top:
+        elif len(groups) < top and not seen.holds(hit.text):
             groups[hit.parent_chunk_id] = [hit]
+        else:
+            continue
+        seen.add(hit.text)
     return list(groups.items())
+
+
+class SeenText:
+    """The texts kept so far, compared with runs of white space as one space (two copies of a
+    paragraph may break their lines differently).
+
+    >>> seen = SeenText()
+    >>> seen.add("Sets the  access level\\nof a package.")
+    >>> seen.holds("the access level of"), seen.holds("access level of a team"), seen.holds(" ")
+    (True, False, False)
+    """
+
+    def __init__(self) -> None:
+        self._texts = _SEPARATOR
+
+    def add(self, text: str) -> None:
+        self._texts += _flat(text) + _SEPARATOR
+
+    def holds(self, text: str) -> bool:
+        """Whether one kept text contains all of ``text``; never for a blank one."""
+        flat = _flat(text)
+        return bool(flat) and flat in self._texts
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def collapse(

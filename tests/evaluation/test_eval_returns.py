@@ -36,26 +36,49 @@ def test_top_parent_returns_the_first_parent_whole_and_the_other_parents_hit_lea
     assert returned([], CHUNKS, "top-parent") == []
 
 
-@given(st.lists(st.integers(0, 5), unique=True))
-def test_top_parent_measures_what_the_query_returns(ranking: list[int]) -> None:
+@given(st.lists(st.integers(0, 5), unique=True), st.sampled_from([6, 3]))
+def test_top_parent_measures_what_the_query_returns(ranking: list[int], distinct: int) -> None:
     """The evaluation's ``top-parent`` and the search side's ``collapse`` are two codes for one
-    policy: on the same hits they give the same passages, in the same order."""
-    text = "".join(str(i) * 10 for i in range(6))
+    policy: on the same hits they give the same passages, in the same order; also when leaves
+    repeat each other's text (``distinct=3``: leaf 4 repeats leaf 1, in the other parent)."""
+    text = "".join(str(i % distinct) * 10 for i in range(6))
     parents = {
         f"p{n}": ParentDoc(f"p{n}", text[s.start : s.end], s.start, s.end)
         for n, s in enumerate(CHUNKS.parents)
     }
     leaves = [CHUNKS.leaves[i] for i in ranking]
     hits = [
-        ChildHit(f"c{i}", f"p{leaf.parent}", 1.0 - rank / 10, "", leaf.span.start, leaf.span.end, i)
+        ChildHit(
+            f"c{i}", f"p{leaf.parent}", 1.0 - rank / 10, text[leaf.span.start : leaf.span.end],
+            leaf.span.start, leaf.span.end, i,
+        )
         for rank, (i, leaf) in enumerate(zip(ranking, leaves, strict=True))
-    ]
+    ]  # fmt: skip
     query = [r.passage for r in collapse(hits, parents, top=len(parents), expand=Expand.TOP_PARENT)]
     evaluation: dict[int, list[str]] = {}
-    for span in returned(ranking, CHUNKS, "top-parent"):
+    for span in returned(ranking, CHUNKS, "top-parent", text_of=lambda s: text[s.start : s.end]):
         parent = next(n for n, p in enumerate(CHUNKS.parents) if p.covers(span))
         evaluation.setdefault(parent, []).append(text[span.start : span.end])
     assert query == [PASSAGE_GAP.join(passages) for passages in evaluation.values()]
+
+
+def test_a_hit_repeating_the_text_of_an_earlier_hit_opens_no_context() -> None:
+    # Document "b" repeats a paragraph of "a" (a shared option, a copied page).
+    texts = {
+        "a": "Default: false. If true, npm skips it.",
+        "b": "Default: false. If true, npm skips it.",
+    }
+    chunks = ChunkSet(
+        (Leaf(Span("a", 0, 38), ""), Leaf(Span("b", 0, 38), ""), Leaf(Span("b", 0, 15), "")),
+        (),
+    )
+    text_of = lambda span: texts[span.doc][span.start : span.end]  # noqa: E731
+    assert returned([0, 1, 2], chunks, "child", text_of=text_of) == [Span("a", 0, 38)]
+    assert returned([2, 0], chunks, "child", text_of=text_of) == [
+        Span("b", 0, 15),
+        Span("a", 0, 38),
+    ]
+    assert len(returned([0, 1], chunks, "child")) == 2, "without the texts, spans alone decide"
 
 
 def test_child_returns_the_leaves() -> None:

@@ -42,7 +42,7 @@ def test_parents_come_in_the_rank_of_their_best_child() -> None:
 
 
 def test_only_top_n_distinct_parents_are_kept() -> None:
-    hits = [hit(f"c{i}", f"p{i}", 1.0 - i / 10, 0, 1) for i in range(6)]
+    hits = [ChildHit(f"c{i}", f"p{i}", 1.0 - i / 10, f"<{i}>", 0, 3, 0) for i in range(6)]
     assert [parent for parent, _ in group_by_parent(hits, top=3)] == ["p0", "p1", "p2"]
 
 
@@ -50,6 +50,23 @@ def test_later_children_of_a_kept_parent_are_kept_as_matches() -> None:
     hits = [hit("c1", "p1", 0.9, 10, 20), hit("x", "p2", 0.8, 30, 40), hit("c0", "p1", 0.7, 0, 10)]
     groups = dict(group_by_parent(hits, top=1))
     assert [h.chunk_id for h in groups["p1"]] == ["c1", "c0"]
+
+
+def test_a_hit_whose_text_an_earlier_hit_holds_opens_no_parent() -> None:
+    # The same option described on two commands' pages, and a third page quoting a line of it.
+    option = "* Default: false\n* Type: Boolean\n\nIf true, npm does not exit with an error."
+    hits = [
+        ChildHit("run", "p-run", 0.9, option, 0, 80, 3),
+        ChildHit("cfg", "p-config", 0.8, option.replace("\n\n", "\n"), 0, 80, 9),
+        ChildHit("ci", "p-ci", 0.7, "* Type: Boolean", 0, 15, 2),
+        ChildHit("other", "p-other", 0.6, "Runs the install scripts.", 0, 25, 1),
+        ChildHit("run-2", "p-run", 0.5, option, 100, 180, 4),  # a kept parent keeps its hits
+    ]
+    groups = group_by_parent(hits, top=2)
+    assert [(parent, [h.chunk_id for h in group]) for parent, group in groups] == [
+        ("p-run", ["run", "run-2"]),
+        ("p-other", ["other"]),
+    ]
 
 
 def test_equal_scores_keep_the_service_order() -> None:
@@ -147,8 +164,9 @@ hit_lists = st.lists(
 
 @given(hit_lists, st.integers(1, 6))
 def test_collapse_properties(raw: list[tuple[int, float, int]], top: int) -> None:
-    hits = [
-        hit(f"c{i}", f"p{p}", score, start, start + 5) for i, (p, score, start) in enumerate(raw)
+    hits = [  # distinct texts: a hit repeating another's text is the test above
+        ChildHit(f"c{i}", f"p{p}", score, f"<{i}>", start, start + 5, 0)
+        for i, (p, score, start) in enumerate(raw)
     ]
     results = collapse(hits, {}, top=top)
     parents = [r.parent_chunk_id for r in results]
