@@ -138,7 +138,18 @@ block = st.one_of(
     st.just("---"),
     page_break,
 )
-markdown_document = st.lists(block, max_size=25).map("\n\n".join)
+#: YAML front matter, maybe with a (maybe quoted, maybe empty) title that names a page without H1
+front_matter = st.tuples(
+    st.lists(words, max_size=4).map(" ".join),
+    st.sampled_from(["", '"', "'"]),
+    st.lists(st.tuples(words, st.lists(words, max_size=6).map(" ".join)), max_size=4),
+).map(
+    lambda f: "---\ntitle: " + f[1] + f[0] + f[1] + "\n"
+    + "".join(f"{key}: {value}\n" for key, value in f[2]) + "---\n\n"
+)  # fmt: skip
+markdown_document = st.tuples(
+    st.one_of(st.just(""), front_matter), st.lists(block, max_size=25).map("\n\n".join)
+).map("".join)
 
 
 # -- reStructuredText ---------------------------------------------------------------------------
