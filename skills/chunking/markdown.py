@@ -80,6 +80,7 @@ _TAB_STOP = 4
 #: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
+_COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
 _FRONT_MATTER_TITLE = re.compile(r"^title:[ \t]*([^\n]*)$", re.MULTILINE)
 
 
@@ -137,6 +138,7 @@ class _MarkdownParser:
         text = self.text
         start = self._front_matter()
         self._fences(start)
+        comments = self._comments(start)
         if not self.sections_only:
             self._html_tables(start)
             self._tables(start)
@@ -154,6 +156,9 @@ class _MarkdownParser:
                 self._gap(at, opaque)
             elif not self._nested_fence(at, opaque):
                 self._marker(at)
+        leads: set[int] = set()  # where the comments that lead in end
+        for comment in comments:
+            self._lead_in_if_under_heading(comment, leads)
         self.sections.close_all(len(text))
         if self.page_title and not any(s.depth == 1 for s in self.outline.sections):
             self.sections.enclose(self.page_title)
@@ -231,6 +236,41 @@ class _MarkdownParser:
         self.outline.add_break(start, lv.BLOCK)
         self._break_after(end)
         self.opaque.append((start, end))
+
+    def _comments(self, start: int) -> list[tuple[int, int]]:
+        """HTML comments that open a line outside code blocks, to their ``-->``: one block, with
+        nothing read inside (the ``- v14.2.0`` lines of a version history are not list items)."""
+        text = self.text
+        fences = Spans(self.opaque)
+        comments: list[tuple[int, int]] = []
+        for match in _COMMENT_START.finditer(text, start):
+            at = match.start()
+            close = text.find("-->", match.end())
+            if close < 0 or fences.hold(at) or (comments and at < comments[-1][1]):
+                continue
+            end = min(_line_end(text, close) + 1, len(text))
+            if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
+                self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own
+            self._break_after(end)
+            comments.append((at, end))
+        self.opaque.extend(comments)
+        return comments
+
+    def _lead_in_if_under_heading(self, comment: tuple[int, int], leads: set[int]) -> None:
+        """A comment right under a heading (or under such a comment) leads into the section with
+        it, as part of the heading: Node.js keeps each API's version history there
+        (``<!-- YAML added: v0.1.21 -->``), and a child of a heading and its history alone
+        answers nothing. Elsewhere (a page break of Document Intelligence, a lint directive) a
+        comment is a block like any other."""
+        text = self.text
+        start, end = comment
+        previous = start  # where the text before the blank lines ends
+        while previous > 0 and text[previous - 1].isspace():
+            previous -= 1
+        if previous in leads or text.rfind("\n", 0, previous) + 1 in self.outline.heading_lines:
+            line_end = end - text.endswith("\n", start, end)
+            self.outline.heading_lines[start] = line_end
+            leads.add(line_end)
 
     def _html_tables(self, start: int) -> None:
         """HTML tables outside code blocks (``html_tables``), cut only between rows. A table

@@ -120,6 +120,10 @@ list_item = st.tuples(st.integers(0, 3), st.sampled_from(["-", "*", "1."]), sent
 bullet_list = st.lists(list_item, min_size=1, max_size=20).map("\n".join)
 quote = paragraph.map(lambda p: "> " + p)
 page_break = st.just('<!-- PageBreak -->\n<!-- PageNumber="7" -->')
+#: an HTML comment block (Node.js keeps version histories in them, with list-like lines)
+comment = st.lists(st.lists(words, max_size=5).map(" ".join), max_size=6).map(
+    lambda lines: "<!-- YAML\n" + "".join(f"  - {line}\n" for line in lines) + "-->"
+)
 block = st.one_of(
     paragraph,
     paragraph,
@@ -137,6 +141,7 @@ block = st.one_of(
     quote,
     st.just("---"),
     page_break,
+    comment,
 )
 #: YAML front matter, maybe with a (maybe quoted, maybe empty) title that names a page without H1
 front_matter = st.tuples(

@@ -14,6 +14,7 @@ documents.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from skills.chunking.markdown import parse_markdown
 from skills.chunking.outline import Outline
 from skills.chunking.pack import text_start
 from skills.chunking.rst import parse_rst
+from skills.chunking.sentences import sentence_starts
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 
@@ -154,8 +156,8 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
     their parent (or the document) has text after them. Allowed only where a heading alone was
     too big; where it did not fit with the headings after it and the first word they lead into
     (in the room a leaf's overlap leaves); or where what follows (past other headings and
-    labels, such as a reStructuredText target) is a code block or table that fits alone but not
-    with them."""
+    labels, such as a reStructuredText target) is a code block, a table or a sentence that fits
+    alone but not with them (a long front matter before a long first sentence)."""
     if result.format == "text":
         return []
     outline = parse(source, result.format, options.heading_depth)
@@ -184,10 +186,24 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
         room = options.parent_max_tokens
         if chunk.level == 1 or not result.parents:
             room = options.child_max_tokens - options.child_overlap_tokens
-        cut_inside = cut_inside or count_tokens(with_a_word) > room
+        # a sentence that fits alone is not cut to make room for what leads into it
+        sentence = first_sentence(source, outline, after_lines, end)
+        lead_and_sentence = chunk.prefix + source[chunk.start : sentence[1]]
+        sentence_kept = (
+            count_tokens(source[slice(*sentence)]) <= room < count_tokens(lead_and_sentence)
+        )
+        cut_inside = cut_inside or count_tokens(with_a_word) > room or sentence_kept
         if only and followed and not cut_inside and not block_next:
             lone.append(chunk.text)
     return lone
+
+
+def first_sentence(source: str, outline: Outline, start: int, end: int) -> tuple[int, int]:
+    """The span of the first sentence of the block that starts at ``start``."""
+    index = bisect_right(outline.positions, start)
+    block_end = min(outline.positions[index], end) if index < len(outline.positions) else end
+    starts = sentence_starts(source, start, block_end) if start < block_end else []
+    return start, starts[0] if starts else block_end
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -509,6 +509,29 @@ def test_a_row_that_fits_only_beside_its_header_names_keeps_them_and_stays_whole
     assert chunk.embed_text == "| Encoding | Aliases |\n" + chunk.text, "with its column names"
 
 
+HISTORY = (
+    "<!-- YAML\nadded:\n  - v14.2.0\n  - v12.19.0\nchanges:\n  - version: v20.1.0\n"
+    "    description: the class has been deprecated.\n-->\n"
+)
+
+
+def test_a_comment_under_a_heading_leads_into_the_section_and_is_read_as_one_block() -> None:
+    # Node.js API docs: every method heading is followed by its version history in a comment.
+    options = "".join(
+        f"* `option{i}` {{number}} How many times to retry step {i}.\n" for i in range(8)
+    )
+    source = "## `tracker.calls([fn][, exact])`\n\n" + HISTORY + "\n" + options
+    outline = parse_markdown(source)
+    inside = range(source.index("<!--") + 1, source.index("-->"))
+    assert not [p for p in outline.positions if p in inside], "no list item inside the comment"
+    chunks = chunk_document(
+        source, options=ChunkOptions(strategy="structural", child_max_tokens=96)
+    )
+    assert len(chunks.leaves) > 1
+    first = chunks.leaves[0]
+    assert first.text.startswith("## `tracker.calls") and "* `option0`" in first.text
+
+
 def test_an_empty_section_heading_stays_with_the_next_section() -> None:
     # A changelog's version heading followed at once by a heading of the same depth.
     note = "* fix number {} of the release, with a longer description\n"
