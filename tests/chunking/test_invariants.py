@@ -183,14 +183,15 @@ def lone_heading_chunks(source: str, result: Chunking, options: ChunkOptions) ->
         block_next = outline.container_starting_in(after_lines, after_lines + 1) is not None
         word = re.compile(r"\s*\S+").match(source, after_lines)  # past the headings after it
         with_a_word = chunk.prefix + source[chunk.start : word.end() if word else after_lines]
-        room = options.parent_max_tokens
+        limit = room = options.parent_max_tokens
         if chunk.level == 1 or not result.parents:
-            room = options.child_max_tokens - options.child_overlap_tokens
-        # a sentence that fits alone is not cut to make room for what leads into it
+            limit = options.child_max_tokens
+            room = limit - options.child_overlap_tokens
+        # a sentence that fits a chunk alone is not cut to make room for what leads into it
         sentence = first_sentence(source, outline, after_lines, end)
         lead_and_sentence = chunk.prefix + source[chunk.start : sentence[1]]
-        sentence_kept = (
-            count_tokens(source[slice(*sentence)]) <= room < count_tokens(lead_and_sentence)
+        sentence_kept = count_tokens(source[slice(*sentence)]) <= limit and room < count_tokens(
+            lead_and_sentence
         )
         cut_inside = cut_inside or count_tokens(with_a_word) > room or sentence_kept
         if only and followed and not cut_inside and not block_next:
