@@ -12,9 +12,9 @@ outermost headings first, and a table header too large to repeat whole is repeat
 alone (``header_words``: no delimiter or border lines, no HTML tags, no padding), or left out
 when even they do not fit. A row read without its header is a row of bare values: for a wide
 table, whose padding and delimiter row cost more tokens than its column names, the names are what
-the row needs. A code block or
-table row that fits a chunk only without part of its path gets that shorter path (``fitted``):
-the block stays whole, and the path gives way, outermost headings first, down to none.
+the row needs. A code block or table row that fits a chunk only without part of its path gets
+that shorter path (``fitted``): the block stays whole, and the path gives way, outermost headings
+first, down to none.
 """
 
 from __future__ import annotations

@@ -245,9 +245,11 @@ class _MarkdownParser:
         comments: list[tuple[int, int]] = []
         for match in _COMMENT_START.finditer(text, start):
             at = match.start()
-            close = text.find("-->", match.end())
-            if close < 0 or fences.hold(at) or (comments and at < comments[-1][1]):
+            if fences.hold(at) or (comments and at < comments[-1][1]):
                 continue
+            close = text.find("-->", match.end())
+            if close < 0:  # nor will any later one close: an unclosed comment is text
+                break
             end = min(_line_end(text, close) + 1, len(text))
             if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
                 self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own

@@ -77,6 +77,22 @@ def test_malformed_html_tables(source: str) -> None:
     check_invariants(source, result, SMALL, None)  # within limits, nothing dropped
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "<!-- never closed\n- item\n" * 20000,  # no later comment can close: linear
+        ("## h\n\n<!-- YAML\n- v1\n-->\n\n<!-- type=misc -->\n\ntext.\n\n") * 5000,
+        "---\ntitle: only front matter\n---\n",
+        "<!-- a comment holding a fence\n```\n-->\n\n# After\n\ntext\n",
+    ],
+    ids=["unclosed", "many", "front-matter-only", "fence-inside"],
+)
+def test_malformed_comments_and_front_matter(source: str) -> None:
+    result = chunk_document(source, document_key="page.md", options=SMALL)
+    assert result.leaves
+    check_invariants(source, result, SMALL, None)
+
+
 def test_wrong_types_get_a_clear_error() -> None:
     with pytest.raises(ChunkingError, match="string"):
         chunk_document(b"bytes are not text")  # type: ignore[arg-type]
