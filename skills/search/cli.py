@@ -202,6 +202,9 @@ def _print_results(question: str, results: Sequence[ParentResult], as_json: bool
         )
         print(f"{result.rank}. {result.parent_chunk_id}  score={result.score:.4f}  {where}")
         print("   " + result.passage[:300].replace("\n", "\n   "))
+        for other in result.repeated_in:
+            place = other.title or other.source_path or other.document_key
+            print(f"   (the same words: {place} [{other.start}:{other.end}])")
 
 
 def _jsonable(result: ParentResult) -> dict[str, Any]:

@@ -176,6 +176,9 @@ class ParentResult:
     parent: ParentDoc | None
     children: tuple[ChildHit, ...]
     citations: tuple[Citation, ...] = field(default=())
+    #: Hits that repeat a matched child's text and so opened no result of their own: the other
+    #: places the same words stand (npm's shared option on another command's page).
+    repeated_in: tuple[Citation, ...] = field(default=())
 
 
 def group_by_parent(hits: Sequence[ChildHit], top: int) -> list[tuple[str, list[ChildHit]]]:
@@ -236,7 +239,9 @@ def collapse(
     """Top ``top`` parents with passages; ``siblings`` (parent id -> spans) feeds ``neighbours``."""
     results = []
     top_hits = {hit.chunk_id for hit in hits[:MERGE_WINDOW]}
-    for rank, (parent_id, group) in enumerate(group_by_parent(hits, top), start=1):
+    groups = group_by_parent(hits, top)
+    repeats = _repeats(hits, groups)
+    for rank, (parent_id, group) in enumerate(groups, start=1):
         parent = parents.get(parent_id)
         if expand is Expand.MERGE:
             spans = _merged(group, parent, top_hits)
@@ -254,9 +259,28 @@ def collapse(
                 parent=parent,
                 children=tuple(group),
                 citations=tuple(_citation(hit) for hit in group),
+                repeated_in=tuple(_citation(hit) for hit in repeats.get(parent_id, ())),
             )
         )
     return results
+
+
+def _repeats(
+    hits: Sequence[ChildHit], groups: Sequence[tuple[str, list[ChildHit]]]
+) -> dict[str, list[ChildHit]]:
+    """The hits no group kept whose text a kept hit holds, under that hit's parent (the first
+    group holding it), best first."""
+    kept = [(parent_id, _flat(hit.text)) for parent_id, group in groups for hit in group]
+    kept_ids = {hit.chunk_id for _, group in groups for hit in group}
+    repeats: dict[str, list[ChildHit]] = {}
+    for hit in sorted(hits, key=lambda h: -h.score):
+        text = _flat(hit.text)
+        if hit.chunk_id in kept_ids or not text:
+            continue
+        holder = next((parent_id for parent_id, held in kept if text in held), None)
+        if holder is not None:
+            repeats.setdefault(holder, []).append(hit)
+    return repeats
 
 
 def _spans(

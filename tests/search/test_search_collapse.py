@@ -69,6 +69,20 @@ def test_a_hit_whose_text_an_earlier_hit_holds_opens_no_parent() -> None:
     ]
 
 
+def test_a_repeating_hit_is_cited_under_the_result_that_holds_its_text() -> None:
+    option = "If true, npm will not exit with an error code for a missing script."
+    hits = [
+        ChildHit("cfg", "p-config", 0.9, option, 0, 68, 1, title="config.md"),
+        ChildHit("other", "p-other", 0.8, "Runs the install scripts.", 0, 25, 1),
+        ChildHit("run", "p-run", 0.7, option.replace(" a ", "  a\n"), 10, 79, 4, title="run.md"),
+    ]
+    results = collapse(hits, {}, top=5)
+    assert [r.parent_chunk_id for r in results] == ["p-config", "p-other"]
+    assert [c.chunk_id for c in results[0].repeated_in] == ["run"]
+    assert (results[0].repeated_in[0].title, results[0].repeated_in[0].start) == ("run.md", 10)
+    assert results[1].repeated_in == ()
+
+
 def test_equal_scores_keep_the_service_order() -> None:
     hits = [hit("a", "p2", 0.5, 30, 40), hit("b", "p1", 0.5, 0, 10)]
     assert [parent for parent, _ in group_by_parent(hits, top=5)] == ["p2", "p1"]
