@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.collapse import MERGE_WINDOW, SeenText, merge_spans
+from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
 from skills.search.query import FETCHED_CHILDREN
 
 
@@ -182,20 +182,14 @@ def _distinct(
     the hits before it hold opens none (a leaf without parent is a group of its own)."""
     if text_of is None:
         return list(ranked_leaves)
-    seen = SeenText()
-    opened: set[int] = set()
-    kept = []
-    for index in ranked_leaves:
-        leaf = chunks.leaves[index]
-        group = leaf.parent if leaf.parent is not None else -1 - index
-        text = text_of(leaf.span)
-        if group not in opened:
-            if seen.holds(text):
-                continue
-            opened.add(group)
-        kept.append(index)
-        seen.add(text)
-    return kept
+
+    def group_of(index: int) -> int:
+        parent = chunks.leaves[index].parent
+        return parent if parent is not None else -1 - index
+
+    return list(
+        distinct_hits(ranked_leaves, group_of, lambda index: text_of(chunks.leaves[index].span))
+    )
 
 
 def _top_parent(

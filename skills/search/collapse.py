@@ -29,11 +29,12 @@ Passages are slices of the parent text by offset, so overlapping children are ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 PASSAGE_GAP = "\n\n"
 _SEPARATOR = "\x00"  # between kept texts, so that no text is found across two of them
 #: ``merge``: the top hits that count, and the share of a parent they must cover to return it.
@@ -190,16 +191,36 @@ def group_by_parent(hits: Sequence[ChildHit], top: int) -> list[tuple[str, list[
     next distinct answer.
     """
     groups: dict[str, list[ChildHit]] = {}
-    seen = SeenText()
-    for hit in sorted(hits, key=lambda h: -h.score):  # stable: ties keep the service's order
+    ranked = sorted(hits, key=lambda h: -h.score)  # stable: ties keep the service's order
+    for hit in distinct_hits(ranked, lambda h: h.parent_chunk_id, lambda h: h.text):
         if hit.parent_chunk_id in groups:
             groups[hit.parent_chunk_id].append(hit)
-        elif len(groups) < top and not seen.holds(hit.text):
+        elif len(groups) < top:
             groups[hit.parent_chunk_id] = [hit]
-        else:
-            continue
-        seen.add(hit.text)
     return list(groups.items())
+
+
+def distinct_hits(
+    ranked: Iterable[T], group_of: Callable[[T], Hashable], text_of: Callable[[T], str]
+) -> Iterator[T]:
+    """The hits, best first, less those that would open a group although the hits before them
+    hold their text: the one rule the query (``group_by_parent``) and the evaluation
+    (``skills.evaluation.returns``) both apply. A hit of a group already open is kept.
+
+    >>> texts = {1: "a b", 2: "b", 3: "b", 4: "c"}
+    >>> list(distinct_hits([1, 2, 3, 4], lambda h: h % 2, texts.get))
+    [1, 3, 4]
+    """
+    seen = SeenText()
+    opened: set[Hashable] = set()
+    for hit in ranked:
+        group, text = group_of(hit), text_of(hit)
+        if group not in opened:
+            if seen.holds(text):
+                continue
+            opened.add(group)
+        seen.add(text)
+        yield hit
 
 
 class SeenText:
