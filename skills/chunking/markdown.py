@@ -34,6 +34,7 @@ _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
 _NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
+_QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
 # blank lines is both a block start and maybe a marker line: ``_MARKER`` tells.
@@ -131,7 +132,6 @@ class _MarkdownParser:
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
-        self.quote_fence = ""  # the fence of an open code block inside a block quote
         self.page_title = ""  # the front matter's ``title:``
 
     def run(self) -> Outline:
@@ -154,7 +154,7 @@ class _MarkdownParser:
                 continue  # inside a code block or a table
             if kind == "gap":
                 self._gap(at, opaque)
-            elif not self._nested_fence(at, opaque):
+            elif not self._nested_fence(at, opaque) and not self._quoted_fence(at, opaque):
                 self._marker(at)
         leads: set[int] = set()  # where the comments that lead in end
         for comment in comments:
@@ -345,8 +345,9 @@ class _MarkdownParser:
 
     def _break_after(self, end: int) -> None:
         """A block starts at ``end``, where a code block or table ends, if text follows it on
-        the next line (a paragraph with no blank line before it)."""
-        if self.text[end : _line_end(self.text, end)].strip():
+        the next line (a paragraph with no blank line before it). An empty quote line is blank:
+        the quote's next paragraph starts its own block after it."""
+        if self.text[end : _line_end(self.text, end)].strip("> \t\r"):
             self.outline.add_break(end, lv.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
@@ -392,6 +393,38 @@ class _MarkdownParser:
             if text[position:line_end].strip() and _indent(text, position) < column:
                 close = end = position  # the item ends, and its block
                 break
+            if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
+                close, end = position, min(line_end + 1, end)
+                break
+            position = line_end + 1
+        reopen = text[start : opening.end()].rstrip() + "\n"
+        avoid = (body, close) if close < end else (body,)
+        self.outline.containers.append(Container(start, body, end, reopen, avoid))
+        self.outline.add_break(start, lv.BLOCK)
+        self.skip_until = end
+        self._break_after(end)
+        return True
+
+    def _quoted_fence(self, start: int, opaque: Spans) -> bool:
+        """A fenced code block inside a block quote (a GitHub alert's example): a container like
+        any fence, so it stays whole while it fits and each piece of a longer one reopens it with
+        its ``> ```lang`` line. It ends at its closing fence, or where the quote ends."""
+        text = self.text
+        line_end = _line_end(text, start)
+        quote = _QUOTE_MARKS.match(text, start, line_end)
+        opening = quote and _NESTED_FENCE.match(text, quote.end(), line_end)
+        if not opening or not _opens_fence(opening.group(1), opening.group(2)):
+            return False
+        body = min(line_end + 1, len(text))
+        close = end = min(len(text), opaque.first_start_after(start))  # containers never nest
+        position = body
+        while position < end:
+            line_end = _line_end(text, position)
+            quote = _QUOTE_MARKS.match(text, position, line_end)
+            if quote is None:  # the quote ends, and its block
+                close = end = position
+                break
+            fence = _NESTED_FENCE.match(text, quote.end(), line_end)
             if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
                 close, end = position, min(line_end + 1, end)
                 break
@@ -459,26 +492,13 @@ class _MarkdownParser:
 
     def _opens_quote_block(self, start: int, stripped: str) -> bool:
         """Whether a quote line starts a block: the quote's first line, the first after an empty
-        quote line, or a heading, list item, fence or table row inside the quote. The other lines
-        continue a paragraph (a hard-wrapped quote): a break there would cut mid-sentence. A
-        fenced block inside the quote (a GitHub alert's example) is one block, to its closing
-        fence."""
+        quote line, or a heading, list item or table row inside the quote. The other lines
+        continue a paragraph (a hard-wrapped quote): a break there would cut mid-sentence."""
         text = self.text
         previous = text[text.rfind("\n", 0, start - 1) + 1 : start - 1].lstrip() if start else ""
-        if not previous.startswith(">"):
-            self.quote_fence = ""  # a new quote
-        content = stripped.lstrip("> \t")
-        fence = _NESTED_FENCE.match(content)
-        if self.quote_fence:  # inside a fenced block of the quote: only its closing fence
-            if fence and _closes_fence(self.quote_fence, fence.group(1), fence.group(2)):
-                self.quote_fence = ""
-                self._break_after(_line_end(text, start) + 1)
-            return False
-        if fence and _opens_fence(fence.group(1), fence.group(2)):
-            self.quote_fence = fence.group(1)
-            return True
         if not previous.startswith(">") or not previous.strip("> \t"):
             return True
+        content = stripped.lstrip("> \t")
         return content.startswith(("#", "|")) or _LIST_ITEM.match(content) is not None
 
     def _setext(self, underline: int, first: str) -> bool:

@@ -119,6 +119,10 @@ list_item = st.tuples(st.integers(0, 3), st.sampled_from(["-", "*", "1."]), sent
 )
 bullet_list = st.lists(list_item, min_size=1, max_size=20).map("\n".join)
 quote = paragraph.map(lambda p: "> " + p)
+#: a GitHub alert with an example: a fenced block inside a block quote, maybe after prose
+quoted_fence = st.tuples(st.sampled_from(["", "> [!NOTE]\n> Run it:\n>\n"]), fence).map(
+    lambda t: t[0] + "\n".join(f"> {line}" for line in t[1].split("\n"))
+)
 page_break = st.just('<!-- PageBreak -->\n<!-- PageNumber="7" -->')
 #: an HTML comment block (Node.js keeps version histories in them, with list-like lines)
 comment = st.lists(st.lists(words, max_size=5).map(" ".join), max_size=6).map(
@@ -139,6 +143,7 @@ block = st.one_of(
     ragged_table,
     bullet_list,
     quote,
+    quoted_fence,
     st.just("---"),
     page_break,
     comment,

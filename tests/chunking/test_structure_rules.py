@@ -204,6 +204,26 @@ def test_a_fenced_block_in_a_quote_is_one_block_to_its_closing_fence() -> None:
     assert positions == [source.index(code), source.index("> And run")]
 
 
+def test_an_oversized_fenced_block_in_a_quote_reopens_its_fence_in_every_piece() -> None:
+    code = "".join(f"> value_{i} = compute({i}, retries=3)\n" for i in range(40))
+    source = f"> [!NOTE]\n> The whole run:\n>\n> ```python\n{code}> ```\n>\n> Done.\n"
+    result = chunk_document(source, options=LEAF)
+    pieces = [c for c in result.leaves if "value_" in c.text]
+    assert len(pieces) > 2
+    assert all(c.embed_text.lstrip().startswith("> ```python\n") for c in pieces)
+    assert all(c.text.startswith("> ") for c in pieces), "cuts fall between lines"
+
+
+def test_an_empty_quote_line_after_a_quoted_fence_is_no_piece_of_its_own() -> None:
+    sentence = "Sentence number {} explains a detail of the configuration option."
+    prose = "> " + " ".join(sentence.format(i) for i in range(8)) + "\n"
+    code = "".join(f"> x{i} = compute_value({i})\n" for i in range(12))
+    source = f"{prose}>\n> ```python\n{code}> ```\n>\n{prose}"
+    chunks = leaves(source, ChunkOptions())  # the default sizes, with their overlap
+    assert all(chunk.strip("> \n") for chunk in chunks)
+    assert any(f"> ```python\n{code}> ```" in chunk for chunk in chunks), "kept whole"
+
+
 def test_a_hard_wrapped_quote_is_cut_at_a_sentence_not_at_its_line_ends() -> None:
     sentence = "the proxy forwards every request it receives to the ingest tier at once"
     lines = [f"> {word} {sentence}" for word in ("First,", "and", "so")]
