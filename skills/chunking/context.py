@@ -2,10 +2,10 @@
 
 ``embed_text = prefix + text``. The prefix is the heading path (document title > H1 > H2 ...) on
 one line, then, when the chunk starts inside a table or a fenced code block, that table's header
-and delimiter rows or the fence's opening line. A prefix always ends with a newline and a chunk's
-text starts at a non-blank line or a non-space character, so the tokens of the embedded text are
-exactly the prefix's plus the text's (see ``token_index``): the prefix is counted once per
-distinct prefix, not once per chunk.
+and delimiter rows (and the row's first cell when it starts inside a row) or the fence's opening
+line. A prefix always ends with a newline and a chunk's text starts at a non-blank line or a
+non-space character, so the tokens of the embedded text are exactly the prefix's plus the text's
+(see ``token_index``): the prefix is counted once per distinct prefix, not once per chunk.
 
 A prefix never takes more than half of a chunk's budget: a deeper heading path loses its
 outermost headings first, and a table header too large to repeat whole is repeated as its words
@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from skills.chunking.outline import Container, Outline
+from skills.chunking.outline import Outline
 from skills.chunking.tokens import count_tokens
 
 PATH_SEPARATOR = " > "
@@ -40,9 +40,12 @@ class Prefix:
 
 
 class ContextBuilder:
-    """Prefixes for chunks of one document, cached by (section, container, budget)."""
+    """Prefixes for chunks of one document, cached by (section, what is reopened)."""
 
-    def __init__(self, outline: Outline, title: str | None, include_headings: bool) -> None:
+    def __init__(
+        self, text: str, outline: Outline, title: str | None, include_headings: bool
+    ) -> None:
+        self.text = text
         self.outline = outline
         self.title = (title or "").strip().replace("\n", " ")
         self.include_headings = include_headings
@@ -51,42 +54,56 @@ class ContextBuilder:
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
         section = self.outline.section_spanning(start, max(start + 1, end))
-        return self._prefix(section, self.outline.container_at(start), budget)
+        return self._prefix(section, start, budget)
 
     def fitted(self, start: int, end: int, room: int) -> Prefix | None:
         """The prefix of ``[start, end)`` in at most ``room`` tokens, for a block that must not be
         cut: its heading path shortened as far as needed, the reopened lines kept (None when
         not even their words fit: a table row is not sent without its header)."""
-        container = self.outline.container_at(start)
         if room < 0:
             return None
-        if container is not None and container.reopen and not reopen_within(container.reopen, room):
+        reopen = self._reopened(start)[1]
+        if reopen and not reopen_within(reopen, room):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
-        return self._build(section, container, room)
+        return self._build(section, reopen, room)
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""
-        return self._prefix(
-            self.outline.section_at(start), self.outline.container_at(start), budget
-        ).tokens
+        return self._prefix(self.outline.section_at(start), start, budget).tokens
 
-    def _prefix(self, section: int, container: Container | None, budget: int) -> Prefix:
-        key = (section, -1 if container is None else container.start)
+    def _prefix(self, section: int, start: int, budget: int) -> Prefix:
+        where, reopen = self._reopened(start)
+        key = (section, where)
         full = self._cache.get(key)
         if full is None:
-            full = self._cache[key] = self._build(section, container, None)
+            full = self._cache[key] = self._build(section, reopen, None)
         if full.tokens <= budget // 2:
             return full
-        return self._build(section, container, budget // 2)  # rare: a very long heading path
+        return self._build(section, reopen, budget // 2)  # rare: a very long heading path
 
-    def _build(self, section: int, container: Container | None, limit: int | None) -> Prefix:
+    def _reopened(self, start: int) -> tuple[int, str]:
+        """What a chunk starting at ``start`` reopens, and where that begins (-1 for nothing):
+        the opening lines of the container it starts in and, when it starts inside a table row
+        past the row's first cell (a row too long for a chunk is cut at words), that cell too,
+        as ``| `license_info` | …``: the rest of a row read without its key describes nothing."""
+        container = self.outline.container_at(start)
+        if container is None:
+            return -1, ""
+        if container.row_key is not None:
+            line = self.text.rfind("\n", 0, start) + 1
+            key = container.row_key.match(self.text, line, start)
+            if key is not None and key.group().strip(" \t|") and line >= container.body_start:
+                return line, container.reopen + key.group().strip() + " …\n"
+        return container.start, container.reopen
+
+    def _build(self, section: int, reopen: str, limit: int | None) -> Prefix:
         """The prefix, shortened to ``limit`` tokens when one is given."""
         headings = self.outline.heading_path(section)
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
-        reopen = reopen_within(container.reopen, limit) if container is not None else ""
+        reopen = reopen_within(reopen, limit)
         while True:
             line = PATH_SEPARATOR.join(part for part in path if part)
             text = (line + "\n\n" if line else "") + reopen

@@ -34,6 +34,8 @@ _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
 _NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
+# A pipe table row's first cell, with its pipes ("| `name` |", "name |"; "\|" escapes a pipe).
+_ROW_KEY = re.compile(r"[ \t]*(?:\|(?:\\.|[^|\\\n])*|(?:\\.|[^|\\\n])+)\|")
 _QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
@@ -321,7 +323,8 @@ class _MarkdownParser:
                 break
             end = min(row_end + 1, len(text))
         reopen = text[start:header_end].rstrip() + "\n" + delimiter.rstrip() + "\n"
-        self.outline.containers.append(Container(start, body, end, reopen, (header_end + 1, body)))
+        avoid = (header_end + 1, body)
+        self.outline.containers.append(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
         self.outline.add_break(start, lv.BLOCK)
         self.opaque.append((start, end))
         return end

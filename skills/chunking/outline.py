@@ -57,6 +57,9 @@ class Container:
     # caption), ending with a newline; empty for indented code, which has nothing to reopen
     avoid: tuple[int, ...] = ()
     row_start: re.Pattern[str] | None = None
+    #: a row's first cell, from its line start (a pipe table's key column): a piece that starts
+    #: inside a row after it reopens it too (``ContextBuilder``)
+    row_key: re.Pattern[str] | None = None
 
 
 @dataclass(slots=True)

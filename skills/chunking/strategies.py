@@ -70,7 +70,7 @@ class Document:
             text,
             TokenIndex(text),
             outline,
-            ContextBuilder(outline, title, options.include_headings),
+            ContextBuilder(text, outline, title, options.include_headings),
         )
 
     def packer(self) -> Packer:

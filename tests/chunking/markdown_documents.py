@@ -111,6 +111,15 @@ html_table = st.tuples(
         + "</table>"
     )
 )
+#: a parameter table whose description may outgrow a chunk (cut at words, the row key reopened)
+long_row_table = st.lists(
+    st.tuples(cell, st.lists(words, min_size=1, max_size=90).map(" ".join)), min_size=1, max_size=4
+).map(
+    lambda rows: (
+        "| Name | Description |\n|---|---|\n"
+        + "\n".join(f"| `{name}` | {text} |" for name, text in rows)
+    )
+)
 ragged_table = st.lists(st.lists(cell, min_size=1, max_size=5), min_size=1, max_size=8).map(
     lambda rows: "| a | b |\n|---|---|\n" + "\n".join("| " + " | ".join(r) for r in rows)
 )
@@ -140,6 +149,7 @@ block = st.one_of(
     indented_code,
     table,
     html_table,
+    long_row_table,
     ragged_table,
     bullet_list,
     quote,

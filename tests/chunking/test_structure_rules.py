@@ -94,6 +94,28 @@ def test_an_html_header_too_wide_to_repeat_whole_is_repeated_as_its_cell_texts()
     assert all(chunk.prefix == cells for chunk in later), "the header cells' text, no tags"
 
 
+def test_each_piece_of_a_row_too_long_for_a_chunk_reopens_the_row_key_after_the_header() -> None:
+    # FastAPI's metadata table: a `dict` parameter's row holds a whole table of its fields
+    header = "| Parameter | Type | Description |\n|---|---|---|\n"
+    fields = " ".join(f"The field number {i} of the license." for i in range(40))
+    rows = f"| `title` | `str` | The title. |\n| `license_info` | `dict` | {fields} |\n"
+    result = chunk_document(header + rows, options=LEAF)
+    pieces = [c for c in result.leaves if "field number" in c.text]
+    assert len(pieces) > 2
+    assert pieces[0].text.startswith("| `license_info` |") and "…" not in pieces[0].prefix
+    for piece in pieces[1:]:
+        assert piece.prefix.endswith(header + "| `license_info` | …\n")
+        assert piece.tokens <= LEAF.child_max_tokens
+
+
+def test_a_row_cut_inside_its_first_cell_reopens_only_the_header() -> None:
+    header = "| Name | Type |\n|---|---|\n"
+    name = " ".join(f"word{i}" for i in range(120))
+    result = chunk_document(f"{header}| {name} | `str` |\n", options=LEAF)
+    assert len(result.leaves) > 2
+    assert all(leaf.prefix.endswith(header) for leaf in result.leaves[1:])
+
+
 def test_a_header_whose_names_alone_do_not_fit_is_left_out() -> None:
     names = " | ".join(f"`setting_number_{i}`" for i in range(12))
     header = f"| {names} |\n|" + "---|" * 12 + "\n"
