@@ -15,8 +15,9 @@ as chunking needs them:
   (``>>>`` lines), and the body of a code directive (``code-block``, ``code``, ``sourcecode``,
   ``doctest``, ...) are code: kept whole while they fit, cut between lines when they alone do
   not; a piece of a code directive reopens its directive line.
-- **Tables**: grid tables (``+---+``) and simple tables (``===  ===``) are cut only between rows,
-  and each piece repeats the header's rows (without its border lines).
+- **Tables**: grid tables (``+---+``), simple tables (``===  ===``) and the ``list-table`` and
+  ``csv-table`` directives are cut only between rows, and each piece repeats the header's rows
+  (without a grid's border lines; a directive's line and options before them).
 - **Lists**: bullet, enumerated and field-list items (``:param x:``) are list-item cuts. Every
   other block starts after blank lines.
 
@@ -66,6 +67,11 @@ CODE_DIRECTIVES = frozenset(
         "prompt",
     }
 )
+#: Directives whose body is a table: rows of bullets (``* - a``) or of comma-separated values.
+TABLE_DIRECTIVES = frozenset({"list-table", "csv-table"})
+_HEADER_ROWS = re.compile(r"[ \t]+:header-rows:[ \t]*(\d+)")
+_HEADER_OPTION = re.compile(r"[ \t]+:header:")  # a csv-table's column names
+_BULLET_ROW = re.compile(r"[ \t]*[-*+][ \t]")
 _MIN_LOOSE_ADORNMENT = 4  # an underline shorter than its title still counts from this length
 
 
@@ -156,8 +162,11 @@ class _RstParser:
         directive = _DIRECTIVE.match(line)
         if directive is not None:
             self.outline.add_break(self.starts[i], lv.BLOCK)
-            if directive.group(1).lower() in CODE_DIRECTIVES:
+            name = directive.group(1).lower()
+            if name in CODE_DIRECTIVES:
                 return self._code_directive(i, indent)
+            if name in TABLE_DIRECTIVES:
+                return self._directive_table(i, indent, name)
             return None
         if _TARGET.match(line):  # names what follows it: it leads into it, like a heading
             self.outline.add_break(self.starts[i], lv.BLOCK)
@@ -303,14 +312,58 @@ class _RstParser:
         }
         return self._table(i, header_end, last, row_starts)
 
-    def _table(self, first: int, header_end: int, last: int, row_starts: set[int]) -> int:
+    def _directive_table(self, i: int, indent: int, name: str) -> int | None:
+        """A ``list-table`` or ``csv-table``: cut only between rows like a grid table, each piece
+        reopening the directive (its title, and its options: a csv-table's ``:header:``) and the
+        ``:header-rows:`` rows. A list-table's row is a bullet at the body's indentation, its
+        cells the nested bullets (``* - name`` then ``  - type``); a csv-table's row is a line."""
+        k = i + 1
+        header_rows = 0
+        layout: set[int] = set()  # options that only lay the table out: not worth repeating
+        while k < len(self.starts) and _OPTION.match(self.line(k)):
+            header = _HEADER_ROWS.match(self.line(k))
+            header_rows = int(header.group(1)) if header else header_rows
+            if not _HEADER_OPTION.match(self.line(k)):
+                layout.add(k)
+            k += 1
+        options_end = k
+        while k < len(self.starts) and self.blank(k):
+            k += 1
+        if k >= len(self.starts) or _indent(self.line(k)) <= indent:
+            return options_end  # no body (``:file:``): a block of its own
+        column, last = _indent(self.line(k)), k
+        for j in range(k, len(self.starts)):
+            if not self.blank(j):
+                if _indent(self.line(j)) <= indent:
+                    break
+                last = j
+        rows = [
+            j
+            for j in range(k, last + 1)
+            if not self.blank(j)
+            and _indent(self.line(j)) == column
+            and (name == "csv-table" or _BULLET_ROW.match(self.line(j)))
+        ]
+        if len(rows) <= header_rows:  # no data rows: nothing to repeat a header for
+            return self._table(i, last, last, set())
+        header_end = rows[header_rows] - 1
+        return self._table(i, header_end, last, set(rows[header_rows + 1 :]), layout)
+
+    def _table(
+        self,
+        first: int,
+        header_end: int,
+        last: int,
+        row_starts: set[int],
+        unrepeated: set[int] | frozenset[int] = frozenset(),
+    ) -> int:
         """A table container: pieces begin only at ``row_starts`` (not the first row: the header
         stays with it), and reopen the header's lines without its border lines. A border is one
         word piece per character for many embedding models (all-MiniLM-L6-v2 reads 256): two
         full-width borders would push the row itself out of what the model reads."""
         start, end = self.starts[first], self.end_of(last)
         body = header_end + 1
-        header = (self.line(j) for j in range(first, min(body, last + 1)))
+        header = (self.line(j) for j in range(first, min(body, last + 1)) if j not in unrepeated)
         reopen = "".join(line.rstrip() + "\n" for line in header if not _BORDER.match(line))
         body_start = self.starts[body] if body <= last else start
         avoid = tuple(

@@ -239,7 +239,24 @@ _cells = st.integers(2, 4).flatmap(
         st.booleans(),
     )
 )
+
+
+def _list_table(header: list[str], rows: list[list[str]], has_header: bool) -> str:
+    options = "   :header-rows: 1\n   :widths: auto\n" if has_header else ""
+    body = [header, *rows] if has_header else rows
+    lines = [f"   * - {r[0]}\n" + "".join(f"     - {c}\n" for c in r[1:]) for r in body]
+    return f".. list-table:: Settings\n{options}\n" + "".join(lines).rstrip("\n")
+
+
+def _csv_table(header: list[str], rows: list[list[str]], has_header: bool) -> str:
+    names = '   :header: "' + '", "'.join(header) + '"\n' if has_header else ""
+    body = "".join("   " + ", ".join(row) + "\n" for row in rows)
+    return f".. csv-table:: Limits\n{names}   :widths: 10, 30\n\n" + body.rstrip("\n")
+
+
 rst_grid_table = _cells.map(lambda p: _grid_table(*p))
+rst_list_table = _cells.map(lambda p: _list_table(*p))
+rst_csv_table = _cells.map(lambda p: _csv_table(*p))
 rst_simple_table = _cells.map(lambda p: _simple_table(*p))
 rst_list = st.lists(
     st.tuples(st.integers(0, 2), st.sampled_from(["-", "*", "#.", "1.", ":param x:"]), sentence),
@@ -259,6 +276,8 @@ rst_block = st.one_of(
     rst_directive,
     rst_grid_table,
     rst_simple_table,
+    rst_list_table,
+    rst_csv_table,
     rst_list,
     rst_doctest,
     st.just(".. _a-target:"),

@@ -142,6 +142,36 @@ def test_a_simple_table_keeps_a_row_with_its_continuation_line_and_repeats_its_h
         assert not leaf.text.endswith("of the agent\n"), "a row keeps its continuation line"
 
 
+def test_a_list_table_is_cut_between_rows_and_each_piece_repeats_its_header_rows() -> None:
+    rows = "".join(
+        f"   * - ``opt_{i}``\n     - int\n     - Sets value {i} of the agent.\n" for i in range(20)
+    )
+    source = (
+        ".. list-table:: Agent settings\n   :header-rows: 1\n   :widths: 20 10 70\n\n"
+        "   * - Name\n     - Type\n     - Meaning\n" + rows + "\nAfter.\n"
+    )
+    pieces = [leaf for leaf in chunk(source).leaves if "opt_" in leaf.text]
+    assert len(pieces) > 2
+    header = ".. list-table:: Agent settings\n\n   * - Name\n     - Type\n     - Meaning\n"
+    for leaf in pieces[1:]:
+        assert leaf.text.lstrip().startswith("* - ``opt_"), "whole rows only"
+        assert leaf.embed_text.startswith(header + "   * - ``opt_"), "title and header, no layout"
+    assert pieces[0].text.startswith(".. list-table::"), "the header stays with the first row"
+
+
+def test_a_csv_table_is_cut_between_rows_and_each_piece_repeats_its_header_option() -> None:
+    rows = "".join(
+        f'   "E{i:03}", "failure {i} of the ingest tier", "restart"\n' for i in range(30)
+    )
+    source = '.. csv-table:: Errors\n   :header: "Code", "Meaning", "Action"\n\n' + rows
+    pieces = chunk(source).leaves
+    assert len(pieces) > 2
+    for leaf in pieces[1:]:
+        assert leaf.text.lstrip().startswith('"E'), "whole rows"
+        assert leaf.text.endswith('"restart"\n'), "whole rows"
+        assert leaf.embed_text.startswith('.. csv-table:: Errors\n   :header: "Code", "Meaning"')
+
+
 def test_list_items_and_field_list_items_are_item_cuts() -> None:
     source = "Options:\n\n- first item\n- second item\n\n:param name: the name\n:returns: it\n"
     outline = parse_rst(source)
