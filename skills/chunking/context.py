@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from skills.chunking.outline import Outline
+from skills.chunking.outline import Container, Outline
 from skills.chunking.tokens import count_tokens
 
 PATH_SEPARATOR = " > "
@@ -91,11 +91,20 @@ class ContextBuilder:
         if container is None:
             return -1, ""
         if container.row_key is not None:
-            line = self.text.rfind("\n", 0, start) + 1
-            key = container.row_key.match(self.text, line, start)
-            if key is not None and key.group().strip(" \t|") and line >= container.body_start:
-                return line, container.reopen + key.group().strip() + " …\n"
+            row = self._row_start(container, start)
+            key = container.row_key.match(self.text, row, start)
+            if key is not None and _WORD.search(_TAG.sub(" ", key.group())):
+                return row, container.reopen + " ".join(key.group().split()) + " …\n"
         return container.start, container.reopen
+
+    def _row_start(self, container: Container, start: int) -> int:
+        """Where the row holding ``start`` begins: its line, or, for rows spread over lines (an
+        HTML table's), the last line by ``start`` that opens a row."""
+        line = self.text.rfind("\n", 0, start) + 1
+        if container.row_start is not None:
+            while line > container.body_start and not container.row_start.match(self.text, line):
+                line = self.text.rfind("\n", 0, line - 1) + 1
+        return max(line, container.body_start)
 
     def _build(self, section: int, reopen: str, limit: int | None) -> Prefix:
         """The prefix, shortened to ``limit`` tokens when one is given."""

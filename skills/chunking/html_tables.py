@@ -30,6 +30,10 @@ _ROW_OPEN = re.compile(r"<tr(?=[\s>/])", re.IGNORECASE)
 #: A line that opens a table row: inside an HTML table, the only lines a piece may begin at.
 ROW_LINE = re.compile(r"[ \t]*<tr(?=[\s>/])", re.IGNORECASE)
 _ROW_LINES = re.compile("^" + ROW_LINE.pattern, ROW_LINE.flags | re.MULTILINE)  # found by search
+#: A row's first cell, from the line that opens the row: what a piece inside the row reopens.
+ROW_KEY = re.compile(
+    r"[ \t]*<tr(?=[\s>/])[^>]*>\s*<t([dh])(?=[\s>/])[^>]*>.*?</t\1\s*>", re.I | re.S
+)
 _DATA_CELL = re.compile(r"<td(?=[\s>/])", re.IGNORECASE)
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
 _LINE_START = re.compile(r"(?<=\n)")

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from skills.chunking import outline as lv
-from skills.chunking.html_tables import ROW_LINE, find_html_tables
+from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.outline import Container, Outline, SectionTree, Spans
 
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
@@ -287,7 +287,9 @@ class _MarkdownParser:
                 continue
             reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
             self.outline.containers.append(
-                Container(table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE)
+                Container(
+                    table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE, ROW_KEY
+                )
             )
             self.outline.add_break(table.start, lv.BLOCK)
             self._break_after(table.end)  # a footnote right after it

@@ -120,6 +120,16 @@ long_row_table = st.lists(
         + "\n".join(f"| `{name}` | {text} |" for name, text in rows)
     )
 )
+long_html_row_table = long_row_table.map(  # the same rows as Document Intelligence writes them
+    lambda table: (
+        "<table>\n<tr><th>Name</th><th>Description</th></tr>\n"
+        + "".join(
+            "<tr>\n<td>{}</td>\n<td>{}</td>\n</tr>\n".format(*row.strip("| ").split(" | ", 1))
+            for row in table.splitlines()[2:]
+        )
+        + "</table>"
+    )
+)
 ragged_table = st.lists(st.lists(cell, min_size=1, max_size=5), min_size=1, max_size=8).map(
     lambda rows: "| a | b |\n|---|---|\n" + "\n".join("| " + " | ".join(r) for r in rows)
 )
@@ -150,6 +160,7 @@ block = st.one_of(
     table,
     html_table,
     long_row_table,
+    long_html_row_table,
     ragged_table,
     bullet_list,
     quote,

@@ -91,7 +91,10 @@ def test_an_html_header_too_wide_to_repeat_whole_is_repeated_as_its_cell_texts()
     later = [c for c in result.leaves if c.start > source.index("<td>")]
     assert len(later) > 2
     cells = "".join(f"{v}\n" for v in versions)
-    assert all(chunk.prefix == cells for chunk in later), "the header cells' text, no tags"
+    for chunk in later:  # a piece inside a row (cut at words) reopens the row's first cell too
+        row = source.rfind("<tr><td>", 0, chunk.start)
+        key = source[row + 8 : source.index("<", row + 8)] + " …\n"
+        assert chunk.prefix in (cells, cells + key), "the header cells' text, no tags"
 
 
 def test_each_piece_of_a_row_too_long_for_a_chunk_reopens_the_row_key_after_the_header() -> None:
@@ -106,6 +109,25 @@ def test_each_piece_of_a_row_too_long_for_a_chunk_reopens_the_row_key_after_the_
     for piece in pieces[1:]:
         assert piece.prefix.endswith(header + "| `license_info` | …\n")
         assert piece.tokens <= LEAF.child_max_tokens
+
+
+@pytest.mark.parametrize("cell_per_line", [False, True], ids=["row-per-line", "cell-per-line"])
+def test_each_piece_of_an_html_row_too_long_for_a_chunk_reopens_its_first_cell(
+    cell_per_line: bool,
+) -> None:
+    # Document Intelligence's Markdown: a lease's terms in one cell of a PDF table
+    terms = " ".join(f"Clause {i} binds the lessee." for i in range(30))
+    row = (
+        "<tr>\n<td>Laser cutter</td>\n<td>{}</td>\n</tr>\n"
+        if cell_per_line
+        else ("<tr><td>Laser cutter</td><td>{}</td></tr>\n")
+    )
+    header = "<table>\n<tr><th>Item</th><th>Terms</th></tr>\n"
+    source = header + "<tr><td>CNC mill</td><td>none</td></tr>\n" + row.format(terms) + "</table>\n"
+    pieces = [c for c in chunk_document(source, options=LEAF).leaves if "Clause" in c.text]
+    assert len(pieces) > 2
+    key = "<tr> <td>Laser cutter</td> …\n" if cell_per_line else "<tr><td>Laser cutter</td> …\n"
+    assert all(piece.prefix.endswith(header + key) for piece in pieces[1:])
 
 
 def test_a_row_cut_inside_its_first_cell_reopens_only_the_header() -> None:
