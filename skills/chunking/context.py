@@ -62,40 +62,40 @@ class ContextBuilder:
         not even their words fit: a table row is not sent without its header)."""
         if room < 0:
             return None
-        reopen = self._reopened(start)[1]
+        _, reopen, key = self._reopened(start)
         if reopen and not reopen_within(reopen, room):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
-        return self._build(section, reopen, room)
+        return self._build(section, reopen, key, room)
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""
         return self._prefix(self.outline.section_at(start), start, budget).tokens
 
     def _prefix(self, section: int, start: int, budget: int) -> Prefix:
-        where, reopen = self._reopened(start)
-        key = (section, where)
-        full = self._cache.get(key)
+        where, reopen, key = self._reopened(start)
+        full = self._cache.get((section, where))
         if full is None:
-            full = self._cache[key] = self._build(section, reopen, None)
+            full = self._cache[section, where] = self._build(section, reopen, key, None)
         if full.tokens <= budget // 2:
             return full
-        return self._build(section, reopen, budget // 2)  # rare: a very long heading path
+        return self._build(section, reopen, key, budget // 2)  # rare: a very long heading path
 
-    def _reopened(self, start: int) -> tuple[int, str]:
+    def _reopened(self, start: int) -> tuple[int, str, str]:
         """What a chunk starting at ``start`` reopens, and where that begins (-1 for nothing):
         the opening lines of the container it starts in and, when it starts inside a table row
-        past the row's first cell (a row too long for a chunk is cut at words), that cell too,
-        as ``| `license_info` | …``: the rest of a row read without its key describes nothing."""
+        past the row's first cell (a row too long for a chunk is cut at words), that cell (the
+        row's key) too, as ``| `license_info` | …``: the rest of a row read without its key
+        describes nothing."""
         container = self.outline.container_at(start)
         if container is None:
-            return -1, ""
+            return -1, "", ""
         if container.row_key is not None:
             row = self._row_start(container, start)
             key = container.row_key.match(self.text, row, start)
             if key is not None and _WORD.search(_TAG.sub(" ", key.group())):
-                return row, container.reopen + " ".join(key.group().split()) + " …\n"
-        return container.start, container.reopen
+                return row, container.reopen, " ".join(key.group().split()) + " …\n"
+        return container.start, container.reopen, ""
 
     def _row_start(self, container: Container, start: int) -> int:
         """Where the row holding ``start`` begins: its line, or, for rows spread over lines (an
@@ -106,13 +106,14 @@ class ContextBuilder:
                 line = self.text.rfind("\n", 0, line - 1) + 1
         return max(line, container.body_start)
 
-    def _build(self, section: int, reopen: str, limit: int | None) -> Prefix:
-        """The prefix, shortened to ``limit`` tokens when one is given."""
+    def _build(self, section: int, reopen: str, key: str, limit: int | None) -> Prefix:
+        """The prefix, shortened to ``limit`` tokens when one is given: a row's key gives way
+        before its header does."""
         headings = self.outline.heading_path(section)
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
-        reopen = reopen_within(reopen, limit)
+        reopen = reopen_within(reopen + key, limit) or reopen_within(reopen, limit)
         while True:
             line = PATH_SEPARATOR.join(part for part in path if part)
             text = (line + "\n\n" if line else "") + reopen

@@ -130,6 +130,18 @@ def test_each_piece_of_an_html_row_too_long_for_a_chunk_reopens_its_first_cell(
     assert all(piece.prefix.endswith(header + key) for piece in pieces[1:])
 
 
+def test_a_row_key_that_does_not_fit_beside_the_header_gives_way_to_the_header() -> None:
+    names = ["Setting", "Type", "Default", "Scope", "Since", "Notes", "Owner"]
+    header = "| " + " | ".join(names) + " |\n|" + "---|" * len(names) + "\n"
+    key = "| `ingest_retry_backoff_multiplier_of_the_secondary_tier_worker_pool` |"
+    clauses = " ".join(f"Clause {i} applies." for i in range(60))
+    source = f"{header}{key} float | 2.0 | tier | 3.1 | {clauses} | ops |\n"
+    assert count_tokens(header) <= LEAF.child_max_tokens // 2 < count_tokens(header + key)
+    pieces = chunk_document(source, options=LEAF).leaves[1:]
+    assert len(pieces) > 2
+    assert all(piece.prefix == header for piece in pieces), "the header, never nothing"
+
+
 def test_a_row_cut_inside_its_first_cell_reopens_only_the_header() -> None:
     header = "| Name | Type |\n|---|---|\n"
     name = " ".join(f"word{i}" for i in range(120))
