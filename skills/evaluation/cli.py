@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     from skills.embeddings import default_embedder
     from skills.evaluation import report
     from skills.evaluation.run import evaluate
+    from skills.evaluation.versus import versus_best_baseline, versus_table
 
     embedder = default_embedder(args.cache)
     results = evaluate(dataset, candidates, embedder, _progress, args.retrieval)
@@ -80,13 +81,17 @@ def main(argv: list[str] | None = None) -> int:
         "embedder": embedder.model_name,
         "retrieval": args.retrieval,
     }
-    report.write_json(results, args.out / "results.json", meta)
+    comparisons = versus_best_baseline(results)
+    report.write_json(results, args.out / "results.json", meta, comparisons)
     report.write_csv(results, args.out / "results.csv")
     if not args.no_plot:
         report.write_plot(results, args.out / "hit_by_budget.png")
     print(report.table(results))
     print()
     print(report.kinds_table(results))
+    if comparisons:
+        print()
+        print(versus_table(comparisons))
     print(
         f"\n{len(dataset.questions)} questions, {len(dataset.documents)} documents, "
         f"{args.retrieval} retrieval, embedder {embedder.model_name} "

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from skills.evaluation.metrics import BUDGETS
 from skills.evaluation.run import CandidateResult
+from skills.evaluation.versus import Comparison
 
 #: (column title, where the number is, format) of the terminal table.
 COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -77,8 +78,18 @@ def kinds_table(results: Sequence[CandidateResult], metric: str = "hit@B2000") -
     return "\n".join(lines)
 
 
-def write_json(results: Sequence[CandidateResult], path: Path, meta: dict[str, Any]) -> None:
-    payload = {"meta": meta, "results": [r.as_dict() for r in results]}
+def write_json(
+    results: Sequence[CandidateResult],
+    path: Path,
+    meta: dict[str, Any],
+    comparisons: Mapping[str, Sequence[Comparison]] | None = None,
+) -> None:
+    """Everything, and each candidate's comparisons with the best baselines (``versus``)."""
+    payload: dict[str, Any] = {"meta": meta, "results": [r.as_dict() for r in results]}
+    if comparisons:
+        payload["versus"] = {
+            name: [c.as_dict() for c in rows] for name, rows in comparisons.items()
+        }
     path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

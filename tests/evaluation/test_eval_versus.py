@@ -1,0 +1,56 @@
+"""Candidates against the best baseline, on runs small enough to check by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from skills.evaluation.grid import Candidate
+from skills.evaluation.metrics import QuestionScore
+from skills.evaluation.run import CandidateResult
+from skills.evaluation.versus import sign_test, versus_best_baseline, versus_table
+
+
+def score(question: str, rank: int | None, b1000: bool, b2000: bool) -> QuestionScore:
+    return QuestionScore(
+        question, "prose", rank, {1000: b1000, 2000: b2000}, {1000: 0.0}, 0.0, 0.0, 0.0, 0
+    )
+
+
+def run(
+    name: str, baseline: bool, outcomes: list[tuple[int | None, bool, bool]]
+) -> CandidateResult:
+    scores = [score(f"q{i}", *outcome) for i, outcome in enumerate(outcomes)]
+    return CandidateResult(Candidate(name, "fixed", {}, "child", baseline), {}, {}, {}, scores)
+
+
+def test_the_sign_test_is_exact_and_two_sided() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(1, 0) == 1.0  # one question either way: no evidence
+    assert sign_test(5, 0) == pytest.approx(2 / 32)
+    assert sign_test(0, 5) == sign_test(5, 0)
+    assert sign_test(3, 1) == pytest.approx(2 * (1 + 4) / 16)
+
+
+def test_each_outcome_is_paired_with_the_baseline_best_at_it() -> None:
+    # rank, within 1,000 tokens, within 2,000 tokens; per question q0..q3
+    weak = run("weak", True, [(None, False, False)] * 4)
+    top1 = run(
+        "top1", True, [(1, False, False), (1, False, True), (None, False, True), (2, True, True)]
+    )
+    ours = run(
+        "ours", False, [(1, True, True), (None, True, True), (1, True, True), (None, False, False)]
+    )
+    comparisons = versus_best_baseline([weak, top1, ours])
+    by_outcome = {c.outcome: c for c in comparisons["ours"]}
+    assert by_outcome["recall@1"].baseline == "top1"
+    assert (by_outcome["recall@1"].wins, by_outcome["recall@1"].losses) == (1, 1)  # q2 / q1
+    assert by_outcome["hit@B1000"].baseline == "top1"
+    assert (by_outcome["hit@B1000"].wins, by_outcome["hit@B1000"].losses) == (3, 1)
+    assert (by_outcome["hit@B2000"].wins, by_outcome["hit@B2000"].losses) == (1, 1)
+    assert "ours" in versus_table(comparisons) and "top1" in versus_table(comparisons)
+
+
+def test_a_run_without_baselines_compares_nothing() -> None:
+    ours = run("ours", False, [(1, True, True)])
+    assert versus_best_baseline([ours]) == {}
+    assert versus_table({}) == ""
