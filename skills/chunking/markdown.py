@@ -18,7 +18,7 @@ breaks before ``- x`` and ``- y``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from skills.chunking import outline as lv
@@ -389,25 +389,14 @@ class _MarkdownParser:
         opening = _NESTED_FENCE.match(text, start)
         if opening is None or not _opens_fence(opening.group(1), opening.group(2)):
             return False
-        body = min(opening.end() + 1, len(text))
-        close = end = min(len(text), opaque.first_start_after(start))  # containers never nest
-        position = body
-        while position < end:
-            line_end = _line_end(text, position)
-            fence = _NESTED_FENCE.match(text, position, line_end)
+
+        def content(position: int, line_end: int) -> int:
             if text[position:line_end].strip() and _indent(text, position) < column:
-                close = end = position  # the item ends, and its block
-                break
-            if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
-                close, end = position, min(line_end + 1, end)
-                break
-            position = line_end + 1
-        reopen = text[start : opening.end()].rstrip() + "\n"
-        avoid = (body, close) if close < end else (body,)
-        self.outline.containers.append(Container(start, body, end, reopen, avoid))
-        self.outline.add_break(start, lv.BLOCK)
-        self.skip_until = end
-        self._break_after(end)
+                return -1  # the item ends, and its block
+            return position
+
+        body = min(opening.end() + 1, len(text))
+        self._scanned_fence(start, opening, body, opaque, content)
         return True
 
     def _quoted_fence(self, start: int, opaque: Spans) -> bool:
@@ -420,16 +409,36 @@ class _MarkdownParser:
         opening = quote and _NESTED_FENCE.match(text, quote.end(), line_end)
         if not opening or not _opens_fence(opening.group(1), opening.group(2)):
             return False
-        body = min(line_end + 1, len(text))
+
+        def content(position: int, line_end: int) -> int:
+            quote = _QUOTE_MARKS.match(text, position, line_end)
+            return -1 if quote is None else quote.end()  # the quote ends, and its block
+
+        self._scanned_fence(start, opening, min(line_end + 1, len(text)), opaque, content)
+        return True
+
+    def _scanned_fence(
+        self,
+        start: int,
+        opening: re.Match[str],
+        body: int,
+        opaque: Spans,
+        content: Callable[[int, int], int],
+    ) -> None:
+        """A fenced block whose lines are read past a prefix (a list item's indentation, a
+        quote's ``>``): ``content(line, line_end)`` says where a line's content starts, or -1 when
+        the line ends the block. The block ends at its closing fence or there; its opening line
+        is reopened by every piece, and no event is read inside it."""
+        text = self.text
         close = end = min(len(text), opaque.first_start_after(start))  # containers never nest
         position = body
         while position < end:
             line_end = _line_end(text, position)
-            quote = _QUOTE_MARKS.match(text, position, line_end)
-            if quote is None:  # the quote ends, and its block
+            at = content(position, line_end)
+            if at < 0:
                 close = end = position
                 break
-            fence = _NESTED_FENCE.match(text, quote.end(), line_end)
+            fence = _NESTED_FENCE.match(text, at, line_end)
             if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
                 close, end = position, min(line_end + 1, end)
                 break
@@ -440,7 +449,6 @@ class _MarkdownParser:
         self.outline.add_break(start, lv.BLOCK)
         self.skip_until = end
         self._break_after(end)
-        return True
 
     def _marker(self, start: int) -> None:
         text = self.text
