@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from skills.evaluation import report
 from skills.evaluation.grid import Candidate
 from skills.evaluation.metrics import QuestionScore
 from skills.evaluation.run import CandidateResult
@@ -54,3 +58,18 @@ def test_a_run_without_baselines_compares_nothing() -> None:
     ours = run("ours", False, [(1, True, True)])
     assert versus_best_baseline([ours]) == {}
     assert versus_table({}) == ""
+
+
+def test_the_comparisons_are_written_to_results_json(tmp_path: Path) -> None:
+    top1 = run("top1", True, [(1, False, False), (None, False, True)])
+    ours = run("ours", False, [(1, True, True), (1, True, True)])
+    path = tmp_path / "results.json"
+    report.write_json([top1, ours], path, {}, versus_best_baseline([top1, ours]))
+    versus = json.loads(path.read_text(encoding="utf-8"))["versus"]["ours"]
+    assert versus[0] == {
+        "outcome": "recall@1",
+        "baseline": "top1",
+        "wins": 1,
+        "losses": 0,
+        "pValue": 1.0,
+    }
