@@ -342,19 +342,30 @@ class Packer:
         return self._units_holding_lines(cuts, i, j)
 
     def _units_holding_lines(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
-        """``_line_units_in``, found from the heading, label and bare lines of the range (few)."""
-        positions, outline = cuts.positions, self.outline
-        heading_units: list[int] = []
+        """``_line_units_in``, found from the heading, label and bare lines of the range (few).
+
+        A lead-in over several lines (an HTML comment under a heading, front matter) cut into
+        line units makes each of its lines a heading unit: no piece ends inside it or right after
+        it, as none ends right after a one-line heading. Units that start inside a line (words of
+        a lead-in longer than a chunk) may still end a piece."""
+        positions, outline, text = cuts.positions, self.outline, self.text
+        heading_units: set[int] = set()
         bare_units: list[int] = []
         for start in outline.line_starts(positions[i], positions[j]):
             k = bisect_right(positions, start, i, j) - 1  # the unit that holds the line
             if self._only(cuts, k, outline.heading_lines) or self._only(
                 cuts, k, outline.label_lines
             ):
-                heading_units.append(k)
+                heading_units.add(k)
+                end = outline.heading_lines.get(start, outline.label_lines.get(start, start))
+                while k + 1 < j and positions[k + 1] < end and text[positions[k + 1] - 1] == "\n":
+                    k += 1  # the lead-in's next line
+                    if _CONTENT.search(text, end, max(end, positions[k + 1])):
+                        break
+                    heading_units.add(k)
             elif self._only(cuts, k, outline.bare_lines):
                 bare_units.append(k)
-        return heading_units, bare_units
+        return sorted(heading_units), bare_units
 
     def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
         """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""

@@ -676,6 +676,21 @@ def test_a_document_of_only_headings_is_cut_between_them() -> None:
     assert all(chunk.endswith("\n") for chunk in chunks), "no heading is cut"
 
 
+def test_a_comment_that_leads_in_is_never_left_alone_by_a_long_list_item_after_it() -> None:
+    # Node's API pages: a version history under each heading, then a long "Returns:" item
+    item = (
+        "* Returns: {Buffer} When using an authenticated encryption mode (`GCM`, `CCM`,\n"
+        "  `OCB`, and `chacha20-poly1305` are currently supported), the\n"
+        "  `cipher.getAuthTag()` method returns a\n"
+        "  [`Buffer`][] containing the _authentication tag_ that has been computed from\n"
+        "  the given data.\n"
+    )
+    source = "## Class: `Cipher`\n\n### `cipher.getAuthTag()`\n\n<!-- YAML\nadded: v1.0.0\n-->\n\n"
+    options = ChunkOptions(strategy="hierarchical", parent_max_tokens=256, child_max_tokens=64)
+    chunks = leaves(source + item, options, title="Crypto")
+    assert all("* Returns" in chunk for chunk in chunks if "-->" in chunk)
+
+
 def test_a_heading_longer_than_a_child_is_cut_between_words() -> None:
     source = "# " + " ".join(f"word{i}" for i in range(200)) + "\n\nSome text after it.\n"
     chunks = chunk_document(source, options=LEAF).leaves
