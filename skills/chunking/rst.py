@@ -30,6 +30,7 @@ block break before ``Text::`` and a literal block (a container) from ``    code`
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from skills.chunking import outline as lv
 from skills.chunking.outline import Container, Outline, SectionTree
@@ -234,17 +235,7 @@ class _RstParser:
         """A container from line ``first`` whose body starts at line ``body`` and runs while
         lines are indented past ``column`` (blank lines inside it included), or to the first
         blank line; returns the line after it."""
-        last = body
-        k = body
-        while k < len(self.starts):
-            if self.blank(k):
-                if stop_at_blank:
-                    break
-            elif _indent(self.line(k)) <= column:
-                break
-            else:
-                last = k
-            k += 1
+        last = self._last_indented(body, column, stop_at_blank)
         start, end = self.starts[first], self.end_of(last)
         body_start = self.starts[body]
         avoid = (body_start,) if body_start > start else ()
@@ -253,8 +244,23 @@ class _RstParser:
         self._break_after(last + 1)
         return last + 1
 
-    def _code_directive(self, i: int, indent: int) -> int:
-        """A code directive: its line and options are reopened by every piece of its body."""
+    def _last_indented(self, body: int, column: int, stop_at_blank: bool = False) -> int:
+        """The last line of the block from line ``body`` whose lines are indented past
+        ``column``, blank lines inside it included (or up to the first blank line)."""
+        last = body
+        for k in range(body, len(self.starts)):
+            if self.blank(k):
+                if stop_at_blank:
+                    break
+            elif _indent(self.line(k)) <= column:
+                break
+            else:
+                last = k
+        return last
+
+    def _directive_body(self, i: int, indent: int) -> tuple[int, int | None]:
+        """The line after the options of the directive at line ``i``, and the first line of its
+        body (None when nothing after them is indented past ``indent``: no body)."""
         k = i + 1
         while k < len(self.starts) and _OPTION.match(self.line(k)):
             k += 1
@@ -262,9 +268,16 @@ class _RstParser:
         while k < len(self.starts) and self.blank(k):
             k += 1
         if k >= len(self.starts) or _indent(self.line(k)) <= indent:
-            return options_end  # no body: ``literalinclude``-like, a block of its own
+            return options_end, None
+        return options_end, k
+
+    def _code_directive(self, i: int, indent: int) -> int:
+        """A code directive: its line and options are reopened by every piece of its body."""
+        options_end, body = self._directive_body(i, indent)
+        if body is None:
+            return options_end  # ``literalinclude``-like, a block of its own
         reopen = self.text[self.starts[i] : self.starts[options_end] - 1].rstrip() + "\n\n"
-        return self._code(i, k, indent, reopen)
+        return self._code(i, body, indent, reopen)
 
     # -- tables ------------------------------------------------------------------------------
     def _grid_table(self, i: int, indent: int) -> int:
@@ -312,34 +325,25 @@ class _RstParser:
         }
         return self._table(i, header_end, last, row_starts)
 
-    def _directive_table(self, i: int, indent: int, name: str) -> int | None:
+    def _directive_table(self, i: int, indent: int, name: str) -> int:
         """A ``list-table`` or ``csv-table``: cut only between rows like a grid table, each piece
         reopening the directive (its title, and its options: a csv-table's ``:header:``) and the
         ``:header-rows:`` rows. A list-table's row is a bullet at the body's indentation, its
         cells the nested bullets (``* - name`` then ``  - type``); a csv-table's row is a line."""
-        k = i + 1
+        options_end, body = self._directive_body(i, indent)
+        if body is None:
+            return options_end  # ``:file:`` or ``:url:``: a block of its own
+        options = range(i + 1, options_end)
         header_rows = 0
-        layout: set[int] = set()  # options that only lay the table out: not worth repeating
-        while k < len(self.starts) and _OPTION.match(self.line(k)):
-            header = _HEADER_ROWS.match(self.line(k))
-            header_rows = int(header.group(1)) if header else header_rows
-            if not _HEADER_OPTION.match(self.line(k)):
-                layout.add(k)
-            k += 1
-        options_end = k
-        while k < len(self.starts) and self.blank(k):
-            k += 1
-        if k >= len(self.starts) or _indent(self.line(k)) <= indent:
-            return options_end  # no body (``:file:``): a block of its own
-        column, last = _indent(self.line(k)), k
-        for j in range(k, len(self.starts)):
-            if not self.blank(j):
-                if _indent(self.line(j)) <= indent:
-                    break
-                last = j
+        for k in options:
+            if header := _HEADER_ROWS.match(self.line(k)):
+                header_rows = int(header.group(1))
+        # options that only lay the table out: not worth repeating
+        layout = {k for k in options if not _HEADER_OPTION.match(self.line(k))}
+        column, last = _indent(self.line(body)), self._last_indented(body, indent)
         rows = [
             j
-            for j in range(k, last + 1)
+            for j in range(body, last + 1)
             if not self.blank(j)
             and _indent(self.line(j)) == column
             and (name == "csv-table" or _BULLET_ROW.match(self.line(j)))
@@ -355,7 +359,7 @@ class _RstParser:
         header_end: int,
         last: int,
         row_starts: set[int],
-        unrepeated: set[int] | frozenset[int] = frozenset(),
+        unrepeated: AbstractSet[int] = frozenset(),
     ) -> int:
         """A table container: pieces begin only at ``row_starts`` (not the first row: the header
         stays with it), and reopen the header's lines without its border lines. A border is one
