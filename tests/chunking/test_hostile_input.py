@@ -93,6 +93,33 @@ def test_malformed_comments_and_front_matter(source: str) -> None:
     check_invariants(source, result, SMALL, None)
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "> ```a\n" * 50_000,  # every line opens a fence with an info string: none closes
+        "> ```\n> x\n" * 30_000,
+        "> > ```py\n> x\n" * 20_000,  # a deeper quote closed by a shallower fence line
+        "> ```\n" + "> " + "y" * 200_000 + "\n",  # one huge quoted code line
+        "| a | b |\n|---|---|\n" + ("| " + "w " * 300 + "| x |\n") * 300,  # every row cut
+        "| a |\n|---|\n| " + "k" * 50_000 + " tail words here |\n",  # a key longer than a child
+        "<table>\n<tr><th>h</th></tr>\n" + "<tr>\n<td>k</td>\n<td>" + "w " * 3000 + "</td>\n",
+    ],
+    ids=[
+        "quoted-openers",
+        "quoted-pairs",
+        "nested-quotes",
+        "quoted-long-line",
+        "long-rows",
+        "huge-key",
+        "html-cell-per-line-unclosed",
+    ],
+)
+def test_quoted_fences_and_rows_longer_than_a_chunk(source: str) -> None:
+    result = chunk_document(source, options=SMALL)
+    assert result.leaves
+    check_invariants(source, result, SMALL, None)  # within limits, nothing dropped
+
+
 def test_wrong_types_get_a_clear_error() -> None:
     with pytest.raises(ChunkingError, match="string"):
         chunk_document(b"bytes are not text")  # type: ignore[arg-type]
@@ -167,6 +194,10 @@ def test_a_50_mb_document_is_chunked_within_limits() -> None:
         ".. _x:\n\n" * 3000,
         "Para::\n\n" + "\tcode\r\n" * 2000,  # tabs and Windows line breaks
         "x" * 100_000 + "::\n\n    " + "y" * 100_000,
+        ".. list-table:: T\n   :header-rows: 99\n\n" + "   * - a\n     - b\n" * 3000,
+        ".. list-table::\n   :header-rows: x\n\n   not a bullet\n" * 2000,
+        ".. csv-table:: C\n   :file: data.csv\n\n" * 2000,  # no body
+        '.. csv-table:: C\n   :header: "a"\n\n   "' + "v " * 20_000 + '"\n',
     ],
     ids=[
         "deep-list",
@@ -180,6 +211,10 @@ def test_a_50_mb_document_is_chunked_within_limits() -> None:
         "targets",
         "tabs-crlf",
         "long-lines",
+        "all-header-rows",
+        "list-table-no-bullets",
+        "csv-table-file",
+        "csv-huge-row",
     ],
 )
 def test_malformed_rst_is_chunked_within_limits(source: str) -> None:
