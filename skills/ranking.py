@@ -3,9 +3,12 @@
 Azure AI Search ranks a hybrid query's text part with BM25 (k1 = 1.2, b = 0.75) and fuses it with
 the vector part by Reciprocal Rank Fusion (a document scores the sum of ``1 / (60 + rank)`` over
 the rankings it appears in). The search side's local simulation and the evaluation's hybrid
-retrieval both rank this way, so "what the service would return" is computed in one place. Words
-are runs of letters, digits and ``_``, lower-cased, not stemmed: close to the standard analyzer,
-and the same for every chunking compared.
+retrieval both rank this way, so "what the service would return" is computed in one place.
+
+Words are split as the index's analyzer splits them: Azure's default, the standard Lucene
+analyzer, breaks text at Unicode's word boundaries and lower-cases it, without stemming (see
+``words``). It matters on technical text: ``httpx.AsyncClient`` is one word there, so a question
+about an "async client" does not match it by keyword.
 
 >>> ranking = BM25(["retry the request", "the timeout", "retries and timeouts"])
 >>> [position for position, _ in ranking.rank("request timeout")]  # no stemming: not 2
@@ -23,11 +26,20 @@ from collections.abc import Sequence
 
 K1, B = 1.2, 0.75
 RRF_K = 60
-_WORD = re.compile(r"\w+")
+#: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
+#: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
+#: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So
+#: ``os.path.join``, ``you're``, ``3.14`` and ``1,000`` are one word each, ``a9.com`` and
+#: ``std::vector`` two (``::`` is two marks; a digit before a dot ends the word, as in Lucene).
+_WORD = re.compile(r"\w+(?:(?:(?<=[^\W\d_])[.:'\u2019](?=[^\W\d_])|(?<=\d)[.,;'\u2019](?=\d))\w+)*")
 
 
 def words(text: str) -> list[str]:
-    """The terms BM25 counts: word characters, lower-cased."""
+    """The terms BM25 counts, as Azure's default analyzer (``standard.lucene``) makes them.
+
+    >>> words("HTTPX's Client.get(url_path) costs 1,000.50 on a9.com")
+    ["httpx's", 'client.get', 'url_path', 'costs', '1,000.50', 'on', 'a9', 'com']
+    """
     return _WORD.findall(text.lower())
 
 

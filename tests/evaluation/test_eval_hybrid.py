@@ -12,7 +12,39 @@ from skills.ranking import BM25, fuse, words
 
 
 def test_words_are_lower_cased_word_runs() -> None:
-    assert words("HTTPX's Client.get(url_path)") == ["httpx", "s", "client", "get", "url_path"]
+    assert words("Retry the REQUEST (url_path)!") == ["retry", "the", "request", "url_path"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A mark between two letters joins them (UAX #29, WB6-WB7): Lucene's StandardTokenizer.
+        ("Client.get(url)", ["client.get", "url"]),
+        ("os.path.join", ["os.path.join"]),
+        ("You're my 'favorite'.", ["you're", "my", "favorite"]),
+        ("you\u2019re", ["you\u2019re"]),
+        ("S:t Eriksgatan", ["s:t", "eriksgatan"]),
+        # Between two digits: . , ; ' (WB11-WB12).
+        ("3.14 and 1,000;5 and 12'000", ["3.14", "and", "1,000;5", "and", "12'000"]),
+        # A digit next to the mark on one side only ends the word (apache/lucene#12264).
+        ("a9nine.com a9.com v1.x x.1", ["a9nine.com", "a9", "com", "v1", "x", "x", "1"]),
+        # Two marks, a mark at an edge, a hyphen, a slash: a boundary.
+        (
+            "std::vector a..b end. -x x- a-b a/b",
+            ["std", "vector", "a", "b", "end", "x", "x", "a", "b", "a", "b"],
+        ),
+        ("__init__ and snake_case_9", ["__init__", "and", "snake_case_9"]),
+    ],
+)
+def test_words_split_as_the_standard_analyzer_does(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_a_dotted_name_is_one_keyword() -> None:
+    # Azure's default analyzer does not find "client" in "httpx.AsyncClient"; nor do we.
+    ranking = BM25(["httpx.AsyncClient() opens a pool", "a client sends requests"])
+    assert [p for p, _ in ranking.rank("async client")] == [1]
+    assert [p for p, _ in ranking.rank("httpx.AsyncClient")] == [0]
 
 
 def test_bm25_score_matches_the_formula_by_hand() -> None:
