@@ -19,7 +19,8 @@ as chunking needs them:
   ``csv-table`` directives are cut only between rows, and each piece repeats the header's rows
   (without a grid's border lines; a directive's line and options before them).
 - **Lists**: bullet, enumerated and field-list items (``:param x:``) are list-item cuts. Every
-  other block starts after blank lines.
+  other block starts after blank lines. A definition list's term (a paragraph's line followed at
+  once by a more indented one) leads into its definition, as a title does: no piece ends after it.
 
 Lines are visited one by one: reStructuredText is indentation-based, and its documents are small.
 
@@ -137,6 +138,8 @@ class _RstParser:
                 while self.list_columns and self.list_columns[-1] > indent:
                     self.list_columns.pop()
                 paragraph_column = indent
+                if self._term(i, line, indent):  # names its definition: leads into it
+                    self.outline.label_lines[self.starts[i]] = self.starts[i] + len(line)
             if line.rstrip().endswith("::") and not _EXPLICIT.match(line):
                 literal_column = paragraph_column
             block_start = False
@@ -388,6 +391,14 @@ class _RstParser:
         column = indent + max(len(item.group(0).expandtabs()) - indent, 1)
         self.list_columns.append(column)
         return column
+
+    def _term(self, i: int, line: str, indent: int) -> bool:
+        """Whether line ``i``, which starts a paragraph, is a definition list's term (or an
+        option list's option whose description starts on the next line): docutils reads a
+        paragraph line followed at once by a more indented line so."""
+        if self.blank(i + 1) or line.rstrip().endswith("::"):
+            return False
+        return _indent(self.line(i + 1)) > indent and not _EXPLICIT.match(line)
 
     def _break_after(self, line: int) -> None:
         """A block starts right after a code block or table when text follows at once."""

@@ -236,3 +236,30 @@ def test_a_rule_between_simple_table_rows_stays_with_the_row_above() -> None:
     assert len(pieces) > 2
     for leaf in pieces[1:]:
         assert leaf.embed_text.startswith("Name     Meaning\nopt_"), "a piece opens at a row"
+
+
+def test_a_definition_list_term_leads_into_its_definition() -> None:
+    long_sentence = " ".join(["the client retries the request on every failure"] * 9) + "."
+    definitions = [
+        ("``retries``", "How many times a request is sent again."),
+        ("``timeout`` : float", long_sentence),  # too long to share a piece with its term
+        ("--verbose", "Print each request and its response while they run."),
+        ("``backoff``", long_sentence),
+    ]
+    source = "Options\n=======\n\n" + "".join(
+        f"{term}\n    {definition}\n\n" for term, definition in definitions
+    )
+    outline = parse_rst(source)
+    for term, _ in definitions:
+        assert source.index(term) in outline.label_lines
+    for options in (LEAF, ChunkOptions(child_max_tokens=48, child_overlap_tokens=0)):
+        for leaf in chunk(source, options).leaves:
+            last = leaf.text.rstrip().splitlines()[-1]
+            assert last not in {term for term, _ in definitions}, leaf.text
+
+
+def test_a_paragraph_followed_by_a_blank_line_or_ending_in_a_double_colon_is_no_term() -> None:
+    source = "Intro line.\n\n    A quote.\n\nExample::\n    not a literal, not a term\n"
+    outline = parse_rst(source)
+    assert source.index("Intro") not in outline.label_lines
+    assert source.index("Example") not in outline.label_lines
