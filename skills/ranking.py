@@ -26,6 +26,10 @@ from collections.abc import Sequence
 
 K1, B = 1.2, 0.75
 RRF_K = 60
+#: How many keyword results a hybrid query fuses with the vector query's ``k`` nearest: Azure's
+#: ``maxTextRecallSize``, 1,000 unless the query sets it. A leaf far down the keyword ranking
+#: still adds its ``1 / (60 + rank)``.
+TEXT_RECALL = 1000
 #: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
 #: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
 #: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So

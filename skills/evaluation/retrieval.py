@@ -3,7 +3,9 @@
 All leaves of all documents are one index; a question's leaves are ranked by the dot product of
 normalized vectors. Exact search keeps the comparison about chunking, not about an ANN index.
 ``hybrid`` adds what the search side's query really runs: a BM25 ranking over the leaves' embedded
-text, fused with the vector ranking by Reciprocal Rank Fusion (:mod:`skills.ranking`).
+text, fused with the vector query's nearest leaves by Reciprocal Rank Fusion
+(:mod:`skills.ranking`), each part as deep as the service takes it (the query's ``k`` of 50,
+1,000 keyword results).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, fuse
+from skills.ranking import BM25, TEXT_RECALL, fuse
 
 RETRIEVALS = ("vector", "hybrid")
 
@@ -49,14 +51,16 @@ def hybrid_rank(
     leaf_texts: Sequence[str],
     leaf_vectors: NDArray[np.float32],
     depth: int,
+    vector_k: int,
 ) -> list[list[int]]:
-    """For each question, its ``depth`` best leaves by RRF of the vector and BM25 rankings (each
-    ``depth`` deep, as a hybrid query fuses each part's top results)."""
+    """For each question, its ``depth`` best leaves by RRF of the vector query's ``vector_k``
+    nearest leaves and the BM25 ranking's first ``TEXT_RECALL``: what the service fuses for a
+    hybrid query with that ``k``."""
     keywords = BM25(leaf_texts)
     rankings = []
     for question, nearest in zip(
-        questions, rank(question_vectors, leaf_vectors, depth), strict=True
+        questions, rank(question_vectors, leaf_vectors, vector_k), strict=True
     ):
-        matching = [position for position, _ in keywords.rank(question)[:depth]]
+        matching = [position for position, _ in keywords.rank(question)[:TEXT_RECALL]]
         rankings.append([position for position, _ in fuse([nearest, matching])[:depth]])
     return rankings

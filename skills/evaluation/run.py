@@ -31,6 +31,7 @@ from skills.evaluation.metrics import (
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import returned
 from skills.evaluation.spans import Span
+from skills.search.query import FETCHED_CHILDREN
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,9 @@ def evaluate(
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
             if retrieval == "hybrid":
-                ranked = hybrid_rank(questions, question_vectors, texts, leaf_vectors, SEARCH_DEPTH)
+                ranked = hybrid_rank(
+                    questions, question_vectors, texts, leaf_vectors, SEARCH_DEPTH, FETCHED_CHILDREN
+                )
             else:
                 ranked = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
             rankings[candidate.chunk_key] = (chunks, ranked)

@@ -2,7 +2,8 @@
 
 Hybrid like the service: a BM25 ranking over the index's searchable string fields and a cosine
 ranking over the vector field (the query text embedded by the same embedder as the children),
-fused with Reciprocal Rank Fusion (k = 60, as documented for hybrid queries). Filters: only the
+fused with Reciprocal Rank Fusion (k = 60, as documented for hybrid queries), the keyword ranking
+cut at the service's default text recall (1,000 results). Filters: only the
 ``search.in(field, 'a|b', '|')`` form that :func:`skills.search.query.search_in` writes, so the
 simulation evaluates exactly the filter string the Azure path sends. The semantic ranker has no
 local equivalent and is ignored.
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, fuse
+from skills.ranking import BM25, TEXT_RECALL, fuse
 from skills.search.query import SearchRequest
 
 SEARCH_IN = re.compile(r"search\.in\((\w+), '((?:[^']|'')*)', '\|'\)")
@@ -89,7 +90,7 @@ class LocalSearcher:
     def _hybrid(
         self, index: LocalIndex, text: str, vector_k: int | None
     ) -> list[tuple[int, float]]:
-        rankings = [[position for position, _ in index.bm25(text)]]
+        rankings = [[position for position, _ in index.bm25(text)[:TEXT_RECALL]]]
         if vector_k:
             nearest = index.nearest(self.embedder.embed([text])[0], vector_k)
             rankings.append([position for position, _ in nearest])

@@ -82,6 +82,7 @@ def test_hybrid_lifts_an_exact_keyword_match_the_vectors_rank_low() -> None:
         leaves,
         leaf_vectors,
         3,
+        vector_k=3,
     )
     assert hybrid == [[2, 0, 1]]  # 1/61 + 1/63 (keyword first, vector last) beats 1/61 alone
 
@@ -89,4 +90,18 @@ def test_hybrid_lifts_an_exact_keyword_match_the_vectors_rank_low() -> None:
 def test_hybrid_without_keyword_matches_is_the_vector_ranking() -> None:
     vectors = normalized(np.eye(3, dtype=np.float32))
     question = normalized([[0.1, 1.0, 0.2]])
-    assert hybrid_rank(["zzz"], question, ["a", "b", "c"], vectors, 3) == rank(question, vectors, 3)
+    ranked = hybrid_rank(["zzz"], question, ["a", "b", "c"], vectors, 3, vector_k=3)
+    assert ranked == rank(question, vectors, 3)
+
+
+def test_hybrid_fuses_the_vector_query_s_k_nearest_and_1000_keyword_results() -> None:
+    # Leaves 0-1049 match the keyword alike (ranked in order); 1050-1052 are the vectors nearest
+    # the question, in that order, and match no keyword.
+    texts = ["timeout"] * 1050 + ["other"] * 50
+    vectors = normalized([[1.0, 0.0]] * 1100)
+    vectors[1050:1053] = normalized([[0.0, 1.0], [0.1, 1.0], [0.2, 1.0]])
+    question = normalized([[0.0, 1.0]])
+    [ranked] = hybrid_rank(["timeout"], question, texts, vectors, 1100, vector_k=2)
+    assert ranked[:4] == [0, 1050, 1, 1051]  # 1/61 each for the firsts, then 1/62; ties by position
+    assert 1052 not in ranked, "the vector's third is beyond k"
+    assert 999 in ranked and 1000 not in ranked, "the 1,000th keyword result is fused, not the next"
