@@ -68,20 +68,23 @@ class ChunkOptions(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _overlap_defaults_to_a_quarter(cls, data: Any) -> Any:
-        """Unless given, the overlap is a quarter of the leaf size (32 of 128; 128 of 512, the
-        classic fixed-window baseline), the share the evaluation chose."""
+    def _overlap_defaults_to_a_share_of_the_leaf(cls, data: Any) -> Any:
+        """Unless given, the overlap is half the leaf size for the strategies that nest leaves
+        in sections (64 of 128: the share the evaluation chose, ``docs/evaluation.md``) and a
+        quarter for ``fixed`` windows (128 of 512, the classic fixed-window baseline)."""
         overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
+        strategy = data.get("strategy") if isinstance(data, dict) else None
         if (
             isinstance(data, dict)
             and not overlap_names & data.keys()
-            and data.get("strategy") not in NON_OVERLAPPING
+            and strategy not in NON_OVERLAPPING
         ):
             leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
             if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
                 leaf = int(leaf)
             if isinstance(leaf, int) and not isinstance(leaf, bool):
-                data = {**data, "child_overlap_tokens": max(0, leaf) // 4}
+                share = 4 if strategy == Strategy.FIXED else 2
+                data = {**data, "child_overlap_tokens": max(0, leaf) // share}
         return data
 
     @property

@@ -3,7 +3,7 @@
     python -m skills eval                                  # dev set, default grid + baselines
     python -m skills eval --docs DIR --questions FILE      # your documents (.jsonl or Chroma .csv)
     python -m skills eval --grid grid.json --out results/  # your candidates
-    python -m skills eval --only "hier-640-128-32 top-parent" --no-baselines
+    python -m skills eval --only "hier-640-128-64 top-parent" --no-baselines
     python -m skills eval --retrieval hybrid               # BM25 + vector, as the service queries
 
 Writes ``results.json``, ``results.csv`` and ``hit_by_budget.png`` to ``--out`` and prints the

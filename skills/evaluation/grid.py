@@ -108,38 +108,38 @@ _RETURNS_AT_THE_DEFAULT = (
     "window:384",
 )
 
-#: Our candidates when no grid file is given: the chosen default (``hier-640-128-32 top-parent``),
-#: its neighbours in size, overlap and return policy, the previous default (1,024/256/64 with
-#: auto-merging), semantic boundaries at the default sizes, and the single-level strategies; the
-#: run behind ``docs/evaluation.md``.
+#: Our candidates when no grid file is given: the chosen default (``hier-640-128-64 top-parent``)
+#: with each return policy, its neighbours in size and overlap, the previous defaults (640/128/32,
+#: and 1,024/256/64 with auto-merging), semantic boundaries and plain text at the default sizes,
+#: and the single-level strategies; the run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
-    *(_hier(640, 128, 32, returns) for returns in _RETURNS_AT_THE_DEFAULT),
-    _hier(640, 128, 0, "parent"),
-    _hier(640, 128, 64, "parent"),
-    _hier(640, 96, 24, "parent"),
-    _hier(640, 160, 40, "parent"),
-    _hier(576, 128, 32, "parent"),
-    _hier(704, 128, 32, "parent"),
-    _hier(512, 128, 0, "parent"),
+    *(_hier(640, 128, 64, returns) for returns in _RETURNS_AT_THE_DEFAULT),
+    _hier(640, 128, 32, "top-parent"),
+    _hier(640, 128, 32, "parent"),
+    _hier(640, 128, 0, "top-parent"),
+    _hier(640, 96, 48, "top-parent"),
+    _hier(640, 160, 80, "top-parent"),
+    _hier(576, 128, 64, "top-parent"),
+    _hier(704, 128, 64, "top-parent"),
     *(_hier(1024, 256, 64, returns) for returns in ("child", "merge:0.5", "parent", "top-parent")),
     _hier(1024, 384, 0, "child"),
     Candidate(
-        "semantic-640-128-32 parent",
+        "semantic-640-128-64 top-parent",
         "engine",
-        {**_hierarchical(640, 128, 32), "strategy": "semantic"},
-        "parent",
+        {**_hierarchical(640, 128, 64), "strategy": "semantic"},
+        "top-parent",
     ),
     Candidate(
-        "hier-640-128-32 as-text parent",
+        "hier-640-128-64 as-text top-parent",
         "engine",
-        {**_hierarchical(640, 128, 32), "format": "text"},
-        "parent",
+        {**_hierarchical(640, 128, 64), "format": "text"},
+        "top-parent",
     ),
     Candidate(
-        "semantic-640-128-32 as-text parent",
+        "semantic-640-128-64 as-text top-parent",
         "engine",
-        {**_hierarchical(640, 128, 32), "strategy": "semantic", "format": "text"},
-        "parent",
+        {**_hierarchical(640, 128, 64), "strategy": "semantic", "format": "text"},
+        "top-parent",
     ),
     Candidate(
         "structural-256", "engine", {"strategy": "structural", "childMaxTokens": 256}, "child"

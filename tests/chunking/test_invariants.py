@@ -35,6 +35,7 @@ KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
 
 OPTION_SETS = [
     ChunkOptions(strategy="hierarchical", parent_max_tokens=256, child_max_tokens=64),
+    ChunkOptions(),  # the defaults: hierarchical, 640 / 128, overlap 64
     ChunkOptions(
         strategy="hierarchical",
         parent_max_tokens=512,

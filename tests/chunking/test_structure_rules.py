@@ -758,6 +758,25 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
     assert overlaps > 0
 
 
+@pytest.mark.parametrize(
+    ("given", "overlap"),
+    [
+        ({}, 64),  # hierarchical: half of 128, as the evaluation chose
+        ({"strategy": "semantic"}, 64),
+        ({"childMaxTokens": 256}, 128),
+        ({"strategy": "fixed"}, 32),  # fixed windows: a quarter
+        ({"strategy": "fixed", "childMaxTokens": 512}, 128),
+        ({"strategy": "structural"}, 0),
+        ({"strategy": "recursive"}, 0),
+        ({"childOverlapTokens": 16}, 16),
+    ],
+)
+def test_the_overlap_defaults_to_a_share_of_the_child(
+    given: dict[str, object], overlap: int
+) -> None:
+    assert ChunkOptions.model_validate(given).child_overlap_tokens == overlap
+
+
 def test_cjk_sentences_keep_their_full_stop() -> None:
     source = "请先安装依赖。然后运行测试程序并检查结果。" * 40
     result = chunk_document(
