@@ -72,9 +72,12 @@ _INLINE_TAG = re.compile(
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 #: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
-#: ``<br>``. Not a comment (Node's docs keep version history in them) and not a table's tags.
+#: ``<br>``. Not a comment (Node's docs keep version history in them), not a table's tags, and
+#: not an autolink (``<https://www.npmjs.com/>``, ``<team@example.com>``): a tag's name ends at
+#: a space, ``/`` or ``>``, a scheme's at ``:``.
 _BARE_HTML = re.compile(
-    r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)[A-Za-z/][^<>\n]*>[ \t]*)+$",
+    r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
+    r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")

@@ -651,6 +651,22 @@ def test_a_line_of_bare_html_tags_never_makes_a_child_alone() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "bare"),
+    [
+        ('<a id="v8.2.0"></a>', True),
+        ("</div>", True),
+        ("<br/>", True),
+        ("<https://www.npmjs.com/>", False),  # an autolink: the whole answer of its section
+        ("<team@example.com>", False),
+        ("<!-- v14.2.0 -->", False),
+    ],
+)
+def test_a_bare_line_is_html_tags_and_an_autolink_is_not_one(line: str, bare: bool) -> None:
+    source = f"## Where\n\n{line}\n\n## Next\n\nText.\n"
+    assert (source.index(line) in parse_markdown(source).bare_lines) is bare
+
+
 def test_a_list_items_label_stays_with_its_nested_items() -> None:
     # A changelog's "* **n-api**:" introduces the items nested under it.
     notes = [
