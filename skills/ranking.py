@@ -78,6 +78,12 @@ class BM25:
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
+def hybrid(keyword: Sequence[int], nearest: Sequence[int]) -> list[tuple[int, float]]:
+    """A hybrid query's ranking, as the service fuses it: the first ``TEXT_RECALL`` keyword
+    results and the vector query's ``nearest`` (its ``k``, empty for a keyword-only query)."""
+    return fuse([nearest, keyword[:TEXT_RECALL]])
+
+
 def fuse(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, float]]:
     """Reciprocal Rank Fusion of rankings (positions, best first): (position, fused score), best
     first, ties by position."""

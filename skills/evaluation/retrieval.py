@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, TEXT_RECALL, fuse
+from skills.ranking import BM25, hybrid
 
 RETRIEVALS = ("vector", "hybrid")
 
@@ -54,13 +54,13 @@ def hybrid_rank(
     vector_k: int,
 ) -> list[list[int]]:
     """For each question, its ``depth`` best leaves by RRF of the vector query's ``vector_k``
-    nearest leaves and the BM25 ranking's first ``TEXT_RECALL``: what the service fuses for a
-    hybrid query with that ``k``."""
+    nearest leaves and the BM25 ranking, fused as the service fuses them for a hybrid query
+    with that ``k`` (:func:`skills.ranking.hybrid`)."""
     keywords = BM25(leaf_texts)
     rankings = []
     for question, nearest in zip(
         questions, rank(question_vectors, leaf_vectors, vector_k), strict=True
     ):
-        matching = [position for position, _ in keywords.rank(question)[:TEXT_RECALL]]
-        rankings.append([position for position, _ in fuse([nearest, matching])[:depth]])
+        matching = [position for position, _ in keywords.rank(question)]
+        rankings.append([position for position, _ in hybrid(matching, nearest)[:depth]])
     return rankings

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, TEXT_RECALL, fuse
+from skills.ranking import BM25, hybrid
 from skills.search.query import SearchRequest
 
 SEARCH_IN = re.compile(r"search\.in\((\w+), '((?:[^']|'')*)', '\|'\)")
@@ -90,11 +90,12 @@ class LocalSearcher:
     def _hybrid(
         self, index: LocalIndex, text: str, vector_k: int | None
     ) -> list[tuple[int, float]]:
-        rankings = [[position for position, _ in index.bm25(text)[:TEXT_RECALL]]]
+        keyword = [position for position, _ in index.bm25(text)]
+        nearest: list[int] = []
         if vector_k:
-            nearest = index.nearest(self.embedder.embed([text])[0], vector_k)
-            rankings.append([position for position, _ in nearest])
-        return fuse(rankings)
+            vector = self.embedder.embed([text])[0]
+            nearest = [position for position, _ in index.nearest(vector, vector_k)]
+        return hybrid(keyword, nearest)
 
 
 def _filtered(documents: Sequence[dict[str, Any]], filter: str | None) -> set[int]:
