@@ -73,18 +73,17 @@ class ChunkOptions(BaseModel):
         in sections (64 of 128: the share the evaluation chose, ``docs/evaluation.md``) and a
         quarter for ``fixed`` windows (128 of 512, the classic fixed-window baseline)."""
         overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
-        strategy = data.get("strategy") if isinstance(data, dict) else None
-        if (
-            isinstance(data, dict)
-            and not overlap_names & data.keys()
-            and strategy not in NON_OVERLAPPING
-        ):
-            leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
-            if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
-                leaf = int(leaf)
-            if isinstance(leaf, int) and not isinstance(leaf, bool):
-                share = 4 if strategy == Strategy.FIXED else 2
-                data = {**data, "child_overlap_tokens": max(0, leaf) // share}
+        if not isinstance(data, dict) or overlap_names & data.keys():
+            return data
+        strategy = data.get("strategy")
+        if strategy in NON_OVERLAPPING:
+            return data
+        leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
+        if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
+            leaf = int(leaf)
+        if isinstance(leaf, int) and not isinstance(leaf, bool):
+            share = 4 if strategy == Strategy.FIXED else 2
+            data = {**data, "child_overlap_tokens": max(0, leaf) // share}
         return data
 
     @property
