@@ -198,6 +198,10 @@ def test_a_50_mb_document_is_chunked_within_limits() -> None:
         ".. list-table::\n   :header-rows: x\n\n   not a bullet\n" * 2000,
         ".. csv-table:: C\n   :file: data.csv\n\n" * 2000,  # no body
         '.. csv-table:: C\n   :header: "a"\n\n   "' + "v " * 20_000 + '"\n',
+        "".join(f"term {i}\n    definition {i}\n\n" for i in range(5000)),
+        "".join(" " * d + "term\n" + " " * (d + 1) + "definition\n\n" for d in range(500)),
+        "t" * 100_000 + "\n    " + "d " * 50_000 + "\n",  # a term longer than a chunk
+        "term\r\n    definition\r\n\r\n" * 2000 + "last term\n",  # the last has no definition
     ],
     ids=[
         "deep-list",
@@ -215,6 +219,10 @@ def test_a_50_mb_document_is_chunked_within_limits() -> None:
         "list-table-no-bullets",
         "csv-table-file",
         "csv-huge-row",
+        "many-terms",
+        "staircase-terms",
+        "huge-term",
+        "crlf-terms",
     ],
 )
 def test_malformed_rst_is_chunked_within_limits(source: str) -> None:

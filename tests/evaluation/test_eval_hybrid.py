@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from skills.evaluation.retrieval import hybrid_rank, normalized, rank
-from skills.ranking import BM25, fuse, words
+from skills.ranking import BM25, fuse, hybrid, words
 
 
 def test_words_are_lower_cased_word_runs() -> None:
@@ -38,6 +38,13 @@ def test_words_are_lower_cased_word_runs() -> None:
 )
 def test_words_split_as_the_standard_analyzer_does(text: str, expected: list[str]) -> None:
     assert words(text) == expected
+
+
+def test_hostile_keyword_input_is_split_whole() -> None:
+    assert words("a." * 100_000) == ["a." * 99_999 + "a"]  # one long dotted word, found at once
+    assert words("1," * 100_000 + "x") == ["1," * 99_999 + "1", "x"]
+    assert words("\x00\ufffd!?" * 1000) == [] and words("") == []
+    assert hybrid([], []) == [] and [p for p, _ in hybrid([2, 1], [])] == [2, 1]
 
 
 def test_a_dotted_name_is_one_keyword() -> None:
