@@ -53,10 +53,10 @@ import tiktoken.registry  # noqa: E402
 
 from skills.chunking import Chunking, ChunkOptions, chunk_document  # noqa: E402
 from skills.chunking.tokens import encoding  # noqa: E402
+from skills.formats.registry import TEXT_SUFFIXES  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "eval" / "dev" / "docs"
 DEFAULT_JSON = ROOT / "bench" / "results" / "throughput.json"
-TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
 OUR_STRATEGIES = ("fixed", "recursive", "structural", "hierarchical")
 LIBRARIES = ("langchain", "semchunk", "chonkie", "llamaindex")
 GOALS = {"hierarchical": 0.8, "fixed": 0.9}
@@ -241,10 +241,12 @@ def load_corpus(folder: Path) -> list[str]:
     """Every text file under ``folder``, in path order (the same order on every machine)."""
     if not folder.is_dir():
         raise SystemExit(f"corpus folder not found: {folder} (give one with --corpus)")
-    paths = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES)
+    paths = sorted(
+        p for p in folder.rglob("*") if p.suffix.lower() in TEXT_SUFFIXES and p.is_file()
+    )
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in paths]
     if not texts:
-        raise SystemExit(f"no {'/'.join(TEXT_SUFFIXES)} files under {folder}")
+        raise SystemExit(f"no {'/'.join(sorted(TEXT_SUFFIXES))} files under {folder}")
     return texts
 
 

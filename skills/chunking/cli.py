@@ -3,8 +3,8 @@
 ``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
 ``--format tree`` shows each parent with its children for a person to read. Each file's markup is
 detected (Markdown, reStructuredText or plain text); ``--syntax`` reads every file as one. A
-folder is walked for ``.md``, ``.markdown``, ``.mdx``, ``.rst``, ``.rest``, ``.txt`` and ``.text``
-files (``DOCUMENT_SUFFIXES``), with a progress bar on stderr.
+folder is walked for the text formats of ``skills.formats.registry`` (``TEXT_SUFFIXES``: ``.md``,
+``.rst``, ``.txt`` and their variants), with a progress bar on stderr.
 """
 
 from __future__ import annotations
@@ -20,12 +20,8 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from skills.chunking import ChunkingError, ChunkOptions, Format, chunk_document
-from skills.chunking.chunker import SUFFIX_FORMATS
 from skills.chunking.model import Chunk, Chunking
-
-#: What a folder is walked for, here, by the demo, the search side's local run and the evaluation:
-#: every suffix that names a syntax (Markdown, MDX, reStructuredText), and plain text.
-DOCUMENT_SUFFIXES = frozenset({*(f".{suffix}" for suffix in SUFFIX_FORMATS), ".txt", ".text"})
+from skills.formats.registry import TEXT_SUFFIXES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +64,7 @@ def iter_documents(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
             yield from sorted(
-                p for p in path.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES and p.is_file()
+                p for p in path.rglob("*") if p.suffix.lower() in TEXT_SUFFIXES and p.is_file()
             )
         else:
             yield path

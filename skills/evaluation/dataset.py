@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skills.chunking.cli import DOCUMENT_SUFFIXES
 from skills.evaluation.spans import Span
+from skills.formats.registry import TEXT_SUFFIXES
 
 #: The dev set lives next to the project: ``../shared/eval/dev`` from its root.
 DEFAULT_DEV_SET = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "dev"
@@ -65,7 +65,7 @@ def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
     is an error."""
     if not folder.is_dir():
         raise DatasetError(f"docs folder {folder} does not exist")
-    paths = {path for path in folder.rglob("*") if path.suffix.lower() in DOCUMENT_SUFFIXES}
+    paths = {path for path in folder.rglob("*") if path.suffix.lower() in TEXT_SUFFIXES}
     paths.update(folder / name for name in named if name and _inside(Path(name)))
     documents = {
         path.relative_to(folder).as_posix(): _read_text(path)
@@ -73,7 +73,7 @@ def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
         if path.is_file()
     }
     if not documents:
-        raise DatasetError(f"no {'/'.join(sorted(DOCUMENT_SUFFIXES))} documents under {folder}")
+        raise DatasetError(f"no {'/'.join(sorted(TEXT_SUFFIXES))} documents under {folder}")
     return documents
 
 

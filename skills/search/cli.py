@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from skills.chunking.cli import DOCUMENT_SUFFIXES
+from skills.formats.registry import TEXT_SUFFIXES
 from skills.search.collapse import Expand, ParentResult
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
@@ -141,7 +141,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if not files:
         print(
             "error: no "
-            + "/".join(sorted(DOCUMENT_SUFFIXES))
+            + "/".join(sorted(TEXT_SUFFIXES))
             + " files found in "
             + " ".join(args.files),
             file=sys.stderr,
@@ -176,7 +176,7 @@ def _expand_files(names: Sequence[str]) -> list[Path]:
     for name in names:
         path = Path(name) if Path(name).is_absolute() else ROOT / name
         candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
-        found += [p for p in candidates if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES]
+        found += [p for p in candidates if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES]
     return found
 
 

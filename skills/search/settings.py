@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
+from skills.formats.registry import indexed_extensions, text_formats
+
 Mode = Literal["embedded", "reference"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 
@@ -95,6 +97,7 @@ class SearchSettings:
             "indexerSchedule": self.indexer_schedule,
             "indexerBatchSize": self.indexer_batch_size,
             "maxFailedItems": self.max_failed_items,
+            "indexedFileNameExtensions": indexed_extensions(text_formats()),
         }
 
     @classmethod

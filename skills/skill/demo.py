@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from skills.chunking.cli import DOCUMENT_SUFFIXES
+from skills.formats.registry import TEXT_SUFFIXES
 from skills.skill.devserver import PROJECT_ROOT, running
 
 _OPTION_FLAGS = {
@@ -33,7 +33,7 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     files = sample_files(Path(args.samples))
     if not files:
-        print(f"no {', '.join(sorted(DOCUMENT_SUFFIXES))} files in {args.samples}")
+        print(f"no {', '.join(sorted(TEXT_SUFFIXES))} files in {args.samples}")
         return 1
     query = {wire: str(v) for flag, wire in _OPTION_FLAGS.items() if (v := getattr(args, flag))}
     with running() as base_url:
@@ -54,7 +54,7 @@ def sample_files(folder: Path) -> list[Path]:
     """The sample documents, in a stable order."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES)
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in TEXT_SUFFIXES)
 
 
 def indexer_batch(paths: Sequence[Path]) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skills.chunking.cli import DOCUMENT_SUFFIXES, main
+from skills.chunking.cli import main
+from skills.formats.registry import TEXT_SUFFIXES
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
@@ -72,7 +73,7 @@ def test_a_folder_is_walked_with_a_progress_bar_on_stderr() -> None:
     assert completed.returncode == 0
     docs = {json.loads(line)["doc"] for line in completed.stdout.splitlines()}
     assert len(docs) == len(
-        [p for p in (PROJECT / "samples").iterdir() if p.suffix in DOCUMENT_SUFFIXES]
+        [p for p in (PROJECT / "samples").iterdir() if p.suffix in TEXT_SUFFIXES]
     )
     assert "doc" in completed.stderr and "100%" in completed.stderr
 

@@ -1,0 +1,133 @@
+"""The one list of file formats: what a file is called, how it is read, what markup it becomes.
+
+Every place that needs to know which files are documents derives it from :data:`FORMATS`: the
+command line and the demo walk folders for :func:`document_suffixes`, the evaluation loads them,
+the search side renders them into the indexer's ``indexedFileNameExtensions``, and
+``docs/formats.md`` shows :func:`markdown_table`. ``tests/formats/test_registry.py`` fails when
+any of them drifts.
+
+A format is read one of two ways: *as text* (``converter is None``: the file's UTF-8 text is the
+engine's input as it is, so offsets point into the file itself), or *converted* (a
+:class:`~skills.formats.conversion.Converter` turns the bytes into the engine's Markdown first, and
+offsets point into that Markdown). The engine's own markup suffixes (``.md``, ``.rst``, ...) stay
+in the engine, where ``detect_format`` reads them from a document key; the entries here take them
+from there instead of repeating them.
+
+To add a format, append one :class:`FileFormat` to :data:`FORMATS`: its name, its suffixes (with
+the dot, lower case), the content types that name it, the engine markup it becomes and, unless it
+is text, its converter. A new markup (say ``code``) is a new member of the engine's ``Format``
+first; the entry here then names it. Nothing else needs editing: the suffix lists, the indexer
+definitions and the docs table follow, and the drift test says which doc to regenerate.
+
+>>> by_name("https://account.blob.core.windows.net/docs/Guide.MD").markup.value
+'markdown'
+>>> by_name("notes.txt").name, by_name("archive.zip")
+('text', None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from skills.chunking.chunker import SUFFIX_FORMATS
+from skills.chunking.options import Format
+from skills.formats.conversion import Converter
+
+
+@dataclass(frozen=True, slots=True)
+class FileFormat:
+    """One kind of file: how it is recognised, read and chunked."""
+
+    name: str
+    suffixes: tuple[str, ...]  # lower case, with the dot: (".md", ".markdown")
+    content_types: tuple[str, ...]  # lower case MIME types, without parameters
+    markup: Format  # what the engine parses: the file itself, or what the converter writes
+    converter: Converter | None = None  # None: the file is UTF-8 text, chunked as it is
+
+    @property
+    def is_text(self) -> bool:
+        return self.converter is None
+
+
+def _engine_suffixes(markup: Format) -> tuple[str, ...]:
+    """The suffixes the engine itself reads as ``markup``, in its own order."""
+    return tuple(f".{suffix}" for suffix, fmt in SUFFIX_FORMATS.items() if fmt is markup)
+
+
+FORMATS: tuple[FileFormat, ...] = (
+    FileFormat(
+        name="markdown",
+        suffixes=_engine_suffixes(Format.MARKDOWN),
+        content_types=("text/markdown", "text/x-markdown"),
+        markup=Format.MARKDOWN,
+    ),
+    FileFormat(
+        name="restructuredtext",
+        suffixes=_engine_suffixes(Format.RST),
+        content_types=("text/x-rst", "text/prs.fallenstein.rst"),
+        markup=Format.RST,
+    ),
+    FileFormat(
+        name="text",
+        suffixes=(".txt", ".text"),
+        content_types=("text/plain",),
+        markup=Format.TEXT,
+    ),
+)
+
+
+def by_name(name: str) -> FileFormat | None:
+    """The format a file name (or path, or URL) says by its suffix, if any."""
+    _, dot, suffix = name.rpartition(".")
+    return _BY_SUFFIX.get(f".{suffix.lower()}") if dot else None
+
+
+def by_content_type(content_type: str) -> FileFormat | None:
+    """The format a MIME type names (parameters such as ``; charset=utf-8`` are ignored)."""
+    return _BY_CONTENT_TYPE.get(content_type.split(";", 1)[0].strip().lower())
+
+
+def document_suffixes(formats: Iterable[FileFormat] = FORMATS) -> frozenset[str]:
+    """Every suffix of ``formats``: what a folder is walked for."""
+    return frozenset(suffix for fmt in formats for suffix in fmt.suffixes)
+
+
+def text_formats() -> tuple[FileFormat, ...]:
+    """The formats read as text: all that an indexer in ``parsingMode: text`` may pass on."""
+    return tuple(fmt for fmt in FORMATS if fmt.is_text)
+
+
+def indexed_extensions(formats: Iterable[FileFormat] = FORMATS) -> str:
+    """The indexer's ``indexedFileNameExtensions`` value for ``formats``: ``.md,.markdown,...``."""
+    return ",".join(suffix for fmt in formats for suffix in fmt.suffixes)
+
+
+#: What a folder of documents is walked for while the reader of the files is text only (the command
+#: line, the demo, the evaluation, an indexer in ``parsingMode: text``).
+TEXT_SUFFIXES = document_suffixes(text_formats())
+
+
+def markdown_table() -> str:
+    """The table of formats that ``docs/formats.md`` shows (the drift test compares the two)."""
+    rows = ["| Format | Suffixes | Content types | Read as | Chunked as |", "|---|---|---|---|---|"]
+    for fmt in FORMATS:
+        read = "text" if fmt.is_text else "converted to Markdown"
+        rows.append(
+            f"| {fmt.name} | {' '.join(f'`{s}`' for s in fmt.suffixes)} "
+            f"| {' '.join(f'`{t}`' for t in fmt.content_types)} | {read} | {fmt.markup.value} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def _index(pairs: Iterable[tuple[str, FileFormat]], what: str) -> dict[str, FileFormat]:
+    index: dict[str, FileFormat] = {}
+    for key, fmt in pairs:
+        if key in index:
+            raise ValueError(f"{what} {key} belongs to both {index[key].name} and {fmt.name}")
+        index[key] = fmt
+    return index
+
+
+_BY_SUFFIX = _index(((s, f) for f in FORMATS for s in f.suffixes), "suffix")
+_BY_CONTENT_TYPE = _index(((t, f) for f in FORMATS for t in f.content_types), "content type")
