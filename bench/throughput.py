@@ -51,8 +51,12 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: make `skills` im
 import tiktoken  # noqa: E402
 import tiktoken.registry  # noqa: E402
 
-from skills.chunking import Chunking, ChunkOptions, chunk_document  # noqa: E402
-from skills.chunking.tokens import encoding  # noqa: E402
+from skills.chunking import (  # noqa: E402
+    Chunking,
+    ChunkOptions,
+    chunk_document,
+    encoding,
+)
 from skills.formats.registry import TEXT_SUFFIXES  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "eval" / "dev" / "docs"

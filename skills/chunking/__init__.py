@@ -6,19 +6,27 @@
 [(0, '# Title\\n\\nSome text.'), (1, '# Title\\n\\nSome text.')]
 """
 
-from skills.chunking.chunker import ChunkingError, chunk_document
+from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
-from skills.chunking.tokens import count_tokens, encoding
+from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
+from skills.chunking.strategies import BoundaryModel
+from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
+    "SUFFIX_FORMATS",
+    "BoundaryModel",
     "Chunk",
     "ChunkOptions",
     "Chunking",
     "ChunkingError",
+    "EmbeddingBoundaries",
     "Format",
     "Strategy",
+    "TextEmbedder",
     "chunk_document",
     "count_tokens",
+    "detect_format",
+    "encode",
     "encoding",
 ]

@@ -14,8 +14,7 @@ then exact source text, which is what the metrics need.
 
 from __future__ import annotations
 
-from skills.chunking import count_tokens
-from skills.chunking.tokens import encode, encoding
+from skills.chunking import count_tokens, encode, encoding
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.spans import Span
 

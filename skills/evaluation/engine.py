@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skills.chunking import ChunkOptions, chunk_document
-from skills.chunking.strategies import BoundaryModel
+from skills.chunking import BoundaryModel, ChunkOptions, chunk_document
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.spans import Span
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skills.chunking.strategies import BoundaryModel
+from skills.chunking import BoundaryModel
 from skills.evaluation import baselines
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.engine import engine_chunks

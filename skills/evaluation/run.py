@@ -12,10 +12,7 @@ from functools import lru_cache
 from statistics import fmean
 from typing import Any
 
-from skills.chunking import count_tokens
-from skills.chunking.semantic import EmbeddingBoundaries
-from skills.chunking.strategies import BoundaryModel
-from skills.chunking.tokens import encode, encoding
+from skills.chunking import BoundaryModel, EmbeddingBoundaries, count_tokens, encode, encoding
 from skills.embeddings import Embedder
 from skills.evaluation.chunksets import ChunkSet, concatenate
 from skills.evaluation.dataset import Dataset

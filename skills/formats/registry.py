@@ -30,8 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from skills.chunking.chunker import SUFFIX_FORMATS
-from skills.chunking.options import Format
+from skills.chunking import SUFFIX_FORMATS, Format
 from skills.formats.conversion import Converter
 
 

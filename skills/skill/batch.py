@@ -15,8 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skills.chunking import Chunking, ChunkingError, ChunkOptions, Strategy, chunk_document
-from skills.chunking.strategies import BoundaryModel
+from skills.chunking import (
+    BoundaryModel,
+    Chunking,
+    ChunkingError,
+    ChunkOptions,
+    Strategy,
+    chunk_document,
+)
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord

@@ -15,8 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
-from skills.chunking.strategies import BoundaryModel
+from skills.chunking import BoundaryModel, EmbeddingBoundaries, TextEmbedder
 
 ENDPOINT = "AZURE_OPENAI_ENDPOINT"
 DEPLOYMENT = "AZURE_OPENAI_EMBEDDING_DEPLOYMENT"
