@@ -1,8 +1,9 @@
 """``python -m skills chunk PATH... [options]``: chunk files and print the result.
 
-``--format jsonl`` prints one JSON object per chunk (the ``Chunk`` fields plus ``doc``);
-``--format tree`` shows each parent with its children for a person to read. Each file's markup is
-detected (Markdown, reStructuredText or plain text); ``--syntax`` reads every file as one. A
+``--output jsonl`` (the default) prints one JSON object per chunk (the ``Chunk`` fields plus
+``doc``); ``--output tree`` shows each parent with its children for a person to read. Each file's
+markup is detected (Markdown, reStructuredText or plain text); ``--format`` reads every file as one,
+as the skill's ``format`` field does. A
 folder is walked for the text formats of ``skills.formats.registry`` (``TEXT_SUFFIXES``: ``.md``,
 ``.rst``, ``.txt`` and their variants), with a progress bar on stderr.
 """
@@ -39,12 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--heading-depth", type=int, default=None, help="deepest heading that opens a section"
     )
     parser.add_argument(
-        "--syntax",
+        "--format",
         default=None,
         choices=[member.value for member in Format],
         help="read every file as this markup (default: detected per file)",
     )
-    parser.add_argument("--format", dest="output", default="jsonl", choices=["jsonl", "tree"])
+    parser.add_argument(
+        "--output", default="jsonl", choices=["jsonl", "tree"], help="what is printed"
+    )
     return parser
 
 
@@ -87,7 +90,7 @@ def main(argv: list[str]) -> int:
         try:
             text = path.read_bytes().decode("utf-8")
             result = chunk_document(
-                text, document_key=str(path), format=args.syntax, options=options
+                text, document_key=str(path), format=args.format, options=options
             )
         except (UnicodeDecodeError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)

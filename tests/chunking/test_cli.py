@@ -34,31 +34,31 @@ def test_jsonl_prints_every_chunk_with_its_document(
 
 def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[str]) -> None:
     sample = PROJECT / "samples" / "widget-api-guide.md"
-    assert main([str(sample), "--format", "tree", "--strategy", "hierarchical"]) == 0
+    assert main([str(sample), "--output", "tree", "--strategy", "hierarchical"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(str(sample)) and "parents" in out
     assert "■" in out and "└" in out and "Widget Service API guide > Authentication" in out
 
 
-def test_syntax_reads_every_file_as_the_markup_given(
+def test_format_reads_every_file_as_the_markup_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("Setup\n=====\n\nRun the agent once by hand.\n", encoding="utf-8")
-    assert main([str(path), "--format", "tree"]) == 0
+    assert main([str(path), "--output", "tree"]) == 0
     assert "(text," in capsys.readouterr().out, "no sign of markup: read as text"
-    assert main([str(path), "--format", "tree", "--syntax", "rst"]) == 0
+    assert main([str(path), "--output", "tree", "--format", "rst"]) == 0
     out = capsys.readouterr().out
     assert "(rst," in out and "Setup" in out.split("\n", 2)[1]
 
 
-def test_an_unknown_syntax_is_a_usage_error_naming_the_choices(
+def test_an_unknown_format_is_a_usage_error_naming_the_choices(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "a.md"
     path.write_text("text", encoding="utf-8")
     with pytest.raises(SystemExit) as exit_:
-        main([str(path), "--syntax", "asciidoc"])
+        main([str(path), "--format", "asciidoc"])
     assert exit_.value.code == 2
     captured = capsys.readouterr()
     assert "invalid choice: 'asciidoc'" in captured.err and "markdown" in captured.err
