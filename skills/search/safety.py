@@ -95,24 +95,25 @@ def _retention_suffices(days: int, schedule: str) -> bool:
     return retention >= longest
 
 
-def blob_problems(name: str, url: str, size: int, sku: str, contexts: list[str]) -> list[str]:
-    """What the indexer will silently cut or fail for one blob on tier ``sku``.
+def blob_problems(
+    name: str, url: str, size: int, limits: TierLimits | None, contexts: list[str]
+) -> list[str]:
+    """What the indexer will silently cut or fail for one blob under the tier's ``limits``.
 
     ``contexts`` are the projection selectors' ``sourceContext`` paths: the deepest one makes
-    the longest key.
+    the longest key. A text blob of ``n`` bytes holds at most ``n`` characters, so only blobs
+    larger than the extraction limit can be truncated.
     """
     problems = []
-    limits = TIER_LIMITS.get(sku)
     if limits is not None and size > limits.max_blob_bytes:
         problems.append(
-            f"{name}: {size:,} bytes, above the {sku} tier's {limits.max_blob_bytes:,}-byte "
-            "blob limit: the indexer skips it"
+            f"{name}: {size:,} bytes, above the {limits.max_blob_bytes:,}-byte blob limit of "
+            "the tier: the indexer skips it"
         )
     elif limits is not None and size > limits.max_extracted_characters:
         problems.append(
-            f"{name}: {size:,} bytes; the {sku} tier extracts at most "
-            f"{limits.max_extracted_characters:,} characters and drops the rest with a warning "
-            "(check the indexer's warnings)"
+            f"{name}: {size:,} bytes; the tier extracts at most "
+            f"{limits.max_extracted_characters:,} characters and drops the rest with a warning"
         )
     longest = max((projected_key_length(url, context) for context in contexts), default=0)
     if longest > MAX_KEY_LENGTH:
