@@ -8,6 +8,9 @@
   way); ``--resend-secrets`` also sends objects whose secrets the service hides (a rotated key).
   Refused, before anything is sent, when the skill would have no auth.
 - ``check --mode M``: the read-only doctor (:mod:`skills.search.doctor`); exit 1 on a problem.
+- ``upload [FILES...] --mode M [--run]``: put files (default ``samples/``) into the documents
+  container, only those that differ (:mod:`skills.search.upload`); ``--run`` then starts the
+  indexer if anything was uploaded.
 - ``query "question" --mode M``: the parent-child query against the deployed indexes.
 - ``simulate --mode M [--query Q ...]``: the local end-to-end run (Azurite + the skill dev server
   + the local embedder), then the queries through the same collapse code.
@@ -67,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="read-only doctor of the live deployment")
     _mode(check)
     check.set_defaults(run=_check)
+
+    upload = commands.add_parser("upload", help="put files into the documents container")
+    upload.add_argument("files", nargs="*", default=list(DEFAULT_FILES),
+                        help="files or folders (default: samples/)")  # fmt: skip
+    _mode(upload)
+    upload.add_argument("--run", action="store_true", help="run the indexer after an upload")
+    upload.set_defaults(run=_upload)
 
     query = commands.add_parser("query", help="ask the deployed indexes a question")
     query.add_argument("question")
@@ -178,6 +188,48 @@ def _check(args: argparse.Namespace) -> int:
     findings = diagnose(settings, definitions, inspector=inspector, post=post, storage=storage)
     print(render_report(findings))
     return 1 if any(finding.status == "problem" for finding in findings) else 0
+
+
+def _upload(args: argparse.Namespace) -> int:
+    from azure.identity import DefaultAzureCredential
+    from azure.storage.blob import ContainerClient
+
+    from skills.search.upload import sync
+
+    _require_azure(("AZURE_SEARCH_ENDPOINT",))
+    settings = SearchSettings.from_env()
+    if not settings.storage_blob_endpoint:
+        raise SettingsError("set AZURE_STORAGE_BLOB_ENDPOINT (an azd output) first")
+    definitions = render(args.mode, settings)
+    selectors = definitions.skillset.get("indexProjections", {}).get("selectors", [])
+    container = ContainerClient(
+        settings.storage_blob_endpoint, settings.container, DefaultAzureCredential()
+    )
+    files = _expand_files(args.files)
+    done = sync(container, files, settings.container_folder or "",
+                [s["sourceContext"] for s in selectors])  # fmt: skip
+    for upload in done:
+        print(
+            f"{upload.action:>9}  {upload.name}" + (f": {upload.reason}" if upload.reason else "")
+        )
+    if args.run and any(upload.action == "uploaded" for upload in done):
+        _run_indexer(settings, definitions.indexer["name"])
+    return 2 if any(upload.action == "refused" for upload in done) else 0  # 2: rename the file
+
+
+def _run_indexer(settings: SearchSettings, name: str) -> None:
+    from azure.core.exceptions import HttpResponseError
+
+    from skills.search.azure import credential
+    from skills.search.deploy import Service
+
+    try:
+        Service(str(settings.search_endpoint), credential()).run_indexer(name)
+        print(f"  started  indexer {name}")
+    except HttpResponseError as error:
+        if error.status_code != 409:  # 409: a run is in progress, and it will see the files
+            raise
+        print(f"  running  indexer {name} (already)")
 
 
 def _query(args: argparse.Namespace) -> int:
