@@ -23,6 +23,7 @@ tests run the same code against a fake service.
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
@@ -39,6 +40,13 @@ Status = Literal["ok", "warning", "problem", "skipped"]
 LISTED_ITEMS = 20
 PROBE_TEXT = "# Check\n\nA probe record from python -m skills.search check."
 PROBE_TIMEOUT_SECONDS = 120  # a cold start of a Flex instance plus the tokenizer load
+THROTTLED = re.compile(r"\b429\b|too many requests|rate limit|throttl", re.IGNORECASE)
+THROTTLED_ADVICE = (
+    "some documents failed on throttling (429): the embedding deployment allows 6 requests a "
+    "minute per 1,000 TPM and the skillset embeds one child per request (about 29 per 5 KB "
+    "file). Raise AZURE_OPENAI_EMBEDDING_CAPACITY within your quota (azd up), then "
+    "python -m skills.search deploy --reset to index the failed files again"
+)
 
 
 @dataclass(frozen=True)
@@ -231,8 +239,11 @@ def check_indexer(name: str, status: dict[str, Any] | None) -> list[Finding]:
         summary += f"; {last['errorMessage']}"
     healthy = outcome in ("success", "inProgress") and not last.get("itemsFailed")
     findings = [Finding("indexer", "ok" if healthy else "problem", summary)]
-    findings += _items("problem", "error", last.get("errors") or [], "errorMessage")
+    errors = last.get("errors") or []
+    findings += _items("problem", "error", errors, "errorMessage")
     findings += _items("warning", "warning", last.get("warnings") or [], "message")
+    if any(THROTTLED.search(json.dumps(error)) for error in errors):
+        findings.append(Finding("indexer", "problem", THROTTLED_ADVICE))
     return findings
 
 

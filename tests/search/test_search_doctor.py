@@ -267,3 +267,13 @@ def test_the_container_is_listed_through_the_storage_sdk(fake: FakeDeployment) -
         assert "docs/big.md: 600,000 bytes" in found
     finally:
         container.delete_container()
+
+
+def test_throttled_items_come_with_what_to_do(fake: FakeDeployment) -> None:
+    throttled = {"key": "k1", "errorMessage": "Could not execute skill: embed-children",
+                 "details": "Response status code does not indicate success: 429 (Too Many "
+                 "Requests)."}  # fmt: skip
+    last = {**HEALTHY_STATUS["lastResult"], "itemsFailed": 1, "errors": [throttled]}  # type: ignore[dict-item]
+    fake.statuses["hcs-embedded-indexer"] = {**HEALTHY_STATUS, "lastResult": last}
+    found = problems(run(fake))
+    assert any("AZURE_OPENAI_EMBEDDING_CAPACITY" in p and "--reset" in p for p in found)
