@@ -89,7 +89,7 @@ param skillExtraCallerPrincipalIds array = []
 
 // ---- Search --------------------------------------------------------------------------------------
 
-@description('Search pricing tier (basic and up: managed identity and semantic ranker).')
+@description('Search pricing tier (basic and up: managed identity). The tier caps what the indexer reads of a file: basic extracts at most 512,000 characters and skips blobs over 16 MB, with only a warning (skills/search/safety.py).')
 @allowed([
   'basic'
   'standard'

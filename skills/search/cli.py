@@ -146,7 +146,21 @@ def _deploy(args: argparse.Namespace) -> int:
         if change.diff:
             print(change.diff)
     _print_reset(reset_reasons(changes, definitions), done=args.reset and not args.diff)
+    _print_tier_limits(settings.search_sku)
     return 0
+
+
+def _print_tier_limits(sku: str) -> None:
+    """What the tier silently cuts (the indexer only warns): said once per deploy."""
+    from skills.search.safety import TIER_LIMITS
+
+    limits = TIER_LIMITS.get(sku)
+    if limits is not None:
+        print(
+            f"note: the {sku} tier extracts at most {limits.max_extracted_characters:,} "
+            f"characters of a file and skips files over {limits.max_blob_bytes // (1024 * 1024)} "
+            "MB; `python -m skills.search check` lists the files it would cut"
+        )
 
 
 def _print_reset(reasons: Sequence[str], done: bool) -> None:

@@ -79,6 +79,7 @@ def test_the_hook_deploys_checks_and_keeps_the_key_out_of_sight(
     skillset = fake.objects[("skillset", "hcs-embedded-skillset")]
     assert skillset["skills"][0]["httpHeaders"] == {"x-functions-key": fake.function_key}
     assert "ok       skill        a signed request is answered" in first.stdout
+    assert "note: the basic tier extracts at most 512,000 characters" in first.stdout
     key = str(fake.function_key)
     assert key not in first.stdout + first.stderr
     for path in tmp_path.rglob("*"):
