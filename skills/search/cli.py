@@ -141,7 +141,7 @@ def _deploy(args: argparse.Namespace) -> int:
         changes = deploy(service, definitions, **options)
     for change in changes:
         print(f"{change.action:>9}  {change.kind} {change.name}")
-        for note in change.notes:
+        for note in change.notes if change.action == "unchanged" else ():
             print(f"           note: {note} (--resend-secrets sends it anyway)")
         if change.diff:
             print(change.diff)
