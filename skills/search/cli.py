@@ -1,4 +1,4 @@
-"""``python -m skills.search deploy|check|query|simulate``: the search side from the command line.
+"""``python -m skills.search deploy|check|upload|query|simulate``: the search side, by command.
 
 - ``deploy --mode M [--dry-run] [--diff] [--reset] [--resend-secrets]``: render
   ``index_definitions/`` from the environment (see :mod:`skills.search.settings`), show the diff
