@@ -5,12 +5,13 @@
 # 2. functionKey mode: the function key, read through the management API into this process's
 #    environment only: never a file, an azd value, an output or a log line. A freshly deployed
 #    host creates its keys when it first starts, hence a few tries.
-# 3. python -m skills.search deploy: data source, indexes, skillset, indexer. Idempotent (a second
+# 3. AZURE_UPLOAD_SAMPLES=true: samples/ into the documents container (changed files only), and
+#    an indexer run if the indexer exists already. Before the deploy, so that a new indexer's
+#    first run sees them.
+# 4. python -m skills.search deploy: data source, indexes, skillset, indexer. Idempotent (a second
 #    run sends nothing); it says when a change needs an indexer reset, and does it when
 #    AZURE_SEARCH_RESET=true. Role assignments made by the provisioning can take minutes to
-#    apply, so a refused deploy (exit 1) is tried again; a settings error (exit 2) is not.
-# 4. AZURE_UPLOAD_SAMPLES=true: samples/ into the documents container (changed files only), and
-#    an indexer run.
+#    apply, so a refused call (exit 1) is tried again; a settings error (exit 2) is not.
 # 5. python -m skills.search check: the read-only doctor; a problem fails the hook.
 #
 # Settings (azd env set NAME VALUE): AZURE_SEARCH_MODE (embedded | reference, default embedded),
@@ -66,13 +67,13 @@ if [ "${SKILL_AUTH_MODE_EFFECTIVE:-functionKey}" = functionKey ]; then
   export SKILL_FUNCTION_KEY
 fi
 
+if [ "${AZURE_UPLOAD_SAMPLES:-false}" = true ]; then
+  retry "$PYTHON" -m skills.search upload samples --mode "$MODE" --run
+fi
+
 reset=""
 [ "${AZURE_SEARCH_RESET:-false}" = true ] && reset="--reset"
 # shellcheck disable=SC2086 # $reset is one flag or nothing
 retry "$PYTHON" -m skills.search deploy --mode "$MODE" $reset
-
-if [ "${AZURE_UPLOAD_SAMPLES:-false}" = true ]; then
-  retry "$PYTHON" -m skills.search upload samples --mode "$MODE" --run
-fi
 
 "$PYTHON" -m skills.search check --mode "$MODE"

@@ -241,9 +241,12 @@ def _run_indexer(settings: SearchSettings, name: str) -> None:
         Service(str(settings.search_endpoint), credential()).run_indexer(name)
         print(f"  started  indexer {name}")
     except HttpResponseError as error:
-        if error.status_code != 409:  # 409: a run is in progress, and it will see the files
+        if error.status_code == 404:  # the deploy creates it, and a new indexer runs at once
+            print(f"   absent  indexer {name}: it runs when the deploy creates it")
+        elif error.status_code == 409:  # a run is in progress
+            print(f"  running  indexer {name} (already; the next run sees the new files)")
+        else:
             raise
-        print(f"  running  indexer {name} (already)")
 
 
 def _query(args: argparse.Namespace) -> int:

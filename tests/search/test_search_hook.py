@@ -99,3 +99,22 @@ def test_a_second_run_sends_nothing(tmp_path: Path, fake: FakeDeployment) -> Non
         "POST", "POST",  # the doctor's two skill probes
     ]  # fmt: skip
     assert second.stdout.count("unchanged") == 4
+
+
+def test_an_upload_before_the_first_deploy_leaves_the_run_to_the_new_indexer(
+    fake: FakeDeployment, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook uploads before it deploys: the indexer may not exist yet, and that is fine."""
+    from skills.search.cli import _run_indexer
+    from skills.search.settings import SearchSettings
+
+    monkeypatch.setenv("AZURE_SEARCH_API_KEY", fake.api_key)
+    settings = SearchSettings(search_endpoint=fake.url)
+    _run_indexer(settings, "hcs-embedded-indexer")
+    assert "it runs when the deploy creates it" in capsys.readouterr().out
+    fake.objects[("indexer", "hcs-embedded-indexer")] = {"name": "hcs-embedded-indexer"}
+    _run_indexer(settings, "hcs-embedded-indexer")
+    assert "started  indexer hcs-embedded-indexer" in capsys.readouterr().out
+    assert ("POST", "/indexers('hcs-embedded-indexer')/search.run?api-version=2026-04-01") in (
+        fake.requests
+    )
