@@ -64,10 +64,10 @@ param instanceMemoryMB int = 2048
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
-@description('Concurrent skill requests per instance; Search sends up to degreeOfParallelism at once.')
+@description('Concurrent skill requests per instance. 1: the skill is CPU-bound Python (one core, one GIL), so each of the degreeOfParallelism calls Search makes at once gets its own instance (docs/scaling.md); host.json must not throttle below it.')
 @minValue(1)
 @maxValue(1000)
-param httpPerInstanceConcurrency int = 4
+param httpPerInstanceConcurrency int = 1
 
 @description('Seconds the skill may spend on one batch (SKILL_TIME_BUDGET_SECONDS); the skillsets in index_definitions/ allow PT230S, minus cold start and transfer.')
 @minValue(1)
@@ -89,7 +89,7 @@ param skillExtraCallerPrincipalIds array = []
 
 // ---- Search --------------------------------------------------------------------------------------
 
-@description('Search pricing tier (basic and up: managed identity and semantic ranker).')
+@description('Search pricing tier (basic and up: managed identity). The tier caps what the indexer reads of a file: basic extracts at most 512,000 characters and skips blobs over 16 MB, with only a warning (skills/search/safety.py).')
 @allowed([
   'basic'
   'standard'
@@ -100,12 +100,13 @@ param skillExtraCallerPrincipalIds array = []
 ])
 param searchSkuName string = 'basic'
 
-@description('Semantic ranker plan.')
+@description('Semantic ranker plan; disabled by default because not every region offers the ranker (https://learn.microsoft.com/azure/search/search-region-support). free: 1,000 queries a month.')
 @allowed([
+  'disabled'
   'free'
   'standard'
 ])
-param semanticRankerPlan string = 'free'
+param semanticRankerPlan string = 'disabled'
 
 @description('True: Search accepts Entra ID only; false: API keys too.')
 param searchDisableLocalAuth bool = true
@@ -146,6 +147,11 @@ param embeddingDimensions int = 1536
 @minLength(3)
 @maxLength(63)
 param documentsContainerName string = 'documents'
+
+@description('Days a deleted document stays soft-deleted, so that the indexer sees the deletion and drops its chunks; keep it far above the indexer schedule (skills.search.settings).')
+@minValue(1)
+@maxValue(365)
+param documentsSoftDeleteRetentionDays int = 14
 
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = {
@@ -198,6 +204,7 @@ module hostStorage 'modules/storage.bicep' = {
     containerNames: [
       deploymentContainerName
     ]
+    softDeleteRetentionDays: 0
   }
 }
 
@@ -211,6 +218,7 @@ module documentsStorage 'modules/storage.bicep' = {
     containerNames: [
       documentsContainerName
     ]
+    softDeleteRetentionDays: documentsSoftDeleteRetentionDays
   }
 }
 
@@ -301,6 +309,9 @@ output AZURE_SEARCH_SERVICE string = search.outputs.name
 output AZURE_SEARCH_ENDPOINT string = search.outputs.endpoint
 output AZURE_SEARCH_SERVICE_ID string = search.outputs.id
 output AZURE_SEARCH_PRINCIPAL_ID string = search.outputs.principalId
+// The tier decides how much text the indexer extracts per blob (Basic: 512,000 characters) and the
+// largest blob it reads (Basic: 16 MB); `python -m skills.search check` compares the container with it.
+output AZURE_SEARCH_SKU string = searchSkuName
 
 output AZURE_OPENAI_SERVICE string = openAi.outputs.name
 output AZURE_OPENAI_ENDPOINT string = openAi.outputs.endpoint

@@ -141,7 +141,8 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
     httpsOnly: true
     siteConfig: {
       minTlsVersion: '1.2'
-      ftpsState: 'Disabled'
+      // No ftpsState: Flex Consumption has no FTPS and lists the property as deprecated
+      // (functions-app-settings.md, "Flex Consumption plan deprecations").
       // Written out, not built from an object: a for-expression over values only known at run time
       // (endpoints, the connection string) is rejected by Bicep (BCP178).
       appSettings: [

@@ -28,8 +28,9 @@ param tags object
 ])
 param skuName string
 
-@description('Semantic ranker plan: free (1,000 queries a month) or standard (billed per query).')
+@description('Semantic ranker plan: disabled, free (1,000 queries a month) or standard (billed per query). The ranker is offered only in some regions (https://learn.microsoft.com/azure/search/search-region-support).')
 @allowed([
+  'disabled'
   'free'
   'standard'
 ])
@@ -65,7 +66,9 @@ resource search 'Microsoft.Search/searchServices@2025-05-01' = {
   }
   properties: union(
     {
-      hostingMode: 'default'
+      // 'Default' | 'HighDensity' in the 2025-05-01 type (Azure/bicep-types-az:
+      // generated/search/microsoft.search/2025-05-01/types.md); the older specs spell it 'default'.
+      hostingMode: 'Default'
       partitionCount: 1
       replicaCount: 1
       semanticSearch: semanticRankerPlan

@@ -5,6 +5,13 @@
 // read the documents account.
 // Resource shape: https://learn.microsoft.com/azure/templates/microsoft.storage/storageaccounts
 // allowSharedKeyAccess false on Flex host storage: Azure-Samples/functions-quickstart-python-http-azd.
+//
+// Blob soft delete (documents account only, softDeleteRetentionDays > 0): the Search data source's
+// NativeBlobSoftDeleteDeletionDetectionPolicy removes a file's chunks only when the indexer sees the
+// blob in the soft-deleted state, so soft delete must be on from the very first indexer run, with a
+// retention "significantly higher than your indexer interval schedule", and blob versioning must be
+// off ("the design doesn't support native soft delete" with it on):
+// https://learn.microsoft.com/azure/search/search-how-to-index-azure-blob-changed-deleted
 
 @description('Storage account name (3-24 lowercase letters and digits).')
 @minLength(3)
@@ -19,6 +26,11 @@ param tags object
 
 @description('Blob containers to create (private).')
 param containerNames array
+
+@description('Days a deleted blob stays recoverable (soft delete); 0 turns soft delete off.')
+@minValue(0)
+@maxValue(365)
+param softDeleteRetentionDays int
 
 resource storage 'Microsoft.Storage/storageAccounts@2024-01-01' = {
   name: name
@@ -47,6 +59,17 @@ resource storage 'Microsoft.Storage/storageAccounts@2024-01-01' = {
 resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2024-01-01' = {
   parent: storage
   name: 'default'
+  properties: {
+    deleteRetentionPolicy: softDeleteRetentionDays > 0
+      ? {
+          enabled: true
+          days: softDeleteRetentionDays
+        }
+      : {
+          enabled: false
+        }
+    isVersioningEnabled: false
+  }
 }
 
 resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2024-01-01' = [

@@ -1,4 +1,5 @@
-"""The Azure side of :class:`skills.search.query.Searcher`, and the keyless credential.
+"""The Azure side of :class:`skills.search.query.Searcher` and of the doctor's storage checks,
+and the keyless credential.
 
 Keyless by default: ``DefaultAzureCredential`` (``az login`` on a laptop, managed identity in
 Azure). The caller needs "Search Index Data Reader" to query and "Search Service Contributor" to
@@ -8,7 +9,9 @@ deploy. ``AZURE_SEARCH_API_KEY`` is honoured only where keys are allowed.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlparse
 
 from skills.search.query import SearchRequest
 
@@ -60,3 +63,66 @@ class AzureSearcher:
             filter=request.filter, **extra,
         )  # fmt: skip
         return [dict(result) for result in results]
+
+
+ARM_ENDPOINT = "https://management.azure.com"
+STORAGE_API_VERSION = "2024-01-01"
+
+
+class AzureStorage:
+    """The documents account as the doctor reads it (:class:`skills.search.doctor.Storage`).
+
+    The blob service's soft-delete and versioning settings come from Azure Resource Manager
+    (``GET <account id>/blobServices/default``: Reader on the account is enough); the blobs from
+    the data plane (Storage Blob Data Reader, which the template grants the deployer).
+    """
+
+    def __init__(
+        self,
+        resource_id: str,
+        blob_endpoint: str,
+        container: str,
+        folder: str | None,
+        credential: Any,
+        *,
+        arm_endpoint: str = ARM_ENDPOINT,
+        blob_credential: Any = None,
+    ) -> None:
+        self._resource_id = resource_id.strip("/")
+        self._blob_endpoint = blob_endpoint
+        self._container = container
+        self._folder = folder
+        self._credential = credential
+        self._blob_credential = credential if blob_credential is None else blob_credential
+        self._arm_endpoint = arm_endpoint.rstrip("/")
+
+    def blob_service(self) -> dict[str, Any]:
+        """The ``properties`` of the account's blob service (REST Blob Services - Get Service
+        Properties)."""
+        from azure.core import PipelineClient
+        from azure.core.pipeline.policies import BearerTokenCredentialPolicy, RetryPolicy
+        from azure.core.rest import HttpRequest
+
+        policy = BearerTokenCredentialPolicy(self._credential, f"{ARM_ENDPOINT}/.default")
+        client: PipelineClient[Any, Any] = PipelineClient(
+            self._arm_endpoint, policies=[RetryPolicy(), policy]
+        )
+        url = (
+            f"{self._arm_endpoint}/{self._resource_id}/blobServices/default"
+            f"?api-version={STORAGE_API_VERSION}"
+        )
+        # Tokens go over https only, except to a loopback address (the tests' fake service).
+        loopback = urlparse(self._arm_endpoint).hostname in ("127.0.0.1", "localhost", "::1")
+        response = client.send_request(HttpRequest("GET", url), enforce_https=not loopback)
+        response.raise_for_status()
+        return dict(response.json().get("properties") or {})
+
+    def blobs(self) -> Iterator[Any]:
+        from azure.storage.blob import ContainerClient
+
+        from skills.search.doctor import Blob
+
+        container = ContainerClient(self._blob_endpoint, self._container, self._blob_credential)
+        for item in container.list_blobs(name_starts_with=self._folder or None):
+            url = container.get_blob_client(item.name).url
+            yield Blob(item.name, url, int(item.size or 0))

@@ -1,9 +1,16 @@
-"""``python -m skills.search deploy|query|simulate``: the search side from the command line.
+"""``python -m skills.search deploy|check|upload|query|simulate``: the search side, by command.
 
-- ``deploy --mode M [--dry-run] [--diff]``: render ``index_definitions/`` from the environment
-  (see :mod:`skills.search.settings`), show the diff against the service, create or update in
-  dependency order. ``--dry-run`` prints the rendered JSON (one array, in that order) and
-  contacts nothing; ``--diff`` shows the diff and changes nothing.
+- ``deploy --mode M [--dry-run] [--diff] [--reset] [--resend-secrets]``: render
+  ``index_definitions/`` from the environment (see :mod:`skills.search.settings`), show the diff
+  against the service, create or update in dependency order. ``--dry-run`` prints the rendered
+  JSON (one array, in that order) and contacts nothing; ``--diff`` shows the diff and changes
+  nothing; ``--reset`` resets and runs the indexer when the change needs it (it says so either
+  way); ``--resend-secrets`` also sends objects whose secrets the service hides (a rotated key).
+  Refused, before anything is sent, when the skill would have no auth.
+- ``check --mode M``: the read-only doctor (:mod:`skills.search.doctor`); exit 1 on a problem.
+- ``upload [FILES...] --mode M [--run]``: put files (default ``samples/``) into the documents
+  container, only those that differ (:mod:`skills.search.upload`); ``--run`` then starts the
+  indexer if anything was uploaded.
 - ``query "question" --mode M``: the parent-child query against the deployed indexes.
 - ``simulate --mode M [--query Q ...]``: the local end-to-end run (Azurite + the skill dev server
   + the local embedder), then the queries through the same collapse code.
@@ -13,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -21,6 +29,7 @@ from typing import Any
 
 from skills.formats.registry import TEXT_SUFFIXES
 from skills.search.collapse import Expand, ParentResult
+from skills.search.deploy import DeployError
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
 from skills.search.templates import render
@@ -33,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except SettingsError as error:
+    except (SettingsError, DeployError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
@@ -49,7 +58,25 @@ def _parser() -> argparse.ArgumentParser:
     _mode(deploy)
     deploy.add_argument("--dry-run", action="store_true", help="print the rendered JSON only")
     deploy.add_argument("--diff", action="store_true", help="show the diff, change nothing")
+    deploy.add_argument(
+        "--reset", action="store_true", help="reset and run the indexer when a change needs it"
+    )
+    deploy.add_argument(
+        "--resend-secrets", action="store_true",
+        help="also send objects whose secrets the service hides (after rotating the key)",
+    )  # fmt: skip
     deploy.set_defaults(run=_deploy)
+
+    check = commands.add_parser("check", help="read-only doctor of the live deployment")
+    _mode(check)
+    check.set_defaults(run=_check)
+
+    upload = commands.add_parser("upload", help="put files into the documents container")
+    upload.add_argument("files", nargs="*", default=list(DEFAULT_FILES),
+                        help="files or folders (default: samples/)")  # fmt: skip
+    _mode(upload)
+    upload.add_argument("--run", action="store_true", help="run the indexer after an upload")
+    upload.set_defaults(run=_upload)
 
     query = commands.add_parser("query", help="ask the deployed indexes a question")
     query.add_argument("question")
@@ -92,7 +119,7 @@ def _options(args: argparse.Namespace) -> QueryOptions:
 
 
 def _deploy(args: argparse.Namespace) -> int:
-    from skills.search.deploy import Service, deploy, plan, redact
+    from skills.search.deploy import Service, deploy, plan, redact, reset_reasons
 
     settings = SearchSettings.from_env()
     definitions = render(args.mode, settings)
@@ -110,12 +137,116 @@ def _deploy(args: argparse.Namespace) -> int:
     if args.diff:
         changes = [change for _, change in plan(service, definitions)]
     else:
-        changes = deploy(service, definitions)
+        options = {"reset": args.reset, "resend_secrets": args.resend_secrets}
+        changes = deploy(service, definitions, **options)
     for change in changes:
         print(f"{change.action:>9}  {change.kind} {change.name}")
+        for note in change.notes if change.action == "unchanged" else ():
+            print(f"           note: {note} (--resend-secrets sends it anyway)")
         if change.diff:
             print(change.diff)
+    _print_reset(reset_reasons(changes, definitions), done=args.reset and not args.diff)
+    _print_tier_limits(settings.search_sku)
     return 0
+
+
+def _print_tier_limits(sku: str) -> None:
+    """What the tier silently cuts (the indexer only warns): said once per deploy."""
+    from skills.search.safety import TIER_LIMITS
+
+    limits = TIER_LIMITS.get(sku)
+    if limits is not None:
+        print(
+            f"note: the {sku} tier extracts at most {limits.max_extracted_characters:,} "
+            f"characters of a file and skips files over {limits.max_blob_bytes // (1024 * 1024)} "
+            "MB; `python -m skills.search check` lists the files it would cut"
+        )
+
+
+def _print_reset(reasons: Sequence[str], done: bool) -> None:
+    if not reasons:
+        return
+    why = "; ".join(reasons)
+    if done:
+        print(f"indexer reset and started ({why}): every file is indexed again")
+    else:
+        print(
+            f"reset needed ({why}): files indexed before keep their old chunks until the "
+            "indexer is reset. Run again with --reset, or reset it in the portal."
+        )
+
+
+def _check(args: argparse.Namespace) -> int:
+    from skills.search.doctor import diagnose, render_report, urllib_post
+
+    settings = SearchSettings.from_env()
+    definitions = render(args.mode, settings)
+    env = os.environ
+    inspector = storage = None
+    if settings.search_endpoint:
+        from skills.search.azure import credential
+        from skills.search.deploy import Service
+
+        inspector = Service(settings.search_endpoint, credential())
+    if env.get("AZURE_STORAGE_RESOURCE_ID") and settings.storage_blob_endpoint:
+        from azure.identity import DefaultAzureCredential
+
+        from skills.search.azure import ARM_ENDPOINT, AzureStorage
+
+        storage = AzureStorage(
+            settings.storage_resource_id, settings.storage_blob_endpoint, settings.container,
+            settings.container_folder, DefaultAzureCredential(),
+            arm_endpoint=env.get("AZURE_RESOURCE_MANAGER_ENDPOINT", ARM_ENDPOINT),
+        )  # fmt: skip
+    post = urllib_post if env.get("SKILL_URI") else None
+    findings = diagnose(settings, definitions, inspector=inspector, post=post, storage=storage)
+    print(render_report(findings))
+    return 1 if any(finding.status == "problem" for finding in findings) else 0
+
+
+def _upload(args: argparse.Namespace) -> int:
+    from azure.identity import DefaultAzureCredential
+    from azure.storage.blob import ContainerClient
+
+    from skills.search.upload import sync
+
+    _require_azure(("AZURE_SEARCH_ENDPOINT",))
+    settings = SearchSettings.from_env()
+    if not settings.storage_blob_endpoint:
+        raise SettingsError("set AZURE_STORAGE_BLOB_ENDPOINT (an azd output) first")
+    definitions = render(args.mode, settings)
+    selectors = definitions.skillset.get("indexProjections", {}).get("selectors", [])
+    container = ContainerClient(
+        settings.storage_blob_endpoint, settings.container, DefaultAzureCredential()
+    )
+    files = _expand_files(args.files)
+    done = sync(container, files, settings.container_folder or "",
+                [s["sourceContext"] for s in selectors])  # fmt: skip
+    for upload in done:
+        print(
+            f"{upload.action:>9}  {upload.name}" + (f": {upload.reason}" if upload.reason else "")
+        )
+    if args.run and any(upload.action == "uploaded" for upload in done):
+        _run_indexer(settings, definitions.indexer["name"])
+    return 2 if any(upload.action == "refused" for upload in done) else 0  # 2: rename the file
+
+
+def _run_indexer(settings: SearchSettings, name: str) -> None:
+    from azure.core.exceptions import HttpResponseError
+
+    from skills.search.azure import credential
+    from skills.search.deploy import Service
+
+    try:
+        Service(str(settings.search_endpoint), credential()).run_indexer(name)
+        print(f"  started  indexer {name}")
+    except HttpResponseError as error:
+        if error.status_code == 404:  # the deploy creates it, and a new indexer runs at once
+            print(f"   absent  indexer {name}: it runs when the deploy creates it")
+        elif error.status_code == 409:  # a run is in progress
+            print(f"  running  indexer {name} (already; the next run sees the new files)")
+        else:
+            raise
 
 
 def _query(args: argparse.Namespace) -> int:

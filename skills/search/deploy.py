@@ -6,7 +6,19 @@ of unchanged definitions changes nothing (the diff is empty and no PUT is sent).
 
 What the service returns is not what was sent: it adds defaults (``"inputs": []``,
 ``"analyzer": null``...), ``@odata.etag``, and blanks secrets. The diff therefore compares only
-the properties our definition sets, and ignores values the service hides (``null``).
+the properties our definition sets, and ignores the secret values the service hides (``null``),
+with one exception: a secret the service holds and our definition drops (a function key, when
+the deploy runs without ``SKILL_FUNCTION_KEY``) stays in the diff, so dropping it is never silent.
+
+Two rules make a deploy safe to run from any shell:
+
+- nothing is sent unless every Web API skill authenticates (a function key header or an
+  ``authResourceId``): without it every skill call is refused with 401, and with
+  ``maxFailedItems: -1`` the indexer run still looks successful;
+- a change that files indexed before would not see (a skillset, an index, the data source, the
+  indexer's parsing or mappings) is reported as needing an indexer reset, because blob change
+  detection goes by timestamp: unchanged files keep their old chunks. ``reset=True`` resets
+  and runs the indexer.
 """
 
 from __future__ import annotations
@@ -14,13 +26,22 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from skills.search.templates import Definition, DefinitionSet, Kind
 
 SECRET_KEYS = frozenset({"httpHeaders", "apiKey", "connectionString"})
 REDACTED = "<redacted>"
+WEB_API_SKILL = "#Microsoft.Skills.Custom.WebApiSkill"
+#: indexer properties whose change alters what an indexed file becomes (the rest: schedule, batch
+#: sizes, failure limits, description, only change how the indexer runs)
+REPROCESSING_INDEXER_KEYS = ("dataSourceName", "skillsetName", "targetIndexName", "fieldMappings",
+                             "outputFieldMappings", "parameters.configuration")  # fmt: skip
+
+
+class DeployError(RuntimeError):
+    """The definitions must not be sent as they are; the message says what to set."""
 
 
 @dataclass(frozen=True)
@@ -31,14 +52,26 @@ class Change:
     name: str
     action: str  # "create" | "update" | "unchanged"
     diff: str
+    #: what the diff cannot show (secret values the service hides)
+    notes: tuple[str, ...] = ()
+    #: the properties that differ (see :func:`changed_keys`)
+    changed: tuple[str, ...] = ()
 
 
-class Store(Protocol):
-    """Where definitions live: the service (:class:`Service`) or a fake in tests."""
+class Reader(Protocol):
+    """Where definitions are read from: the service (:class:`Service`) or a fake in tests."""
 
     def get(self, kind: Kind, name: str) -> dict[str, Any] | None: ...
 
+
+class Store(Reader, Protocol):
+    """Where definitions are written to, and the indexer reset and run."""
+
     def put(self, kind: Kind, body: dict[str, Any]) -> None: ...
+
+    def reset_indexer(self, name: str) -> None: ...
+
+    def run_indexer(self, name: str) -> None: ...
 
 
 class Service:
@@ -47,6 +80,7 @@ class Service:
     def __init__(self, endpoint: str, credential: Any) -> None:
         from azure.search.documents.indexes import SearchIndexClient, SearchIndexerClient
 
+        self.endpoint, self.credential = endpoint, credential
         self.indexes = SearchIndexClient(endpoint, credential)
         self.indexers = SearchIndexerClient(endpoint, credential)
 
@@ -74,21 +108,67 @@ class Service:
     def put(self, kind: Kind, body: dict[str, Any]) -> None:
         self._calls(kind)[1](body)
 
+    def reset_indexer(self, name: str) -> None:
+        self.indexers.reset_indexer(name)
 
-def comparable(current: Any, desired: Any) -> Any:
-    """``current`` cut down to the shape of ``desired``; hidden (null) service values take ours.
+    def run_indexer(self, name: str) -> None:
+        self.indexers.run_indexer(name)
 
-    >>> comparable({"a": 1, "b": None, "extra": 3}, {"a": 2, "b": "secret"})
-    {'a': 1, 'b': 'secret'}
+    def indexer_status(self, name: str) -> dict[str, Any] | None:
+        """The REST shape of Get Indexer Status (``lastResult``, ``limits``); None if absent."""
+        from azure.core.exceptions import ResourceNotFoundError
+
+        try:
+            return dict(self.indexers.get_indexer_status(name).as_dict())
+        except ResourceNotFoundError:
+            return None
+
+    def document_count(self, index: str) -> int | None:
+        from azure.core.exceptions import ResourceNotFoundError
+        from azure.search.documents import SearchClient
+
+        client = SearchClient(self.endpoint, index, self.credential)
+        try:
+            return int(client.get_document_count())
+        except ResourceNotFoundError:
+            return None
+
+
+def comparable(current: Any, desired: Any, secret: bool = False) -> Any:
+    """``current`` cut down to the shape of ``desired``, to diff against it.
+
+    Inside a secret (:data:`SECRET_KEYS`) a null is a value the service hides, and takes ours.
+    Elsewhere a null is what the service holds (an unset ``authResourceId``) and stays; a
+    property the service does not return at all cannot be compared, and takes ours. A secret the
+    service holds and ``desired`` lacks is kept, so that the diff shows it going.
+
+    >>> comparable({"a": 1, "apiKey": None, "extra": 3}, {"a": 2, "apiKey": "secret"})
+    {'a': 1, 'apiKey': 'secret'}
+    >>> comparable({"authResourceId": None}, {"authResourceId": "api://x"})
+    {'authResourceId': None}
+    >>> comparable({"a": 1, "httpHeaders": {"x-functions-key": None}}, {"a": 1})
+    {'a': 1, 'httpHeaders': {'x-functions-key': None}}
     """
     if isinstance(desired, dict) and isinstance(current, dict):
-        return {
-            key: value if current.get(key) is None else comparable(current[key], value)
-            for key, value in desired.items()
+        kept = {
+            key: _comparable_value(current, key, value, secret) for key, value in desired.items()
         }
+        dropped = {
+            key: value
+            for key, value in current.items()
+            if key in SECRET_KEYS and key not in desired and value
+        }
+        return {**kept, **dropped}
     if isinstance(desired, list) and isinstance(current, list) and len(desired) == len(current):
-        return [comparable(c, d) for c, d in zip(current, desired, strict=True)]
+        return [comparable(c, d, secret) for c, d in zip(current, desired, strict=True)]
     return current
+
+
+def _comparable_value(current: dict[str, Any], key: str, ours: Any, secret: bool) -> Any:
+    hidden = secret or key in SECRET_KEYS
+    if key not in current or (hidden and current[key] is None):
+        return ours
+    return comparable(current[key], ours, hidden)
 
 
 def diff(current: dict[str, Any] | None, desired: dict[str, Any]) -> str:
@@ -122,22 +202,131 @@ def _redact_secret(value: Any) -> Any:
     return REDACTED if value else value
 
 
-def plan(service: Store, definitions: DefinitionSet) -> list[tuple[Definition, Change]]:
+def hidden_secrets(current: Any, desired: Any, path: str = "") -> list[str]:
+    """Paths of secrets ``desired`` sets whose service value is hidden (null), so not compared.
+
+    >>> hidden_secrets({"skills": [{"httpHeaders": None}]}, {"skills": [{"httpHeaders": {"k": 1}}]})
+    ['skills[0].httpHeaders']
+    """
+    if isinstance(desired, dict) and isinstance(current, dict):
+        found = []
+        for key, value in desired.items():
+            where = f"{path}.{key}".lstrip(".")
+            if key in SECRET_KEYS and value and not _visible(current.get(key)):
+                found.append(where)
+            elif key in current:
+                found += hidden_secrets(current[key], value, where)
+        return found
+    if isinstance(desired, list) and isinstance(current, list):
+        return [
+            found
+            for index, (c, d) in enumerate(zip(current, desired, strict=False))
+            for found in hidden_secrets(c, d, f"{path}[{index}]")
+        ]
+    return []
+
+
+def _visible(value: Any) -> bool:
+    """A value the service shows (not null, and not a map of nulls)."""
+    if isinstance(value, dict):
+        return any(v is not None for v in value.values())
+    return value is not None
+
+
+def unauthenticated_skills(definitions: DefinitionSet) -> list[str]:
+    """Names of Web API skills that would call the function without a key or a token."""
+    return [
+        skill["name"]
+        for skill in definitions.skillset.get("skills", [])
+        if skill.get("@odata.type") == WEB_API_SKILL
+        and not skill.get("authResourceId")
+        and not any(skill.get("httpHeaders", {}).values())
+        and "code=" not in str(skill.get("uri", ""))
+    ]
+
+
+def plan(service: Reader, definitions: DefinitionSet) -> list[tuple[Definition, Change]]:
     """What deploying would do, object by object, in dependency order."""
     planned = []
     for item in definitions.items:
         current = service.get(item.kind, item.name)
         text = diff(current, item.body)
         action = "create" if current is None else ("update" if text else "unchanged")
-        planned.append((item, Change(item.kind, item.name, action, text)))
+        hidden = hidden_secrets(current, item.body) if current is not None else []
+        notes = tuple(f"{path}: the service hides its value, not compared" for path in hidden)
+        changed = changed_keys(current, item.body) if text else ()
+        planned.append((item, Change(item.kind, item.name, action, text, notes, changed)))
     return planned
 
 
-def deploy(service: Store, definitions: DefinitionSet) -> list[Change]:
-    """Create or update every object that differs; idempotent (a re-run is all ``unchanged``)."""
+def deploy(
+    service: Store, definitions: DefinitionSet, *, reset: bool = False, resend_secrets: bool = False
+) -> list[Change]:
+    """Create or update every object that differs; idempotent (a re-run is all ``unchanged``).
+
+    Raises :class:`DeployError` before sending anything when a Web API skill has no auth.
+    ``resend_secrets`` also sends the objects whose hidden secrets could not be compared (a
+    rotated function key); ``reset`` resets and runs the indexer when :func:`reset_reasons`
+    says the change needs it.
+    """
+    unsigned = unauthenticated_skills(definitions)
+    if unsigned:
+        raise DeployError(
+            f"skill {', '.join(unsigned)} would call the function without auth (every call "
+            "refused with 401): set SKILL_FUNCTION_KEY (functionKey mode) or "
+            "SKILL_AUTH_RESOURCE_ID (entra mode); nothing was sent"
+        )
     changes = []
     for item, change in plan(service, definitions):
+        if change.action == "unchanged" and resend_secrets and change.notes:
+            change = replace(change, action="update")
         if change.action != "unchanged":
             service.put(item.kind, item.body)
         changes.append(change)
+    if reset and reset_reasons(changes, definitions):
+        service.reset_indexer(definitions.indexer["name"])
+        service.run_indexer(definitions.indexer["name"])
     return changes
+
+
+def reset_reasons(changes: list[Change], definitions: DefinitionSet) -> list[str]:
+    """Why files indexed before would keep stale chunks after ``changes``; empty: no reset.
+
+    A first deploy needs none (a new indexer runs over every file). Otherwise any update of the
+    data source, an index or the skillset, a new index, or an indexer change in
+    :data:`REPROCESSING_INDEXER_KEYS` does.
+    """
+    indexer = next(c for c in changes if c.kind == "indexer")
+    if indexer.action == "create":
+        return []
+    reasons = [
+        f"{change.kind} {change.name} {'created' if change.action == 'create' else 'changed'}"
+        for change in changes
+        if change.kind != "indexer" and change.action != "unchanged"
+    ]
+    reprocessing = [key for key in indexer.changed if key in REPROCESSING_INDEXER_KEYS]
+    if reprocessing:
+        reasons.append(f"indexer {indexer.name} changed {', '.join(reprocessing)}")
+    return reasons
+
+
+def changed_keys(current: dict[str, Any] | None, desired: dict[str, Any]) -> tuple[str, ...]:
+    """The top-level properties (and ``parameters.*``) whose values differ, as :func:`diff` sees.
+
+    >>> changed_keys({"a": 1, "parameters": {"b": 1, "c": 2}}, {"a": 1, "parameters": {"c": 3}})
+    ('parameters.c',)
+    """
+    if current is None:
+        return tuple(desired)
+    seen = comparable(current, desired)
+    found: list[str] = []
+    for key in sorted(set(seen) | set(desired)):
+        before, after = seen.get(key), desired.get(key)
+        if before == after:
+            continue
+        if key == "parameters" and isinstance(before, dict) and isinstance(after, dict):
+            found += [f"parameters.{k}" for k in sorted(set(before) | set(after))
+                      if before.get(k) != after.get(k)]  # fmt: skip
+        else:
+            found.append(key)
+    return tuple(found)

@@ -36,14 +36,17 @@ def project(
                 for mapping in selector["mappings"]
             }
             document[selector["parentKeyFieldName"]] = document_key
-            document[key_fields[index]] = _generated_key(fingerprint, document_key, context, bound)
+            document[key_fields[index]] = generated_key(fingerprint, document_key, context, bound)
             documents.append(document)
     return out
 
 
-def _generated_key(
-    fingerprint: str, document_key: str, context: str, bound: tuple[int, ...]
-) -> str:
+def generated_key(fingerprint: str, document_key: str, context: str, bound: tuple[int, ...]) -> str:
+    """The documented key shape ``<hash>_<parent key>_<annotation path>``.
+
+    >>> generated_key("0a1b2c3d4e5f", "aHR0cA2", "/document/parents/*", (3,))
+    '0a1b2c3d4e5f_aHR0cA2_parents_3'
+    """
     positions = iter(bound)
     suffix = "_".join(str(next(positions)) if part == "*" else part for part in segments(context))
     return f"{fingerprint}_{document_key}_{suffix}"

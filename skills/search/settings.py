@@ -49,8 +49,10 @@ class SearchSettings:
         "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg"
         "/providers/Microsoft.Storage/storageAccounts/example"
     )
+    storage_blob_endpoint: str | None = None
     container: str = "documents"
     container_folder: str | None = None
+    search_sku: str = "basic"
     prefix: str = "hcs"
     indexer_schedule: str = "PT1H"
     indexer_batch_size: int = 10
@@ -136,6 +138,8 @@ ENVIRONMENT: dict[str, str] = {
     "SKILL_BATCH_SIZE": "skill_batch_size",
     "SKILL_DEGREE_OF_PARALLELISM": "skill_degree_of_parallelism",
     "AZURE_STORAGE_RESOURCE_ID": "storage_resource_id",
+    "AZURE_STORAGE_BLOB_ENDPOINT": "storage_blob_endpoint",
+    "AZURE_SEARCH_SKU": "search_sku",
     "AZURE_STORAGE_CONTAINER": "container",
     "AZURE_STORAGE_FOLDER": "container_folder",
     "AZURE_SEARCH_PREFIX": "prefix",

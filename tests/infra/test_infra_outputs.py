@@ -7,7 +7,9 @@ against the readers' own tables, not against a list kept here.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 
 import yaml
 from infra_bicep import Expr, Ternary
@@ -95,3 +97,26 @@ def test_azure_yaml_points_at_infra_and_the_function_service() -> None:
     assert (project / "function_app.py").is_file()
     assert (project / "host.json").is_file()
     assert (project / "requirements.txt").is_file()
+
+
+def test_azd_runs_the_search_deploy_after_the_code_is_deployed() -> None:
+    """postdeploy, not postprovision: the host creates its function key when it first starts."""
+    hooks = yaml.safe_load(AZURE_YAML.read_text(encoding="utf-8"))["hooks"]
+    assert set(hooks) == {"postdeploy"}
+    hook = hooks["postdeploy"]
+    assert hook["shell"] == "sh" and hook["continueOnError"] is False
+    script = ROOT / hook["run"]
+    assert script.is_file() and os.access(script, os.X_OK)
+    assert subprocess.run(["sh", "-n", str(script)], check=False).returncode == 0
+    text = script.read_text(encoding="utf-8")
+    for step in ("skills.search deploy", "skills.search check", "az functionapp keys list"):
+        assert step in text
+
+
+def test_every_output_the_hook_reads_is_an_output() -> None:
+    script = (ROOT / "scripts" / "azd-postdeploy.sh").read_text(encoding="utf-8")
+    read = set(re.findall(r"\$\{?([A-Z][A-Z0-9_]+)", script))
+    settings = {"AZURE_SEARCH_MODE", "AZURE_SEARCH_RESET", "AZURE_UPLOAD_SAMPLES", "PYTHON",
+                "HOOK_TRIES", "HOOK_WAIT_SECONDS", "SKILL_FUNCTION_KEY", "MODE", "TRIES",
+                "WAIT_SECONDS"}  # fmt: skip
+    assert read - settings <= set(outputs())

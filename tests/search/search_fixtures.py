@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import socket
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -71,3 +73,16 @@ def enrich(definitions: DefinitionSet, embedder: HashEmbedder) -> list[SourceDoc
         else:
             run_embedding_skill(skill, documents, embedder)
     return documents
+
+
+def azurite_listening(port: int, wait_seconds: float) -> bool:
+    """Poll the port: scripts/test.sh starts Azurite in the background just before the tests."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        with socket.socket() as probe:
+            probe.settimeout(1.0)
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)

@@ -1,7 +1,8 @@
-"""Deploy order, idempotence and the diff, against an in-memory stand-in for the service.
+"""Deploy order, idempotence, the diff, the auth guard and resets, against an in-memory stand-in.
 
-The stand-in answers GET the way the service does (documented in the team notes §6.3): it adds
-defaults and an etag, and blanks secrets. Those must not show up as changes.
+The stand-in answers GET the way the service does (documented in the team notes §6.3, shared
+with the HTTP fake in fake_search_service.py): it adds defaults and an etag, and blanks secrets.
+Those must not show up as changes.
 """
 
 from __future__ import annotations
@@ -11,40 +12,44 @@ import json
 from typing import Any
 
 import pytest
+from fake_search_service import echo
 
 from skills.search.cli import main
-from skills.search.deploy import comparable, deploy, diff, plan, redact
+from skills.search.deploy import (
+    DeployError,
+    comparable,
+    deploy,
+    diff,
+    plan,
+    redact,
+    reset_reasons,
+)
 from skills.search.settings import SearchSettings, SettingsError, missing_azure_settings
 from skills.search.templates import Kind, render
 
 
 class FakeService:
-    """Stores what was PUT; GET returns it the way the service does."""
+    """Stores what was PUT; GET returns it the way the service does (:func:`echo`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, header_names: bool = False) -> None:
         self.objects: dict[tuple[str, str], dict[str, Any]] = {}
         self.puts: list[tuple[str, str]] = []
+        self.indexer_calls: list[tuple[str, str]] = []
+        self.header_names = header_names
 
     def get(self, kind: Kind, name: str) -> dict[str, Any] | None:
         stored = self.objects.get((kind, name))
-        if stored is None:
-            return None
-        echoed = copy.deepcopy(stored)
-        echoed["@odata.etag"] = '"0x8DC"'
-        echoed["encryptionKey"] = None
-        if kind == "skillset":
-            for skill in echoed["skills"]:
-                skill.setdefault("httpHeaders", None)
-                if skill.get("httpHeaders"):
-                    skill["httpHeaders"] = None  # secrets come back blank
-        if kind == "index":
-            for field in echoed["fields"]:
-                field.setdefault("synonymMaps", [])
-        return echoed
+        return None if stored is None else echo(kind, stored, self.header_names)
 
     def put(self, kind: Kind, body: dict[str, Any]) -> None:
         self.puts.append((kind, body["name"]))
         self.objects[(kind, body["name"])] = copy.deepcopy(body)
+
+    def reset_indexer(self, name: str) -> None:
+        self.indexer_calls.append(("reset", name))
+
+    def run_indexer(self, name: str) -> None:
+        self.indexer_calls.append(("run", name))
 
 
 SETTINGS = SearchSettings(skill_function_key="secret-key")
@@ -90,8 +95,8 @@ def test_plan_sends_nothing() -> None:
 
 
 def test_comparable_keeps_only_our_properties_and_trusts_hidden_values() -> None:
-    current = {"a": 1, "secret": None, "added": [], "nested": [{"x": 1, "y": 2}]}
-    desired = {"a": 1, "secret": "s", "nested": [{"x": 1}]}
+    current = {"a": 1, "apiKey": None, "added": [], "nested": [{"x": 1, "y": 2}]}
+    desired = {"a": 1, "apiKey": "s", "nested": [{"x": 1}]}
     assert comparable(current, desired) == desired
     assert diff(current, desired) == ""
 
@@ -134,3 +139,82 @@ def test_settings_from_environment_convert_numbers_and_refuse_two_auth_modes() -
     with pytest.raises(SettingsError, match="integer"):
         SearchSettings.from_env({"SKILL_BATCH_SIZE": "many"})
     assert "SKILL_URI" in missing_azure_settings({})
+
+
+def test_a_deploy_without_skill_auth_sends_nothing() -> None:
+    service = FakeService()
+    with pytest.raises(DeployError, match=r"SKILL_FUNCTION_KEY.*SKILL_AUTH_RESOURCE_ID"):
+        deploy(service, render("embedded", SearchSettings()))
+    assert service.puts == []
+
+
+def test_the_cli_refuses_a_deploy_without_skill_auth(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SKILL_FUNCTION_KEY", "SKILL_AUTH_RESOURCE_ID"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AZURE_SEARCH_ENDPOINT", "https://127.0.0.1:9")  # never reached
+    for name in ("AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_EMBEDDING_DEPLOYMENT", "SKILL_URI",
+                 "AZURE_STORAGE_RESOURCE_ID"):  # fmt: skip
+        monkeypatch.setenv(name, "x")
+    assert main(["deploy", "--mode", "embedded"]) == 2
+    assert "nothing was sent" in capsys.readouterr().err
+
+
+def test_a_function_key_the_service_holds_and_the_deploy_drops_shows_in_the_diff() -> None:
+    service = FakeService(header_names=True)
+    deploy(service, render("embedded", SETTINGS))
+    entra = SearchSettings(skill_auth_resource_id="api://skill")
+    (skillset,) = [c for _, c in plan(service, render("embedded", entra)) if c.kind == "skillset"]
+    assert '-      "httpHeaders": {' in skillset.diff
+    assert '+      "authResourceId": "api://skill",' in skillset.diff
+
+
+def test_a_hidden_key_is_noted_not_compared_and_resent_when_asked() -> None:
+    service = FakeService()
+    definitions = render("embedded", SETTINGS)
+    deploy(service, definitions)
+    service.puts.clear()
+    rotated = render("embedded", SearchSettings(skill_function_key="rotated-key"))
+    changes = {c.kind: c for c in deploy(service, rotated)}
+    assert changes["skillset"].action == "unchanged"
+    assert changes["skillset"].notes == (
+        "skills[0].httpHeaders: the service hides its value, not compared",
+    )
+    assert service.puts == []
+    deploy(service, rotated, resend_secrets=True)
+    assert service.puts == [("skillset", "hcs-embedded-skillset")]
+
+
+def test_a_first_deploy_needs_no_reset() -> None:
+    service = FakeService()
+    definitions = render("embedded", SETTINGS)
+    assert reset_reasons(deploy(service, definitions, reset=True), definitions) == []
+    assert service.indexer_calls == []
+
+
+def test_a_skillset_change_needs_a_reset_and_reset_runs_the_indexer() -> None:
+    service = FakeService()
+    deploy(service, render("embedded", SETTINGS))
+    bigger = render("embedded", SearchSettings(skill_function_key="secret-key", skill_batch_size=8))
+    changes = deploy(service, bigger)
+    assert reset_reasons(changes, bigger) == ["skillset hcs-embedded-skillset changed"]
+    assert service.indexer_calls == []
+    deploy(service, render("embedded", SETTINGS), reset=True)
+    assert service.indexer_calls == [
+        ("reset", "hcs-embedded-indexer"),
+        ("run", "hcs-embedded-indexer"),
+    ]
+
+
+def test_a_schedule_change_needs_no_reset_a_parsing_change_does() -> None:
+    service = FakeService()
+    deploy(service, render("embedded", SETTINGS))
+    hourly = SearchSettings(skill_function_key="secret-key", indexer_schedule="PT5M")
+    definitions = render("embedded", hourly)
+    assert reset_reasons(deploy(service, definitions), definitions) == []
+    definitions.indexer["parameters"]["configuration"]["parsingMode"] = "markdown"
+    changes = deploy(service, definitions)
+    assert reset_reasons(changes, definitions) == [
+        "indexer hcs-embedded-indexer changed parameters.configuration"
+    ]

@@ -1,4 +1,4 @@
-"""Deploy, index and query on a real Azure AI Search service. Skipped unless Azure is configured.
+"""Deploy, index, query and check on a real Azure deployment. Skipped unless Azure is configured.
 
 Needs the variables listed in ``skills.search.settings.REQUIRED_FOR_AZURE`` (the search service,
 the embedding deployment, the deployed skill's URL with ``SKILL_FUNCTION_KEY`` or
@@ -86,3 +86,19 @@ def test_deploy_index_and_query_on_azure(mode: Mode) -> None:
     assert len({r.parent_chunk_id for r in results}) == len(results)
     assert all(r.parent is not None and r.passage for r in results)
     assert results[0].citations[0].title == "widget-api-guide.md"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_doctor_finds_no_problem_on_azure(
+    mode: Mode, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check`` on the deployment the test above made: every part that has settings passes.
+
+    Which parts ran and which were skipped (and why) is in the printed report.
+    """
+    from skills.search.cli import main
+
+    status = main(["check", "--mode", mode])
+    report = capsys.readouterr().out
+    print(report)
+    assert status == 0, report

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import time
 import uuid
 from collections.abc import Iterator
 
 import pytest
-from search_fixtures import SAMPLES
+from search_fixtures import SAMPLES, azurite_listening
 
 from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
 from skills.search.collapse import Expand
@@ -25,20 +23,7 @@ from skills.search.settings import Mode
 PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
 
 
-def _azurite_listening(wait_seconds: float) -> bool:
-    """Poll the port: scripts/test.sh starts Azurite in the background just before the tests."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        with socket.socket() as probe:
-            probe.settimeout(1.0)
-            if probe.connect_ex(("127.0.0.1", PORT)) == 0:
-                return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.5)
-
-
-if not _azurite_listening(30.0 if os.environ.get("CI") else 2.0):
+if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
     reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
     if os.environ.get("CI"):
         raise RuntimeError(reason)
