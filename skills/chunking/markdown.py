@@ -39,13 +39,16 @@ _ROW_KEY = re.compile(r"[ \t]*(?:\|(?:\\.|[^|\\\n])*|(?:\\.|[^|\\\n])+)\|")
 _QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
-# blank lines is both a block start and maybe a marker line: ``_MARKER`` tells.
+# blank lines is both a block start and maybe a marker line: ``_MARKER`` tells. A run of blank
+# lines is taken whole (possessively) and ``_events`` checks that a block follows it: a look-ahead
+# failing at the end of a long run would have the run rescanned from each of its newlines.
 _EVENT = re.compile(
     r"\n(?:"
-    r"(?P<gap>(?:[ \t]*\n)+)(?=[ \t]*\S)"  # blank lines: a new block starts after them
+    r"(?P<gap>(?:[ \t]*+\n)++)"  # blank lines: a new block starts after them
     rf"|(?P<marker>)(?={_MARKER_LINE})"
     r")"
 )
+_LINE_CONTENT = re.compile(r"[ \t]*\S")
 _HEADING_EVENT = re.compile(rf"\n(?P<marker>)(?={_HEADING_LINE})")
 # A table is found by its delimiter row ("|---|:--:|", "--- | ---"), the line after its header.
 _DELIMITER_ROW = re.compile(r"\n(?= {0,3}(?:\|[ \t]*:?-|:?-+:?[ \t]*\|))")
@@ -180,6 +183,8 @@ class _MarkdownParser:
         events = _HEADING_EVENT if self.sections_only else _EVENT
         for match in events.finditer(text, max(start - 1, 0)):
             kind, at = match.lastgroup or "", match.end()
+            if kind == "gap" and not _LINE_CONTENT.match(text, at):
+                continue  # blank lines at the end
             yield kind, at
             if kind == "gap" and is_marker(text, at):
                 yield "marker", at
