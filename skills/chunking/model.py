@@ -11,10 +11,12 @@ class Chunk:
     """A span of the source document, with what it is embedded as.
 
     Guarantees (checked as properties by the tests):
-    ``source[start:end] == text``; ``tokens == count_tokens(embed_text)`` and never above the
-    strategy's limit; children lie inside their parent. ``embed_text`` is ``text`` preceded by
-    ``prefix``, the context it needs to stand alone: the heading path, and where a table or code
-    block was cut, the table's header rows or the code fence's opening line.
+    ``source[start:end] == text``; ``tokens == count_tokens(embed_text)`` (or above it, by a
+    token or two, for a chunk over a run of 32,000 characters with no safe cut:
+    ``token_index``) and never above the strategy's limit; children lie inside their parent.
+    ``embed_text`` is ``text`` preceded by ``prefix``, the context it needs to stand alone: the
+    heading path, and where a table or code block was cut, the table's header rows or the code
+    fence's opening line.
 
     A chunk keeps a reference to the source rather than copies of its text, so chunking a large
     document does not hold it in memory four times over (parents and children, text and embedded

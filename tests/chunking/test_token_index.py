@@ -1,4 +1,5 @@
-"""Span counts from one encoding pass equal direct encoding, for any span of any text."""
+"""Span counts from one encoding pass equal direct encoding, for any span of any text; across a
+barrier (a segment cut where no position is safe) they are never below it."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ PIECES = [
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 
+def barriers_inside(index: TokenIndex, start: int, end: int) -> int:
+    return sum(start < barrier < end for barrier in index.barriers)
+
+
 @settings(max_examples=300, deadline=None)
 @given(texts, st.data(), st.sampled_from([4, 16, 1 << 16]))
 def test_any_span_counts_like_direct_encoding(text: str, data: st.DataObject, segment: int) -> None:
@@ -63,7 +68,8 @@ def test_any_span_counts_like_direct_encoding(text: str, data: st.DataObject, se
     for _ in range(10):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
-        assert index.count(start, end) == count_tokens(text[start:end])
+        exact, count = count_tokens(text[start:end]), index.count(start, end)
+        assert count == exact if not barriers_inside(index, start, end) else count >= exact
 
 
 @settings(max_examples=200, deadline=None)
@@ -92,12 +98,20 @@ def test_whole_document_count_matches_encoding_of_real_markdown() -> None:
     assert not index.barriers  # every segment found a safe cut
 
 
-def test_a_run_without_spaces_makes_a_barrier_and_still_counts_exactly() -> None:
+def test_a_run_without_spaces_makes_a_barrier_and_counts_at_least_its_tokens() -> None:
     text = "x" * 5000 + " tail"
     index = TokenIndex(text, segment_chars=1024)
+    assert len(index.barriers) == 4
+    assert count_tokens(text) <= index.count(0, len(text)) <= count_tokens(text) + 4
+    assert index.count(100, 900) == count_tokens(text[100:900])  # inside one segment: exact
+
+
+def test_a_megabyte_of_spaces_is_counted_without_encoding_it_whole() -> None:
+    # tiktoken's regex engine overflows its stack on a run of a million spaces in one call
+    text = "a" + " " * 1_000_000 + "b"
+    index = TokenIndex(text)
     assert index.barriers
-    assert index.count(0, len(text)) == count_tokens(text)
-    assert index.count(100, 4000) == count_tokens(text[100:4000])
+    assert index.count(0, len(text)) >= index.total
 
 
 def test_space_after_newline_indentation_is_not_safe() -> None:
