@@ -7,14 +7,15 @@ line. A prefix always ends with a newline and a chunk's text starts at a non-bla
 non-space character, so the tokens of the embedded text are exactly the prefix's plus the text's
 (see ``token_index``): the prefix is counted once per distinct prefix, not once per chunk.
 
-A prefix never takes more than half of a chunk's budget: a deeper heading path loses its
-outermost headings first, and a table header too large to repeat whole is repeated as its words
-alone (``header_words``: no delimiter or border lines, no HTML tags, no padding), or left out
-when even they do not fit. A row read without its header is a row of bare values: for a wide
-table, whose padding and delimiter row cost more tokens than its column names, the names are what
-the row needs. A code block or table row that fits a chunk only without part of its path gets
-that shorter path (``fitted``): the block stays whole, and the path gives way, outermost headings
-first, down to none.
+A prefix never takes more than half of a chunk's budget: a deeper heading path loses its outermost
+headings first, and an innermost heading too long alone keeps its first words (every chunk of its
+section repeats it: the answer stays linear in the input). A table header too large to repeat whole
+is repeated as its words alone (``header_words``: no delimiter or border lines, no HTML tags, no
+padding), or left out when even they do not fit. A row read without its header is a row of bare
+values: for a wide table, whose padding and delimiter row cost more tokens than its column names,
+the names are what the row needs. A code block or table row that fits a chunk only without part of
+its path gets that shorter path (``fitted``): the block stays whole, and the path gives way,
+outermost headings first, down to none.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from skills.chunking.outline import Container, Outline
+from skills.chunking.outline import MAX_TITLE_CHARS, Container, Outline, cut_at_word
 from skills.chunking.tokens import count_tokens
 
 PATH_SEPARATOR = " > "
@@ -47,9 +48,10 @@ class ContextBuilder:
     ) -> None:
         self.text = text
         self.outline = outline
-        self.title = (title or "").strip().replace("\n", " ")
+        self.title = cut_at_word((title or "").strip().replace("\n", " "), MAX_TITLE_CHARS)
         self.include_headings = include_headings
-        self._cache: dict[tuple[int, int], Prefix] = {}
+        #: (section, where the reopened lines begin, token limit or None) -> prefix
+        self._cache: dict[tuple[int, int, int | None], Prefix] = {}
 
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
@@ -74,12 +76,18 @@ class ContextBuilder:
 
     def _prefix(self, section: int, start: int, budget: int) -> Prefix:
         where, reopen, key = self._reopened(start)
-        full = self._cache.get((section, where))
-        if full is None:
-            full = self._cache[section, where] = self._build(section, reopen, key, None)
+        full = self._cached(section, where, reopen, key, None)
         if full.tokens <= budget // 2:
             return full
-        return self._build(section, reopen, key, budget // 2)  # rare: a very long heading path
+        return self._cached(section, where, reopen, key, budget // 2)  # a very long heading path
+
+    def _cached(self, section: int, where: int, reopen: str, key: str, limit: int | None) -> Prefix:
+        """``_build`` once per section, reopened lines and limit: a section's chunks share it."""
+        prefix = self._cache.get((section, where, limit))
+        if prefix is None:
+            prefix = self._build(section, reopen, key, limit, shorten=True)
+            self._cache[section, where, limit] = prefix
+        return prefix
 
     def _reopened(self, start: int) -> tuple[int, str, str]:
         """What a chunk starting at ``start`` reopens, and where that begins (-1 for nothing):
@@ -106,23 +114,51 @@ class ContextBuilder:
                 line = self.text.rfind("\n", 0, line - 1) + 1
         return max(line, container.body_start)
 
-    def _build(self, section: int, reopen: str, key: str, limit: int | None) -> Prefix:
+    def _build(
+        self, section: int, reopen: str, key: str, limit: int | None, shorten: bool = False
+    ) -> Prefix:
         """The prefix, shortened to ``limit`` tokens when one is given: a row's key gives way
-        before its header does."""
+        before its header does, and the outer headings before the innermost one. With
+        ``shorten``, an innermost heading that alone exceeds the limit keeps its first words;
+        one that fits alone, or any heading of a block kept whole (``fitted``), gives way
+        whole: a word or two of it beside a block says nothing."""
         headings = self.outline.heading_path(section)
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
         reopen = reopen_within(reopen + key, limit) or reopen_within(reopen, limit)
+        path = [part for part in path if part]
         while True:
-            line = PATH_SEPARATOR.join(part for part in path if part)
-            text = (line + "\n\n" if line else "") + reopen
-            tokens = count_tokens(text) if text else 0
-            if limit is None or tokens <= limit:
-                return Prefix(text, tokens, headings)
-            if not path:  # only a reopened container left, and it fits by construction
-                return Prefix("", 0, headings)
+            prefix = _prefix(PATH_SEPARATOR.join(path), reopen, headings)
+            if limit is None or prefix.tokens <= limit:
+                return prefix
+            if len(path) <= 1:  # the innermost heading does not fit
+                innermost = path[0] if path and shorten else ""
+                if _prefix(innermost, "", headings).tokens <= limit:
+                    innermost = ""  # the reopened lines crowd it out: it gives way whole
+                return _innermost_within(innermost, reopen, headings, limit)
             path = path[1:]
+
+
+def _prefix(line: str, reopen: str, headings: tuple[str, ...]) -> Prefix:
+    text = (line + "\n\n" if line else "") + reopen
+    return Prefix(text, count_tokens(text) if text else 0, headings)
+
+
+def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit: int) -> Prefix:
+    """The prefix with as many of ``title``'s first words as fit ``limit`` (none at worst: the
+    reopened lines fit by construction). A binary search over lengths: titles are short
+    (``MAX_TITLE_CHARS``), so it takes a few counts."""
+    best = _prefix("", reopen, headings)
+    low, high = 1, len(title)
+    while low <= high:
+        length = (low + high) // 2
+        prefix = _prefix(cut_at_word(title, length), reopen, headings)
+        if prefix.tokens <= limit:
+            best, low = prefix, length + 1
+        else:
+            high = length - 1
+    return best
 
 
 def reopen_within(reopen: str, limit: int | None) -> str:

@@ -61,15 +61,20 @@ _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t
 # item too: their bodies are indented four spaces, which alone does not make them code
 _ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
-_HEADING_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[#.][^}]*\}[ \t]*$")
+# The heading rewrites below scan a heading's line at every ``[``, ``(``, ``<`` or ``{``: each
+# scan stops at the next one of its own kind, so a line of thousands of them costs linear time.
+# ``{ #anchor }`` is found from the last ``}`` back (``_without_attributes``).
+_ATTRIBUTES_OPEN = re.compile(r"\{[ \t]*[#.]")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_IMAGE = re.compile(r"!\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
-_LINK = re.compile(r"\[([^\]\n]*)\](?:\([^)\n]*\)|\[[^\]\n]*\])")
+# A link's text holds no bracket; its URL may hold one pair of parentheses (Wikipedia's do).
+_LINK_TARGET = r"(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])"
+_IMAGE = re.compile(rf"!\[([^\[\]\n]*)\]{_LINK_TARGET}")
+_LINK = re.compile(rf"\[([^\[\]\n]*)\]{_LINK_TARGET}")
 #: Inline HTML tags headings carry (anchors, code, badges), named so that ``Vec<u8>`` or
 #: ``List<String>`` in a heading about types is left alone.
 _INLINE_TAG = re.compile(
     r"</?(?:a|abbr|b|br|code|del|div|em|i|img|ins|kbd|mark|p|s|small|span|strong|sub|sup|u)"
-    r"(?:[ \t/][^>\n]*)?>",
+    r"(?:[ \t/][^<>\n]*)?>",
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
@@ -109,8 +114,17 @@ def heading_title(raw: str) -> str:
     title = raw.strip()
     if not _DECORATED.search(title):  # most headings: plain words, nothing to take out
         return title
-    title = _HEADING_ATTRIBUTES.sub("", title)
+    title = _without_attributes(title)
     return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
+
+
+def _without_attributes(title: str) -> str:
+    """``title`` without the attribute list that ends it (``{ #install .tab }``): the first
+    ``{`` after the last other ``}`` that opens one, and what follows."""
+    if not title.endswith("}"):
+        return title
+    opening = _ATTRIBUTES_OPEN.search(title, title.rfind("}", 0, len(title) - 1) + 1)
+    return title if opening is None else title[: opening.start()].rstrip(" \t")
 
 
 def _readable(title: str) -> str:

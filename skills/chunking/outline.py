@@ -30,6 +30,28 @@ SENTENCE = 5
 WORD = 3
 AVOID = 1  # allowed only when nothing better exists (inside a table header, at a fence's edge)
 
+#: The longest section title kept, in characters. A title is a line of a few words (the longest
+#: of the dev set's 426 has 86 characters); a longer line made a heading is cut at a word, so that
+#: the heading path every chunk of its section carries (``Chunk.headings``, its id, its prefix)
+#: stays small: repeated whole, a 160 KB heading made 89 MB of output.
+MAX_TITLE_CHARS = 200
+ELLIPSIS = "…"
+
+
+def cut_at_word(text: str, length: int) -> str:
+    """``text`` when it has at most ``length`` characters, else its start cut at the last space
+    within ``length`` characters (within them anyway when the space would keep less than half),
+    marked with an ellipsis.
+
+    >>> cut_at_word("Configure the retry policy of the client", 20)
+    'Configure the retry…'
+    """
+    if len(text) <= length:
+        return text
+    space = text.rfind(" ", 0, length + 1)
+    head = text[:space] if space > length // 2 else text[:length]
+    return head.rstrip() + ELLIPSIS
+
 
 @dataclass(frozen=True, slots=True)
 class Section:
@@ -199,7 +221,7 @@ class SectionTree:
             self._close(start)
         parent = self.open[-1] if self.open else -1
         self.open.append(len(sections))
-        sections.append(Section(start, start, depth, title, parent))
+        sections.append(Section(start, start, depth, cut_at_word(title, MAX_TITLE_CHARS), parent))
 
     def close_all(self, end: int) -> None:
         """Close what is still open at the end of the document."""
@@ -211,7 +233,7 @@ class SectionTree:
         page title a document gives outside its headings (YAML front matter's ``title:``)."""
         sections = self.outline.sections
         sections[:] = [
-            Section(0, self.outline.length, 1, title, -1),
+            Section(0, self.outline.length, 1, cut_at_word(title, MAX_TITLE_CHARS), -1),
             *(Section(s.start, s.end, s.depth, s.title, s.parent + 1) for s in sections),
         ]
 
