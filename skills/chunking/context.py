@@ -31,6 +31,10 @@ PATH_SEPARATOR = " > "
 _TAG = re.compile(r"<[^>]*>")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w")
+#: A row's first cell is looked for in its first characters only: a longer one (a row with no
+#: closing pipe, a cell of a whole page) is no key to repeat, and a search to the chunk's start
+#: for every chunk of a long row would cost time quadratic in the row.
+MAX_KEY_CHARS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,8 @@ class ContextBuilder:
         self.include_headings = include_headings
         #: (section, where the reopened lines begin, token limit or None) -> prefix
         self._cache: dict[tuple[int, int, int | None], Prefix] = {}
+        #: the row found last, and up to where no row starts after it (``_row_start``)
+        self._last_row = (-1, -1)
 
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
@@ -100,19 +106,35 @@ class ContextBuilder:
             return -1, "", ""
         if container.row_key is not None:
             row = self._row_start(container, start)
-            key = container.row_key.match(self.text, row, start)
+            key = container.row_key.match(self.text, row, min(start, row + MAX_KEY_CHARS))
             if key is not None and _WORD.search(_TAG.sub(" ", key.group())):
                 return row, container.reopen, " ".join(key.group().split()) + " …\n"
         return container.start, container.reopen, ""
 
     def _row_start(self, container: Container, start: int) -> int:
         """Where the row holding ``start`` begins: its line, or, for rows spread over lines (an
-        HTML table's), the last line by ``start`` that opens a row."""
-        line = self.text.rfind("\n", 0, start) + 1
-        if container.row_start is not None:
-            while line > container.body_start and not container.row_start.match(self.text, line):
-                line = self.text.rfind("\n", 0, line - 1) + 1
-        return max(line, container.body_start)
+        HTML table's), the last line by ``start`` that opens a row.
+
+        Chunks are asked for in document order, mostly: only the lines after those read for the
+        row found last are read, so the pieces of one long row cost one pass over it."""
+        row, checked = self._last_row
+        if not container.body_start <= row <= start:  # another container, or an earlier row
+            row, checked = container.body_start, container.body_start
+        if start > checked:
+            row, checked = self._last_row_line(container, row, checked, start), start
+        self._last_row = (row, checked)
+        return row
+
+    def _last_row_line(self, container: Container, row: int, low: int, high: int) -> int:
+        """The last line start in ``(low, high]`` that opens a row of ``container`` (any line of
+        a pipe table does), else ``row``."""
+        newline = self.text.rfind("\n", low, high)
+        while newline >= 0:
+            line = newline + 1
+            if container.row_start is None or container.row_start.match(self.text, line):
+                return line
+            newline = self.text.rfind("\n", low, newline)
+        return row
 
     def _build(
         self, section: int, reopen: str, key: str, limit: int | None, shorten: bool = False

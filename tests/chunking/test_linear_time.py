@@ -93,3 +93,35 @@ HEADINGS: dict[str, Shape] = {
 @pytest.mark.parametrize("name", HEADINGS)
 def test_a_long_heading_costs_linear_time(name: str) -> None:
     assert growth(HEADINGS[name], 2000, "markdown") < MAX_GROWTH
+
+
+def list_table(rows: int) -> str:
+    """A ``list-table`` whose ``:header-rows:`` exceed its rows: all header, no body."""
+    body = "".join(f"   * - cell {k}\n     - other {k}\n" for k in range(rows))
+    return f"T\n=\n\n.. list-table:: Title\n   :header-rows: {rows + 5}\n\n{body}"
+
+
+def html_cell(words: int, separator: str) -> str:
+    cell = ("word" + separator) * words
+    return f"<table>\n<tr><th>h</th></tr>\n<tr><td>{cell}</td></tr>\n</table>\n"
+
+
+TABLES: dict[str, tuple[Shape, str]] = {
+    "a pipe table of many columns": (
+        lambda n: "|" + "a|" * n + "\n|" + "-|" * n + "\n|" + "b|" * n + "\n",
+        "markdown",
+    ),
+    "a pipe row without its closing pipe": (
+        lambda n: "| a | b |\n|---|---|\n| " + "x " * n + "\n",
+        "markdown",
+    ),
+    "a list-table that is all header": (lambda n: list_table(n // 8), "rst"),
+    "one long HTML cell": (lambda n: html_cell(n, " "), "markdown"),
+    "one HTML cell of many lines": (lambda n: html_cell(n, "\n"), "markdown"),
+}
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_a_wide_or_long_table_costs_linear_time(name: str) -> None:
+    shape, format = TABLES[name]
+    assert growth(shape, 4000, format) < MAX_GROWTH
