@@ -14,9 +14,15 @@ py=${PYTHON:-.venv/bin/python}
 pandoc samples/widget-api-guide.md -o "$out/widget-api-guide.docx"
 pandoc samples/widget-api-guide.md --slide-level=2 -o "$out/widget-api-guide.pptx"
 
-# A web page: pandoc's standalone HTML, wrapped in the chrome a saved page has.
-pandoc samples/widget-api-guide.md -s -o "$work/page.html"
-"$py" - "$work/page.html" "$out/widget-api-guide.html" <<'PY'
+pandoc samples/meeting-notes.txt -f markdown --metadata title="Storage migration working group" \
+  -o "$out/meeting-notes.pptx"
+
+# Web pages: pandoc's standalone HTML, wrapped in the chrome a saved page has.
+pandoc samples/widget-api-guide.md -s -o "$work/widget.html"
+pandoc samples/sync-agent-reference.rst -s -o "$work/sync.html"
+for pair in "widget.html widget-api-guide.html" "sync.html sync-agent-reference.html"; do
+  set -- $pair
+  "$py" - "$work/$1" "$out/$2" <<'PY'
 import sys
 page = open(sys.argv[1], encoding="utf-8").read()
 chrome = (
@@ -29,6 +35,7 @@ page = page.replace(
     '<script>window.analytics = "tracking";</script>\n</body>', 1)
 open(sys.argv[2], "w", encoding="utf-8").write(page)
 PY
+done
 
 # A multi-page PDF (with bookmarks, as LibreOffice exports them) of the runbook.
 pandoc samples/operations-runbook.md -o "$work/operations-runbook.docx"
@@ -51,6 +58,17 @@ with open(sys.argv[2], "w", newline="", encoding="utf-8") as f:
 PY
 soffice --headless --convert-to xlsx --outdir "$work" "$work/error-codes.csv" >/dev/null
 cp "$work/error-codes.xlsx" "$out/"
+
+# A workbook of the lease's Schedule A (an HTML table in the sample), via CSV.
+"$py" - samples/scanned-lease.md "$work/lease-equipment.csv" <<'PY'
+import csv, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+rows = [re.findall(r"<t[hd]>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>.*?</tr>", text)]
+with open(sys.argv[2], "w", newline="", encoding="utf-8") as f:
+    csv.writer(f).writerows(rows)
+PY
+soffice --headless --convert-to xlsx --outdir "$work" "$work/lease-equipment.csv" >/dev/null
+cp "$work/lease-equipment.xlsx" "$out/"
 
 # A scan: a page that is only a picture of text, as a PDF with no text layer.
 "$py" - "$work/scan.png" <<'PY'

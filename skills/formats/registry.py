@@ -123,8 +123,8 @@ FORMATS: tuple[FileFormat, ...] = (
     ),
     FileFormat(
         name="image",
-        suffixes=(".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif"),
-        content_types=("image/png", "image/jpeg", "image/tiff", "image/bmp", "image/gif"),
+        suffixes=(".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp"),
+        content_types=("image/png", "image/jpeg", "image/tiff", "image/bmp"),
         markup=Format.TEXT,
         converter=image_without_text,
         binary=True,

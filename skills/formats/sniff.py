@@ -29,7 +29,7 @@ _MAIN_PARTS = {
 }
 
 
-_IMAGES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*", b"GIF87a", b"GIF89a")
+_IMAGES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 
 
 def sniff(data: bytes, limits: Limits = DEFAULT_LIMITS) -> str | None:

@@ -12,14 +12,15 @@ from skills.chunking.cli import iter_documents
 from skills.evaluation.dataset import load_documents
 from skills.formats.registry import (
     FORMATS,
+    SUFFIXES,
     TEXT_SUFFIXES,
     by_content_type,
     by_name,
+    document_suffixes,
     indexed_extensions,
     markdown_table,
-    text_formats,
 )
-from skills.search.settings import MODES, SearchSettings
+from skills.search.settings import MODES, SearchSettings, indexed_formats
 from skills.search.templates import render
 from skills.skill.demo import sample_files
 
@@ -44,11 +45,17 @@ def test_names_and_content_types_find_their_format_whatever_the_case() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_indexer_picks_up_exactly_the_text_formats(mode: str) -> None:
+def test_each_indexer_picks_up_exactly_its_modes_formats(mode: str) -> None:
     indexer = render(mode, SearchSettings()).indexer  # type: ignore[arg-type]
-    configured = indexer["parameters"]["configuration"]["indexedFileNameExtensions"]
-    assert configured == indexed_extensions(text_formats())
-    assert set(configured.split(",")) == TEXT_SUFFIXES
+    configuration = indexer["parameters"]["configuration"]
+    configured = set(configuration["indexedFileNameExtensions"].split(","))
+    if mode in ("embedded", "reference"):
+        assert configured == TEXT_SUFFIXES and configuration["parsingMode"] == "text"
+    elif mode == "files":
+        assert configured == SUFFIXES and configuration["allowSkillsetToReadFileData"] is True
+    else:
+        assert configured == document_suffixes(indexed_formats("layout")) < SUFFIXES
+    assert configuration["indexedFileNameExtensions"] == indexed_extensions(indexed_formats(mode))
 
 
 def test_every_folder_walk_finds_a_file_of_every_text_suffix(tmp_path: Path) -> None:
