@@ -58,14 +58,17 @@ def test_each_indexer_picks_up_exactly_its_modes_formats(mode: str) -> None:
     assert configuration["indexedFileNameExtensions"] == indexed_extensions(indexed_formats(mode))
 
 
-def test_every_folder_walk_finds_a_file_of_every_text_suffix(tmp_path: Path) -> None:
-    for suffix in sorted(TEXT_SUFFIXES):
+def test_every_folder_walk_finds_a_file_of_every_suffix_it_reads(tmp_path: Path) -> None:
+    for suffix in sorted(SUFFIXES):
         (tmp_path / f"doc{suffix.upper() if suffix == '.md' else suffix}").write_text("# Hi\n")
-    (tmp_path / "image.png").write_bytes(b"\x89PNG")
-    expected = {p.name for p in tmp_path.iterdir() if p.suffix != ".png"}
-    assert {p.name for p in iter_documents([tmp_path])} == expected
-    assert {p.name for p in sample_files(tmp_path)} == expected
-    assert set(load_documents(tmp_path)) == expected
+    (tmp_path / "archive.zip").write_bytes(b"PK")
+    text = {p.name for p in tmp_path.iterdir() if p.suffix.lower() in TEXT_SUFFIXES}
+    assert len(text) == len(TEXT_SUFFIXES)
+    assert {p.name for p in iter_documents([tmp_path])} == {
+        p.name for p in tmp_path.iterdir() if p.suffix != ".zip"
+    }
+    assert {p.name for p in sample_files(tmp_path)} == text
+    assert set(load_documents(tmp_path)) == text
 
 
 def test_the_docs_table_is_the_registry() -> None:
