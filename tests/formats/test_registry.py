@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.chunking.chunker import SUFFIX_FORMATS, detect_format
+from skills.chunking import SUFFIX_FORMATS, detect_format
 from skills.chunking.cli import iter_documents
 from skills.evaluation.dataset import load_documents
 from skills.formats.registry import (
