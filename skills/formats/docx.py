@@ -11,6 +11,7 @@ numbers are not kept: a Word file has no fixed pages until it is laid out.
 from __future__ import annotations
 
 import io
+import zipfile
 from typing import Any
 
 from skills.formats.conversion import ConversionError, Converted, Limits, titled
@@ -29,9 +30,22 @@ _STYLE_MAP = "\n".join(
 )
 
 
+#: mammoth holds the whole document in memory, about 26 bytes per byte of word/document.xml
+#: (bench/formats.py): 32 MB of XML (some 10 MB of text) stays under 1 GB
+MAX_DOCUMENT_XML_BYTES = 32 * 2**20
+
+
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
     import mammoth
     from bs4 import BeautifulSoup
+
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        size = sum(i.file_size for i in package.infolist() if i.filename == "word/document.xml")
+    if size > MAX_DOCUMENT_XML_BYTES:
+        raise ConversionError(
+            f"the Word document's body is {size / 2**20:,.0f} MB of XML, more than the "
+            f"{MAX_DOCUMENT_XML_BYTES // 2**20} MB one file may have: split it or save it as PDF"
+        )
 
     try:
         result = mammoth.convert_to_html(

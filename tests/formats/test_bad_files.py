@@ -118,3 +118,13 @@ def test_an_image_warns_and_names_the_layout_route() -> None:
 def test_a_conversion_past_its_deadline_keeps_what_it_has_with_a_warning() -> None:
     file = read_file(fixture("operations-runbook.pdf"), "runbook.pdf", limits=Limits(deadline=0))
     assert "stopped at its time budget after 0 of" in file.warnings[0]
+
+
+def test_a_word_body_too_large_to_hold_in_memory_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import skills.formats.docx as docx
+
+    monkeypatch.setattr(docx, "MAX_DOCUMENT_XML_BYTES", 1024)
+    with pytest.raises(ConversionError, match="body is 0 MB of XML, more than the 0 MB"):
+        convert("widget-api-guide.docx")
