@@ -30,9 +30,10 @@ _STYLE_MAP = "\n".join(
 )
 
 
-#: mammoth holds the whole document in memory, about 26 bytes per byte of word/document.xml
-#: (bench/formats.py): 32 MB of XML (some 10 MB of text) stays under 1 GB
-MAX_DOCUMENT_XML_BYTES = 32 * 2**20
+#: mammoth holds the whole document in memory, about 53 bytes per byte of word/document.xml, and
+#: reads some 0.3 MB of it a second (bench/formats.py): 16 MB of XML (some 2.5 MB of text) stays
+#: under 1 GB and about a minute
+MAX_DOCUMENT_XML_BYTES = 16 * 2**20
 
 
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
