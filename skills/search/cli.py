@@ -225,7 +225,7 @@ def _upload(args: argparse.Namespace) -> int:
     container = ContainerClient(
         settings.storage_blob_endpoint, settings.container, DefaultAzureCredential()
     )
-    files = _expand_files(args.files)
+    files = _expand_files(args.files, document_suffixes(indexed_formats(args.mode)))
     done = sync(container, files, settings.container_folder or "",
                 [s["sourceContext"] for s in selectors])  # fmt: skip
     for upload in done:

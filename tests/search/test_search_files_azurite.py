@@ -11,15 +11,19 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_search_simulation_azurite import _azurite_listening
+from search_fixtures import azurite_listening
 
 from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
 from skills.search.local_run import LocalRun, simulate, skill_server
 from skills.search.query import QueryOptions, query_parents
 from skills.search.simulation import SimulationError
 
-if not _azurite_listening(30.0 if os.environ.get("CI") else 2.0):
-    pytest.skip("Azurite blob service not listening", allow_module_level=True)
+PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
+    reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
+    if os.environ.get("CI"):
+        raise RuntimeError(reason)
+    pytest.skip(reason, allow_module_level=True)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
 FILES = [
