@@ -78,7 +78,8 @@ def test_the_pdf_chunks_carry_the_pages_their_text_is_on() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["widget-api-guide.docx", "widget-api-guide.html", "error-codes.xlsx"]
+    "name",
+    ["widget-api-guide.docx", "widget-api-guide.html", "widget-api-guide.pptx", "error-codes.xlsx"],
 )
 @pytest.mark.parametrize("options", OPTIONS[:2], ids=["defaults", "small"])
 def test_no_table_row_loses_a_cell_or_its_header(name: str, options: ChunkOptions) -> None:
