@@ -50,9 +50,25 @@ def read_file(
     if fmt is None or fmt.converter is None:
         converted = Converted(_utf8(data))
     else:
-        converted = fmt.converter(data, limits)
+        converted = _convert(fmt, data, limits)
     markup = fmt.markup if fmt is not None else None
     return FileText(converted.text, markup, converted.title, fmt, converted.warnings)
+
+
+def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
+    """The converter's result; whatever its parser raises on a hostile or broken file (an XML
+    entity bomb, which expat and libxml2 refuse; a part that is not XML) is this file's
+    :class:`ConversionError`, never a crash of the record."""
+    assert fmt.converter is not None
+    try:
+        return fmt.converter(data, limits)
+    except ConversionError:
+        raise
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # third-party parsers raise their own types on bad input
+        reason = f"{type(exc).__name__}: {exc}"[:160]
+        raise ConversionError(f"the {fmt.name} file could not be read ({reason})") from None
 
 
 def _format(data: bytes, name: str, content_type: str, limits: Limits) -> FileFormat | None:

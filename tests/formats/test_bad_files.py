@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 
 import pypdfium2 as pdfium
@@ -128,3 +129,26 @@ def test_a_word_body_too_large_to_hold_in_memory_is_refused(
     monkeypatch.setattr(docx, "MAX_DOCUMENT_XML_BYTES", 1024)
     with pytest.raises(ConversionError, match="body is 0 MB of XML, more than the 0 MB"):
         convert("widget-api-guide.docx")
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [
+        ("widget-api-guide.docx", "word/document.xml"),
+        ("widget-api-guide.pptx", "ppt/slides/slide2.xml"),
+        ("error-codes.xlsx", "xl/sharedStrings.xml"),
+    ],
+)
+def test_an_xml_entity_bomb_in_a_package_is_refused(name: str, part: str) -> None:
+    source = zipfile.ZipFile(io.BytesIO(fixture(name)))
+    entities = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(10))
+    xml = source.read(part).decode("utf-8")
+    declaration = xml.index("?>") + 2
+    body = re.sub(r"(<(?:w:t|a:t|t)(?: [^>]*)?>)", r"\1&l9;", xml[declaration:], count=1)
+    bomb = xml[:declaration] + f"<!DOCTYPE bomb [{entities}]>" + body
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            package.writestr(item, bomb if item.filename == part else source.read(item))
+    with pytest.raises(ConversionError, match=r"could not be read .*amplification"):
+        read_file(out.getvalue(), name)
