@@ -1,9 +1,11 @@
 """The one list of file formats: what a file is called, how it is read, what markup it becomes.
 
 Every place that needs to know which files are documents derives it from :data:`FORMATS`: the
-command line and the demo walk folders for :func:`document_suffixes`, the evaluation loads them,
-the search side renders them into the indexer's ``indexedFileNameExtensions``, and
-``docs/formats.md`` shows :func:`markdown_table`. ``tests/formats/test_registry.py`` fails when
+command line walks folders for :data:`SUFFIXES`, the demo, the evaluation and the bench for
+:data:`TEXT_SUFFIXES`, the search side renders each mode's formats into its indexer's
+``indexedFileNameExtensions`` (``skills.search.settings.indexed_formats``), the skill reads a file
+through :func:`skills.formats.read.read_file`, and ``docs/formats.md`` shows
+:func:`markdown_table`. ``tests/formats/test_registry.py`` fails when
 any of them drifts.
 
 A format is read one of two ways: *as text* (``converter is None``: the file's UTF-8 text is the
@@ -15,7 +17,8 @@ from there instead of repeating them.
 
 To add a format, append one :class:`FileFormat` to :data:`FORMATS`: its name, its suffixes (with
 the dot, lower case), the content types that name it, the engine markup it becomes and, unless it
-is text, its converter. A new markup (say ``code``) is a new member of the engine's ``Format``
+is text, its converter (``binary=True`` when ``sniff.py`` recognises its bytes, so that a name
+claiming it is checked). A new markup (say ``code``) is a new member of the engine's ``Format``
 first; the entry here then names it. Nothing else needs editing: the suffix lists, the indexer
 definitions and the docs table follow, and the drift test says which doc to regenerate.
 
