@@ -4,8 +4,8 @@ Boilerplate is removed before conversion: the ``head``, ``script``, ``style``, `
 ``template``, ``svg``, ``iframe``, ``form``, ``nav`` and ``aside``, the page-level ``header`` and
 ``footer`` (one inside an ``article`` or ``section`` is that part's own and stays), the ARIA
 ``banner``, ``navigation``, ``contentinfo``, ``search`` and ``complementary`` roles, hidden
-elements, and cookie or consent banners (an ``id`` or ``class`` naming cookies, consent or GDPR). When the page
-has a ``main`` (or else exactly one ``article``), only that is converted.
+elements, and cookie or consent banners (an ``id`` or ``class`` naming cookies, consent or
+GDPR). When the page has a ``main`` (or else exactly one ``article``), only that is converted.
 
 markdownify (over BeautifulSoup with the standard library's parser) writes the rest: ``h1``-``h6``
 as ATX headings, lists, ``pre`` as a fenced block (the fence longer than any backtick run inside,
