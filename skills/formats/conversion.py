@@ -38,6 +38,19 @@ class Limits:
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
+    def afford(self, seconds: float, what: str) -> None:
+        """Refuse, before starting, work that cannot stop midway and would end past the
+        deadline (a Word body, an HTML page): an error for this record, not a batch timeout."""
+        if self.deadline is None:
+            return
+        left = self.deadline - time.monotonic()
+        if seconds > left:
+            raise ConversionError(
+                f"converting {what} would take about {seconds:.0f} s and the batch has "
+                f"{max(0.0, left):.0f} s left: lower the skill's batchSize, or raise its timeout "
+                "and SKILL_TIME_BUDGET_SECONDS"
+            )
+
 
 DEFAULT_LIMITS = Limits()
 

@@ -34,6 +34,7 @@ _STYLE_MAP = "\n".join(
 #: reads some 0.3 MB of it a second (bench/formats.py): 16 MB of XML (some 2.5 MB of text) stays
 #: under 1 GB and about a minute
 MAX_DOCUMENT_XML_BYTES = 16 * 2**20
+XML_BYTES_PER_SECOND = 0.3 * 2**20
 
 
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
@@ -47,6 +48,7 @@ def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
             f"the Word document's body is {size / 2**20:,.0f} MB of XML, more than the "
             f"{MAX_DOCUMENT_XML_BYTES // 2**20} MB one file may have: split it or save it as PDF"
         )
+    limits.afford(size / XML_BYTES_PER_SECOND, "this Word document")
 
     try:
         result = mammoth.convert_to_html(

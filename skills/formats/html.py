@@ -37,8 +37,13 @@ _BACKTICKS = re.compile(r"`+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
+#: markdownify's speed on the bench (bench/formats.py: 0.44 MB/s), with room for a slower core
+HTML_BYTES_PER_SECOND = 0.25 * 2**20
+
+
 def html_to_markdown(data: bytes, limits: Limits) -> Converted:
     """The page as Markdown (see the module docstring for what is kept and dropped)."""
+    limits.afford(len(data) / HTML_BYTES_PER_SECOND, "this HTML page")
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(data, "html.parser")

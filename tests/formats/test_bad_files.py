@@ -152,3 +152,14 @@ def test_an_xml_entity_bomb_in_a_package_is_refused(name: str, part: str) -> Non
             package.writestr(item, bomb if item.filename == part else source.read(item))
     with pytest.raises(ConversionError, match=r"could not be read .*amplification"):
         read_file(out.getvalue(), name)
+
+
+@pytest.mark.parametrize("name", ["widget-api-guide.docx", "widget-api-guide.html"])
+def test_a_conversion_that_cannot_stop_midway_is_refused_when_it_would_end_too_late(
+    name: str,
+) -> None:
+    import time
+
+    soon = Limits(deadline=time.monotonic() + 0.001)
+    with pytest.raises(ConversionError, match=r"would take about \d+ s and the batch has 0 s left"):
+        read_file(fixture(name), name, limits=soon)
