@@ -23,6 +23,7 @@ from skills.chunking import (
     Strategy,
     chunk_document,
 )
+from skills.formats.conversion import Limits
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
@@ -106,8 +107,9 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
     started = time.perf_counter()
     try:
         inputs = read_inputs(
-            record.data, context.query, context.env, context.settings.max_text_chars
-        )
+            record.data, context.query, context.env, context.settings.max_text_chars,
+            Limits(deadline=time.monotonic() + max(0.0, budget.seconds - budget.elapsed())),
+        )  # fmt: skip
     except InputError as exc:
         _fail(result, record.record_id, str(exc))
         return
@@ -214,7 +216,11 @@ def _fast(options: ChunkOptions) -> ChunkOptions:
 
 
 def _text_length(data: Any) -> int:
+    """A record's characters to chunk; a file's base64 length stands in for its text's (a
+    converted file's text is rarely longer than its bytes)."""
     text = data.get("text") if isinstance(data, dict) else None
+    if isinstance(data, dict) and isinstance(data.get("file_data"), dict):
+        text = data["file_data"].get("data")
     return len(text) if isinstance(text, str) else 0
 
 
