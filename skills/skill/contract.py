@@ -48,18 +48,15 @@ class Message(BaseModel):
 
 
 class _ChunkOut(BaseModel):
-    """The fields every chunk carries on the wire (``Chunk.to_dict()``)."""
+    """The fields every chunk carries on the wire: what the index projections map."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: str
-    level: int
     ordinal: int
     start: int
     end: int
     text: str
-    embedText: str
-    tokens: int
     headings: list[str]
     pages: list[int]
 
@@ -67,13 +64,12 @@ class _ChunkOut(BaseModel):
 class ChildOut(_ChunkOut):
     """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``)."""
 
-    parentId: str
+    embedText: str
 
 
 class ParentOut(_ChunkOut):
     """A parent section with its children (``/document/parents/*``)."""
 
-    parentId: str | None
     children: list[ChildOut]
 
 

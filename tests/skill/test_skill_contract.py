@@ -13,7 +13,7 @@ import pytest
 from skilltest_support import MARKDOWN, batch, call_chunk, messages, records, registered
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill.shape import record_data
+from skills.skill.shape import WRAPPER_SUFFIX, record_data
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = re.compile(r"^[A-Za-z0-9_\-=]{1,1024}$")
@@ -37,16 +37,17 @@ def test_status_is_207_when_some_records_carry_errors() -> None:
     assert "text is missing" in messages(out["2"], "errors")
 
 
-def test_hierarchical_children_lie_inside_their_parent_and_name_it() -> None:
+def test_hierarchical_children_lie_inside_the_parent_the_engine_gave_them() -> None:
     text = LONG_MARKDOWN
     out = records(call_chunk(batch({"text": text, "documentKey": "doc.md"})))
     parents = out["1"]["data"]["parents"]
-    assert parents and all(parent["level"] == 0 for parent in parents)
+    engine = chunk_document(text, document_key="doc.md")
+    parent_of = {leaf.id: leaf.parent_id for leaf in engine.leaves}
+    assert parents and [parent["id"] for parent in parents] == [p.id for p in engine.parents]
     for parent in parents:
         assert text[parent["start"] : parent["end"]] == parent["text"]
         for child in parent["children"]:
-            assert child["parentId"] == parent["id"]
-            assert child["level"] == 1
+            assert parent_of[child["id"]] == parent["id"]
             assert parent["start"] <= child["start"] <= child["end"] <= parent["end"]
             assert text[child["start"] : child["end"]] == child["text"]
 
@@ -58,13 +59,12 @@ def test_flat_strategies_wrap_each_leaf_in_a_parent_of_the_same_span(strategy: s
     assert len(parents) > 1
     for parent in parents:
         (child,) = parent["children"]
-        assert child["parentId"] == parent["id"] != child["id"]
+        assert parent["id"] == child["id"] + WRAPPER_SUFFIX
         assert (parent["start"], parent["end"], parent["text"]) == (
             child["start"],
             child["end"],
             child["text"],
         )
-        assert parent["level"] == 0 and parent["parentId"] is None
 
 
 def test_the_output_is_the_engine_result_reshaped_without_loss() -> None:
