@@ -24,6 +24,7 @@ from skills.chunking import (
     chunk_document,
 )
 from skills.formats.conversion import Limits
+from skills.skill.answer import Answer
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
@@ -56,9 +57,9 @@ class BatchStats:
 
 @dataclass
 class BatchResult:
-    """The response records, in request order, with the stats and the failures to log."""
+    """The answer, written in request order, with the stats and the failures to log."""
 
-    values: list[dict[str, Any]]
+    answer: Answer
     stats: BatchStats
     failures: list[tuple[str, str]]  # (recordId, reason)
 
@@ -70,23 +71,33 @@ def run_batch(
     settings: SkillSettings,
     budget: TimeBudget,
 ) -> BatchResult:
-    """One output record per input record, in the same order."""
-    result = BatchResult(values=[], stats=BatchStats(records=len(records)), failures=[])
+    """One output record per input record, in the same order.
+
+    Each record's ``data`` is let go as soon as the record is answered (the request's parsed text
+    need not outlive its chunks), and its answer is serialised at once (:mod:`answer`).
+    """
+    result = BatchResult(answer=Answer(), stats=BatchStats(records=len(records)), failures=[])
     unknown = unknown_query_names(query)
-    remaining = _suffix_sums([_text_length(record.data) for record in records])
+    lengths = [min(_text_length(record.data), settings.max_text_chars) for record in records]
+    rest = _suffix_sums(lengths)
     context = _Context(query, env, settings, budget)
     for index, record in enumerate(records):
+        data, record.data = record.data, None
         if unknown:
-            _fail(result, record.record_id, _unknown_query_message(unknown))
+            result.answer.add(_fail(result, record.record_id, _unknown_query_message(unknown)))
             continue
-        plan = budget.plan(min(remaining[index], settings.max_text_chars * (len(records) - index)))
-        answered = len(result.values)
+        work = _Work(lengths[index], rest[index + 1], len(records), rest[0])
+        plan = budget.plan(work.chars, work.rest_chars)
+        started = time.perf_counter()
         try:
-            _run_record(result, record, context, plan)
+            output = _run_record(result, record.record_id, data, context, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
             logger.exception("chunk record crashed recordId=%s", record.record_id)
-            del result.values[answered:]  # never answer a recordId twice
-            _fail(result, record.record_id, f"internal error while chunking ({type(exc).__name__})")
+            reason = f"internal error while chunking ({type(exc).__name__})"
+            output = _fail(result, record.record_id, reason)
+        del data
+        size = result.answer.add(output)
+        budget.measured(plan, work.chars, time.perf_counter() - started, size)
     return result
 
 
@@ -98,21 +109,35 @@ class _Context:
     budget: TimeBudget
 
 
-def _run_record(result: BatchResult, record: InputRecord, context: _Context, plan: Plan) -> None:
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """One record's characters, those after it, and the batch's, for plans and messages."""
+
+    chars: int
+    rest_chars: int
+    batch_records: int
+    batch_chars: int
+
+
+def _run_record(
+    result: BatchResult,
+    record_id: str,
+    data: Any,
+    context: _Context,
+    plan: Plan,
+    work: _Work,
+) -> dict[str, Any]:
     budget = context.budget
     if plan is Plan.SKIP:
         result.stats.skipped += 1
-        _fail(result, record.record_id, _skip_message(budget.seconds))
-        return
-    started = time.perf_counter()
+        return _fail(result, record_id, _skip_message(budget.seconds, work))
     try:
         inputs = read_inputs(
-            record.data, context.query, context.env, context.settings.max_text_chars,
-            Limits(deadline=time.monotonic() + max(0.0, budget.seconds - budget.elapsed())),
+            data, context.query, context.env, context.settings.max_text_chars,
+            Limits(deadline=time.monotonic() + max(0.0, budget.left())),
         )  # fmt: skip
     except InputError as exc:
-        _fail(result, record.record_id, str(exc))
-        return
+        return _fail(result, record_id, str(exc))
     warnings = list(inputs.warnings)
     options = inputs.options
     if plan is Plan.FAST and options.strategy is not FAST_STRATEGY:
@@ -122,11 +147,8 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
     try:
         chunked = _chunk(inputs, options, context.env, warnings)
     except ChunkingError as exc:
-        _fail(result, record.record_id, str(exc))
-        return
-    _succeed(result, record.record_id, inputs, options, chunked, warnings)
-    if plan is Plan.FULL:
-        budget.measured(len(inputs.text), time.perf_counter() - started)
+        return _fail(result, record_id, str(exc))
+    return _succeed(result, record_id, inputs, options, chunked, warnings)
 
 
 def _chunk(
@@ -178,7 +200,7 @@ def _succeed(
     options: ChunkOptions,
     chunked: Chunking,
     warnings: list[str],
-) -> None:
+) -> dict[str, Any]:
     warnings.extend(chunked.warnings)
     if not chunked.leaves:
         warnings.append("text is empty or whitespace only: no chunks")
@@ -190,23 +212,19 @@ def _succeed(
     stats.children += len(chunked.leaves)
     stats.strategies[options.strategy.value] += 1
     stats.warnings += len(warnings)
-    result.values.append(
-        {
-            "recordId": record_id,
-            "data": data,
-            "errors": None,
-            "warnings": [{"message": warning} for warning in warnings] or None,
-        }
-    )
+    return {
+        "recordId": record_id,
+        "data": data,
+        "errors": None,
+        "warnings": [{"message": warning} for warning in warnings] or None,
+    }
 
 
-def _fail(result: BatchResult, record_id: str, reason: str) -> None:
+def _fail(result: BatchResult, record_id: str, reason: str) -> dict[str, Any]:
     reason = reason if len(reason) <= _MAX_REASON else reason[: _MAX_REASON - 3] + "..."
     result.stats.errors += 1
     result.failures.append((record_id, reason))
-    result.values.append(
-        {"recordId": record_id, "data": {}, "errors": [{"message": reason}], "warnings": None}
-    )
+    return {"recordId": record_id, "data": {}, "errors": [{"message": reason}], "warnings": None}
 
 
 def _fast(options: ChunkOptions) -> ChunkOptions:
@@ -225,8 +243,9 @@ def _text_length(data: Any) -> int:
 
 
 def _suffix_sums(lengths: list[int]) -> list[int]:
-    """``out[i] = sum(lengths[i:])``: the characters still to chunk from record ``i`` on."""
-    out = [0] * len(lengths)
+    """``out[i] = sum(lengths[i:])``: the characters still to chunk from record ``i`` on (one
+    more entry than ``lengths``, the last one 0)."""
+    out = [0] * (len(lengths) + 1)
     total = 0
     for index in range(len(lengths) - 1, -1, -1):
         total += lengths[index]
@@ -241,15 +260,18 @@ def _unknown_query_message(names: list[str]) -> str:
     )
 
 
-def _skip_message(seconds: float) -> str:
+def _skip_message(seconds: float, work: _Work) -> str:
     return (
-        f"not chunked: the batch used up its time budget ({seconds:g} s) before this record; "
-        "lower the skill's batchSize, or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
+        f"not chunked: misconfiguration: this batch ({work.batch_records} records, "
+        f"{work.batch_chars} characters) needs more than its time budget ({seconds:g} s) even "
+        "with the fastest strategy; lower the skill's batchSize (or the Function App's "
+        "perInstanceConcurrency), or raise the skill's timeout and SKILL_TIME_BUDGET_SECONDS"
     )
 
 
 def _fallback_message(requested: Strategy, seconds: float) -> str:
     return (
-        f"chunked with strategy '{FAST_STRATEGY.value}' instead of '{requested.value}': the batch "
-        f"would have run past its time budget ({seconds:g} s); lower the skill's batchSize"
+        f"chunked with strategy '{FAST_STRATEGY.value}' instead of '{requested.value}': the full "
+        f"strategy would have left too little of the batch's time budget ({seconds:g} s) for the "
+        "records after this one; lower the skill's batchSize"
     )
