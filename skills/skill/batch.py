@@ -28,7 +28,13 @@ from skills.skill.answer import Answer
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
-from skills.skill.inputs import InputError, RecordInputs, read_inputs, unknown_query_names
+from skills.skill.inputs import (
+    DOCUMENT_INPUTS,
+    InputError,
+    RecordInputs,
+    read_inputs,
+    unknown_query_names,
+)
 from skills.skill.settings import SkillSettings
 from skills.skill.shape import record_data
 
@@ -254,9 +260,16 @@ def _suffix_sums(lengths: list[int]) -> list[int]:
 
 
 def _unknown_query_message(names: list[str]) -> str:
+    shown = ", ".join(repr(name[:40]) for name in names[:5])
+    per_record = [name for name in names if name in DOCUMENT_INPUTS]
+    hint = (
+        f"; {', '.join(per_record)} must come from the record (the skill's inputs), not the uri"
+        if per_record
+        else ""
+    )
     return (
-        f"unknown query-string option {', '.join(repr(n[:40]) for n in names[:5])} in the skill's "
-        "uri; allowed: the chunking options, format, timeBudgetSeconds and code"
+        f"unknown query-string option {shown} in the skill's uri; allowed: the chunking options, "
+        f"format, timeBudgetSeconds and code{hint}"
     )
 
 

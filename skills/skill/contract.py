@@ -22,6 +22,20 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 
+class HugeInteger:
+    """A JSON integer of more than 4,300 digits, kept as its digits: Python refuses to convert it
+    (the conversion is quadratic), and it must fail only the record that holds it, naming the
+    field, not the whole batch."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a number of {len(self.digits.lstrip('-'))} digits>"
+
+
 class InputRecord(BaseModel):
     """One record of a request. ``data`` is checked per record, so one bad record fails alone."""
 

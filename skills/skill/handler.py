@@ -23,12 +23,14 @@ from skills.chunking import encoding
 from skills.skill.answer import to_json
 from skills.skill.batch import run_batch
 from skills.skill.budget import TimeBudget
-from skills.skill.contract import SkillRequest
+from skills.skill.contract import HugeInteger, SkillRequest
 from skills.skill.settings import SkillSettings, time_budget
 from skills.skill.telemetry import batch_fields, batch_span, configure_once, log_batch, log_refused
 
 logger = logging.getLogger("skills.skill")
 _MAX_NAMED = 10
+#: Python's default limit for converting digits to an int (``sys.get_int_max_str_digits``).
+_MAX_INT_DIGITS = 4300
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +111,24 @@ def _answer(
 
 
 def _decode_json(body: bytes) -> Any:
+    """Strict UTF-8 (``json.loads`` on bytes would let encoded surrogates through), then JSON."""
     try:
-        return json.loads(body, parse_constant=_reject_constant)
+        text = body.decode("utf-8-sig")
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_integer)
     except RecursionError:
         raise RequestError(400, "the body is not valid JSON: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, NaN/Infinity
+    except UnicodeDecodeError as exc:
+        raise RequestError(400, f"the body is not valid UTF-8: {_first_line(exc)}") from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity
         raise RequestError(400, f"the body is not valid JSON: {_first_line(exc)}") from None
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _integer(digits: str) -> int | HugeInteger:
+    return int(digits) if len(digits) <= _MAX_INT_DIGITS else HugeInteger(digits)
 
 
 def _describe_invalid(exc: ValidationError) -> str:

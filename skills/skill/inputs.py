@@ -28,6 +28,7 @@ from skills.chunking import ChunkOptions, Format
 from skills.formats.conversion import ConversionError, Limits
 from skills.formats.layout import layout_to_markdown
 from skills.formats.read import read_file
+from skills.skill.contract import HugeInteger
 from skills.skill.options import OPTION_FIELDS, OptionError, resolve_options
 from skills.skill.settings import option_setting_name
 
@@ -38,6 +39,8 @@ DOCUMENT_INPUTS = (*SOURCE_INPUTS, "fileName", "contentType", "title", "document
 KNOWN_INPUTS = frozenset(DOCUMENT_INPUTS) | frozenset(OPTION_FIELDS)
 #: Query-string names that are not record inputs: the function key and the batch time budget.
 QUERY_ONLY = frozenset({"code", "timeBudgetSeconds"})
+#: Every name the query string may carry: the options, ``format``, and the query-only names.
+QUERY_NAMES = frozenset(OPTION_FIELDS) | {"format"} | QUERY_ONLY
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _FORMATS = tuple(member.value for member in Format)
 
@@ -143,8 +146,9 @@ def _string(value: Any) -> str:
 
 
 def unknown_query_names(query: Mapping[str, str]) -> list[str]:
-    """Query-string names the skill does not know (a typo in the skill's ``uri``)."""
-    return sorted(name for name in query if name not in KNOWN_INPUTS and name not in QUERY_ONLY)
+    """Query-string names the skill does not take there: a typo in the skill's ``uri``, or a
+    per-document input (``text``, ``title``, ``documentKey``) that only a record can carry."""
+    return sorted(name for name in query if name not in QUERY_NAMES)
 
 
 def replace_surrogates(value: str) -> tuple[str, int]:
@@ -224,7 +228,7 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, int | float):
+    if isinstance(value, int | float | HugeInteger):
         return "a number"
     if isinstance(value, str):
         return "a string"

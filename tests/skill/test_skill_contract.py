@@ -305,3 +305,55 @@ def test_auth_level_follows_the_skill_auth_setting(mode: str, level: str) -> Non
     ).stdout.split()
     levels = dict(zip(out[::2], out[1::2], strict=True))
     assert levels == {"chunk": level, "health": "ANONYMOUS"}
+
+
+@pytest.mark.parametrize("name", ["text", "title", "documentKey"])
+def test_a_record_input_in_the_query_string_is_refused_not_ignored(name: str) -> None:
+    out = records(call_chunk(batch({"text": MARKDOWN}), params={name: "x"}))
+    assert f"{name} must come from the record" in messages(out["1"], "errors")
+
+
+def test_health_does_not_tell_the_auth_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    import azure.functions as func
+
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    request = func.HttpRequest(method="GET", url="http://localhost/api/health", body=b"")
+    body = json.loads(registered("health")(request).get_body())
+    assert set(body) == {"status", "probeTokens"}
+
+
+def _entra_call(headers: dict[str, str]) -> tuple[int, dict[str, object]]:
+    import azure.functions as func
+
+    request = func.HttpRequest(
+        method="POST",
+        url="http://localhost/api/chunk",
+        headers={"Content-Type": "application/json", **headers},
+        params={},
+        route_params={},
+        body=json.dumps(batch({"text": MARKDOWN})).encode(),
+    )
+    response = registered("chunk")(request)
+    return response.status_code, json.loads(response.get_body())
+
+
+def test_entra_mode_refuses_a_call_easy_auth_did_not_vouch_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    status, body = _entra_call({})
+    assert status == 401 and "App Service Authentication" in str(body["error"])
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})[0] == 200
+
+
+def test_entra_mode_checks_the_caller_against_the_allowed_ids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    monkeypatch.setenv("SKILL_ALLOWED_CALLER_IDS", "aaaa, BBBB")
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "cccc"})[0] == 403
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "bbbb"})[0] == 200
+
+
+def test_key_mode_leaves_the_caller_to_the_host() -> None:
+    assert _entra_call({})[0] == 200
