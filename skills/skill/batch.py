@@ -150,20 +150,26 @@ def _run_record(
         options = _fast(options)
         result.stats.fallbacks += 1
         warnings.append(_fallback_message(inputs.options.strategy, budget.seconds))
+    deadline = time.monotonic() + max(0.0, budget.allowance(work.chars, work.rest_chars))
     try:
-        chunked = _chunk(inputs, options, context.env, warnings)
+        chunked = _chunk(inputs, options, context.env, warnings, deadline)
     except ChunkingError as exc:
         return _fail(result, record_id, str(exc))
     return _succeed(result, record_id, inputs, options, chunked, warnings)
 
 
 def _chunk(
-    inputs: RecordInputs, options: ChunkOptions, env: Mapping[str, str], warnings: list[str]
+    inputs: RecordInputs,
+    options: ChunkOptions,
+    env: Mapping[str, str],
+    warnings: list[str],
+    deadline: float,
 ) -> Chunking:
-    """The engine's chunks; ``semantic`` with the configured embeddings. When the embedding call
-    fails the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
+    """The engine's chunks; ``semantic`` with the configured embeddings, which must answer by
+    ``deadline`` (the record's share of the budget). When the embedding call fails or runs out of
+    time the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
     outage costs quality, not data."""
-    model = boundary_model(env) if options.strategy is Strategy.SEMANTIC else None
+    model = boundary_model(env, deadline) if options.strategy is Strategy.SEMANTIC else None
     guarded = _Guarded(model) if model is not None else None
     chunked = _engine(inputs, options, guarded)
     if guarded is not None and guarded.failure is not None:
