@@ -28,6 +28,7 @@ from skills.skill.answer import Answer
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
+from skills.skill.hangup import client_gone
 from skills.skill.inputs import (
     DOCUMENT_INPUTS,
     InputError,
@@ -41,6 +42,7 @@ from skills.skill.shape import record_data
 #: The strategy used when a batch runs short of time: the engine's cheapest (no section tree).
 FAST_STRATEGY = Strategy.FIXED
 _MAX_REASON = 300
+_ABANDONED = "not chunked: the client hung up before this record"
 
 logger = logging.getLogger("skills.skill")
 
@@ -59,6 +61,7 @@ class BatchStats:
     errors: int = 0
     fallbacks: int = 0
     skipped: int = 0
+    abandoned: int = 0
 
 
 @dataclass
@@ -89,6 +92,10 @@ def run_batch(
     context = _Context(query, env, settings, budget)
     for index, record in enumerate(records):
         data, record.data = record.data, None
+        if client_gone():
+            result.stats.abandoned += 1
+            result.answer.add(_fail(result, record.record_id, _ABANDONED))
+            continue
         if unknown:
             result.answer.add(_fail(result, record.record_id, _unknown_query_message(unknown)))
             continue

@@ -94,6 +94,7 @@ def batch_fields(
         "errors": stats.errors,
         "fallbacks": stats.fallbacks,
         "skipped": stats.skipped,
+        "abandoned": stats.abandoned,
         "status": status,
     }
 
