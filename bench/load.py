@@ -235,7 +235,10 @@ class Outcome:
 
 def post(client: httpx.Client, url: str, body: bytes) -> Outcome:
     started = time.perf_counter()
-    response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    try:
+        response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    except httpx.TimeoutException:  # past the client's 240 s: the indexer (230 s) gave up too
+        return Outcome(time.perf_counter() - started, 504)
     latency = time.perf_counter() - started
     if response.status_code >= 300:
         return Outcome(latency, response.status_code)
