@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from skills.chunking.ids import IdMaker
 from skills.chunking.model import Chunk, Chunking
+from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.pack import Piece
 from skills.chunking.pages import PageMap
@@ -70,7 +71,7 @@ def detect_format(text: str, name: str = "") -> Format:
     _, dot, suffix = name.rpartition(".")
     if dot and suffix.lower() in SUFFIX_FORMATS:
         return SUFFIX_FORMATS[suffix.lower()]
-    sample = text[:_SNIFF_CHARS]
+    sample = line_view(text[:_SNIFF_CHARS])  # Windows line endings read as newlines
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
     ):

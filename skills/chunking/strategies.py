@@ -19,6 +19,7 @@ from typing import Protocol
 from skills.chunking import outline as lv
 from skills.chunking.context import ContextBuilder
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
 from skills.chunking.pack import Packer, Piece, text_start
@@ -50,7 +51,10 @@ class Layout:
 
 @dataclass(slots=True)
 class Document:
-    """One document prepared for packing: its token index, outline and prefix builder."""
+    """One document prepared for packing: its token index, outline and prefix builder.
+
+    ``text`` is the line view of the source (``newlines.line_view``): what the parser and the
+    packer read. Tokens are counted on the source itself, at the same offsets."""
 
     text: str
     index: TokenIndex
@@ -58,7 +62,10 @@ class Document:
     context: ContextBuilder
 
     @classmethod
-    def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
+    def prepare(
+        cls, source: str, title: str | None, fmt: Format, options: ChunkOptions
+    ) -> Document:
+        text = line_view(source)
         if options.strategy is Strategy.RECURSIVE or fmt is Format.TEXT:
             outline = parse_text(text)
         elif fmt is Format.RST:
@@ -68,7 +75,7 @@ class Document:
             outline = parse_markdown(text, options.heading_depth, sections_only)
         return cls(
             text,
-            TokenIndex(text),
+            TokenIndex(source),
             outline,
             ContextBuilder(text, outline, title, options.include_headings),
         )
