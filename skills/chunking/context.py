@@ -35,6 +35,7 @@ _WORD = re.compile(r"\w")
 #: closing pipe, a cell of a whole page) is no key to repeat, and a search to the chunk's start
 #: for every chunk of a long row would cost time quadratic in the row.
 MAX_KEY_CHARS = 1000
+_CONTENT = re.compile(r"\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +55,13 @@ class ContextBuilder:
         self.outline = outline
         self.title = cut_at_word((title or "").strip().replace("\n", " "), MAX_TITLE_CHARS)
         self.include_headings = include_headings
-        #: (section, where the reopened lines begin, token limit or None) -> prefix
-        self._cache: dict[tuple[int, int, int | None], Prefix] = {}
+        #: (section, where the reopened lines begin, token limit or None, led) -> prefix
+        self._cache: dict[tuple[int, int, int | None, bool], Prefix] = {}
         #: the row found last, and up to where no row starts after it (``_row_start``)
         self._last_row = (-1, -1)
+        # the chunks that begin where the text does are led by the page's description
+        found = _CONTENT.search(text, outline.content_start) if outline.lead else None
+        self._lead_at = -1 if found is None else text.rfind("\n", 0, found.start()) + 1
 
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
@@ -74,7 +78,7 @@ class ContextBuilder:
         if reopen and not reopen_within(reopen, room):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
-        return self._build(section, reopen, key, room)
+        return self._build(section, reopen, key, room, start == self._lead_at)
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""
@@ -82,17 +86,22 @@ class ContextBuilder:
 
     def _prefix(self, section: int, start: int, budget: int) -> Prefix:
         where, reopen, key = self._reopened(start)
-        full = self._cached(section, where, reopen, key, None)
+        lead = start == self._lead_at
+        full = self._cached(section, where, reopen, key, None, lead)
         if full.tokens <= budget // 2:
             return full
-        return self._cached(section, where, reopen, key, budget // 2)  # a very long heading path
+        # a very long heading path or description
+        return self._cached(section, where, reopen, key, budget // 2, lead)
 
-    def _cached(self, section: int, where: int, reopen: str, key: str, limit: int | None) -> Prefix:
-        """``_build`` once per section, reopened lines and limit: a section's chunks share it."""
-        prefix = self._cache.get((section, where, limit))
+    def _cached(
+        self, section: int, where: int, reopen: str, key: str, limit: int | None, lead: bool
+    ) -> Prefix:
+        """``_build`` once per section, reopened lines, limit and lead: a section's chunks share
+        it."""
+        prefix = self._cache.get((section, where, limit, lead))
         if prefix is None:
-            prefix = self._build(section, reopen, key, limit, shorten=True)
-            self._cache[section, where, limit] = prefix
+            prefix = self._build(section, reopen, key, limit, shorten=True, lead=lead)
+            self._cache[section, where, limit, lead] = prefix
         return prefix
 
     def _reopened(self, start: int) -> tuple[int, str, str]:
@@ -137,13 +146,24 @@ class ContextBuilder:
         return row
 
     def _build(
-        self, section: int, reopen: str, key: str, limit: int | None, shorten: bool = False
+        self,
+        section: int,
+        reopen: str,
+        key: str,
+        limit: int | None,
+        shorten: bool = False,
+        lead: bool = False,
     ) -> Prefix:
         """The prefix, shortened to ``limit`` tokens when one is given: a row's key gives way
         before its header does, and the outer headings before the innermost one. With
         ``shorten``, an innermost heading that alone exceeds the limit keeps its first words;
         one that fits alone, or any heading of a block kept whole (``fitted``), gives way
-        whole: a word or two of it beside a block says nothing."""
+        whole: a word or two of it beside a block says nothing. The page's description
+        (``lead``) gives way before all of them."""
+        if lead:
+            led = self._build(section, self.outline.lead + "\n\n" + reopen, key, None, shorten)
+            if limit is None or led.tokens <= limit:
+                return led
         headings = self.outline.heading_path(section)
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:

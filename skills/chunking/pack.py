@@ -85,7 +85,7 @@ class Packer:
         self.outline = outline
         self.avoid = {position for c in outline.containers for position in c.avoid}
         self.by_rows = any(c.row_start is not None for c in outline.containers)
-        first = _first_content(text)
+        first = _first_content(text, outline.content_start)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, len(text))
         positions = array("q", [first])
@@ -99,7 +99,8 @@ class Packer:
 
     @property
     def first(self) -> int:
-        """Where the document's content begins (its first non-blank line)."""
+        """Where the document's content begins (its first non-blank line after any front
+        matter)."""
         return self.cuts.positions[0]
 
     @property
@@ -541,10 +542,9 @@ def text_start(text: str, cut: int, end: int) -> int:
     return line_start if line_start >= 0 else position
 
 
-def _first_content(text: str) -> int:
-    """Start of the first non-blank line."""
-    stripped = len(text) - len(text.lstrip())
-    if stripped >= len(text):
+def _first_content(text: str, start: int) -> int:
+    """Start of the first non-blank line from the line start ``start`` on."""
+    found = _CONTENT.search(text, start)
+    if found is None:
         return len(text)
-    newline = text.rfind("\n", 0, stripped)
-    return newline + 1
+    return max(start, text.rfind("\n", 0, found.start()) + 1)
