@@ -14,9 +14,11 @@ from skills.chunking.pack import Piece
 from skills.chunking.pages import PageMap
 from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
+#: Markdown's block syntax and links. Not a numbered line alone: licenses, contracts and RFCs
+#: number their sections ("1. Definitions."), and read as Markdown a LICENSE lost its titles.
 _MARKDOWN_SIGNS = re.compile(
     r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
-    r"| {0,3}\d{1,9}[.)][ \t]+\S| {0,3}>[ \t]?|.*\]\([^)\s]+\)"
+    r"| {0,3}>[ \t]?|.*\]\([^)\s]+\)"
     r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
     re.MULTILINE | re.IGNORECASE,
 )

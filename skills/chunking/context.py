@@ -10,8 +10,8 @@ non-space character, so the tokens of the embedded text are exactly the prefix's
 A prefix never takes more than half of a chunk's budget: a deeper heading path loses its outermost
 headings first, and an innermost heading too long alone keeps its first words (every chunk of its
 section repeats it: the answer stays linear in the input). A table header too large to repeat whole
-is repeated as its words alone (``header_words``: no delimiter or border lines, no HTML tags, no
-padding), or left out when even they do not fit. A row read without its header is a row of bare
+is repeated as its words alone (``header_words``: a compact delimiter row, no border lines, no HTML
+tags, no padding; then without the delimiter), or left out when even they do not fit. A row read without its header is a row of bare
 values: for a wide table, whose padding and delimiter row cost more tokens than its column names,
 the names are what the row needs. A code block or table row that fits a chunk only without part of
 its path gets that shorter path (``fitted``): the block stays whole, and the path gives way,
@@ -36,6 +36,8 @@ _WORD = re.compile(r"\w")
 #: for every chunk of a long row would cost time quadratic in the row.
 MAX_KEY_CHARS = 1000
 _CONTENT = re.compile(r"\S")
+_DELIMITER_ROW = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+_DASHES = re.compile(r"-+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,24 +207,37 @@ def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit:
 
 def reopen_within(reopen: str, limit: int | None) -> str:
     """A container's opening lines in at most ``limit`` tokens: whole when they fit, else their
-    words (``header_words``), else nothing. Empty stays empty (indented code reopens nothing)."""
+    words with a compact delimiter row (``header_words``), else their words alone, else nothing.
+    Empty stays empty (indented code reopens nothing)."""
     if not reopen or limit is None or count_tokens(reopen) <= limit:
         return reopen
-    words = header_words(reopen)
-    return words if words and count_tokens(words) <= limit else ""
+    for words in (header_words(reopen, delimiter=True), header_words(reopen)):
+        if words and count_tokens(words) <= limit:
+            return words
+    return ""
 
 
 @lru_cache(maxsize=1024)
-def header_words(reopen: str) -> str:
+def header_words(reopen: str, delimiter: bool = False) -> str:
     """The lines of ``reopen`` that hold a word, with HTML tags and runs of spaces dropped:
     ``| Name    | Type |`` over ``|---------|------|`` becomes ``| Name | Type |``, and an HTML
-    header's ``<th>`` lines become their cell texts.
+    header's ``<th>`` lines become their cell texts. With ``delimiter``, a pipe table's
+    delimiter row is kept, as short as it can be: without it the names are no longer read as
+    a table's header (a 536-character padded header left its rows with neither).
 
     >>> header_words("| Name    | Type |\\n|---------|------|\\n")
     '| Name | Type |\\n'
+    >>> header_words("| Name    | Type |\\n|---------|:-----|\\n", delimiter=True)
+    '| Name | Type |\\n|---|:---|\\n'
     >>> header_words("<table>\\n<tr>\\n<th><a href='v20'>20</a> (LTS)</th>\\n</tr>\\n")
     '20 (LTS)\\n'
     """
-    lines = (_SPACES.sub(" ", _TAG.sub(" ", line)).strip() for line in reopen.splitlines())
-    kept = [line for line in lines if _WORD.search(line)]
+    kept = []
+    for line in reopen.splitlines():
+        if delimiter and _DELIMITER_ROW.fullmatch(line.strip()):
+            kept.append(_DASHES.sub("---", _SPACES.sub("", line.strip())))
+            continue
+        line = _SPACES.sub(" ", _TAG.sub(" ", line)).strip()
+        if _WORD.search(line):
+            kept.append(line)
     return "\n".join(kept) + "\n" if kept else ""

@@ -98,6 +98,15 @@ _BARE_HTML = re.compile(
     r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: Lines with nothing to read that are not HTML: Hugo shortcodes (``{{< /tab >}}``,
+#: ``{{% include "x.md" %}}``), link reference definitions (``[2.3.1]: https://...``, a
+#: changelog's last 132 lines), lines of badges (``[![CI](https://...)](https://...)``) and
+#: mkdocs-material's macros (``<!-- md:version 9.2 -->``). A run of them is one bare "line".
+_NOTHING_TO_READ = re.compile(
+    r"(?:[ \t]*(?:\{\{[<%].*?[%>]\}\}|\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?"
+    r"|(?:\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\]\([^)\n]*\))?[ \t]*)+|<!--[ \t]*md:[^\n]*?-->)"
+    r"[ \t]*(?:\n|\Z))+"
+)
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
@@ -315,6 +324,7 @@ class _MarkdownParser:
             if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
                 self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own
             self._break_after(end)
+            self._bare_line(at)  # a macro: <!-- md:version 9.2 -->
             comments.append((at, end))
         self.opaque.extend(comments)
         return comments
@@ -394,7 +404,7 @@ class _MarkdownParser:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
-        if self.text[block_start] in "< \t":  # most blocks start with a word
+        if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
@@ -415,10 +425,18 @@ class _MarkdownParser:
             self.outline.add_break(end, lv.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
-        """Note a block that is one line of bare HTML tags: nothing to read, never a piece alone."""
+        """Note a block that opens with lines of bare HTML tags or other markup with nothing to
+        read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it."""
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
             self.outline.bare_lines[block_start] = bare.end()
+            return
+        run = _NOTHING_TO_READ.match(self.text, block_start)
+        if run is not None:
+            self.outline.bare_lines[block_start] = run.end() - self.text.endswith(
+                "\n", 0, run.end()
+            )
+            self._break_after(min(run.end(), len(self.text)))
 
     def _indented_code(self, start: int, column: int, opaque: Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
@@ -562,6 +580,7 @@ class _MarkdownParser:
             return
         if _ADMONITION.match(line):
             self.outline.add_break(start, lv.BLOCK)
+            self.outline.label_lines[start] = line_end  # it leads into its body
             self.admonition_column = _indent(text, start) + _CODE_INDENT
             return
         if first == "/" and _BLOCK_FENCE.match(line):
@@ -612,6 +631,10 @@ class _MarkdownParser:
         previous = text.rfind("\n", 0, underline - 1) + 1
         line = text[previous : underline - 1]
         if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith(("#", ">", "|")):
+            return False
+        if self.list_columns and _indent(text, underline) < self.list_columns[-1]:
+            # the line above continues a list item lazily, and CommonMark gives a setext
+            # underline no such continuation: this ``---`` is a thematic break that ends the list
             return False
         self.sections.heading(previous, 1 if first == "=" else 2, heading_title(line))
         self.outline.add_break(underline, lv.AVOID)

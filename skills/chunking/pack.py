@@ -138,8 +138,10 @@ class Packer:
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """Merge a piece too small to stand alone (under an eighth of the budget, or only
         headings) into a neighbour it fits with: the next one for a first piece, else the
-        previous one; headings only into the next one (a heading introduces what follows, and
-        at the end of the previous piece it would introduce nothing)."""
+        previous one; headings into the next one first (a heading introduces what follows),
+        else into the previous one: a heading before a code block that fits a piece only
+        alone (a content tab's ``=== "Python"``) would be a child that says nothing its path
+        does not."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
@@ -149,10 +151,7 @@ class Packer:
             if piece.text_tokens >= threshold and not only_headings:
                 k += 1
                 continue
-            if only_headings:
-                neighbours: tuple[int, ...] = (k + 1,)
-            else:
-                neighbours = (k + 1, k - 1) if k == 0 else (k - 1, k + 1)
+            neighbours = (k + 1, k - 1) if k == 0 or only_headings else (k - 1, k + 1)
             for other in neighbours:
                 if not 0 <= other < len(result):
                     continue

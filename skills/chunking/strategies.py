@@ -66,8 +66,10 @@ class Document:
         cls, source: str, title: str | None, fmt: Format, options: ChunkOptions
     ) -> Document:
         text = line_view(source)
-        if options.strategy is Strategy.RECURSIVE or fmt is Format.TEXT:
+        if options.strategy is Strategy.RECURSIVE:
             outline = parse_text(text)
+        elif fmt is Format.TEXT:  # numbered titles are sections
+            outline = parse_text(text, options.heading_depth, titles=True)
         elif fmt is Format.RST:
             outline = parse_rst(text, options.heading_depth)
         else:  # fixed windows only need the heading paths
@@ -138,7 +140,10 @@ def with_overlap(
 
     The new start is the earliest good cut point at or after ``floor`` (see
     ``Packer.overlap_starts``: never inside a code block or table unless the leaves are pieces
-    of one) that keeps both the overlap and the whole leaf within their limits.
+    of one) that keeps both the overlap and the whole leaf within their limits, and that takes
+    at most half of the leaf before it: an overlap that re-covers most of it makes a near
+    duplicate (on the runbook sample, 22 children began four characters after the one before),
+    which costs an embedding and a k-NN slot for no new text.
     """
     index = document.index
     result = leaves[:1]
@@ -154,7 +159,8 @@ def with_overlap(
         result.append(leaf)
         for cut in cuts:
             start = text_start(document.text, cut, leaf.end)
-            if start >= leaf.start or index.count(start, leaf.start) > overlap:
+            reach = min(overlap, previous.text_tokens // 2)
+            if start >= leaf.start or index.count(start, leaf.start) > reach:
                 continue
             candidate = packer.measure(leaf.cut, leaf.end, budget, start=start)
             if candidate is not None and candidate.tokens <= budget:
