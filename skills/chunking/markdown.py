@@ -98,15 +98,19 @@ _BARE_HTML = re.compile(
     r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
-#: Lines with nothing to read that are not HTML: Hugo shortcodes (``{{< /tab >}}``,
-#: ``{{% include "x.md" %}}``), link reference definitions (``[2.3.1]: https://...``, a
+#: Lines with nothing to read that are not HTML: Hugo's closing shortcodes (``{{< /tab >}}``),
+#: link reference definitions (``[2.3.1]: https://...``, a
 #: changelog's last 132 lines), lines of badges (``[![CI](https://...)](https://...)``) and
 #: mkdocs-material's macros (``<!-- md:version 9.2 -->``). A run of them is one bare "line".
 _NOTHING_TO_READ = re.compile(
-    r"(?:[ \t]*(?:\{\{[<%].*?[%>]\}\}|\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?"
+    r"(?:[ \t]*(?:\{\{[<%][ \t]*/.*?[%>]\}\}"
+    r"|\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?"
     r"|(?:\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\]\([^)\n]*\))?[ \t]*)+|<!--[ \t]*md:[^\n]*?-->)"
     r"[ \t]*(?:\n|\Z))+"
 )
+#: Hugo's other shortcodes (``{{< tab "Linux" >}}``, ``{{% include "x.md" %}}``): nothing to
+#: read either, but they open what follows, so a run of them leads into it as a label does.
+_SHORTCODES = re.compile(r"(?:[ \t]*\{\{[<%][ \t]*[^/\s].*?[%>]\}\}[ \t]*(?:\n|\Z))+")
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
@@ -426,10 +430,17 @@ class _MarkdownParser:
 
     def _bare_line(self, block_start: int) -> None:
         """Note a block that opens with lines of bare HTML tags or other markup with nothing to
-        read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it."""
+        read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it;
+        Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
             self.outline.bare_lines[block_start] = bare.end()
+            return
+        opening = _SHORTCODES.match(self.text, block_start)
+        if opening is not None:
+            end = opening.end()
+            self.outline.label_lines[block_start] = end - self.text.endswith("\n", 0, end)
+            self._break_after(min(end, len(self.text)))
             return
         run = _NOTHING_TO_READ.match(self.text, block_start)
         if run is not None:

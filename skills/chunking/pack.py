@@ -147,7 +147,7 @@ class Packer:
         k = 0
         while k < len(result) and len(result) > 1:
             piece = result[k]
-            only_headings = piece.text_tokens < 2 * threshold and self._only_headings(piece)
+            only_headings = self._only_headings(piece)
             if piece.text_tokens >= threshold and not only_headings:
                 k += 1
                 continue

@@ -6,9 +6,12 @@ real documents these rules were built from are listed in ``docs/chunking.md``.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from skills.chunking import ChunkOptions, chunk_document
+from skills.chunking import ChunkOptions, chunk_document, count_tokens
+from skills.chunking.context import reopen_within
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.newlines import line_view
 
@@ -131,3 +134,97 @@ def test_windows_and_old_mac_line_endings_read_as_newlines(ending: str) -> None:
             if "| Basic" in leaf.text or "| Standard" in leaf.text:
                 assert "| Tier | Indexes | Partitions |" in leaf.embed_text
         assert not any("ms.author" in leaf.text for leaf in result.leaves)
+
+
+HUGO = """\
+## Tabs
+
+{{< tabs >}}
+{{< tab "Linux" >}}
+
+Install Hugo with your package manager, then check that `hugo version` prints the release you
+expect before you build the site for the first time.
+
+{{< /tab >}}
+{{< /tabs >}}
+
+## Links
+
+See the [releases] page.
+
+[releases]: https://github.com/gohugoio/hugo/releases
+[1.0.0]: https://github.com/gohugoio/hugo/releases/tag/v1.0.0
+"""
+
+
+def test_lines_with_nothing_to_read_are_never_a_child_alone() -> None:
+    mkdocs = (
+        "## Configure\n\nSet the palette in the configuration file before you build the site.\n\n"
+        '=== "mkdocs.yml"\n\n    ```yaml\n'
+        + "".join(f"    theme.palette.option{n}: value{n}\n" for n in range(12))
+        + "    ```\n\n<!-- md:version 9.2.0 -->\n\nMore text follows the macro here.\n"
+    )
+    for source in (HUGO, mkdocs):
+        for budget in (64, 128):
+            options = ChunkOptions(child_max_tokens=budget, child_overlap_tokens=budget // 4)
+            for leaf in chunk_document(source, options=options).leaves:
+                lines = [line.strip() for line in leaf.text.splitlines() if line.strip()]
+                assert not all(
+                    line.startswith(("{{<", "[releases]:", "[1.0.0]:", '=== "', "<!-- md:", "#"))
+                    for line in lines
+                ), leaf.text
+
+
+def test_an_overlap_never_re_covers_most_of_the_child_before_it() -> None:
+    source = "# Runbook\n\n" + "".join(
+        f"Dr. Okafor's review {n} found that the queue drained within the hour. " for n in range(40)
+    )
+    leaves = chunk_document(source).leaves
+    assert len(leaves) > 3
+    for previous, leaf in itertools.pairwise(leaves):
+        shared = max(0, previous.end - leaf.start)
+        assert shared <= (previous.end - previous.start) // 2 + 1
+        assert not leaf.text.startswith("Okafor")
+
+
+def test_a_thematic_break_after_a_lazy_list_continuation_is_not_a_setext_underline() -> None:
+    source = "# Guide\n\n- Install the tool.\n\n    Then run it once to create its\n"
+    source += "configuration file.\n---\n\nNext part.\n"
+    assert [s.title for s in parse_markdown(source).sections] == ["Guide"]
+
+
+def test_a_too_wide_table_header_keeps_a_delimiter_row_beside_its_names() -> None:
+    header = "| " + " | ".join(f"{name:<40}" for name in ("Feature", "Chardet", "cChardet")) + " |"
+    delimiter = "|" + "|".join("-" * 42 for _ in range(3)) + "|"
+    reopen = f"{header}\n{delimiter}\n"
+    names = "| Feature | Chardet | cChardet |\n"
+    limit = count_tokens(names + "|---|---|---|\n")
+    assert count_tokens(reopen) > limit
+    assert reopen_within(reopen, limit) == names + "|---|---|---|\n"
+    assert reopen_within(reopen, limit - 1) == names
+
+
+def test_a_license_is_plain_text_and_its_numbered_titles_are_sections() -> None:
+    source = "GNU GENERAL PUBLIC LICENSE\n\n" + "".join(
+        f"  {n}. {title}.\n\n  "
+        + f"The {title.lower()} apply to every covered work. " * 16
+        + "\n\n"
+        for n, title in enumerate(["Definitions", "Source Code", "Basic Permissions"])
+    )
+    result = chunk_document(source, document_key="LICENSE")
+    assert result.format == "text"
+    assert ("1. Source Code.",) in {leaf.headings for leaf in result.leaves}
+    assert all(
+        leaf.text.strip() not in ("1. Source Code.", "2. Basic Permissions.")
+        for leaf in result.leaves
+    )
+
+
+def test_a_table_of_contents_with_dot_leaders_opens_no_section() -> None:
+    source = "".join(f"{n}. Section {n} ........ {n * 4}\n\n" for n in range(1, 6)) + "Body.\n"
+    assert chunk_document(source, format="text").leaves[0].headings == ()
+
+
+def test_emphasis_and_attribute_lists_stay_out_of_heading_paths() -> None:
+    source = '# **Setup** { id="setup" }\n\nInstall it.\n'
+    assert chunk_document(source).leaves[0].headings == ("Setup",)
