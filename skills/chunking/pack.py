@@ -141,7 +141,7 @@ class Packer:
         previous one; headings into the next one first (a heading introduces what follows),
         else into the previous one: a heading before a code block that fits a piece only
         alone (a content tab's ``=== "Python"``) would be a child that says nothing its path
-        does not."""
+        does not. Such a piece may fill the room kept for an overlap (up to the limit)."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
@@ -157,7 +157,9 @@ class Packer:
                     continue
                 first, last = (other, k) if other < k else (k, other)
                 merged = self.measure(result[first].cut, result[last].end, budget.limit)
-                if merged is not None and merged.tokens <= budget.target:
+                # lines with nothing to read may take the room kept for an overlap
+                room = budget.limit if only_headings else budget.target
+                if merged is not None and merged.tokens <= room:
                     result[first : last + 1] = [merged]
                     k = first
                     break
