@@ -200,7 +200,8 @@ def _dialect_defects(source: str, leaves: tuple[Chunk, ...]) -> Counter[str]:
 
 def _variant_extents(source: str) -> list[tuple[str, int, int]]:
     """DocFX tabs and zone pivots: (label, start, end) from their marker line to the next
-    variant's marker or the ``---`` / ``::: zone-end`` that closes the group."""
+    variant's marker or the ``---`` / ``::: zone-end`` that closes the group (and the blank
+    lines after it)."""
     markers = sorted(
         [(m.start(), m.group(1)) for m in _TAB.finditer(source)]
         + [(m.start(), m.group(1)) for m in _ZONE.finditer(source)]
@@ -209,6 +210,7 @@ def _variant_extents(source: str) -> list[tuple[str, int, int]]:
     for k, (start, label) in enumerate(markers):
         close = _GROUP_END.search(source, start + 1)
         end = close.end() if close is not None else len(source)
+        end += len(source[end:]) - len(source[end:].lstrip())  # with the blank lines after it
         if k + 1 < len(markers):
             end = min(end, markers[k + 1][0])
         extents.append((label, start, end))
