@@ -140,10 +140,11 @@ def with_overlap(
 
     The new start is the earliest good cut point at or after ``floor`` (see
     ``Packer.overlap_starts``: never inside a code block or table unless the leaves are pieces
-    of one) that keeps both the overlap and the whole leaf within their limits, and that takes
-    at most half of the leaf before it: an overlap that re-covers most of it makes a near
-    duplicate (on the runbook sample, 22 children began four characters after the one before),
-    which costs an embedding and a k-NN slot for no new text.
+    of one) that keeps both the overlap and the whole leaf within their limits, that takes at
+    most 80 % of the leaf before it, and that makes at most 80 % of the new leaf: an overlap
+    that re-covers nearly all of the leaf before makes a near duplicate (on the runbook
+    sample, 22 children began four characters after the one before), which costs an
+    embedding and a k-NN slot for no new text.
     """
     index = document.index
     result = leaves[:1]
@@ -159,8 +160,12 @@ def with_overlap(
         result.append(leaf)
         for cut in cuts:
             start = text_start(document.text, cut, leaf.end)
-            reach = min(overlap, previous.text_tokens // 2)
-            if start >= leaf.start or index.count(start, leaf.start) > reach:
+            if start >= leaf.start:
+                continue
+            shared = index.count(start, leaf.start)
+            if shared > min(overlap, previous.text_tokens * 4 // 5):
+                continue
+            if shared > 4 * leaf.text_tokens:  # the new leaf would be 80 % the one before
                 continue
             candidate = packer.measure(leaf.cut, leaf.end, budget, start=start)
             if candidate is not None and candidate.tokens <= budget:
