@@ -12,10 +12,10 @@ headings first, and an innermost heading too long alone keeps its first words (e
 section repeats it: the answer stays linear in the input). A table header too large to repeat whole
 is repeated as its words alone (``header_words``: a compact delimiter row, no border lines, no HTML
 tags, no padding; then without the delimiter), or left out when even they do not fit. A row read
-without its header is a row of bare values: for a wide table, whose padding and delimiter row cost more tokens than its column names,
-the names are what the row needs. A code block or table row that fits a chunk only without part of
-its path gets that shorter path (``fitted``): the block stays whole, and the path gives way,
-outermost headings first, down to none.
+without its header is a row of bare values: for a wide table, whose padding and delimiter row cost
+more tokens than its column names, the names are what the row needs. A code block or table row that
+fits a chunk only without part of its path gets that shorter path (``fitted``): the block stays
+whole, and the path gives way, outermost headings first, down to none.
 """
 
 from __future__ import annotations
