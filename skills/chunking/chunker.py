@@ -8,16 +8,19 @@ from typing import TypeVar
 
 from skills.chunking.ids import IdMaker
 from skills.chunking.model import Chunk, Chunking
+from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.pack import Piece
 from skills.chunking.pages import PageMap
 from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
-#: A link's URL holds no bracket or parenthesis here: each candidate ``](`` is then read to the
-#: next one at most, where a line of ``[a](`` repeated took seconds to sniff.
+#: Markdown's block syntax and links. Not a numbered line alone: licenses, contracts and RFCs
+#: number their sections ("1. Definitions."), and read as Markdown a LICENSE lost its titles. A
+#: link's URL holds no bracket or parenthesis here: each candidate ``](`` is then read to the next
+#: one at most, where a line of ``[a](`` repeated took seconds to sniff.
 _MARKDOWN_SIGNS = re.compile(
     r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
-    r"| {0,3}\d{1,9}[.)][ \t]+\S| {0,3}>[ \t]?|.*\]\([^()\[\]\s]+\)"
+    r"| {0,3}>[ \t]?|.*\]\([^()\[\]\s]+\)"
     r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
     re.MULTILINE | re.IGNORECASE,
 )
@@ -72,7 +75,7 @@ def detect_format(text: str, name: str = "") -> Format:
     _, dot, suffix = name.rpartition(".")
     if dot and suffix.lower() in SUFFIX_FORMATS:
         return SUFFIX_FORMATS[suffix.lower()]
-    sample = text[:_SNIFF_CHARS]
+    sample = line_view(text[:_SNIFF_CHARS])  # Windows line endings read as newlines
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
     ):

@@ -101,7 +101,9 @@ def main(argv: list[str]) -> int:
             continue
         for warning in file.warnings:
             print(f"{path}: {warning}", file=sys.stderr)
-        if args.output == "jsonl":
+        if args.output == "jsonl":  # the tree shows the chunker's warnings; jsonl keeps stdout data
+            for warning in result.warnings:
+                print(f"{path}: {warning}", file=sys.stderr)
             write_jsonl(result, str(path), sys.stdout)
         else:
             write_tree(result, str(path), sys.stdout)

@@ -10,12 +10,12 @@ non-space character, so the tokens of the embedded text are exactly the prefix's
 A prefix never takes more than half of a chunk's budget: a deeper heading path loses its outermost
 headings first, and an innermost heading too long alone keeps its first words (every chunk of its
 section repeats it: the answer stays linear in the input). A table header too large to repeat whole
-is repeated as its words alone (``header_words``: no delimiter or border lines, no HTML tags, no
-padding), or left out when even they do not fit. A row read without its header is a row of bare
-values: for a wide table, whose padding and delimiter row cost more tokens than its column names,
-the names are what the row needs. A code block or table row that fits a chunk only without part of
-its path gets that shorter path (``fitted``): the block stays whole, and the path gives way,
-outermost headings first, down to none.
+is repeated as its words alone (``header_words``: a compact delimiter row, no border lines, no HTML
+tags, no padding; then without the delimiter), or left out when even they do not fit. A row read
+without its header is a row of bare values: for a wide table, whose padding and delimiter row cost
+more tokens than its column names, the names are what the row needs. A code block or table row that
+fits a chunk only without part of its path gets that shorter path (``fitted``): the block stays
+whole, and the path gives way, outermost headings first, down to none.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ _WORD = re.compile(r"\w")
 #: closing pipe, a cell of a whole page) is no key to repeat, and a search to the chunk's start
 #: for every chunk of a long row would cost time quadratic in the row.
 MAX_KEY_CHARS = 1000
+_CONTENT = re.compile(r"\S")
+_DELIMITER_ROW = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+_DASHES = re.compile(r"-+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +57,13 @@ class ContextBuilder:
         self.outline = outline
         self.title = cut_at_word((title or "").strip().replace("\n", " "), MAX_TITLE_CHARS)
         self.include_headings = include_headings
-        #: (section, where the reopened lines begin, token limit or None) -> prefix
-        self._cache: dict[tuple[int, int, int | None], Prefix] = {}
+        #: (section, where the reopened lines begin, token limit or None, led) -> prefix
+        self._cache: dict[tuple[int, int, int | None, bool], Prefix] = {}
         #: the row found last, and up to where no row starts after it (``_row_start``)
         self._last_row = (-1, -1)
+        # the chunks that begin where the text does are led by the page's description
+        found = _CONTENT.search(text, outline.content_start) if outline.lead else None
+        self._lead_at = -1 if found is None else text.rfind("\n", 0, found.start()) + 1
 
     def for_span(self, start: int, end: int, budget: int) -> Prefix:
         """The prefix of a chunk ``[start, end)``: the path of the section holding all of it."""
@@ -74,7 +80,7 @@ class ContextBuilder:
         if reopen and not reopen_within(reopen, room):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
-        return self._build(section, reopen, key, room)
+        return self._build(section, reopen, key, room, start == self._lead_at)
 
     def upper_bound(self, start: int, budget: int) -> int:
         """Tokens of the longest prefix any chunk starting at ``start`` can get."""
@@ -82,17 +88,22 @@ class ContextBuilder:
 
     def _prefix(self, section: int, start: int, budget: int) -> Prefix:
         where, reopen, key = self._reopened(start)
-        full = self._cached(section, where, reopen, key, None)
+        lead = start == self._lead_at
+        full = self._cached(section, where, reopen, key, None, lead)
         if full.tokens <= budget // 2:
             return full
-        return self._cached(section, where, reopen, key, budget // 2)  # a very long heading path
+        # a very long heading path or description
+        return self._cached(section, where, reopen, key, budget // 2, lead)
 
-    def _cached(self, section: int, where: int, reopen: str, key: str, limit: int | None) -> Prefix:
-        """``_build`` once per section, reopened lines and limit: a section's chunks share it."""
-        prefix = self._cache.get((section, where, limit))
+    def _cached(
+        self, section: int, where: int, reopen: str, key: str, limit: int | None, lead: bool
+    ) -> Prefix:
+        """``_build`` once per section, reopened lines, limit and lead: a section's chunks share
+        it."""
+        prefix = self._cache.get((section, where, limit, lead))
         if prefix is None:
-            prefix = self._build(section, reopen, key, limit, shorten=True)
-            self._cache[section, where, limit] = prefix
+            prefix = self._build(section, reopen, key, limit, shorten=True, lead=lead)
+            self._cache[section, where, limit, lead] = prefix
         return prefix
 
     def _reopened(self, start: int) -> tuple[int, str, str]:
@@ -137,13 +148,24 @@ class ContextBuilder:
         return row
 
     def _build(
-        self, section: int, reopen: str, key: str, limit: int | None, shorten: bool = False
+        self,
+        section: int,
+        reopen: str,
+        key: str,
+        limit: int | None,
+        shorten: bool = False,
+        lead: bool = False,
     ) -> Prefix:
         """The prefix, shortened to ``limit`` tokens when one is given: a row's key gives way
         before its header does, and the outer headings before the innermost one. With
         ``shorten``, an innermost heading that alone exceeds the limit keeps its first words;
         one that fits alone, or any heading of a block kept whole (``fitted``), gives way
-        whole: a word or two of it beside a block says nothing."""
+        whole: a word or two of it beside a block says nothing. The page's description
+        (``lead``) gives way before all of them."""
+        if lead:
+            led = self._build(section, self.outline.lead + "\n\n" + reopen, key, None, shorten)
+            if limit is None or led.tokens <= limit:
+                return led
         headings = self.outline.heading_path(section)
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
@@ -185,24 +207,37 @@ def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit:
 
 def reopen_within(reopen: str, limit: int | None) -> str:
     """A container's opening lines in at most ``limit`` tokens: whole when they fit, else their
-    words (``header_words``), else nothing. Empty stays empty (indented code reopens nothing)."""
+    words with a compact delimiter row (``header_words``), else their words alone, else nothing.
+    Empty stays empty (indented code reopens nothing)."""
     if not reopen or limit is None or count_tokens(reopen) <= limit:
         return reopen
-    words = header_words(reopen)
-    return words if words and count_tokens(words) <= limit else ""
+    for words in (header_words(reopen, delimiter=True), header_words(reopen)):
+        if words and count_tokens(words) <= limit:
+            return words
+    return ""
 
 
 @lru_cache(maxsize=1024)
-def header_words(reopen: str) -> str:
+def header_words(reopen: str, delimiter: bool = False) -> str:
     """The lines of ``reopen`` that hold a word, with HTML tags and runs of spaces dropped:
     ``| Name    | Type |`` over ``|---------|------|`` becomes ``| Name | Type |``, and an HTML
-    header's ``<th>`` lines become their cell texts.
+    header's ``<th>`` lines become their cell texts. With ``delimiter``, a pipe table's
+    delimiter row is kept, as short as it can be: without it the names are no longer read as
+    a table's header (a 536-character padded header left its rows with neither).
 
     >>> header_words("| Name    | Type |\\n|---------|------|\\n")
     '| Name | Type |\\n'
+    >>> header_words("| Name    | Type |\\n|---------|:-----|\\n", delimiter=True)
+    '| Name | Type |\\n|---|:---|\\n'
     >>> header_words("<table>\\n<tr>\\n<th><a href='v20'>20</a> (LTS)</th>\\n</tr>\\n")
     '20 (LTS)\\n'
     """
-    lines = (_SPACES.sub(" ", _TAG.sub(" ", line)).strip() for line in reopen.splitlines())
-    kept = [line for line in lines if _WORD.search(line)]
+    kept = []
+    for line in reopen.splitlines():
+        if delimiter and _DELIMITER_ROW.fullmatch(line.strip()):
+            kept.append(_DASHES.sub("---", _SPACES.sub("", line.strip())))
+            continue
+        line = _SPACES.sub(" ", _TAG.sub(" ", line)).strip()
+        if _WORD.search(line):
+            kept.append(line)
     return "\n".join(kept) + "\n" if kept else ""

@@ -29,7 +29,7 @@ _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
 # ``_HEADING_MARKER``) and, in the event scans, looked ahead to after a newline.
-_MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/`~]|\d{1,9}[.)])"
+_MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/`~:]|\d{1,9}[.)])"
 _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
@@ -62,11 +62,19 @@ _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t
 # MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``), in a list
 # item too: their bodies are indented four spaces, which alone does not make them code
 _ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
+#: DocFX's labelled variants: a tab (``# [Azure portal](#tab/portal)``, the group closed by a
+#: ``---`` line) and a zone pivot (``::: zone pivot="csharp"`` ... ``::: zone-end``).
+_TAB = re.compile(r" {0,3}#{1,6}[ \t]+\[([^\]\n]+)\]\(#tab/[^)\n]*\)[ \t]*$")
+_ZONE = re.compile(r' {0,3}:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*"([^"\n]*)"[^\n]*$')
+_ZONE_END = re.compile(r" {0,3}:::[ \t]*zone-end[ \t]*$")
 _BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
 # The heading rewrites below scan a heading's line at every ``[``, ``(``, ``<`` or ``{``: each
 # scan stops at the next one of its own kind, so a line of thousands of them costs linear time.
 # ``{ #anchor }`` is found from the last ``}`` back (``_without_attributes``).
-_ATTRIBUTES_OPEN = re.compile(r"\{[ \t]*[#.]")
+#: ``{ #anchor }``, ``{: .class }``, ``{ id="x" data-toc-label="X" }`` (attribute lists)
+_ATTRIBUTES_OPEN = re.compile(r"\{:?[ \t]*(?:[#.]|[\w-]+=)")
+#: ``**strong**`` (not ``__``: ``__init__`` is a name)
+_EMPHASIS = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 # A link's text holds no bracket; its URL may hold one pair of parentheses (Wikipedia's do).
 _LINK_TARGET = r"(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])"
@@ -90,14 +98,34 @@ _BARE_HTML = re.compile(
     r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: Lines with nothing to read that are not HTML: Hugo's closing shortcodes (``{{< /tab >}}``),
+#: link reference definitions (``[2.3.1]: https://...``, a
+#: changelog's last 132 lines), lines of badges (``[![CI](https://...)](https://...)``) and
+#: mkdocs-material's macros (``<!-- md:version 9.2 -->``). A run of them is one bare "line".
+_NOTHING_TO_READ = re.compile(
+    r"(?:[ \t]*(?:\{\{[<%][ \t]*/.*?[%>]\}\}"
+    r"|\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?"
+    r"|(?:\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\]\([^)\n]*\))?[ \t]*)+|<!--[ \t]*md:[^\n]*?-->)"
+    r"[ \t]*(?:\n|\Z))+"
+)
+#: Hugo's other shortcodes (``{{< tab "Linux" >}}``, ``{{% include "x.md" %}}``): nothing to
+#: read either, but they open what follows, so a run of them leads into it as a label does.
+_SHORTCODES = re.compile(r"(?:[ \t]*\{\{[<%][ \t]*[^/\s].*?[%>]\}\}[ \t]*(?:\n|\Z))+")
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
-#: What any of the rewrites below could act on: brackets, tags, braces, hashes, runs of spaces.
-_DECORATED = re.compile(r"[\[<{#!]|\s\s|[^\S ]")
-_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:[^\n]+\n){0,200}?(?:---|\.\.\.)[ \t]*(?:\n|$)")
+#: What any of the rewrites below could act on: brackets, tags, braces, hashes, ``**``, runs of
+#: spaces.
+_DECORATED = re.compile(r"[\[<{#!]|\*\*|\s\s|[^\S ]")
+#: YAML front matter (``---`` ... ``---``, Hugo's TOML ``+++`` ... ``+++``): its first line is
+#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``).
+_FRONT_MATTER = re.compile(
+    r"(?P<fence>---|\+\+\+)[ \t]*\n[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
+    r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
+)
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
-_FRONT_MATTER_TITLE = re.compile(r"^title:[ \t]*([^\n]*)$", re.MULTILINE)
+_FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
+_FRONT_MATTER_DESCRIPTION = re.compile(r"^description[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
 
 
 def heading_title(raw: str) -> str:
@@ -112,6 +140,8 @@ def heading_title(raw: str) -> str:
     'rustfmt'
     >>> heading_title("![libsodium](https://example.org/logo.png)")
     'libsodium'
+    >>> heading_title('[**REST**](#tab/rest) { id="rest" }')
+    'REST'
     """
     title = raw.strip()
     if not _DECORATED.search(title):  # most headings: plain words, nothing to take out
@@ -131,7 +161,32 @@ def _without_attributes(title: str) -> str:
 
 def _readable(title: str) -> str:
     title = _SPACES.sub(" ", _INLINE_TAG.sub("", _LINK.sub(r"\1", title)))
+    title = _EMPHASIS.sub(r"\1", title) if "**" in title else title
     return _CLOSING_HASHES.sub("", title).strip()
+
+
+def front_matter(text: str) -> tuple[int, str, str]:
+    """Where ``text``'s front matter ends (0 without one), and its title and description.
+
+    Front matter is the page's metadata, not its text: DocFX writes ten to fifteen lines of it
+    (``ms.author``, ``ms.date``, ``ms.topic`` ...), and as the first child of most articles it
+    was embedded as if a reader could ask about it. So the page's chunks begin after it; the
+    title names the page, the description leads its first chunk. Front matter with nothing
+    after it is all the page says, and is chunked as text.
+
+    >>> front_matter("---\\ntitle: Install\\n\\nms.date: 2024-01-02\\n---\\n\\nRun it.\\n")
+    (44, 'Install', '')
+    """
+    match = _FRONT_MATTER.match(text)
+    if match is None or not _CONTENT.search(text, match.end()):
+        return 0, "", ""
+    keys = (_FRONT_MATTER_TITLE, _FRONT_MATTER_DESCRIPTION)
+    found = [pattern.search(match.group()) for pattern in keys]
+    title, description = (
+        heading_title(value.group(1).strip().strip("\"'").strip()) if value else ""
+        for value in found
+    )
+    return match.end(), title, description
 
 
 def parse_markdown(text: str, heading_depth: int = 6, sections_only: bool = False) -> Outline:
@@ -207,23 +262,16 @@ class _MarkdownParser:
 
     # -- blocks ------------------------------------------------------------------------------
     def _front_matter(self) -> int:
-        """Skip YAML front matter; its ``title:`` names the page when no H1 does (``run``): the
-        static-site generators (Jekyll, Hugo, Docusaurus, MkDocs) title a page there, and npm's
-        command pages have no other title, so every one of them has a "Synopsis" and a
-        "Description" that nothing else tells apart."""
-        match = _FRONT_MATTER.match(self.text)
-        if not match:
-            return 0
-        title = _FRONT_MATTER_TITLE.search(match.group())
-        if title is not None:
-            self.page_title = heading_title(title.group(1).strip().strip("\"'").strip())
-        # It leads into the page, as a heading does: alone it is a vector of metadata that
-        # ranks high for any question on the page and answers none.
-        self.outline.heading_lines[0] = match.end() - match.group().endswith("\n")
-        after = _CONTENT.search(self.text, match.end())
-        if after is not None:
-            self.outline.add_break(self.text.rfind("\n", 0, after.start()) + 1, lv.BLOCK)
-        return match.end()
+        """Where the page's text begins, after its front matter (``front_matter``); its
+        ``title:`` names the page when no H1 does (``run``): the static-site generators (Jekyll,
+        Hugo, Docusaurus, MkDocs) title a page there, and npm's command pages have no other
+        title, so every one of them has a "Synopsis" and a "Description" that nothing else
+        tells apart. Its ``description:`` leads the page's first chunk (``Outline.lead``)."""
+        end, title, description = front_matter(self.text)
+        self.page_title = title
+        self.outline.content_start = end
+        self.outline.lead = description
+        return end
 
     def _fences(self, start: int) -> None:
         """Pair fence lines into code blocks; an unclosed fence runs to the end.
@@ -280,6 +328,7 @@ class _MarkdownParser:
             if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
                 self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own
             self._break_after(end)
+            self._bare_line(at)  # a macro: <!-- md:version 9.2 -->
             comments.append((at, end))
         self.opaque.extend(comments)
         return comments
@@ -359,7 +408,7 @@ class _MarkdownParser:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
         self.outline.add_break(block_start, lv.BLOCK)
-        if self.text[block_start] in "< \t":  # most blocks start with a word
+        if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
@@ -380,10 +429,25 @@ class _MarkdownParser:
             self.outline.add_break(end, lv.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
-        """Note a block that is one line of bare HTML tags: nothing to read, never a piece alone."""
+        """Note a block that opens with lines of bare HTML tags or other markup with nothing to
+        read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it;
+        Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
             self.outline.bare_lines[block_start] = bare.end()
+            return
+        opening = _SHORTCODES.match(self.text, block_start)
+        if opening is not None:
+            end = opening.end()
+            self.outline.label_lines[block_start] = end - self.text.endswith("\n", 0, end)
+            self._break_after(min(end, len(self.text)))
+            return
+        run = _NOTHING_TO_READ.match(self.text, block_start)
+        if run is not None:
+            self.outline.bare_lines[block_start] = run.end() - self.text.endswith(
+                "\n", 0, run.end()
+            )
+            self._break_after(min(run.end(), len(self.text)))
 
     def _indented_code(self, start: int, column: int, opaque: Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
@@ -480,6 +544,8 @@ class _MarkdownParser:
         line = text[start:line_end]
         stripped = line.lstrip()
         first = stripped[:1]
+        if first in "#:" and self._variant(start, line, line_end):
+            return
         if first == "#":
             match = _ATX.match(line)
             if match:
@@ -489,9 +555,13 @@ class _MarkdownParser:
                 self.outline.heading_lines[start] = line_end
                 self.list_columns.clear()
                 return
-        if first in ("=", "-") and _SETEXT.match(line) and self._setext(start, first):
+        # a tab group's closing line belongs to its last tab, up to the next block
+        closes_tabs = bool(first == "-" and _THEMATIC.match(line)) and self.sections.close_variant(
+            self._next_line(line_end), "tab"
+        )
+        if not closes_tabs and first in "=-" and _SETEXT.match(line) and self._setext(start, first):
             return
-        if first in ("-", "*", "_") and _THEMATIC.match(line):
+        if closes_tabs or (first in ("-", "*", "_") and _THEMATIC.match(line)):
             # The break closes what comes before it, so a piece ends after it: the cut there is
             # as good as the break.
             self.outline.add_break(start, lv.THEMATIC_BREAK)
@@ -521,11 +591,37 @@ class _MarkdownParser:
             return
         if _ADMONITION.match(line):
             self.outline.add_break(start, lv.BLOCK)
+            self.outline.label_lines[start] = line_end  # it leads into its body
             self.admonition_column = _indent(text, start) + _CODE_INDENT
             return
         if first == "/" and _BLOCK_FENCE.match(line):
             closing = not stripped.strip("/").strip()
             self.outline.add_break(start, lv.AVOID if closing else lv.BLOCK)
+
+    def _variant(self, start: int, line: str, line_end: int) -> bool:
+        """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in
+        (``SectionTree.variant``), leading into it as a heading does; ``::: zone-end`` closes a
+        zone and, with nothing to read, stays with the piece before it. Read as a heading, a tab
+        stayed the document's H1 to its end: every later child read only ``Azure portal``."""
+        tab = _TAB.match(line) or _ZONE.match(line)
+        if tab is not None:
+            kind = "tab" if line.lstrip().startswith("#") else "zone"
+            self.sections.variant(start, heading_title(tab.group(1)), kind)
+            self.outline.heading_lines[start] = line_end
+            self.list_columns.clear()
+            return True
+        if _ZONE_END.match(line) is None:
+            return False
+        after = self._next_line(line_end)
+        self.sections.close_variant(after, "zone")
+        self.outline.bare_lines[start] = line_end
+        self.outline.add_break(after, lv.BLOCK)
+        return True
+
+    def _next_line(self, end: int) -> int:
+        """The start of the first non-blank line after ``end`` (the end of the text if none)."""
+        after = _CONTENT.search(self.text, end)
+        return len(self.text) if after is None else self.text.rfind("\n", 0, after.start()) + 1
 
     def _opens_quote_block(self, start: int, stripped: str) -> bool:
         """Whether a quote line starts a block: the quote's first line, the first after an empty
@@ -546,6 +642,10 @@ class _MarkdownParser:
         previous = text.rfind("\n", 0, underline - 1) + 1
         line = text[previous : underline - 1]
         if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith(("#", ">", "|")):
+            return False
+        if self.list_columns and _indent(text, underline) < self.list_columns[-1]:
+            # the line above continues a list item lazily, and CommonMark gives a setext
+            # underline no such continuation: this ``---`` is a thematic break that ends the list
             return False
         self.sections.heading(previous, 1 if first == "=" else 2, heading_title(line))
         self.outline.add_break(underline, lv.AVOID)

@@ -92,6 +92,10 @@ class Outline:
     """
 
     length: int
+    #: Where the document's text begins: after its front matter, which is metadata, not text.
+    content_start: int = 0
+    #: What leads the chunks that begin where the text does (the front matter's description).
+    lead: str = ""
     positions: array[int] = field(default_factory=lambda: array("q"))
     levels: array[int] = field(default_factory=lambda: array("b"))
     sections: list[Section] = field(default_factory=list)
@@ -210,6 +214,7 @@ class SectionTree:
         self.outline = outline
         self.heading_depth = heading_depth
         self.open: list[int] = []  # indices into ``outline.sections``, outermost first
+        self.variants: dict[int, str] = {}  # open sections that are variants -> their kind
 
     def heading(self, start: int, depth: int, title: str) -> None:
         if depth > self.heading_depth:
@@ -217,11 +222,47 @@ class SectionTree:
             return
         self.outline.add_break(start, SECTION - depth)
         sections = self.outline.sections
-        while self.open and sections[self.open[-1]].depth >= depth:
+        while self.open and self._closed_by(self.open[-1], depth):
             self._close(start)
         parent = self.open[-1] if self.open else -1
         self.open.append(len(sections))
         sections.append(Section(start, start, depth, cut_at_word(title, MAX_TITLE_CHARS), parent))
+
+    def _closed_by(self, index: int, depth: int) -> bool:
+        """Whether a heading of ``depth`` closes the open section ``index``: one of its depth or
+        deeper, and a variant when it closes the variant's section (a heading inside a tab or a
+        zone nests in it)."""
+        section = self.outline.sections[index]
+        if index not in self.variants:
+            return section.depth >= depth
+        return section.parent < 0 or self.outline.sections[section.parent].depth >= depth
+
+    def variant(self, start: int, title: str, kind: str) -> None:
+        """Open a labelled variant of the open section (a DocFX tab ``# [Bash](#tab/bash)``, a
+        zone pivot): a section one level inside it, whatever its marker's ``#``s say, that the
+        headings under it nest in. It is closed by the next variant of its ``kind`` (``tab``,
+        ``zone``), by ``close_variant``, or by a heading that closes its section. So a child of
+        the Bash tab of "Create > Prerequisites" reads ``Create > Prerequisites > Bash``, and
+        the sections after the group are not under its last tab."""
+        sections = self.outline.sections
+        self.close_variant(start, kind)  # the group's previous variant
+        depth = sections[self.open[-1]].depth + 1 if self.open else 1
+        self.outline.add_break(start, SECTION - depth)
+        self.variants[len(sections)] = kind
+        self.open.append(len(sections))
+        parent = self.open[-2] if len(self.open) > 1 else -1
+        sections.append(Section(start, start, depth, title, parent))
+
+    def close_variant(self, end: int, kind: str) -> bool:
+        """Close the innermost open variant, if it is of ``kind``, and what it holds at ``end``;
+        False when there is none (a ``---`` outside a tab group is a thematic break)."""
+        innermost = next((i for i in reversed(self.open) if i in self.variants), None)
+        if innermost is None or self.variants[innermost] != kind:
+            return False
+        while self.open[-1] not in self.variants:
+            self._close(end)
+        self._close(end)
+        return True
 
     def close_all(self, end: int) -> None:
         """Close what is still open at the end of the document."""

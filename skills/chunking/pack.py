@@ -85,7 +85,7 @@ class Packer:
         self.outline = outline
         self.avoid = {position for c in outline.containers for position in c.avoid}
         self.by_rows = any(c.row_start is not None for c in outline.containers)
-        first = _first_content(text)
+        first = _first_content(text, outline.content_start)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, len(text))
         positions = array("q", [first])
@@ -99,7 +99,8 @@ class Packer:
 
     @property
     def first(self) -> int:
-        """Where the document's content begins (its first non-blank line)."""
+        """Where the document's content begins (its first non-blank line after any front
+        matter)."""
         return self.cuts.positions[0]
 
     @property
@@ -137,27 +138,28 @@ class Packer:
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """Merge a piece too small to stand alone (under an eighth of the budget, or only
         headings) into a neighbour it fits with: the next one for a first piece, else the
-        previous one; headings only into the next one (a heading introduces what follows, and
-        at the end of the previous piece it would introduce nothing)."""
+        previous one; headings into the next one first (a heading introduces what follows),
+        else into the previous one: a heading before a code block that fits a piece only
+        alone (a content tab's ``=== "Python"``) would be a child that says nothing its path
+        does not. Such a piece may fill the room kept for an overlap (up to the limit)."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
         while k < len(result) and len(result) > 1:
             piece = result[k]
-            only_headings = piece.text_tokens < 2 * threshold and self._only_headings(piece)
+            only_headings = self._only_headings(piece)
             if piece.text_tokens >= threshold and not only_headings:
                 k += 1
                 continue
-            if only_headings:
-                neighbours: tuple[int, ...] = (k + 1,)
-            else:
-                neighbours = (k + 1, k - 1) if k == 0 else (k - 1, k + 1)
+            neighbours = (k + 1, k - 1) if k == 0 or only_headings else (k - 1, k + 1)
             for other in neighbours:
                 if not 0 <= other < len(result):
                     continue
                 first, last = (other, k) if other < k else (k, other)
                 merged = self.measure(result[first].cut, result[last].end, budget.limit)
-                if merged is not None and merged.tokens <= budget.target:
+                # lines with nothing to read may take the room kept for an overlap
+                room = budget.limit if only_headings else budget.target
+                if merged is not None and merged.tokens <= room:
                     result[first : last + 1] = [merged]
                     k = first
                     break
@@ -541,10 +543,9 @@ def text_start(text: str, cut: int, end: int) -> int:
     return line_start if line_start >= 0 else position
 
 
-def _first_content(text: str) -> int:
-    """Start of the first non-blank line."""
-    stripped = len(text) - len(text.lstrip())
-    if stripped >= len(text):
+def _first_content(text: str, start: int) -> int:
+    """Start of the first non-blank line from the line start ``start`` on."""
+    found = _CONTENT.search(text, start)
+    if found is None:
         return len(text)
-    newline = text.rfind("\n", 0, stripped)
-    return newline + 1
+    return max(start, text.rfind("\n", 0, found.start()) + 1)

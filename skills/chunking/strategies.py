@@ -19,6 +19,7 @@ from typing import Protocol
 from skills.chunking import outline as lv
 from skills.chunking.context import ContextBuilder
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
 from skills.chunking.pack import Packer, Piece, text_start
@@ -50,7 +51,10 @@ class Layout:
 
 @dataclass(slots=True)
 class Document:
-    """One document prepared for packing: its token index, outline and prefix builder."""
+    """One document prepared for packing: its token index, outline and prefix builder.
+
+    ``text`` is the line view of the source (``newlines.line_view``): what the parser and the
+    packer read. Tokens are counted on the source itself, at the same offsets."""
 
     text: str
     index: TokenIndex
@@ -58,9 +62,14 @@ class Document:
     context: ContextBuilder
 
     @classmethod
-    def prepare(cls, text: str, title: str | None, fmt: Format, options: ChunkOptions) -> Document:
-        if options.strategy is Strategy.RECURSIVE or fmt is Format.TEXT:
+    def prepare(
+        cls, source: str, title: str | None, fmt: Format, options: ChunkOptions
+    ) -> Document:
+        text = line_view(source)
+        if options.strategy is Strategy.RECURSIVE:
             outline = parse_text(text)
+        elif fmt is Format.TEXT:  # numbered titles are sections
+            outline = parse_text(text, options.heading_depth, titles=True)
         elif fmt is Format.RST:
             outline = parse_rst(text, options.heading_depth)
         else:  # fixed windows only need the heading paths
@@ -68,7 +77,7 @@ class Document:
             outline = parse_markdown(text, options.heading_depth, sections_only)
         return cls(
             text,
-            TokenIndex(text),
+            TokenIndex(source),
             outline,
             ContextBuilder(text, outline, title, options.include_headings),
         )
@@ -131,7 +140,11 @@ def with_overlap(
 
     The new start is the earliest good cut point at or after ``floor`` (see
     ``Packer.overlap_starts``: never inside a code block or table unless the leaves are pieces
-    of one) that keeps both the overlap and the whole leaf within their limits.
+    of one) that keeps both the overlap and the whole leaf within their limits, that takes at
+    most 80 % of the leaf before it, and that makes at most 80 % of the new leaf: an overlap
+    that re-covers nearly all of the leaf before makes a near duplicate (on the runbook
+    sample, 22 children began four characters after the one before), which costs an
+    embedding and a k-NN slot for no new text.
     """
     index = document.index
     result = leaves[:1]
@@ -147,7 +160,12 @@ def with_overlap(
         result.append(leaf)
         for cut in cuts:
             start = text_start(document.text, cut, leaf.end)
-            if start >= leaf.start or index.count(start, leaf.start) > overlap:
+            if start >= leaf.start:
+                continue
+            shared = index.count(start, leaf.start)
+            if shared > min(overlap, previous.text_tokens * 4 // 5):
+                continue
+            if shared > 4 * leaf.text_tokens:  # the new leaf would be 80 % the one before
                 continue
             candidate = packer.measure(leaf.cut, leaf.end, budget, start=start)
             if candidate is not None and candidate.tokens <= budget:

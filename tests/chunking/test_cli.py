@@ -98,3 +98,14 @@ def test_binary_and_undecodable_files_are_reported_and_skipped(
     captured = capsys.readouterr()
     assert "bad.md" in captured.err
     assert json.loads(captured.out.splitlines()[0])["doc"].endswith("good.md")
+
+
+def test_jsonl_reports_the_warnings_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "doc.md"
+    path.write_text("# A\n\nSome text.\n", encoding="utf-8")
+    assert main([str(path), "--strategy", "structural", "--overlap", "8"]) == 0
+    captured = capsys.readouterr()
+    assert f"{path}: childOverlapTokens (8) ignored" in captured.err
+    assert all(json.loads(line) for line in captured.out.splitlines())

@@ -25,7 +25,8 @@ from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markdown import front_matter, parse_markdown
+from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
 from skills.chunking.pack import text_start
 from skills.chunking.rst import parse_rst
@@ -73,8 +74,9 @@ def check_invariants(
     ids = [c.id for c in (*result.parents, *result.leaves)]
     assert len(ids) == len(set(ids))
     assert [c.ordinal for c in result.leaves] == list(range(len(result.leaves)))
+    start = content_start(source, result, options)
     if result.parents:
-        assert_covers(source, result.parents, 0, len(source))
+        assert_covers(source, result.parents, start, len(source))
         for parent in result.parents:
             children = result.children_of(parent)
             assert children, "every parent has children"
@@ -83,7 +85,15 @@ def check_invariants(
             assert_covers(source, children, parent.start, parent.end)
         assert {leaf.parent_id for leaf in result.leaves} == {p.id for p in result.parents}
     else:
-        assert_covers(source, result.leaves, 0, len(source))
+        assert_covers(source, result.leaves, start, len(source))
+
+
+def content_start(source: str, result: Chunking, options: ChunkOptions) -> int:
+    """Where the chunks must begin covering: after a Markdown page's front matter, which is its
+    metadata (``markdown.front_matter``), unless the markup is read as plain text."""
+    if result.format != "markdown" or options.strategy.value == "recursive":
+        return 0
+    return front_matter(line_view(source))[0]
 
 
 def assert_covers(source: str, chunks: Sequence[Chunk], start: int, end: int) -> None:

@@ -433,13 +433,21 @@ def test_a_front_matter_title_names_a_page_without_an_h1(title: str) -> None:
     assert leaves[-1].embed_text.startswith("npm-access > Configuration > `json`\n\n")
 
 
-def test_a_front_matter_leads_into_the_page_as_a_heading_does() -> None:
-    # Alone, its vector ("title: ... description: ...") ranks high for any question on the page.
+def test_front_matter_is_metadata_and_its_description_leads_the_first_child() -> None:
+    # Alone, its vector ("title: ... description: ...") ranked high for any question on the
+    # page; joined to the page, its ``ms.author`` and dates were embedded as if they were text.
     source = FRONT_MATTER.format(title="npm-access") + "### Synopsis\n\n"
     source += "Sets the access level of a published package for its users and teams. " * 6
-    first = chunk_document(source, options=LEAF).leaves[0]
-    assert first.text.startswith("---\ntitle: npm-access")
-    assert "Sets the access level" in first.text
+    leaves = chunk_document(source, options=LEAF).leaves
+    assert leaves[0].start == source.index("### Synopsis")
+    assert leaves[0].embed_text.startswith("npm-access > Synopsis\n\nSet access level\n\n###")
+    assert all("section: 1" not in leaf.embed_text for leaf in leaves)
+    assert "Set access level" not in leaves[1].embed_text
+
+
+def test_a_page_of_nothing_but_front_matter_is_chunked_as_text() -> None:
+    source = "---\ntitle: only front matter\n---\n"
+    assert [leaf.text for leaf in chunk_document(source, options=LEAF).leaves] == [source]
 
 
 @pytest.mark.parametrize(

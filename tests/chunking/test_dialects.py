@@ -1,0 +1,231 @@
+"""Documentation as real sites write it (issue 18): each rule on a small document of its dialect.
+
+DocFX (Microsoft Learn), Hugo and mkdocs-material pages, files with Windows line endings; the
+real documents these rules were built from are listed in ``docs/chunking.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from skills.chunking import ChunkOptions, chunk_document, count_tokens
+from skills.chunking.context import reopen_within
+from skills.chunking.markdown import parse_markdown
+from skills.chunking.newlines import line_view
+
+SMALL = ChunkOptions(parent_max_tokens=256, child_max_tokens=48, child_overlap_tokens=0)
+
+DOCFX = """\
+---
+title: Enable semantic ranker
+description: Turn semantic ranking on or off for a search service.
+ms.author: someone
+ms.service: azure-ai-search
+ms.topic: how-to
+ms.date: 05/01/2025
+---
+
+# Enable semantic ranker
+
+Semantic ranker is a premium feature. You can turn it on or off at any time.
+
+## Enable semantic ranker
+
+# [Azure portal](#tab/portal)
+
+Open the service in the portal and select **Semantic ranker** under **Settings**.
+
+# [REST](#tab/rest)
+
+Send a PATCH request that sets `semanticSearch` to `standard` on the service.
+
+---
+
+## Disable semantic ranker
+
+To turn it off, set `semanticSearch` to `disabled`.
+"""
+
+TABLE = """\
+# Limits
+
+| Tier | Indexes | Partitions |
+|------|---------|------------|
+| Free | 3 | 1 |
+| Basic | 15 | 1 |
+| Standard | 50 | 12 |
+| Storage optimized | 10 | 12 |
+| Standard 2 | 200 | 12 |
+| Standard 3 | 200 | 12 |
+"""
+
+
+def paths(source: str, options: ChunkOptions = SMALL) -> list[tuple[str, ...]]:
+    return [leaf.headings for leaf in chunk_document(source, options=options).leaves]
+
+
+def test_a_docfx_tab_is_a_labelled_variant_inside_its_section() -> None:
+    found = paths(DOCFX, ChunkOptions(child_max_tokens=36, child_overlap_tokens=0))
+    assert ("Enable semantic ranker", "Enable semantic ranker", "Azure portal") in found
+    assert ("Enable semantic ranker", "Enable semantic ranker", "REST") in found
+    # the section after the tab group is not under its last tab
+    assert found[-1] == ("Enable semantic ranker", "Disable semantic ranker")
+
+
+def test_a_zone_pivot_is_a_labelled_variant_and_its_markers_are_never_alone() -> None:
+    source = (
+        '# Install\n\n::: zone pivot="apt"\n\n## Prerequisites\n\nRun `apt-get update` first.\n\n'
+        '::: zone-end\n\n::: zone pivot="dnf"\n\n## Install\n\nRun `dnf install azure-cli`.\n\n'
+        "::: zone-end\n\n## Verify\n\nRun `az version`.\n"
+    )
+    outline = parse_markdown(source)
+    titles = [(s.title, s.depth) for s in outline.sections]
+    assert titles == [
+        ("Install", 1),
+        ("apt", 2),
+        ("Prerequisites", 2),
+        ("dnf", 2),
+        ("Install", 2),
+        ("Verify", 2),
+    ]
+    parents = [outline.sections[s.parent].title if s.parent >= 0 else "" for s in outline.sections]
+    assert parents == ["", "Install", "apt", "Install", "dnf", "Install"]
+    tight = ChunkOptions(child_max_tokens=16, child_overlap_tokens=0)
+    leaves = chunk_document(source, options=tight).leaves
+    assert all(leaf.text.strip() not in ("::: zone-end", '::: zone pivot="dnf"') for leaf in leaves)
+    assert any(leaf.headings == ("Install", "dnf", "Install") for leaf in leaves)
+
+
+def test_front_matter_metadata_is_not_embedded() -> None:
+    leaves = chunk_document(DOCFX, options=SMALL).leaves
+    assert not any("ms.author" in leaf.embed_text for leaf in leaves)
+    assert not any("ms.date" in leaf.embed_text for leaf in leaves)
+    assert leaves[0].text.startswith("# Enable semantic ranker")
+    assert "Turn semantic ranking on or off" in leaves[0].embed_text
+
+
+def test_hugo_front_matter_with_blank_lines_is_front_matter() -> None:
+    source = (
+        "---\ntitle: Image processing\nlayout: single\n\nmenu:\n  docs:\n    parent: content\n"
+        "weight: 20\n---\n\n## Resize\n\nUse the `Resize` method to scale an image.\n"
+    )
+    leaves = chunk_document(source, options=SMALL).leaves
+    assert [leaf.text for leaf in leaves] == [source[source.index("## Resize") :]]
+    assert leaves[0].headings == ("Image processing", "Resize")
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r"], ids=["CRLF", "lone CR"])
+def test_windows_and_old_mac_line_endings_read_as_newlines(ending: str) -> None:
+    small = ChunkOptions(child_max_tokens=32, child_overlap_tokens=0)
+    for source in (DOCFX, TABLE):
+        other = source.replace("\n", ending)
+        lf, view = parse_markdown(source), parse_markdown(line_view(other))
+        extra = len(ending) - 1  # characters each line ending adds before a position
+        moved = [p + extra * source.count("\n", 0, p) for p in lf.positions]
+        assert list(view.positions) == moved
+        assert [(s.title, s.depth) for s in view.sections] == [
+            (s.title, s.depth) for s in lf.sections
+        ]
+        result = chunk_document(other, options=small)
+        for leaf in result.leaves:
+            assert other[leaf.start : leaf.end] == leaf.text
+            if "| Basic" in leaf.text or "| Standard" in leaf.text:
+                assert "| Tier | Indexes | Partitions |" in leaf.embed_text
+        assert not any("ms.author" in leaf.text for leaf in result.leaves)
+
+
+HUGO = """\
+## Tabs
+
+{{< tabs >}}
+{{< tab "Linux" >}}
+
+Install Hugo with your package manager, then check that `hugo version` prints the release you
+expect before you build the site for the first time.
+
+{{< /tab >}}
+{{< /tabs >}}
+
+## Links
+
+See the [releases] page.
+
+[releases]: https://github.com/gohugoio/hugo/releases
+[1.0.0]: https://github.com/gohugoio/hugo/releases/tag/v1.0.0
+"""
+
+
+def test_lines_with_nothing_to_read_are_never_a_child_alone() -> None:
+    mkdocs = (
+        "## Configure\n\nSet the palette in the configuration file before you build the site.\n\n"
+        '=== "mkdocs.yml"\n\n    ```yaml\n'
+        + "".join(f"    theme.palette.option{n}: value{n}\n" for n in range(12))
+        + "    ```\n\n<!-- md:version 9.2.0 -->\n\nMore text follows the macro here.\n"
+    )
+    for source in (HUGO, mkdocs):
+        for budget in (64, 128):
+            options = ChunkOptions(child_max_tokens=budget, child_overlap_tokens=budget // 4)
+            for leaf in chunk_document(source, options=options).leaves:
+                lines = [line.strip() for line in leaf.text.splitlines() if line.strip()]
+                assert not all(
+                    line.startswith(("{{<", "[releases]:", "[1.0.0]:", '=== "', "<!-- md:", "#"))
+                    for line in lines
+                ), leaf.text
+
+
+def test_an_overlap_never_re_covers_most_of_the_child_before_it() -> None:
+    source = "# Runbook\n\n" + "".join(
+        f"Dr. Okafor's review {n} found that the queue drained within the hour. " for n in range(40)
+    )
+    leaves = chunk_document(source).leaves
+    assert len(leaves) > 3
+    for previous, leaf in itertools.pairwise(leaves):
+        shared = max(0, previous.end - leaf.start)
+        assert shared <= 0.8 * (previous.end - previous.start)
+        assert shared <= 0.8 * (leaf.end - leaf.start)
+        assert not leaf.text.startswith("Okafor")
+
+
+def test_a_thematic_break_after_a_lazy_list_continuation_is_not_a_setext_underline() -> None:
+    source = "# Guide\n\n- Install the tool.\n\n    Then run it once to create its\n"
+    source += "configuration file.\n---\n\nNext part.\n"
+    assert [s.title for s in parse_markdown(source).sections] == ["Guide"]
+
+
+def test_a_too_wide_table_header_keeps_a_delimiter_row_beside_its_names() -> None:
+    header = "| " + " | ".join(f"{name:<40}" for name in ("Feature", "Chardet", "cChardet")) + " |"
+    delimiter = "|" + "|".join("-" * 42 for _ in range(3)) + "|"
+    reopen = f"{header}\n{delimiter}\n"
+    names = "| Feature | Chardet | cChardet |\n"
+    limit = count_tokens(names + "|---|---|---|\n")
+    assert count_tokens(reopen) > limit
+    assert reopen_within(reopen, limit) == names + "|---|---|---|\n"
+    assert reopen_within(reopen, limit - 1) == names
+
+
+def test_a_license_is_plain_text_and_its_numbered_titles_are_sections() -> None:
+    source = "GNU GENERAL PUBLIC LICENSE\n\n" + "".join(
+        f"  {n}. {title}.\n\n  "
+        + f"The {title.lower()} apply to every covered work. " * 16
+        + "\n\n"
+        for n, title in enumerate(["Definitions", "Source Code", "Basic Permissions"])
+    )
+    result = chunk_document(source, document_key="LICENSE")
+    assert result.format == "text"
+    assert ("1. Source Code.",) in {leaf.headings for leaf in result.leaves}
+    assert all(
+        leaf.text.strip() not in ("1. Source Code.", "2. Basic Permissions.")
+        for leaf in result.leaves
+    )
+
+
+def test_a_table_of_contents_with_dot_leaders_opens_no_section() -> None:
+    source = "".join(f"{n}. Section {n} ........ {n * 4}\n\n" for n in range(1, 6)) + "Body.\n"
+    assert chunk_document(source, format="text").leaves[0].headings == ()
+
+
+def test_emphasis_and_attribute_lists_stay_out_of_heading_paths() -> None:
+    source = '# **Setup** { id="setup" }\n\nInstall it.\n'
+    assert chunk_document(source).leaves[0].headings == ("Setup",)
