@@ -13,9 +13,9 @@ cuts documents:
   right after them. A piece of a definition cut in several starts with the signature again, in
   its prefix (the definition's body is a container whose ``reopen`` is the signature, as a
   fenced code block reopens its fence line).
-- **Statements** of a body cut at ``BLOCK``, those nested in a compound statement one level
-  lower per depth; a comment directly above a statement leads into it. Inside a statement the
-  packer cuts between lines (every stretch of code is a container), never between sentences.
+- **Statements** of the file cut at ``BLOCK``, one level lower per definition and compound
+  statement around them; a comment directly above a statement leads into it. Inside a statement
+  the packer cuts between lines (every stretch of code is a container), never between sentences.
 - **The preamble** (module docstring, license comment, imports, package clause) is one unit, and
   so is each later run of imports.
 - Lines holding only closing brackets (``}``, ``});``) are bare: they stay with what they close.
@@ -33,7 +33,6 @@ Example: ``"import os\\n\\nclass A:\\n    def f(self):\\n        return 1\\n"`` 
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -81,11 +80,23 @@ _CLOSING_LINE = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
+_OPEN_PAREN = re.compile(r"([(\[<]) ")
+_CLOSE_PAREN = re.compile(r",? ([)\]>])")
 #: Nesting past this adds no cut points (generated code nests thousands deep): lines do it.
 _MAX_NESTING = 24
 _MAX_TITLE = 80
+_SNIFF_CHARS = 65536  # how far a C header is looked at for signs of C++
 #: A parse with more of the text than this in error nodes is not used.
 _MAX_ERROR_SHARE = 0.25
+
+
+class _Where(NamedTuple):
+    """Where a scope lies: ``depth`` of the definitions it opens (1: the file's own), ``rank``
+    (definitions and compound statements around it), ``nested`` in a compound statement."""
+
+    depth: int
+    rank: int
+    nested: bool
 
 
 class _Definition(NamedTuple):
@@ -108,12 +119,18 @@ def parse_code(text: str, language: str | None) -> Outline:
         return parse_lines(
             text, spec, f"{spec.name} grammar unavailable ({exc}): read by blank lines and lines"
         )
-    import tree_sitter
-
     data = text.encode("utf-8", "surrogatepass")
-    root = tree_sitter.Parser(tree_language).parse(data).root_node
     chars = _CharOffsets(text, data)
-    warning = _syntax_errors(root, text, chars)
+    signs = spec.fallback_signs
+    if spec.fallback is not None and signs is not None and signs.search(text, 0, _SNIFF_CHARS):
+        spec = LANGUAGES[spec.fallback]
+        tree_language = grammar(spec.name)
+    root, warning = _parse(tree_language, data, text, chars)
+    if warning is not None and spec.fallback is not None:
+        other = LANGUAGES[spec.fallback]
+        other_root, other_warning = _parse(grammar(other.name), data, text, chars)
+        if other_warning is None or other_warning[1] < warning[1]:
+            spec, root, warning = other, other_root, other_warning
     if warning is not None and warning[1] > _MAX_ERROR_SHARE * len(text):
         return parse_lines(
             text, spec, f"{spec.name}: {warning[0]}; read by blank lines and lines instead"
@@ -159,6 +176,17 @@ class _CharOffsets:
         return self.length if byte >= len(self.index) else int(self.index[byte])
 
 
+def _parse(
+    tree_language: Any, data: bytes, text: str, chars: _CharOffsets
+) -> tuple[Any, tuple[str, int] | None]:
+    """The syntax tree's root, and where its first error is and how much of the text errors
+    cover (None when it has none)."""
+    import tree_sitter  # here, not at the top: only a document in code pays for it
+
+    root = tree_sitter.Parser(tree_language).parse(data).root_node
+    return root, _syntax_errors(root, text, chars)
+
+
 def _syntax_errors(root: Any, text: str, chars: _CharOffsets) -> tuple[str, int] | None:
     """Where the first syntax error is, and how many characters error nodes cover; None when the
     tree has none. Only subtrees that hold an error are visited."""
@@ -188,7 +216,7 @@ class _TreeReader:
         self.owned: list[list[tuple[int, int]]] = [[]]  # definitions read in each open one
 
     def read(self, root: Any) -> Outline:
-        self._scope(root.named_children, 1, 0, preamble=True)
+        self._scope(root.named_children, _Where(depth=1, rank=0, nested=False), preamble=True)
         first = _next_line(self.text, 0, len(self.text))
         self._stretches(first, len(self.text), self.owned[0], "")
         _closing_lines(self.text, self.outline)
@@ -197,9 +225,10 @@ class _TreeReader:
         return self.outline
 
     # -- scopes and statements -----------------------------------------------------------------
-    def _scope(self, children: Sequence[Any], depth: int, nesting: int, preamble: bool) -> None:
+    def _scope(self, children: Sequence[Any], where: _Where, preamble: bool = False) -> None:
         """Read the statements (or members) of one scope; comments directly above one lead
         into it. ``preamble``: the file's opening docstring, comments and imports are one unit."""
+        level = _statement_level(where.rank)
         lead: tuple[int, int] | None = None  # the comments directly above, waiting
         imports = False
         for child in children:
@@ -207,65 +236,78 @@ class _TreeReader:
             if child.type in self.spec.leads:
                 if lead is not None and self._blank_between(lead[1], start):
                     if not preamble:
-                        self._cut(lead[0], lv.BLOCK - nesting)
+                        self._cut(lead[0], level)
                     lead = None
                 lead = (start if lead is None else lead[0], end)
                 continue
             if lead is not None:
                 if self._blank_between(lead[1], start):
                     if not preamble:
-                        self._cut(lead[0], lv.BLOCK - nesting)
+                        self._cut(lead[0], level)
                 else:
                     start = lead[0]
                 lead = None
             definition = self._definition(child)
             if definition is not None:
                 preamble = imports = False
-                self._define(definition, start, end, depth, nesting)
+                self._define(definition, start, end, where)
                 continue
             is_import = child.type in self.spec.imports or (preamble and _is_docstring(child))
             if preamble and is_import:
                 continue
             preamble = False
             if not (is_import and imports):
-                self._cut(start, lv.BLOCK - nesting)
+                self._cut(start, level)
             imports = is_import
             if child.type in self.spec.scopes:
-                self._scope(child.named_children, depth, nesting, preamble=False)
-            elif nesting < _MAX_NESTING:
+                self._scope(child.named_children, where)
+            elif where.rank < _MAX_NESTING:
+                inner = _Where(where.depth, where.rank + 1, nested=True)
                 for block in _blocks(child):
-                    self._scope(_statements(block), depth, nesting + 1, preamble=False)
+                    self._scope(_statements(block), inner)
         if lead is not None and not preamble:
-            self._cut(lead[0], lv.BLOCK - nesting)
+            self._cut(lead[0], level)
 
-    def _define(
-        self, definition: _Definition, start: int, end: int, depth: int, nesting: int
-    ) -> None:
+    def _define(self, definition: _Definition, start: int, end: int, where: _Where) -> None:
         """A section for the definition, its cut, heading line and containers; then its body."""
         text = self.text
-        end = _next_line(text, _line_end_after(text, end), len(text))  # blank lines after it too
+        end = self._end_of(end)
         clean = _at_line_start(text, start)
         if clean:
             start = text.rfind("\n", 0, start) + 1
         parent = self.open[-1] if self.open else -1
         self.open.append(len(self.outline.sections))
-        self.outline.sections.append(Section(start, end, depth, definition.name, parent))
+        self.outline.sections.append(Section(start, end, where.depth, definition.name, parent))
         signature_start, signature_end = self._signature(definition, start)
         if clean:
-            level = max(lv.SECTION - depth, lv.DEEP_HEADING + 1) if nesting == 0 else lv.BLOCK
-            self._cut(start, level - nesting)
+            if where.nested:  # inside a statement (``if TYPE_CHECKING:``): cut as statements
+                self._cut(start, _statement_level(where.rank))
+            else:
+                self._cut(start, max(lv.SECTION - where.depth, lv.DEEP_HEADING + 1))
             if _next_line(text, signature_end, end) < end:
                 self.outline.heading_lines[start] = signature_end
             self.owned[-1].append((start, end))
         self.owned.append([])
-        if definition.body is not None and depth < _MAX_NESTING:
-            self._scope(_statements(definition.body), depth + 1, 0, preamble=False)
+        if definition.body is not None and where.rank < _MAX_NESTING:
+            body = _Where(where.depth + 1, where.rank + 1, nested=False)
+            self._scope(_statements(definition.body), body)
         owned = self.owned.pop()
         if clean:
             interior = _next_line(text, signature_end, end)
-            reopen = textwrap.dedent(text[signature_start:signature_end]).strip() + "\n"
+            reopen = one_line(text[signature_start:signature_end]) + "\n"
             self._stretches(interior, end, owned, reopen)
         self.open.pop()
+
+    def _end_of(self, end: int) -> int:
+        """Where the section of a definition ending at ``end`` ends: past the blank lines after
+        it, and past the closing lines of its scope right after it (``}`` of a class after its
+        last method: the piece that holds both is still the method's), within that scope."""
+        text = self.text
+        limit = self.outline.sections[self.open[-1]].end if self.open else len(text)
+        end = _next_line(text, _line_end_after(text, end), limit)
+        while end < limit and (closing := _CLOSING_LINE.match(text, end)) is not None:
+            end = _next_line(text, _line_end_after(text, closing.end()), limit)
+        return end
 
     def _stretches(self, start: int, end: int, holes: list[tuple[int, int]], reopen: str) -> None:
         """Containers over ``[start, end)`` less the definitions inside it (containers never
@@ -298,6 +340,11 @@ class _TreeReader:
                 found = self._definition(child)
                 if found is not None:
                     return found
+            return None
+        if kind == "assignment_expression" and kind in spec.bindings:  # ``app.init = function``
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None and right.type in _BOUND_DEFINITIONS:
+                return _Definition(node, self._text(left), _body(right))
             return None
         if kind in spec.bindings:
             declarators = [c for c in node.named_children if c.type == "variable_declarator"]
@@ -363,6 +410,24 @@ class _TreeReader:
         ``start`` (a line comment may end with its newline)."""
         newlines = self.text.count("\n", end, start) + (end > 0 and self.text[end - 1] == "\n")
         return newlines >= 2
+
+
+def _statement_level(rank: int) -> int:
+    """The cut level of a statement inside ``rank`` definitions and compound statements: lower
+    the deeper it lies, so that a function (or a test's callback) with a nested one is cut
+    between its own statements before the nested one's."""
+    return lv.BLOCK - min(rank, _MAX_NESTING)
+
+
+def one_line(signature: str) -> str:
+    """A signature as one line, as it is repeated: a parameter list over many lines costs a
+    token per line break and indentation in every piece it prefixes.
+
+    >>> one_line("def send(\\n    self,\\n    request: Request,\\n) -> Response:")
+    'def send(self, request: Request) -> Response:'
+    """
+    line = _SPACES.sub(" ", signature).strip()
+    return _CLOSE_PAREN.sub(")", _OPEN_PAREN.sub("(", line))
 
 
 def _body(node: Any) -> Any | None:

@@ -15,6 +15,7 @@ Adding a language: one :class:`CodeLanguage` in :data:`LANGUAGES`, its grammar p
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -44,6 +45,10 @@ class CodeLanguage:
     bindings: frozenset[str] = frozenset()
     #: a statement ending a line with this closes a block of line-structured text (SQL's ``;``)
     statement_end: str = ""
+    #: the language to read with instead when the text shows ``fallback_signs`` or this one's
+    #: grammar finds more syntax errors in it (a ``.h`` file written in C++)
+    fallback: str | None = None
+    fallback_signs: re.Pattern[str] | None = None
 
 
 _JS_DEFINITIONS = frozenset(
@@ -62,7 +67,7 @@ _TS_DEFINITIONS = _JS_DEFINITIONS | {
     "module",
 }
 _JS_WRAPPERS = frozenset({"export_statement", "expression_statement"})
-_JS_BINDINGS = frozenset({"lexical_declaration", "variable_declaration"})
+_JS_BINDINGS = frozenset({"lexical_declaration", "variable_declaration", "assignment_expression"})
 _C_SCOPES = frozenset(
     {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "linkage_specification"}
 )
@@ -181,6 +186,8 @@ LANGUAGES: Mapping[str, CodeLanguage] = {
             definitions=_C_DEFINITIONS,
             scopes=_C_SCOPES,
             imports=frozenset({"preproc_include"}),
+            fallback="cpp",
+            fallback_signs=re.compile(r"^[ \t]*(?:namespace|class|template)\b|\w::~?\w", re.M),
         ),
         CodeLanguage(
             "cpp",
