@@ -191,7 +191,7 @@ LANGUAGES: Mapping[str, CodeLanguage] = {
         ),
         CodeLanguage(
             "cpp",
-            ("cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++"),
+            ("cc", "cpp", "cxx", "hh", "hpp", "hxx"),
             ("tree_sitter_cpp", "language"),
             definitions=_C_DEFINITIONS | {"class_specifier", "namespace_definition"},
             wrappers=frozenset({"template_declaration"}),
