@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from skills.chunking import LANGUAGES, SUFFIX_FORMATS, Format
+from skills.formats import notebook
 from skills.formats.conversion import Converter
 from skills.formats.docx import docx_to_markdown
 from skills.formats.html import html_to_markdown
@@ -166,6 +167,13 @@ FORMATS: tuple[FileFormat, ...] = (
         binary=True,
     ),
     *_code_formats(),
+    FileFormat(
+        name="notebook",
+        suffixes=(".ipynb",),
+        content_types=("application/x-ipynb+json",),
+        markup=Format.MARKDOWN,
+        converter=notebook.convert,
+    ),
 )
 
 
