@@ -345,3 +345,27 @@ def test_work_and_output_grow_linearly_with_the_file() -> None:
     four = parse_code(unit * 200, "python")
     assert 3.9 < len(four.positions) / len(one.positions) < 4.1  # (one preamble in each)
     assert 3.9 < len(four.containers) / len(one.containers) < 4.1
+
+
+def test_the_code_speed_benchmark_reports_both_corpora(tmp_path: Path) -> None:
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "app.py").write_text(PROGRAMS["python"][1])
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\nSome text.\n")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "bench/code_speed.py",
+            "--code",
+            str(tmp_path / "code"),
+            "--markdown",
+            str(tmp_path / "docs"),
+            "--repeats",
+            "1",
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    assert out[2].startswith("| code (code) | 1 |") and out[3].startswith("| Markdown (docs) | 1 |")
