@@ -85,6 +85,7 @@ _CLOSE_PAREN = re.compile(r",? ([)\]>])")
 #: Nesting past this adds no cut points (generated code nests thousands deep): lines do it.
 _MAX_NESTING = 24
 _MAX_TITLE = 80
+_MAX_CLOSING_RUN = 8
 _SNIFF_CHARS = 65536  # how far a C header is looked at for signs of C++
 #: A parse with more of the text than this in error nodes is not used.
 _MAX_ERROR_SHARE = 0.25
@@ -460,8 +461,14 @@ def _is_docstring(node: Any) -> bool:
 
 
 def _closing_lines(text: str, outline: Outline) -> None:
+    """Closing lines are bare (they stay with what they close); in a run of them only the first
+    ``_MAX_CLOSING_RUN`` are: generated code closes thousands of blocks in a row, and the packer
+    looks at every bare line of a range it cuts."""
+    run, previous_end = 0, -2
     for line in _CLOSING_LINE.finditer(text):
-        if line.start() > 0:
+        run = run + 1 if line.start() == previous_end + 1 else 1
+        previous_end = line.end()
+        if line.start() > 0 and run <= _MAX_CLOSING_RUN:
             outline.bare_lines[line.start()] = line.end()
 
 

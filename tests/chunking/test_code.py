@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -369,3 +370,23 @@ def test_the_code_speed_benchmark_reports_both_corpora(tmp_path: Path) -> None:
         text=True,
     ).stdout.splitlines()
     assert out[2].startswith("| code (code) | 1 |") and out[3].startswith("| Markdown (docs) | 1 |")
+
+
+def test_thousands_of_closing_lines_in_a_row_cost_linear_time() -> None:
+    """Generated code closes thousands of blocks in a row: only the first lines of such a run are
+    bare, so packing it stays linear (a quadratic packing would take 16 times as long for 4 times
+    the input; the factor allowed is generous for a shared machine)."""
+
+    def nested(depth: int) -> str:
+        return "function f() {\n" + "if (x) {\n" * depth + "y();\n" + "}\n" * depth + "}\n"
+
+    options = ChunkOptions(child_max_tokens=64, child_overlap_tokens=0)
+    check_code(nested(50), "deep.js", options)  # warm: grammar, tokenizer tables
+    seconds = []
+    for depth in (1000, 4000):
+        start = time.process_time()
+        result = check_code(nested(depth), "deep.js", options)
+        seconds.append(time.process_time() - start)
+        assert len(parse_code(nested(depth), "javascript").bare_lines) <= 8 + 1
+    assert seconds[1] < 10 * max(seconds[0], 0.01)
+    assert result.leaves[-1].text.endswith("}\n")
