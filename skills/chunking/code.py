@@ -73,7 +73,7 @@ _BOUND_DEFINITIONS = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function", "class"}
 )
 _PARAGRAPH_GAP = re.compile(r"\n(?:[ \t]*\n)+(?=[ \t]*\S)")
-_STATEMENT_END = re.compile(r";[ \t]*(?:--[^\n]*)?\n(?=[ \t]*\S)")
+_AFTER_STATEMENT_END = r"[ \t]*(?:--[^\n]*)?\n(?=[ \t]*\S)"
 #: A line that only closes what is open: brackets, or a shell block's keyword.
 _CLOSING_LINE = re.compile(
     r"^[ \t]*(?:[)\]}][)\]};,]*|fi|done|esac|end)[ \t]*;?[ \t]*$", re.MULTILINE
@@ -148,8 +148,9 @@ def parse_lines(text: str, spec: CodeLanguage | None, warning: str | None = None
     outline = Outline(length=len(text))
     for gap in _PARAGRAPH_GAP.finditer(text):
         outline.add_break(gap.end(), lv.BLOCK)
-    if spec is not None and spec.statement_end:
-        for end in _STATEMENT_END.finditer(text):
+    if spec is not None and spec.statement_end:  # the end, maybe a ``--`` comment, a newline
+        statement_end = re.escape(spec.statement_end) + _AFTER_STATEMENT_END
+        for end in re.finditer(statement_end, text):
             outline.add_break(end.end(), lv.BLOCK)
     first = _next_line(text, 0, len(text))
     if first < len(text):
