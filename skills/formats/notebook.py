@@ -19,7 +19,7 @@ reopening its fence with the language.
 >>> convert(b'{"nbformat": 4, "metadata": {"language_info": {"name": "python"}}, "cells": ['
 ...         b'{"cell_type": "markdown", "source": ["# Load\\\\n", "Read it."]},'
 ...         b'{"cell_type": "code", "source": "df = load()", "outputs": [{"text": "ok"}]}]}',
-...         Limits()).markdown
+...         Limits()).text
 '# Load\\nRead it.\\n\\n```python\\ndf = load()\\n```\\n\\n'
 """
 

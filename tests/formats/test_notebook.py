@@ -31,24 +31,24 @@ def test_cells_become_markdown_and_fenced_code_in_order() -> None:
     data = notebook(markdown_cell("# Loading\nRead the file."), code_cell("df = read('a.csv')"))
     converted = convert(data, Limits())
     assert (
-        converted.markdown == "# Loading\nRead the file.\n\n```python\ndf = read('a.csv')\n```\n\n"
+        converted.text == "# Loading\nRead the file.\n\n```python\ndf = read('a.csv')\n```\n\n"
     )
 
 
 def test_outputs_are_left_out_of_the_text() -> None:
     data = notebook(code_cell("print(42)", output="OUTPUT-42\n"))
-    assert "OUTPUT-42" not in convert(data, Limits()).markdown
+    assert "OUTPUT-42" not in convert(data, Limits()).text
 
 
 def test_the_fence_outgrows_backticks_in_the_source() -> None:
     converted = convert(notebook(code_cell('doc = """\n```\nx\n```\n"""')), Limits())
-    assert converted.markdown.startswith("````python\n")
-    assert converted.markdown.endswith("\n````\n\n")
+    assert converted.text.startswith("````python\n")
+    assert converted.text.endswith("\n````\n\n")
 
 
 def test_the_kernel_names_the_language_of_code_cells() -> None:
     converted = convert(notebook(code_cell("x <- 1"), language="R"), Limits())
-    assert converted.markdown.startswith("```r\n")
+    assert converted.text.startswith("```r\n")
 
 
 def test_chunks_index_into_the_converted_text_and_keep_cells_whole() -> None:
@@ -56,7 +56,7 @@ def test_chunks_index_into_the_converted_text_and_keep_cells_whole() -> None:
     for section in range(6):
         cells.append(markdown_cell(f"## Step {section}\nWhat step {section} does."))
         cells.append(code_cell("\n".join(f"value_{i} = step_{section}({i})" for i in range(6))))
-    text = convert(notebook(*cells), Limits()).markdown
+    text = convert(notebook(*cells), Limits()).text
     options = ChunkOptions(child_max_tokens=96, child_overlap_tokens=0)
     result = chunk_document(text, document_key="analysis.ipynb", options=options)
     assert result.format == "markdown"
