@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skills.chunking import chunk_document
+from skills.chunking import LANGUAGES, chunk_document
 from skills.chunking.markdown import _indented_code_lines
 
 MODULES = (
@@ -53,6 +53,8 @@ MODULES = (
     "chunker",
     "pages",
     "ids",
+    "code",
+    "languages",
 )
 SEEDS = (
     "a", " ", "\t", "\n", "a ", " \n", "\n    x", "[", "[a](", "(", "<a ", "<tr", "{#", "#",
@@ -115,6 +117,9 @@ def patterns() -> dict[str, re.Pattern[str]]:
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 found.setdefault(f"{name}.{attribute}", value)
     found["markdown._indented_code_lines(4)"] = _indented_code_lines(4)
+    for language in LANGUAGES.values():  # patterns held by the languages table's entries
+        if language.fallback_signs is not None:
+            found[f"languages.{language.name}.fallback_signs"] = language.fallback_signs
     return found
 
 

@@ -7,6 +7,7 @@
 """
 
 from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
@@ -14,12 +15,14 @@ from skills.chunking.strategies import BoundaryModel
 from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
+    "LANGUAGES",
     "SUFFIX_FORMATS",
     "BoundaryModel",
     "Chunk",
     "ChunkOptions",
     "Chunking",
     "ChunkingError",
+    "CodeLanguage",
     "EmbeddingBoundaries",
     "Format",
     "Strategy",
@@ -29,4 +32,5 @@ __all__ = [
     "detect_format",
     "encode",
     "encoding",
+    "language_of",
 ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from typing import TypeVar
+from urllib.parse import unquote, urlsplit
 
 from skills.chunking.ids import IdMaker
+from skills.chunking.languages import language_of
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
@@ -61,9 +63,9 @@ class ChunkingError(ValueError):
 
 def detect_format(text: str, name: str = "") -> Format:
     """The syntax of a document named ``name`` (a path or URL; its suffix decides when it is a
-    Markdown or reStructuredText one). Else from the start of the text: reStructuredText when it
-    shows its own markup and no Markdown heading or fence; else Markdown when it shows any
-    Markdown block syntax or link; else text.
+    Markdown or reStructuredText one, or source code in a language of ``languages.py``). Else
+    from the start of the text: reStructuredText when it shows its own markup and no Markdown
+    heading or fence; else Markdown when it shows any Markdown block syntax or link; else text.
 
     >>> detect_format("Install\\n~~~~~~~\\n\\nRun ``pip install x``.\\n").value
     'rst'
@@ -75,6 +77,8 @@ def detect_format(text: str, name: str = "") -> Format:
     _, dot, suffix = name.rpartition(".")
     if dot and suffix.lower() in SUFFIX_FORMATS:
         return SUFFIX_FORMATS[suffix.lower()]
+    if language_of(name) is not None:
+        return Format.CODE
     sample = line_view(text[:_SNIFF_CHARS])  # Windows line endings read as newlines
     if not _MARKDOWN_ONLY.search(sample) and (
         _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
@@ -98,21 +102,29 @@ def chunk_document(
     document_key: str = "document",
     options: ChunkOptions | None = None,
     boundary_model: BoundaryModel | None = None,
+    language: str | None = None,
 ) -> Chunking:
     """Cut ``text`` into parents and leaves (see ``Chunking`` and ``Chunk`` for the guarantees).
 
-    Without a ``format``, the ``document_key``'s suffix (``.md``, ``.rst``) or else the text
-    decides it (``detect_format``). Raises ``ChunkingError`` for input that is not text
-    (binary-looking) or of the wrong type; empty or whitespace-only text gives an empty result.
+    Without a ``format``, the ``document_key``'s suffix (``.md``, ``.rst``, ``.py``) or else the
+    text decides it (``detect_format``). Code's ``language`` is the suffix's unless given; its
+    heading paths start with the ``title`` or else the document key's path (``code_title``).
+    Raises ``ChunkingError`` for input that is not text (binary-looking) or of the wrong type;
+    empty or whitespace-only text gives an empty result.
     """
     options = options or ChunkOptions()
     if not isinstance(text, str):
         raise ChunkingError(f"text must be a string, not {type(text).__name__}")
     _reject_binary(text)
     fmt = Format(format) if format is not None else detect_format(text, document_key)
+    if fmt is Format.CODE:
+        language = language or language_of(document_key)
+        title = title or code_title(document_key)
+    else:
+        language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
-        return Chunking(parents=(), leaves=(), format=fmt.value)
-    document = Document.prepare(text, title, fmt, options)
+        return Chunking(parents=(), leaves=(), format=fmt.value, language=language)
+    document = Document.prepare(text, title, fmt, options, language)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
@@ -146,7 +158,27 @@ def chunk_document(
             f"childOverlapTokens ({options.child_overlap_tokens}) ignored: the "
             f"{options.strategy.value} strategy cuts at structure and never overlaps"
         )
-    return Chunking(parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(warnings))
+    return Chunking(
+        parents=parents,
+        leaves=leaves,
+        format=fmt.value,
+        warnings=tuple(warnings),
+        language=language,
+    )
+
+
+def code_title(document_key: str) -> str:
+    """What a code file's heading paths start with when no title is given: the path of its
+    document key (a URL's path, unquoted, without the leading slash), or nothing for a key that
+    is no path.
+
+    >>> code_title("https://account.blob.core.windows.net/code/httpx/_client.py")
+    'code/httpx/_client.py'
+    >>> code_title("document")
+    ''
+    """
+    path = unquote(urlsplit(document_key).path).strip("/")
+    return path if "/" in path or "." in path else ""
 
 
 def _drained(items: list[T]) -> Iterator[T]:

@@ -186,7 +186,7 @@ class ContextBuilder:
 
 def _prefix(line: str, reopen: str, headings: tuple[str, ...]) -> Prefix:
     text = (line + "\n\n" if line else "") + reopen
-    return Prefix(text, count_tokens(text) if text else 0, headings)
+    return Prefix(text, prefix_tokens(text) if text else 0, headings)
 
 
 def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit: int) -> Prefix:
@@ -209,12 +209,20 @@ def reopen_within(reopen: str, limit: int | None) -> str:
     """A container's opening lines in at most ``limit`` tokens: whole when they fit, else their
     words with a compact delimiter row (``header_words``), else their words alone, else nothing.
     Empty stays empty (indented code reopens nothing)."""
-    if not reopen or limit is None or count_tokens(reopen) <= limit:
+    if not reopen or limit is None or prefix_tokens(reopen) <= limit:
         return reopen
     for words in (header_words(reopen, delimiter=True), header_words(reopen)):
-        if words and count_tokens(words) <= limit:
+        if words and prefix_tokens(words) <= limit:
             return words
     return ""
+
+
+@lru_cache(maxsize=4096)
+def prefix_tokens(text: str) -> int:
+    """``count_tokens`` for prefixes and the lines they reopen, which repeat: every piece of a
+    section has the same path, and code has a container (with its own cache entry in
+    ``ContextBuilder``) per stretch of every definition, all reopening a few signatures."""
+    return count_tokens(text)
 
 
 @lru_cache(maxsize=1024)

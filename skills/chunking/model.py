@@ -65,13 +65,15 @@ class Chunking:
     """The result for one document.
 
     ``parents`` is empty for single-level strategies; ``leaves`` are the chunks that get embedded.
-    For ``hierarchical``, every leaf has the id of its parent in ``parent_id``.
+    For ``hierarchical``, every leaf has the id of its parent in ``parent_id``. ``language`` is
+    the programming language of a document in the ``code`` format (None for the others).
     """
 
     parents: tuple[Chunk, ...]
     leaves: tuple[Chunk, ...]
     format: str
     warnings: tuple[str, ...] = field(default=())
+    language: str | None = None
 
     def children_by_parent(self) -> dict[str, list[Chunk]]:
         """Leaves grouped under their parent's id, in order: one pass for all parents."""

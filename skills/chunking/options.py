@@ -32,11 +32,13 @@ class Strategy(StrEnum):
 
 class Format(StrEnum):
     """The input's syntax: Markdown and reStructuredText are parsed for structure, text only for
-    paragraphs and lines."""
+    paragraphs and lines, code by its syntax tree (its language from the document's suffix,
+    ``languages.py``)."""
 
     MARKDOWN = "markdown"
     RST = "rst"
     TEXT = "text"
+    CODE = "code"
 
 
 #: Strategies that cut at structure only: they never overlap, so their default overlap is 0 and a

@@ -107,6 +107,8 @@ class Outline:
     heading_lines: dict[int, int] = field(default_factory=dict)
     label_lines: dict[int, int] = field(default_factory=dict)
     bare_lines: dict[int, int] = field(default_factory=dict)
+    #: What the parser could not read as meant (a syntax error in code), for the result's warnings.
+    warnings: list[str] = field(default_factory=list)
     _section_starts: list[int] = field(default_factory=list)
     _container_starts: list[int] = field(default_factory=list)
     _heading_starts: list[int] = field(default_factory=list)

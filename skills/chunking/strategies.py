@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from skills.chunking import outline as lv
+from skills.chunking.code import parse_code
 from skills.chunking.context import ContextBuilder
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.newlines import line_view
@@ -63,13 +64,20 @@ class Document:
 
     @classmethod
     def prepare(
-        cls, source: str, title: str | None, fmt: Format, options: ChunkOptions
+        cls,
+        source: str,
+        title: str | None,
+        fmt: Format,
+        options: ChunkOptions,
+        language: str | None = None,
     ) -> Document:
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
             outline = parse_text(text)
         elif fmt is Format.TEXT:  # numbered titles are sections
             outline = parse_text(text, options.heading_depth, titles=True)
+        elif fmt is Format.CODE:
+            outline = parse_code(text, language)
         elif fmt is Format.RST:
             outline = parse_rst(text, options.heading_depth)
         else:  # fixed windows only need the heading paths
@@ -89,7 +97,16 @@ class Document:
 def run_strategy(
     document: Document, options: ChunkOptions, boundary_model: BoundaryModel | None = None
 ) -> Layout:
-    """Lay out ``document`` with the strategy ``options`` name."""
+    """Lay out ``document`` with the strategy ``options`` name; what its parser could not read
+    as meant comes first among the warnings."""
+    layout = _layout(document, options, boundary_model)
+    layout.warnings[:0] = document.outline.warnings
+    return layout
+
+
+def _layout(
+    document: Document, options: ChunkOptions, boundary_model: BoundaryModel | None
+) -> Layout:
     strategy = options.strategy
     if strategy is Strategy.FIXED:
         return fixed_windows(document, options)

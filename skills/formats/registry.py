@@ -19,8 +19,11 @@ To add a format, append one :class:`FileFormat` to :data:`FORMATS`: its name, it
 the dot, lower case), the content types that name it, the engine markup it becomes and, unless it
 is text, its converter (``binary=True`` when ``sniff.py`` recognises its bytes, so that a name
 claiming it is checked). A new markup (say ``code``) is a new member of the engine's ``Format``
-first; the entry here then names it. Nothing else needs editing: the suffix lists, the indexer
-definitions and the docs table follow, and the drift test says which doc to regenerate.
+first; the entry here then names it. Source code is one format per language of the engine's
+``LANGUAGES`` (its suffixes there, its content types in ``_CODE_CONTENT_TYPES`` here), all
+chunked as ``code``: a new language is added there. Nothing else needs editing: the suffix
+lists, the indexer definitions and the docs table follow, and the drift test says which doc to
+regenerate.
 
 >>> by_name("https://account.blob.core.windows.net/docs/Guide.MD").markup.value
 'markdown'
@@ -33,7 +36,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from skills.chunking import SUFFIX_FORMATS, Format
+from skills.chunking import LANGUAGES, SUFFIX_FORMATS, Format
+from skills.formats import notebook
 from skills.formats.conversion import Converter
 from skills.formats.docx import docx_to_markdown
 from skills.formats.html import html_to_markdown
@@ -62,6 +66,36 @@ class FileFormat:
 def _engine_suffixes(markup: Format) -> tuple[str, ...]:
     """The suffixes the engine itself reads as ``markup``, in its own order."""
     return tuple(f".{suffix}" for suffix, fmt in SUFFIX_FORMATS.items() if fmt is markup)
+
+
+#: The content types each language's files are served as (blob uploads commonly set these).
+_CODE_CONTENT_TYPES: dict[str, tuple[str, ...]] = {
+    "python": ("text/x-python", "text/x-script.python"),
+    "javascript": ("text/javascript", "application/javascript"),
+    "typescript": ("application/typescript", "text/x-typescript"),
+    "tsx": ("text/tsx",),
+    "java": ("text/x-java-source", "text/x-java"),
+    "csharp": ("text/x-csharp",),
+    "go": ("text/x-go",),
+    "rust": ("text/x-rust",),
+    "c": ("text/x-c", "text/x-csrc", "text/x-chdr"),
+    "cpp": ("text/x-c++", "text/x-c++src", "text/x-c++hdr"),
+    "shell": ("application/x-sh", "text/x-shellscript"),
+    "sql": ("application/sql", "text/x-sql"),
+}
+
+
+def _code_formats() -> tuple[FileFormat, ...]:
+    """One format per language the engine reads as code, with the engine's suffixes."""
+    return tuple(
+        FileFormat(
+            name=language.name,
+            suffixes=tuple(f".{suffix}" for suffix in language.suffixes),
+            content_types=_CODE_CONTENT_TYPES[language.name],
+            markup=Format.CODE,
+        )
+        for language in LANGUAGES.values()
+    )
 
 
 FORMATS: tuple[FileFormat, ...] = (
@@ -131,6 +165,14 @@ FORMATS: tuple[FileFormat, ...] = (
         markup=Format.TEXT,
         converter=image_without_text,
         binary=True,
+    ),
+    *_code_formats(),
+    FileFormat(
+        name="notebook",
+        suffixes=(".ipynb",),
+        content_types=("application/x-ipynb+json",),
+        markup=Format.MARKDOWN,
+        converter=notebook.convert,
     ),
 )
 

@@ -76,9 +76,11 @@ class _ChunkOut(BaseModel):
 
 
 class ChildOut(_ChunkOut):
-    """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``)."""
+    """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``), with
+    its document's programming language for source code (null otherwise), to filter on."""
 
     embedText: str
+    language: str | None
 
 
 class ParentOut(_ChunkOut):

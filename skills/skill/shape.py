@@ -13,6 +13,8 @@ A parent's ``embedText``, every ``tokens``, ``level`` and a child's ``parentId``
 are not: they were 1.9 of the 7.6 bytes an answer weighed per input byte (``docs/skill.md``).
 
 Hierarchical: ``{"parents": [{"id": P, "text": ..., "children": [{"id": C, ...}, ...]}]}``.
+Every child also carries the document's ``language`` (``"python"``, ... for source code, null for
+the other formats), which the children index keeps as a filterable field.
 """
 
 from __future__ import annotations
@@ -41,23 +43,31 @@ def parents_with_children(result: Chunking) -> list[dict[str, Any]]:
             by_parent[leaf.parent_id].append(leaf)
         else:
             orphans.append(leaf)
-    shaped = [_parent(parent, parent.id, by_parent[parent.id]) for parent in result.parents]
+    shaped = [
+        _parent(parent, parent.id, by_parent[parent.id], result.language)
+        for parent in result.parents
+    ]
     if orphans:
-        shaped.extend(_parent(leaf, leaf.id + WRAPPER_SUFFIX, [leaf]) for leaf in orphans)
+        shaped.extend(
+            _parent(leaf, leaf.id + WRAPPER_SUFFIX, [leaf], result.language) for leaf in orphans
+        )
         shaped.sort(key=lambda chunk: (chunk["start"], chunk["end"]))
     return shaped
 
 
-def _parent(parent: Chunk, parent_id: str, children: list[Chunk]) -> dict[str, Any]:
+def _parent(
+    parent: Chunk, parent_id: str, children: list[Chunk], language: str | None
+) -> dict[str, Any]:
     """A parent's projected fields and its children; a wrapper takes its one leaf's span."""
     out = _common(parent, parent_id)
-    out["children"] = [_child(child) for child in children]
+    out["children"] = [_child(child, language) for child in children]
     return out
 
 
-def _child(child: Chunk) -> dict[str, Any]:
+def _child(child: Chunk, language: str | None) -> dict[str, Any]:
     out = _common(child, child.id)
     out["embedText"] = child.embed_text
+    out["language"] = language
     return out
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skills.formats.registry import TEXT_SUFFIXES
 from skills.search.settings import Mode, SearchSettings
 from skills.search.simulation import (
     SourceDocument,
@@ -20,9 +21,8 @@ from skills.search.simulation import (
 from skills.search.templates import DefinitionSet, render
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = sorted(
-    p for p in (ROOT / "samples").iterdir() if p.suffix in {".md", ".markdown", ".txt"}
-)
+#: The text samples the indexer reads (with the registry's suffixes: Markdown, text, source code).
+SAMPLES = sorted(p for p in (ROOT / "samples").iterdir() if p.suffix in TEXT_SUFFIXES)
 MODES: tuple[Mode, ...] = ("embedded", "reference")
 
 
