@@ -7,6 +7,7 @@
 """
 
 from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.context import with_note
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
@@ -29,4 +30,5 @@ __all__ = [
     "detect_format",
     "encode",
     "encoding",
+    "with_note",
 ]

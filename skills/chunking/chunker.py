@@ -123,6 +123,7 @@ def chunk_document(
             prefix=piece.prefix,
             headings=piece.headings,
             pages=pages.pages(piece.start, piece.end),
+            path_chars=piece.path_chars,
         )
 
     parents = tuple(make(piece, 0, number, None) for number, piece in enumerate(layout.parents))

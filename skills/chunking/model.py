@@ -34,6 +34,8 @@ class Chunk:
     prefix: str = ""
     headings: tuple[str, ...] = ()
     pages: tuple[int, ...] = ()
+    path_chars: int = 0  # ``prefix[:path_chars]`` is the heading path line and its blank line
+    note: str = ""  # a context note placed after the heading path (``context.with_note``)
 
     @property
     def text(self) -> str:
@@ -44,8 +46,9 @@ class Chunk:
         return self.prefix + self.source[self.start : self.end]
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire shape: camelCase keys, lists instead of tuples."""
-        return {
+        """The wire shape: camelCase keys, lists instead of tuples; ``context`` (the note) only
+        when the chunk has one."""
+        out = {
             "id": self.id,
             "parentId": self.parent_id,
             "level": self.level,
@@ -58,6 +61,9 @@ class Chunk:
             "headings": list(self.headings),
             "pages": list(self.pages),
         }
+        if self.note:
+            out["context"] = self.note
+        return out
 
 
 @dataclass(frozen=True, slots=True)
