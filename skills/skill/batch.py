@@ -25,8 +25,11 @@ from skills.chunking import (
 )
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
+from skills.skill.contextual import ContextSettings, Ledger, contextualize, missing_warning
 from skills.skill.contract import InputRecord
 from skills.skill.inputs import InputError, RecordInputs, read_inputs, unknown_query_names
+from skills.skill.note_cache import note_cache
+from skills.skill.options import Contextualize
 from skills.skill.settings import SkillSettings
 from skills.skill.shape import record_data
 
@@ -51,6 +54,13 @@ class BatchStats:
     errors: int = 0
     fallbacks: int = 0
     skipped: int = 0
+    context_notes: int = 0  # children given a context note (contextualize=llm), cached ones too
+    context_cache_hits: int = 0
+    context_cache_errors: int = 0
+    context_missing: int = 0  # children of contextualize=llm records left without a note
+    context_input_tokens: int = 0
+    context_cached_tokens: int = 0  # of the input tokens, those the service served from its cache
+    context_output_tokens: int = 0
 
 
 @dataclass
@@ -80,8 +90,9 @@ def run_batch(
             continue
         plan = budget.plan(min(remaining[index], settings.max_text_chars * (len(records) - index)))
         answered = len(result.values)
+        later = remaining[index + 1] if index + 1 < len(records) else 0
         try:
-            _run_record(result, record, context, plan)
+            _run_record(result, record, context, plan, later)
         except Exception as exc:  # a bug must cost one record, not the batch
             logger.exception("chunk record crashed recordId=%s", record.record_id)
             del result.values[answered:]  # never answer a recordId twice
@@ -89,15 +100,35 @@ def run_batch(
     return result
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Context:
     query: Mapping[str, str]
     env: Mapping[str, str]
     settings: SkillSettings
     budget: TimeBudget
+    notes: _NoteRun | None = None  # made on the batch's first contextualize=llm record
+
+    def note_run(self) -> _NoteRun | None:
+        """The batch's chat deployment, cache and token ledger; None when none is configured."""
+        if self.notes is None:
+            settings = ContextSettings.from_env(self.env)
+            if settings is None:
+                return None
+            self.notes = _NoteRun(settings, Ledger(settings.batch_max_tokens))
+        return self.notes
 
 
-def _run_record(result: BatchResult, record: InputRecord, context: _Context, plan: Plan) -> None:
+@dataclass(frozen=True, slots=True)
+class _NoteRun:
+    settings: ContextSettings
+    ledger: Ledger
+
+
+def _run_record(
+    result: BatchResult, record: InputRecord, context: _Context, plan: Plan, later: int
+) -> None:
+    """``later``: the characters of the records after this one, which the budget must keep
+    time for."""
     budget = context.budget
     if plan is Plan.SKIP:
         result.stats.skipped += 1
@@ -122,9 +153,13 @@ def _run_record(result: BatchResult, record: InputRecord, context: _Context, pla
     except ChunkingError as exc:
         _fail(result, record.record_id, str(exc))
         return
+    noting = time.perf_counter()
+    if inputs.contextualize is Contextualize.LLM:
+        chunked = _notes(result, inputs, options, chunked, context, plan, later, warnings)
+    noted = time.perf_counter() - noting  # not chunking: kept out of the speed estimate
     _succeed(result, record.record_id, inputs, options, chunked, warnings)
     if plan is Plan.FULL:
-        budget.measured(len(inputs.text), time.perf_counter() - started)
+        budget.measured(len(inputs.text), time.perf_counter() - started - noted)
 
 
 def _chunk(
@@ -141,6 +176,55 @@ def _chunk(
         logger.warning("semantic boundaries failed: %s", name)
         warnings.append(f"semantic boundaries failed ({name}): used hierarchical chunking instead")
     return chunked
+
+
+def _notes(
+    result: BatchResult,
+    inputs: RecordInputs,
+    options: ChunkOptions,
+    chunked: Chunking,
+    context: _Context,
+    plan: Plan,
+    later: int,
+    warnings: list[str],
+) -> Chunking:
+    """The children with their context notes, as far as the deployment, the token budgets and
+    the time budget allow; every shortfall is one warning, never an error."""
+    run = context.note_run()
+    if run is None:
+        warnings.append(
+            "contextualize=llm ignored: no chat deployment is configured (AZURE_OPENAI_ENDPOINT "
+            "and AZURE_OPENAI_CHAT_DEPLOYMENT); children keep the heading path only"
+        )
+        return chunked
+    if plan is not Plan.FULL:  # the batch is already short of time
+        deadline = time.monotonic()
+    else:
+        deadline = time.monotonic() + context.budget.spare(later)
+    noted, notes = contextualize(
+        chunked,
+        inputs.text,
+        inputs.title,
+        options.child_max_tokens,
+        options.note_tokens,
+        run.settings,
+        run.settings.model(),
+        note_cache(context.env),
+        run.ledger,
+        deadline,
+    )
+    warning = missing_warning(notes, len(chunked.leaves))
+    if warning:
+        warnings.append(warning)
+    stats = result.stats
+    stats.context_notes += notes.notes
+    stats.context_cache_hits += notes.cache_hits
+    stats.context_cache_errors += notes.cache_errors
+    stats.context_missing += sum(notes.missing.values())
+    stats.context_input_tokens += notes.usage.prompt
+    stats.context_cached_tokens += notes.usage.cached
+    stats.context_output_tokens += notes.usage.completion
+    return noted
 
 
 class _Guarded:
@@ -231,7 +315,7 @@ def _suffix_sums(lengths: list[int]) -> list[int]:
 def _unknown_query_message(names: list[str]) -> str:
     return (
         f"unknown query-string option {', '.join(repr(n[:40]) for n in names[:5])} in the skill's "
-        "uri; allowed: the chunking options, format, timeBudgetSeconds and code"
+        "uri; allowed: the chunking options, contextualize, format, timeBudgetSeconds and code"
     )
 
 

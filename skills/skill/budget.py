@@ -57,6 +57,12 @@ class TimeBudget:
             self._degraded = True
         return Plan.FAST if self._degraded else Plan.FULL
 
+    def spare(self, remaining_chars: int) -> float:
+        """Seconds left once ``remaining_chars`` more are chunked at the measured speed: what
+        slow extra work on the current record (context notes) may use without making the
+        records after it degrade or skip."""
+        return self.seconds - self.elapsed() - remaining_chars / self._speed()
+
     def measured(self, chars: int, seconds: float) -> None:
         """Feed the speed estimate with a record chunked with the full strategy."""
         self._chars += chars

@@ -68,6 +68,7 @@ class ChildOut(_ChunkOut):
     """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``)."""
 
     parentId: str
+    context: str | None = None  # the context note, with contextualize=llm
 
 
 class ParentOut(_ChunkOut):

@@ -16,12 +16,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from skills.chunking import ChunkOptions, Format
-from skills.skill.options import OPTION_FIELDS, OptionError, resolve_options
+from skills.skill.options import (
+    OPTION_FIELDS,
+    SKILL_OPTIONS,
+    Contextualize,
+    OptionError,
+    resolve_contextualize,
+    resolve_options,
+)
 from skills.skill.settings import option_setting_name
 
 DOCUMENT_INPUTS = ("text", "title", "documentKey", "format")
 #: Every input name a record may carry.
-KNOWN_INPUTS = frozenset(DOCUMENT_INPUTS) | frozenset(OPTION_FIELDS)
+KNOWN_INPUTS = frozenset(DOCUMENT_INPUTS) | frozenset(OPTION_FIELDS) | frozenset(SKILL_OPTIONS)
+#: The room a child keeps for its note under ``contextualize=llm`` unless ``noteTokens`` is given.
+LLM_NOTE_TOKENS = 32
 #: Query-string names that are not record inputs: the function key and the batch time budget.
 QUERY_ONLY = frozenset({"code", "timeBudgetSeconds"})
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -42,6 +51,7 @@ class RecordInputs:
     format: Format | None
     options: ChunkOptions
     warnings: tuple[str, ...]
+    contextualize: Contextualize = Contextualize.NONE
 
 
 def read_inputs(
@@ -54,7 +64,9 @@ def read_inputs(
     warnings: list[str] = []
     text = _text(data.get("text"), max_text_chars, warnings)
     try:
-        options = resolve_options(data, query, settings)
+        contextualize = resolve_contextualize(data, query, settings)
+        defaults = {"noteTokens": LLM_NOTE_TOKENS} if contextualize is Contextualize.LLM else {}
+        options = resolve_options(data, query, settings, defaults)
     except OptionError as exc:
         raise InputError(str(exc)) from None
     return RecordInputs(
@@ -64,6 +76,7 @@ def read_inputs(
         format=_format(data.get("format"), query, settings),
         options=options,
         warnings=tuple(warnings),
+        contextualize=contextualize,
     )
 
 

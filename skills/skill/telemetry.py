@@ -94,6 +94,13 @@ def batch_fields(
         "errors": stats.errors,
         "fallbacks": stats.fallbacks,
         "skipped": stats.skipped,
+        "contextNotes": stats.context_notes,
+        "contextCacheHits": stats.context_cache_hits,
+        "contextCacheErrors": stats.context_cache_errors,
+        "contextMissing": stats.context_missing,
+        "contextInputTokens": stats.context_input_tokens,
+        "contextCachedTokens": stats.context_cached_tokens,
+        "contextOutputTokens": stats.context_output_tokens,
         "status": status,
     }
 
