@@ -179,6 +179,7 @@ class _Job:
     outline: str  # else its outline, sent with the child's parent section
     parents: Mapping[str, Chunk]
     stop: list[str] = field(default_factory=list)  # why asking the others is pointless now
+    cache_down: list[bool] = field(default_factory=list)  # set once the cache has failed
 
     def messages(self, leaf: Chunk) -> list[dict[str, str]]:
         """Instructions, document (or outline and section), then the child: the order that lets
@@ -261,7 +262,7 @@ _REASONS = {
 def _note(job: _Job, leaf: Chunk, stats: NoteStats) -> str:
     """The child's note ('' when it gets none; the reason is counted in ``stats``)."""
     key = note_key(job.document, leaf.start, leaf.end, job.model.model, PROMPT_VERSION)
-    cached = _cached(job.cache, key, stats)
+    cached = _cached(job, key, stats)
     if cached is not None:
         stats.count("cache_hits")
         stats.count("notes")
@@ -270,10 +271,11 @@ def _note(job: _Job, leaf: Chunk, stats: NoteStats) -> str:
     if isinstance(answer, _Missing):
         stats.miss(answer.reason)
         return ""
-    if job.cache is not None:
+    if job.cache is not None and not job.cache_down:
         try:
             job.cache.put(key, answer)
         except Exception:  # a cache outage costs money later, not this record
+            job.cache_down.append(True)
             stats.count("cache_errors")
     stats.count("notes")
     return answer
@@ -305,13 +307,14 @@ def _ask(job: _Job, leaf: Chunk) -> str | _Missing:
     return reply.text or _Missing("empty")
 
 
-def _cached(cache: NoteCache | None, key: str, stats: NoteStats) -> str | None:
-    if cache is None:
+def _cached(job: _Job, key: str, stats: NoteStats) -> str | None:
+    if job.cache is None or job.cache_down:
         return None
     try:
-        return cache.get(key)
-    except Exception:  # unreachable storage: ask the model instead
-        stats.cache_errors += 1
+        return job.cache.get(key)
+    except Exception:  # unreachable storage: ask the model instead, and stop asking the cache
+        job.cache_down.append(True)
+        stats.count("cache_errors")
         return None
 
 
@@ -344,7 +347,7 @@ def _outline(chunked: Chunking) -> str:
     lines: list[str] = []
     seen: set[tuple[str, ...]] = set()
     used = 0
-    for chunk in chunked.parents or chunked.leaves:
+    for chunk in chunked.leaves:  # the finest paths: a parent may hold several sections
         if chunk.headings and chunk.headings not in seen:
             seen.add(chunk.headings)
             line = PATH_SEPARATOR.join(chunk.headings)

@@ -105,11 +105,16 @@ def note_cache(env: Mapping[str, str]) -> BlobNoteCache | None:
         return _caches[key]
 
 
+#: A cache is worth a few seconds at most: the storage SDK's defaults (ten retries with back-off)
+#: would spend the whole time budget on an unreachable account.
+CLIENT_OPTIONS: dict[str, Any] = {"retry_total": 1, "connection_timeout": 3, "read_timeout": 5}
+
+
 def _container_client(connection: str, account: str, container: str) -> Any:
     from azure.storage.blob import ContainerClient
 
     if connection:
-        return ContainerClient.from_connection_string(connection, container)
+        return ContainerClient.from_connection_string(connection, container, **CLIENT_OPTIONS)
     from skills.skill.chat import azure_credential
 
-    return ContainerClient(account, container, credential=azure_credential())
+    return ContainerClient(account, container, credential=azure_credential(), **CLIENT_OPTIONS)
