@@ -46,9 +46,9 @@ class Chunk:
         return self.prefix + self.source[self.start : self.end]
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire shape: camelCase keys, lists instead of tuples; ``context`` (the note) only
-        when the chunk has one."""
-        out = {
+        """The wire shape: camelCase keys, lists instead of tuples; ``context`` is the note (empty
+        without one: the index projection maps it for every child)."""
+        return {
             "id": self.id,
             "parentId": self.parent_id,
             "level": self.level,
@@ -60,10 +60,8 @@ class Chunk:
             "tokens": self.tokens,
             "headings": list(self.headings),
             "pages": list(self.pages),
+            "context": self.note,
         }
-        if self.note:
-            out["context"] = self.note
-        return out
 
 
 @dataclass(frozen=True, slots=True)

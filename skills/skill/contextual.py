@@ -165,6 +165,43 @@ class NoteStats:
 
 
 @dataclass(frozen=True, slots=True)
+class Prompts:
+    """The messages of one document's children: instructions, the document (or its outline and
+    the child's parent section), then the child, the order that lets every child of a document
+    (or of a section) share a cached prefix."""
+
+    head: dict[str, str]  # the instructions
+    whole: dict[str, str] | None  # the document, when it is sent whole
+    outline: str  # else its outline, sent with the child's parent section
+    parents: Mapping[str, Chunk]
+
+    @classmethod
+    def of(
+        cls, chunked: Chunking, text: str, title: str | None, note_tokens: int, max_tokens: int
+    ) -> Prompts:
+        """``max_tokens``: the most a document may have to be sent whole."""
+        whole = count_tokens(text) <= max_tokens
+        words = max(8, note_tokens * 3 // 4)
+        return cls(
+            head={"role": "system", "content": INSTRUCTIONS.format(words=words)},
+            whole=_document_message(text, title) if whole else None,
+            outline="" if whole else _outline(chunked),
+            parents={parent.id: parent for parent in chunked.parents},
+        )
+
+    def messages(self, leaf: Chunk) -> list[dict[str, str]]:
+        context = self.whole or _section_message(
+            self.outline, self.parents.get(leaf.parent_id or "", leaf)
+        )
+        return [self.head, context, _child_message(leaf.text)]
+
+
+def output_tokens(note_tokens: int) -> int:
+    """The ``max_tokens`` of a note's call."""
+    return max(note_tokens, 8) + OUTPUT_MARGIN_TOKENS
+
+
+@dataclass(frozen=True, slots=True)
 class _Job:
     """One record's notes: what every child's call shares."""
 
@@ -174,20 +211,9 @@ class _Job:
     deadline: float
     max_tokens: int
     document: str  # the text's hash, for the cache keys
-    head: dict[str, str]  # the instructions
-    whole: dict[str, str] | None  # the document, when it is sent whole
-    outline: str  # else its outline, sent with the child's parent section
-    parents: Mapping[str, Chunk]
+    prompts: Prompts
     stop: list[str] = field(default_factory=list)  # why asking the others is pointless now
     cache_down: list[bool] = field(default_factory=list)  # set once the cache has failed
-
-    def messages(self, leaf: Chunk) -> list[dict[str, str]]:
-        """Instructions, document (or outline and section), then the child: the order that lets
-        every child of a document (or of a section) share a cached prefix."""
-        context = self.whole or _section_message(
-            self.outline, self.parents.get(leaf.parent_id or "", leaf)
-        )
-        return [self.head, context, _child_message(leaf.text)]
 
 
 def contextualize(
@@ -210,18 +236,14 @@ def contextualize(
     stats = NoteStats()
     if not chunked.leaves:
         return chunked, stats
-    whole = count_tokens(text) <= settings.document_max_tokens
     job = _Job(
         model=model,
         cache=cache,
         ledger=Ledger(settings.record_max_tokens, batch),
         deadline=deadline,
-        max_tokens=max(note_tokens, 8) + OUTPUT_MARGIN_TOKENS,
+        max_tokens=output_tokens(note_tokens),
         document=document_hash(text),
-        head={"role": "system", "content": INSTRUCTIONS.format(words=max(8, note_tokens * 3 // 4))},
-        whole=_document_message(text, title) if whole else None,
-        outline="" if whole else _outline(chunked),
-        parents={parent.id: parent for parent in chunked.parents},
+        prompts=Prompts.of(chunked, text, title, note_tokens, settings.document_max_tokens),
     )
     leaves = list(chunked.leaves)
     notes = [_note(job, leaves[0], stats)]  # alone: its prompt is cached before others share it
@@ -292,7 +314,7 @@ def _ask(job: _Job, leaf: Chunk) -> str | _Missing:
     if time.monotonic() >= job.deadline:
         job.stop.append("time")
         return _Missing("time")
-    messages = job.messages(leaf)
+    messages = job.prompts.messages(leaf)
     estimate = sum(count_tokens(message["content"]) for message in messages) + job.max_tokens
     if not job.ledger.reserve(estimate):
         return _Missing("budget")

@@ -62,13 +62,13 @@ class _ChunkOut(BaseModel):
     tokens: int
     headings: list[str]
     pages: list[int]
+    context: str  # a child's context note (contextualize=llm); empty without one
 
 
 class ChildOut(_ChunkOut):
     """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``)."""
 
     parentId: str
-    context: str | None = None  # the context note, with contextualize=llm
 
 
 class ParentOut(_ChunkOut):

@@ -27,7 +27,7 @@ def test_a_note_goes_after_the_heading_path_within_the_cap() -> None:
     assert noted.tokens == count_tokens(noted.embed_text) <= 128
     assert (noted.start, noted.end, noted.text) == (leaf.start, leaf.end, leaf.text)
     assert noted.to_dict()["context"] == NOTE
-    assert "context" not in leaf.to_dict()
+    assert leaf.to_dict()["context"] == ""
 
 
 def test_a_note_too_long_is_cut_at_a_word() -> None:

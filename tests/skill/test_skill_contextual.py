@@ -88,7 +88,7 @@ def test_the_text_is_cut_as_with_the_same_room_and_no_note(chat: FakeChat) -> No
     assert [(c["start"], c["end"]) for c in children(noted)] == [
         (c["start"], c["end"]) for c in children(plain)
     ]
-    assert all("context" not in child for child in children(plain))
+    assert all(child["context"] == "" for child in children(plain))
 
 
 def test_requests_speak_the_azure_api_and_share_the_document_prefix(chat: FakeChat) -> None:
@@ -144,7 +144,7 @@ def test_throttling_past_the_time_budget_degrades_without_waiting(chat: FakeChat
     assert record["errors"] is None
     assert f"context notes missing for {len(kids)} of {len(kids)} children" in warnings(record)
     assert "throttled by the chat deployment (429)" in warnings(record)
-    assert all("context" not in child for child in kids)
+    assert all(child["context"] == "" for child in kids)
     assert all(child["embedText"].startswith(" > ".join(child["headings"])) for child in kids)
     assert len(chat.requests) <= 3  # once throttled past the deadline, the others are not sent
 
@@ -182,7 +182,7 @@ def test_the_record_token_budget_stops_the_calls(chat: FakeChat) -> None:
     per_call = 700  # about what one call of this document is estimated at
     (record,) = call(env(chat, CONTEXT_RECORD_MAX_TOKENS=str(3 * per_call)))
     kids = children(record)
-    noted = [child for child in kids if "context" in child]
+    noted = [child for child in kids if child["context"]]
     assert 1 <= len(noted) < len(kids) and len(chat.requests) == len(noted)
     assert "over the token budget" in warnings(record)
 
@@ -195,7 +195,7 @@ def test_the_batch_token_budget_spans_its_records(chat: FakeChat) -> None:
     budget = str(used + 3 * count_tokens(DOC))  # the first record's spend, and about three calls
     first, second = call(env(chat, CONTEXT_BATCH_MAX_TOKENS=budget), DOC, other)
     assert first["warnings"] is None
-    noted = [child for child in children(second) if "context" in child]
+    noted = [child for child in children(second) if child["context"]]
     assert 1 <= len(noted) <= 3 and "over the token budget" in warnings(second)
 
 
@@ -222,7 +222,7 @@ def test_without_a_deployment_the_record_says_so(chat: FakeChat) -> None:
 
 def test_the_option_comes_from_an_app_setting_and_is_checked(chat: FakeChat) -> None:
     (record,) = call(env(chat, CHUNK_CONTEXTUALIZE="llm"), query={})
-    assert all("context" in child for child in children(record))
+    assert all(child["context"] for child in children(record))
     body = json.dumps(
         {"values": [{"recordId": "x", "data": {"text": DOC, "contextualize": "gpt"}}]}
     )
