@@ -203,7 +203,7 @@ def _front_matter(text: str) -> str:
 
 
 def _first_sentence(section: str) -> str:
-    body = _HEADING_LINE.sub("", section, count=1).strip()
+    body = _HEADING_LINE.sub("", _FRONT_MATTER.sub("", section.lstrip(), count=1), count=1).strip()
     starts = sentence_starts(body) if body else []
     first = body[: starts[0]] if starts else body
     return " ".join(first.split()[:40])  # a run-on first "sentence" (a code block) is cut

@@ -231,3 +231,32 @@ def test_the_option_comes_from_an_app_setting_and_is_checked(chat: FakeChat) -> 
         "contextualize: must be one of none, llm (got 'gpt' from the record)"
         in (reply["values"][0]["errors"][0]["message"])
     )
+
+
+def test_keyless_calls_carry_a_bearer_token_from_one_credential(
+    chat: FakeChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import azure.identity
+    from azure.core.credentials import AccessToken
+
+    from skills.skill import chat as chat_module
+
+    made: list[object] = []
+
+    class Credential:
+        def __init__(self) -> None:
+            made.append(self)
+
+        def get_token(self, *scopes: str, **kwargs: Any) -> AccessToken:
+            assert scopes == (chat_module.COGNITIVE_SERVICES_SCOPE,)
+            return AccessToken("entra-token", 2**31)
+
+    monkeypatch.setattr(azure.identity, "DefaultAzureCredential", Credential)
+    monkeypatch.setattr(chat_module, "_credential", [])
+    monkeypatch.setattr(chat_module, "_clients", {})
+    keyless = {k: v for k, v in env(chat).items() if k != "AZURE_OPENAI_API_KEY"}
+    call(keyless, DOC, DOC.replace("widget", "gadget"))
+    call(keyless)
+    assert len(made) == 1  # once per process, not per record or batch
+    assert {seen.headers["authorization"] for seen in chat.requests} == {"Bearer entra-token"}
+    assert all("api-key" not in seen.headers for seen in chat.requests)
