@@ -110,7 +110,8 @@ class ChatModel:
             try:
                 return self._call(messages, max_tokens, min(self._request_timeout, left))
             except openai.RateLimitError as exc:
-                failure, wait = ChatFailure("throttled", "429"), wait_for(exc.response.headers, 0)
+                failure = ChatFailure("throttled", "429")
+                wait = wait_for(exc.response.headers, attempt)
             except openai.APIStatusError as exc:
                 if exc.status_code < 500:
                     raise ChatFailure("service", f"HTTP {exc.status_code}") from None
