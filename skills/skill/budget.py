@@ -26,6 +26,11 @@ ASSUMED_CHARS_PER_SECOND = 500_000.0
 PRIOR_SECONDS = 0.25
 
 
+#: The share of the budget that extra work never takes: the records after it are planned at the
+#: speed measured so far, and a slower one must still find the budget unspent.
+SPARE_RESERVE = 0.1
+
+
 class Plan(StrEnum):
     """What to do with the next record."""
 
@@ -58,10 +63,11 @@ class TimeBudget:
         return Plan.FAST if self._degraded else Plan.FULL
 
     def spare(self, remaining_chars: int) -> float:
-        """Seconds left once ``remaining_chars`` more are chunked at the measured speed: what
-        slow extra work on the current record (context notes) may use without making the
-        records after it degrade or skip."""
-        return self.seconds - self.elapsed() - remaining_chars / self._speed()
+        """Seconds left once ``remaining_chars`` more are chunked at the measured speed, less
+        ``SPARE_RESERVE`` of the budget: what slow extra work on the current record (context
+        notes) may use without making the records after it degrade or skip."""
+        reserve = self.seconds * SPARE_RESERVE
+        return self.seconds - reserve - self.elapsed() - remaining_chars / self._speed()
 
     def measured(self, chars: int, seconds: float) -> None:
         """Feed the speed estimate with a record chunked with the full strategy."""

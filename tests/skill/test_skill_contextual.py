@@ -171,8 +171,8 @@ def test_a_client_error_is_not_retried(chat: FakeChat) -> None:
 
 
 def test_slow_answers_are_cut_off_by_the_time_budget(chat: FakeChat) -> None:
-    chat.script = lambda n: Answer(delay=3.0)
-    (record,) = call(env(chat), query={"contextualize": "llm", "timeBudgetSeconds": "2"})
+    chat.script = lambda n: Answer(delay=5.0)
+    (record,) = call(env(chat), query={"contextualize": "llm", "timeBudgetSeconds": "3"})
     assert record["errors"] is None
     assert "out of the skill's time budget" in warnings(record)
     assert len(chat.requests) == 1  # the first call timed out; nothing else was worth sending
@@ -260,3 +260,18 @@ def test_keyless_calls_carry_a_bearer_token_from_one_credential(
     assert len(made) == 1  # once per process, not per record or batch
     assert {seen.headers["authorization"] for seen in chat.requests} == {"Bearer entra-token"}
     assert all("api-key" not in seen.headers for seen in chat.requests)
+
+
+def test_slow_notes_leave_the_next_records_their_time(
+    chat: FakeChat, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat.script = lambda n: Answer(delay=0.8)
+    settings = env(chat, CONTEXT_REQUEST_TIMEOUT_SECONDS="5")
+    query = {"contextualize": "llm", "timeBudgetSeconds": "3"}
+    with caplog.at_level(logging.INFO, logger="skills.skill"):
+        first, second = call(settings, DOC, DOC.replace("widget", "gadget"), query=query)
+    line = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("chunk batch"))
+    fields = json.loads(line.removeprefix("chunk batch "))
+    assert fields["errors"] == 0 and fields["fallbacks"] == 0 and fields["skipped"] == 0
+    assert "out of the skill's time budget" in warnings(first)
+    assert children(second) and "out of the skill's time budget" in warnings(second)
