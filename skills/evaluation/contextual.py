@@ -1,12 +1,13 @@
 """Context notes measured: retrieval with and without them, paired, and what they cost.
 
-``python -m skills.evaluation.contextual`` runs a question set three ways at the default sizes:
-``plain`` (the heading path only, the default), ``free`` (a note the document itself gives: its
-front-matter title and description and the first sentence of the child's section) and, when a
-chat deployment is configured, ``llm`` (``contextualize=llm``'s notes, through the same code as
-the skill). Each variant is compared with ``plain`` question by question (won / lost and the exact
-sign test of ``versus``). Without ``AZURE_OPENAI_ENDPOINT`` and ``AZURE_OPENAI_CHAT_DEPLOYMENT``
-the ``llm`` variant is skipped, and the command says so.
+``python -m skills.evaluation.contextual`` runs a question set at the default sizes: ``plain``
+(the heading path only, the default), ``room`` (no note, but children cut with the note's room
+kept free, ``noteTokens`` 32: what the room alone costs), ``free`` (a note the document itself
+gives: its front-matter title and description and the first sentence of the child's section)
+and, when a chat deployment is configured, ``llm`` (``contextualize=llm``'s notes, through the
+same code as the skill). Each variant is compared with ``plain`` question by question (won /
+lost and the exact sign test of ``versus``). Without ``AZURE_OPENAI_ENDPOINT`` and
+``AZURE_OPENAI_CHAT_DEPLOYMENT`` the ``llm`` variant is skipped, and the command says so.
 
 ``--count`` calls no model: it counts, with ``cl100k_base``, the input tokens the ``llm`` notes
 of the set would send (prompt caching not counted) and the output they may write, per document
@@ -36,6 +37,11 @@ NoteWriter = Callable[[str, str, Chunking, ChunkOptions], Chunking]
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.DOTALL)
 _FIELD = re.compile(r"^(?P<name>title|description):\s*(?P<value>.+)$", re.MULTILINE)
 _HEADING_LINE = re.compile(r"\A(?:\s*#{1,6} [^\n]*\n|\s*[^\n]+\n[=~^\"'`#*+-]{3,}\n)+")
+
+
+def room_only(doc: str, text: str, chunked: Chunking, options: ChunkOptions) -> Chunking:
+    """No note, but children cut with the note's room kept: what the room alone costs."""
+    return chunked
 
 
 def free_notes(doc: str, text: str, chunked: Chunking, options: ChunkOptions) -> Chunking:
@@ -145,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, value in count_costs(dataset, os.environ).items():
             print(f"{name}: {value:,.0f}")
         return 0
-    variants: dict[str, NoteWriter | None] = {"plain": None, "free": free_notes}
+    variants: dict[str, NoteWriter | None] = {"plain": None, "room": room_only, "free": free_notes}
     totals: dict[str, int] = {}
     try:
         variants["llm"], totals = llm_notes(os.environ)
