@@ -7,14 +7,16 @@
 """
 
 from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
-from skills.chunking.context import with_note
+from skills.chunking.context import PATH_SEPARATOR, with_note
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
+from skills.chunking.sentences import sentence_starts
 from skills.chunking.strategies import BoundaryModel
 from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
+    "PATH_SEPARATOR",
     "SUFFIX_FORMATS",
     "BoundaryModel",
     "Chunk",
@@ -30,5 +32,6 @@ __all__ = [
     "detect_format",
     "encode",
     "encoding",
+    "sentence_starts",
     "with_note",
 ]

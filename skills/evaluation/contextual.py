@@ -25,8 +25,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens, with_note
-from skills.chunking.sentences import sentence_starts
+from skills.chunking import (
+    Chunking,
+    ChunkOptions,
+    chunk_document,
+    count_tokens,
+    sentence_starts,
+    with_note,
+)
 from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import DEFAULT_DEV_SET, Dataset, load_dataset
 from skills.evaluation.grid import Candidate

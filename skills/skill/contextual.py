@@ -29,8 +29,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from skills.chunking import Chunk, Chunking, count_tokens, with_note
-from skills.chunking.context import PATH_SEPARATOR
+from skills.chunking import PATH_SEPARATOR, Chunk, Chunking, count_tokens, with_note
 from skills.skill.chat import ChatFailure, ChatModel, ChatTarget, Usage, azure_client
 from skills.skill.note_cache import NoteCache, document_hash, note_key
 
