@@ -2,9 +2,10 @@
 
 - ``POST /api/chunk``: the WebApiSkill. Auth level from ``SKILL_AUTH``: ``key`` (default) needs a
   function key (``x-functions-key`` header or ``?code=``); ``entra`` is anonymous at the function
-  level because App Service Authentication checks the indexer's bearer token before Python runs.
+  level because App Service Authentication checks the indexer's bearer token before Python runs,
+  and the skill checks again that it did (``skills/skill/caller.py``).
 - ``GET /api/health``: anonymous liveness probe (deployment smoke tests, warm-up); it loads the
-  tokenizer so a broken package shows up here, and reveals nothing about the data.
+  tokenizer so a broken package shows up here, and reveals nothing about the data or the setup.
 
 Module-level work is kept to imports and decorators: Flex Consumption allows 30 s to initialise.
 """
@@ -17,6 +18,7 @@ import os
 import azure.functions as func
 
 from skills.skill import AuthMode, auth_mode, handle_chunk_request
+from skills.skill.caller import refusal
 
 JSON = "application/json"
 
@@ -32,7 +34,9 @@ app = func.FunctionApp(
 @app.route(route="chunk", methods=["POST"])
 def chunk(req: func.HttpRequest) -> func.HttpResponse:
     """The custom skill: WebApiSkill request in, one result per recordId out."""
-    reply = handle_chunk_request(req.get_body(), req.params, os.environ)
+    reply = refusal(req.headers, os.environ) or handle_chunk_request(
+        req.get_body(), req.params, os.environ
+    )
     return func.HttpResponse(reply.body, status_code=reply.status, mimetype=JSON, charset="utf-8")
 
 
@@ -41,5 +45,5 @@ def health(req: func.HttpRequest) -> func.HttpResponse:
     """``{"status": "ok"}`` once the engine and its tokenizer load."""
     from skills.chunking import count_tokens
 
-    body = {"status": "ok", "auth": auth_mode(os.environ).value, "probeTokens": count_tokens("ok")}
+    body = {"status": "ok", "probeTokens": count_tokens("ok")}
     return func.HttpResponse(json.dumps(body), status_code=200, mimetype=JSON, charset="utf-8")

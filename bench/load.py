@@ -27,6 +27,7 @@ import json
 import math
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -197,6 +198,7 @@ class CaseResult:
     http_errors: int = 0
     record_errors: int = 0
     record_warnings: int = 0
+    record_fallbacks: int = 0
     rss_before_mb: float = 0.0
     rss_after_mb: float = 0.0
     server_cpu_s: float = 0.0
@@ -220,17 +222,35 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
-def post(client: httpx.Client, url: str, body: bytes) -> tuple[float, int, int, int]:
-    """(latency s, status, records with errors, records with warnings)."""
+@dataclass(frozen=True)
+class Outcome:
+    """One call: latency, status and what its records say."""
+
+    latency: float
+    status: int
+    errors: int = 0
+    warnings: int = 0
+    fallbacks: int = 0  # records chunked with the fast strategy to stay inside the budget
+
+
+def post(client: httpx.Client, url: str, body: bytes) -> Outcome:
     started = time.perf_counter()
-    response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    try:
+        response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    except httpx.TimeoutException:  # past the client's 240 s: the indexer (230 s) gave up too
+        return Outcome(time.perf_counter() - started, 504)
     latency = time.perf_counter() - started
     if response.status_code >= 300:
-        return latency, response.status_code, -1, 0
+        return Outcome(latency, response.status_code)
     values = response.json()["values"]
-    errors = sum(1 for v in values if v["errors"])
-    warnings = sum(1 for v in values if v["warnings"])
-    return latency, response.status_code, errors, warnings
+    warned = [" ".join(w["message"] for w in v["warnings"]) for v in values if v["warnings"]]
+    return Outcome(
+        latency,
+        response.status_code,
+        errors=sum(1 for v in values if v["errors"]),
+        warnings=len(warned),
+        fallbacks=sum(1 for text in warned if "instead of" in text),
+    )
 
 
 def run_case(
@@ -250,19 +270,20 @@ def run_case(
     def worker(number: int) -> None:
         with httpx.Client(timeout=240) as client:
             for turn in range(requests_per_worker):
-                if time.perf_counter() >= deadline:
+                if turn and time.perf_counter() >= deadline:  # every worker calls at least once
                     return
                 body, chars = bodies[(number * requests_per_worker + turn) % len(bodies)]
-                latency, status, errors, warnings = post(client, url, body)
+                outcome = post(client, url, body)
                 result.requests += 1
-                result.latencies.append(latency)
-                if status >= 300:
+                result.latencies.append(outcome.latency)
+                if outcome.status >= 300:
                     result.http_errors += 1
                     continue
                 result.records += result.batch_size
                 result.megabytes += chars / 1e6
-                result.record_errors += errors
-                result.record_warnings += warnings
+                result.record_errors += outcome.errors
+                result.record_warnings += outcome.warnings
+                result.record_fallbacks += outcome.fallbacks
 
     with concurrent.futures.ThreadPoolExecutor(result.concurrency) as pool:
         list(pool.map(worker, range(result.concurrency)))
@@ -389,6 +410,98 @@ def matrix(
     return rows, memory
 
 
+def shipped_configuration() -> dict[str, int]:
+    """The values the project ships, read where they are set: the skillset's ``batchSize`` and
+    ``degreeOfParallelism`` (skills/search/settings.py), the Flex instance's
+    ``perInstanceConcurrency`` and the time budget (infra/main.bicep)."""
+    from skills.search.settings import SearchSettings
+
+    bicep = (ROOT / "infra" / "main.bicep").read_text(encoding="utf-8")
+
+    def default(name: str) -> int:
+        found = re.search(rf"param {name} int = (\d+)", bicep)
+        assert found, f"infra/main.bicep has no int default for {name}"
+        return int(found.group(1))
+
+    return {
+        "batch_size": SearchSettings.skill_batch_size,
+        "degree_of_parallelism": SearchSettings.skill_degree_of_parallelism,
+        "per_instance_concurrency": default("httpPerInstanceConcurrency"),
+        "budget_seconds": default("skillTimeBudgetSeconds"),
+    }
+
+
+def shipped_documents(count: int, seed: int, heavy_every: int) -> list[int]:
+    """Sizes an indexer sends: 2-50 KB mostly, every ``heavy_every``-th 1-4 million characters
+    (up to what an S1 indexer extracts from one blob)."""
+    sizes = log_uniform_sizes(count, 2_000, 50_000, seed)
+    heavy = log_uniform_sizes(count, 1_000_000, 4_000_000, seed + 1)
+    return [
+        heavy[i] if heavy_every and i % heavy_every == heavy_every - 1 else n
+        for i, n in enumerate(sizes)
+    ]
+
+
+def shipped(blocks: list[str], args: argparse.Namespace, config: dict[str, int]) -> dict[str, Any]:
+    """One instance of the shipped configuration: a server on one core, as many concurrent calls
+    as ``perInstanceConcurrency`` lets Flex route to it, each of ``batchSize`` records, at the
+    shipped budget, for ``--shipped-seconds``; then ``worst``: the same concurrency of calls whose
+    every record is as long as the skill accepts (``SKILL_MAX_TEXT_CHARS``, or ``--worst-chars``).
+    Every record must come back without an error; the latency must stay inside the budget."""
+    batch, workers = config["batch_size"], config["per_instance_concurrency"]
+    env = {"SKILL_TIME_BUDGET_SECONDS": str(config["budget_seconds"])}
+    calls = max(args.distinct_batches * workers, -(-args.heavy_every * 2 // batch))
+    every = shipped_documents(batch * calls, seed=5_000, heavy_every=args.heavy_every)
+    bodies = []
+    for n in range(calls):
+        sizes = every[n * batch : (n + 1) * batch]
+        docs = make_documents(blocks, sizes, seed=5_000 + n)
+        bodies.append((indexer_body(docs, f"s{n}"), sum(sizes)))
+    server = Server(env, core=0)
+    try:
+        steady = CaseResult("shipped", batch, workers)
+        samples = sampled(server, steady, bodies, args.shipped_seconds)
+        worst = CaseResult("worst", batch, workers)
+        docs = make_documents(blocks, [args.worst_chars] * batch, seed=77)
+        worst_body = [(indexer_body(docs, "worst"), args.worst_chars * batch)]
+        del docs
+        worst_samples = sampled(server, worst, worst_body, 0.0, per_worker=1)
+    finally:
+        server.stop()
+    half = len(samples) // 2
+    return {
+        "configuration": config,
+        "steady": steady.summary(),
+        "rss_first_mb": samples[0],
+        "rss_max_first_half_mb": max(samples[: half or 1]),
+        "rss_max_second_half_mb": max(samples[half:]),
+        "rss_last_mb": samples[-1],
+        "worst": worst.summary(),
+        "worst_chars_per_record": args.worst_chars,
+        "worst_rss_max_mb": max(worst_samples),
+        "load_average_1min": os.getloadavg()[0],
+    }
+
+
+def sampled(
+    server: Server,
+    case: CaseResult,
+    bodies: list[tuple[bytes, int]],
+    seconds: float,
+    per_worker: int = 1_000_000,
+) -> list[float]:
+    """Run ``case`` for ``seconds`` (at least one call per worker), sampling resident memory."""
+    samples: list[float] = [server.rss_mb()]
+    with concurrent.futures.ThreadPoolExecutor(1) as sampler:
+        future = sampler.submit(run_case, server, case, bodies, per_worker, max(seconds, 1e-3))
+        while not future.done():
+            time.sleep(min(5.0, max(0.5, seconds / 40)))
+            samples.append(server.rss_mb())
+        future.result()
+    samples.append(server.rss_mb())
+    return samples
+
+
 def soak(server: Server, blocks: list[str], seconds: float) -> dict[str, float]:
     """Steady batches of 100 from 5 workers; resident memory sampled along the way."""
     bodies = []
@@ -457,6 +570,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small smoke run")
     parser.add_argument("--goal-only", action="store_true", help="only the 1000 x 5 KB batch")
     parser.add_argument("--soak-only", action="store_true", help="only the memory soak")
+    parser.add_argument(
+        "--shipped", action="store_true", help="only one instance of the shipped configuration"
+    )
+    parser.add_argument("--shipped-seconds", type=float, default=120.0, help="600: 10 minutes")
+    parser.add_argument("--heavy-every", type=int, default=25, help="every n-th document 1-4 MB")
+    parser.add_argument("--worst-chars", type=int, default=16_000_000, help="per worst record")
+    parser.add_argument("--batch-size", type=int, help="override the shipped batchSize")
+    parser.add_argument("--per-instance-concurrency", type=int, help="override the shipped one")
+    parser.add_argument("--budget-seconds", type=int, help="override the shipped budget")
     parser.add_argument("--out", type=Path, help="write all results as JSON here")
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # internal: see probe()
     args = parser.parse_args(argv)
@@ -471,6 +593,20 @@ def main(argv: list[str] | None = None) -> int:
     env = {"SKILL_TIME_BUDGET_SECONDS": "230"}
     blocks = paragraphs(args.docs)
     print(f"documents cut from {args.docs if args.docs.is_dir() else 'synthetic blocks'}")
+    if args.shipped:
+        config = shipped_configuration()
+        for key in ("batch_size", "per_instance_concurrency", "budget_seconds"):
+            if getattr(args, key) is not None:
+                config[key] = getattr(args, key)
+        result = shipped(blocks, args, config)
+        print(json.dumps(result, indent=2))
+        if args.out:
+            args.out.write_text(json.dumps({"shipped": result}, indent=2))
+        lost = sum(
+            result[k]["http_errors"] + result[k]["record_errors"] for k in ("steady", "worst")
+        )
+        late = max(result["steady"]["p99_s"], result["worst"]["p99_s"]) > config["budget_seconds"]
+        return 1 if lost or late else 0
     if args.soak_only:
         server = Server(env, core=None)
         try:

@@ -64,7 +64,7 @@ param instanceMemoryMB int = 2048
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
-@description('Concurrent skill requests per instance. 1: the skill is CPU-bound Python (one core, one GIL), so each of the degreeOfParallelism calls Search makes at once gets its own instance (docs/scaling.md); host.json must not throttle below it.')
+@description('Concurrent skill requests per instance. 1: the skill is CPU-bound Python (one core, one GIL), so each of the degreeOfParallelism calls Search makes at once gets its own instance (docs/scaling.md); 4 concurrent calls of long documents on one core ran past 230 s and 2 GB (bench/load.py --shipped, docs/skill.md); host.json must not throttle below it.')
 @minValue(1)
 @maxValue(1000)
 param httpPerInstanceConcurrency int = 1

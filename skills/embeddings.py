@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -150,10 +151,21 @@ class AzureOpenAIEmbedder:
         self._client = client or _azure_client(endpoint, api_version, api_key)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed(texts, deadline=None)
+
+    def embed_before(self, texts: Sequence[str], deadline: float) -> list[list[float]]:
+        """:meth:`embed`, each request timing out at ``deadline`` (``time.monotonic()``); a
+        caller with a time budget (the skill) gives the client ``max_retries=0`` and retries
+        itself, only when the time left allows."""
+        return self._embed(texts, deadline)
+
+    def _embed(self, texts: Sequence[str], deadline: float | None) -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), AZURE_BATCH_SIZE):
             batch = list(texts[start : start + AZURE_BATCH_SIZE])
             extra: dict[str, Any] = {"dimensions": self.dimensions} if self._send_dimensions else {}
+            if deadline is not None:
+                extra["timeout"] = max(deadline - time.monotonic(), 0.001)
             response = self._client.embeddings.create(model=self._deployment, input=batch, **extra)
             ordered = sorted(response.data, key=lambda item: item.index)
             vectors.extend([float(x) for x in item.embedding] for item in ordered)

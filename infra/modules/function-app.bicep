@@ -185,7 +185,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           value: string(skillTimeBudgetSeconds)
         }
         // The semantic strategy's topic shifts (skills/skill/boundaries.py): keyless, as the UAMI
-        // that AZURE_CLIENT_ID names for DefaultAzureCredential; role in rbac.bicep.
+        // that AZURE_CLIENT_ID names for ManagedIdentityCredential; role in rbac.bicep.
         {
           name: 'AZURE_OPENAI_ENDPOINT'
           value: openAiEndpoint

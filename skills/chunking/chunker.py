@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 from skills.chunking.ids import IdMaker
 from skills.chunking.model import Chunk, Chunking
@@ -46,6 +47,7 @@ SUFFIX_FORMATS: Mapping[str, Format] = {
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
+T = TypeVar("T")
 
 
 class ChunkingError(ValueError):
@@ -107,6 +109,7 @@ def chunk_document(
         return Chunking(parents=(), leaves=(), format=fmt.value)
     document = Document.prepare(text, title, fmt, options)
     layout = run_strategy(document, options, boundary_model)
+    del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
     pages = PageMap(text)
 
@@ -126,10 +129,12 @@ def chunk_document(
             path_chars=piece.path_chars,
         )
 
-    parents = tuple(make(piece, 0, number, None) for number, piece in enumerate(layout.parents))
+    parents = tuple(
+        make(piece, 0, number, None) for number, piece in enumerate(_drained(layout.parents))
+    )
     leaves = tuple(
         make(piece, 1, number, parents[parent].id if parent >= 0 else None)
-        for number, (parent, piece) in enumerate(layout.leaves)
+        for number, (parent, piece) in enumerate(_drained(layout.leaves))
     )
     warnings = list(layout.warnings)
     if options.ignored_overlap:
@@ -138,6 +143,15 @@ def chunk_document(
             f"{options.strategy.value} strategy cuts at structure and never overlaps"
         )
     return Chunking(parents=parents, leaves=leaves, format=fmt.value, warnings=tuple(warnings))
+
+
+def _drained(items: list[T]) -> Iterator[T]:
+    """The items in order, each dropped from ``items`` as it is handed out: a chunk and the
+    piece it is made of need not all be alive at once (on a 50 MB document the pieces alone
+    hold about as much memory as the text)."""
+    items.reverse()
+    while items:
+        yield items.pop()
 
 
 def _reject_binary(text: str) -> None:

@@ -3,9 +3,9 @@
 ``--output jsonl`` (the default) prints one JSON object per chunk (the ``Chunk`` fields plus
 ``doc``); ``--output tree`` shows each parent with its children for a person to read. Each file's
 markup is detected (Markdown, reStructuredText or plain text); ``--format`` reads every file as one,
-as the skill's ``format`` field does. A
-folder is walked for the text formats of ``skills.formats.registry`` (``TEXT_SUFFIXES``: ``.md``,
-``.rst``, ``.txt`` and their variants), with a progress bar on stderr.
+as the skill's ``format`` field does. A file of another format (PDF, Word, PowerPoint, Excel,
+HTML: ``docs/formats.md``) is converted to Markdown first, and offsets refer to that Markdown. A
+folder is walked for every suffix of ``skills.formats.registry``, with a progress bar on stderr.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from pydantic import ValidationError
 
 from skills.chunking import ChunkingError, ChunkOptions, Format, chunk_document
 from skills.chunking.model import Chunk, Chunking
-from skills.formats.registry import TEXT_SUFFIXES
+from skills.formats.conversion import ConversionError
+from skills.formats.read import read_file
+from skills.formats.registry import SUFFIXES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +69,7 @@ def iter_documents(paths: Iterable[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
             yield from sorted(
-                p for p in path.rglob("*") if p.suffix.lower() in TEXT_SUFFIXES and p.is_file()
+                p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
             )
         else:
             yield path
@@ -88,14 +90,17 @@ def main(argv: list[str]) -> int:
     failures = 0
     for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
         try:
-            text = path.read_bytes().decode("utf-8")
+            file = read_file(path.read_bytes(), path.name)
             result = chunk_document(
-                text, document_key=str(path), format=args.format, options=options
-            )
-        except (UnicodeDecodeError, ChunkingError) as error:
+                file.text, title=file.title, document_key=str(path),
+                format=args.format or file.markup, options=options,
+            )  # fmt: skip
+        except (ConversionError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)
             failures += 1
             continue
+        for warning in file.warnings:
+            print(f"{path}: {warning}", file=sys.stderr)
         if args.output == "jsonl":
             write_jsonl(result, str(path), sys.stdout)
         else:

@@ -35,7 +35,9 @@ _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
 _NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
 # A pipe table row's first cell, with its pipes ("| `name` |", "name |"; "\|" escapes a pipe).
-_ROW_KEY = re.compile(r"[ \t]*(?:\|(?:\\.|[^|\\\n])*|(?:\\.|[^|\\\n])+)\|")
+# Possessive: the leading blanks and the cell never trade characters, which on a row of tabs
+# made each match quadratic in the row.
+_ROW_KEY = re.compile(r"[ \t]*+(?:\|(?:\\.|[^|\\\n])*+|(?:\\.|[^|\\\n])++)\|")
 _QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after

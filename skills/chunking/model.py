@@ -46,8 +46,7 @@ class Chunk:
         return self.prefix + self.source[self.start : self.end]
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire shape: camelCase keys, lists instead of tuples; ``context`` is the note (empty
-        without one: the index projection maps it for every child)."""
+        """The wire shape: camelCase keys, lists instead of tuples."""
         return {
             "id": self.id,
             "parentId": self.parent_id,
@@ -60,7 +59,6 @@ class Chunk:
             "tokens": self.tokens,
             "headings": list(self.headings),
             "pages": list(self.pages),
-            "context": self.note,
         }
 
 

@@ -209,7 +209,7 @@ class Packer:
             best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
         # Aim for equal parts rather than full ones followed by a scrap.
-        room = max(1, budget.target - self.context.upper_bound(positions[i], budget.limit))
+        room = max(1, budget.target - self.context.upper_bound(positions[i], budget.target))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
         k = 0

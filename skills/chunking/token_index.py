@@ -134,7 +134,9 @@ class TokenIndex:
         middle = self.tokens_before(last) - self.tokens_before(first)
         head = len(encoding().encode_ordinary(self.text[start:first])) if first > start else 0
         tail = len(encoding().encode_ordinary(self.text[last:end])) if end > last else 0
-        return head + middle + tail + self._barriers_in(first, last)
+        # Every split that is not at a safe position is at a barrier strictly inside the span
+        # (between head and middle, inside the middle, or between middle and tail).
+        return head + middle + tail + self._barriers_in(start, end)
 
     def _is_cut(self, position: int) -> bool:
         """Whether the index counts exactly up to ``position``: a safe position or a barrier."""

@@ -1,14 +1,21 @@
 """What a converter is: bytes of one file in, the engine's Markdown out, within limits.
 
-A converter never raises for a bad file in a way that loses other records: it raises
-:class:`ConversionError` with a message a user can act on (the skill turns it into that record's
-error), and it reports what it had to leave out as warnings.
+A converter raises :class:`ConversionError` for a file it cannot read, with a message a user can
+act on (the skill turns it into that record's error, and the other records go on), and reports
+what it had to leave out as warnings. Its work is bounded by :class:`Limits`: pages, cells and
+decompressed bytes are counted before they are read, and past the deadline a converter stops and
+returns what it has, with a warning, so a slow file degrades instead of timing out the batch.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import dataclass
 from typing import Protocol
+
+#: Document Intelligence's page separator, which the engine's ``PageMap`` counts pages by.
+PAGE_BREAK = "<!-- PageBreak -->"
 
 
 class ConversionError(ValueError):
@@ -19,25 +26,71 @@ class ConversionError(ValueError):
 class Limits:
     """How much work one file may cost, so that time and memory stay bounded by the input.
 
-    ``deadline`` is a ``time.monotonic()`` instant (``None``: no deadline); a converter that
-    reaches it stops and returns what it has, with a warning.
+    ``deadline`` is a ``time.monotonic()`` instant (``None``: none).
     """
 
     deadline: float | None = None
-    max_pages: int = 2000  # Document Layout's own ceiling for a PDF
-    max_unpacked_bytes: int = 256 * 1024 * 1024  # a zip member or whole package, decompressed
-    max_cells: int = 2_000_000  # spreadsheet cells read, over all sheets
+    max_pages: int = 2000  # what Document Layout itself accepts for a PDF
+    max_unpacked_bytes: int = 512 * 1024 * 1024  # a zip package's parts, decompressed
+    max_members: int = 10_000  # parts of a zip package
+    max_cells: int = 1_000_000  # spreadsheet cells read, over all sheets
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def afford(self, seconds: float, what: str) -> None:
+        """Refuse, before starting, work that cannot stop midway and would end past the
+        deadline (a Word body, an HTML page): an error for this record, not a batch timeout."""
+        if self.deadline is None:
+            return
+        left = self.deadline - time.monotonic()
+        if seconds > left:
+            raise ConversionError(
+                f"converting {what} would take about {seconds:.0f} s and the batch has "
+                f"{max(0.0, left):.0f} s left: lower the skill's batchSize, or raise its timeout "
+                "and SKILL_TIME_BUDGET_SECONDS"
+            )
+
+
+DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True, slots=True)
 class Converted:
-    """A file as the engine's Markdown: its text, its title when the file names one, and what
-    the conversion could not keep."""
+    """A file as the engine's input (Markdown, for every converter): its text, its title when the
+    file names one that the text does not already open with, and what could not be kept."""
 
-    markdown: str
+    text: str
     title: str | None = None
     warnings: tuple[str, ...] = ()
 
 
 class Converter(Protocol):
     def __call__(self, data: bytes, limits: Limits) -> Converted: ...
+
+
+_FIRST_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+def titled(markdown: str, title: str | None, warnings: list[str]) -> Converted:
+    """The converted document, its ``title`` kept only when it is not the first heading (the
+    engine puts a title before every heading path: the same words twice would be noise).
+
+    >>> titled("# Guide\\n\\nText.", "Guide", []).title is None
+    True
+    >>> titled("Text.", "  Guide ", []).title
+    'Guide'
+    """
+    title = " ".join((title or "").split()) or None
+    first = _FIRST_HEADING.search(markdown)
+    if title is not None and first is not None and " ".join(first.group(1).split()) == title:
+        title = None
+    return Converted(markdown, title, tuple(warnings))
+
+
+def out_of_time(what: str, done: int, total: int) -> str:
+    """The warning of a conversion stopped at its deadline."""
+    return (
+        f"conversion stopped at its time budget after {done} of {total} {what}: the rest is not "
+        "indexed; lower the skill's batchSize or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
+    )

@@ -1,9 +1,11 @@
 """The one list of file formats: what a file is called, how it is read, what markup it becomes.
 
 Every place that needs to know which files are documents derives it from :data:`FORMATS`: the
-command line and the demo walk folders for :func:`document_suffixes`, the evaluation loads them,
-the search side renders them into the indexer's ``indexedFileNameExtensions``, and
-``docs/formats.md`` shows :func:`markdown_table`. ``tests/formats/test_registry.py`` fails when
+command line walks folders for :data:`SUFFIXES`, the demo, the evaluation and the bench for
+:data:`TEXT_SUFFIXES`, the search side renders each mode's formats into its indexer's
+``indexedFileNameExtensions`` (``skills.search.settings.indexed_formats``), the skill reads a file
+through :func:`skills.formats.read.read_file`, and ``docs/formats.md`` shows
+:func:`markdown_table`. ``tests/formats/test_registry.py`` fails when
 any of them drifts.
 
 A format is read one of two ways: *as text* (``converter is None``: the file's UTF-8 text is the
@@ -15,7 +17,8 @@ from there instead of repeating them.
 
 To add a format, append one :class:`FileFormat` to :data:`FORMATS`: its name, its suffixes (with
 the dot, lower case), the content types that name it, the engine markup it becomes and, unless it
-is text, its converter. A new markup (say ``code``) is a new member of the engine's ``Format``
+is text, its converter (``binary=True`` when ``sniff.py`` recognises its bytes, so that a name
+claiming it is checked). A new markup (say ``code``) is a new member of the engine's ``Format``
 first; the entry here then names it. Nothing else needs editing: the suffix lists, the indexer
 definitions and the docs table follow, and the drift test says which doc to regenerate.
 
@@ -32,6 +35,12 @@ from dataclasses import dataclass
 
 from skills.chunking import SUFFIX_FORMATS, Format
 from skills.formats.conversion import Converter
+from skills.formats.docx import docx_to_markdown
+from skills.formats.html import html_to_markdown
+from skills.formats.images import image_without_text
+from skills.formats.pdf import pdf_to_markdown
+from skills.formats.pptx import pptx_to_markdown
+from skills.formats.xlsx import xlsx_to_markdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +52,7 @@ class FileFormat:
     content_types: tuple[str, ...]  # lower case MIME types, without parameters
     markup: Format  # what the engine parses: the file itself, or what the converter writes
     converter: Converter | None = None  # None: the file is UTF-8 text, chunked as it is
+    binary: bool = False  # its bytes show what it is (``sniff``): a name claiming it is checked
 
     @property
     def is_text(self) -> bool:
@@ -73,7 +83,61 @@ FORMATS: tuple[FileFormat, ...] = (
         content_types=("text/plain",),
         markup=Format.TEXT,
     ),
+    FileFormat(
+        name="html",
+        suffixes=(".html", ".htm", ".xhtml"),
+        content_types=("text/html", "application/xhtml+xml"),
+        markup=Format.MARKDOWN,
+        converter=html_to_markdown,
+    ),
+    FileFormat(
+        name="docx",
+        suffixes=(".docx",),
+        content_types=("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
+        markup=Format.MARKDOWN,
+        converter=docx_to_markdown,
+        binary=True,
+    ),
+    FileFormat(
+        name="pptx",
+        suffixes=(".pptx",),
+        content_types=(
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ),
+        markup=Format.MARKDOWN,
+        converter=pptx_to_markdown,
+        binary=True,
+    ),
+    FileFormat(
+        name="xlsx",
+        suffixes=(".xlsx",),
+        content_types=("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",),
+        markup=Format.MARKDOWN,
+        converter=xlsx_to_markdown,
+        binary=True,
+    ),
+    FileFormat(
+        name="pdf",
+        suffixes=(".pdf",),
+        content_types=("application/pdf",),
+        markup=Format.MARKDOWN,
+        converter=pdf_to_markdown,
+        binary=True,
+    ),
+    FileFormat(
+        name="image",
+        suffixes=(".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp"),
+        content_types=("image/png", "image/jpeg", "image/tiff", "image/bmp"),
+        markup=Format.TEXT,
+        converter=image_without_text,
+        binary=True,
+    ),
 )
+
+
+def by_format(name: str) -> FileFormat | None:
+    """The format called ``name`` (``"pdf"``)."""
+    return _BY_NAME.get(name)
 
 
 def by_name(name: str) -> FileFormat | None:
@@ -102,21 +166,28 @@ def indexed_extensions(formats: Iterable[FileFormat] = FORMATS) -> str:
     return ",".join(suffix for fmt in formats for suffix in fmt.suffixes)
 
 
-#: What a folder of documents is walked for while the reader of the files is text only (the command
-#: line, the demo, the evaluation, an indexer in ``parsingMode: text``).
+#: What a folder of documents is walked for by what reads text only (the evaluation, the demo's
+#: text records, an indexer in ``parsingMode: text``).
 TEXT_SUFFIXES = document_suffixes(text_formats())
+#: What a folder is walked for by what reads files (the command line, the ``files`` indexer).
+SUFFIXES = document_suffixes()
 
 
 def markdown_table() -> str:
     """The table of formats that ``docs/formats.md`` shows (the drift test compares the two)."""
     rows = ["| Format | Suffixes | Content types | Read as | Chunked as |", "|---|---|---|---|---|"]
     for fmt in FORMATS:
-        read = "text" if fmt.is_text else "converted to Markdown"
+        read = "text" if fmt.is_text else f"`{_module(fmt)}`"
         rows.append(
             f"| {fmt.name} | {' '.join(f'`{s}`' for s in fmt.suffixes)} "
             f"| {' '.join(f'`{t}`' for t in fmt.content_types)} | {read} | {fmt.markup.value} |"
         )
     return "\n".join(rows) + "\n"
+
+
+def _module(fmt: FileFormat) -> str:
+    module = getattr(fmt.converter, "__module__", "")
+    return module.replace(".", "/") + ".py"
 
 
 def _index(pairs: Iterable[tuple[str, FileFormat]], what: str) -> dict[str, FileFormat]:
@@ -128,5 +199,6 @@ def _index(pairs: Iterable[tuple[str, FileFormat]], what: str) -> dict[str, File
     return index
 
 
+_BY_NAME = _index(((f.name, f) for f in FORMATS), "format name")
 _BY_SUFFIX = _index(((s, f) for f in FORMATS for s in f.suffixes), "suffix")
 _BY_CONTENT_TYPE = _index(((t, f) for f in FORMATS for t in f.content_types), "content type")

@@ -27,11 +27,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from skills.formats.registry import TEXT_SUFFIXES
+from skills.formats.registry import document_suffixes
 from skills.search.collapse import Expand, ParentResult
 from skills.search.deploy import DeployError
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
-from skills.search.settings import MODES, SearchSettings, SettingsError, missing_azure_settings
+from skills.search.settings import (
+    MODES,
+    SearchSettings,
+    SettingsError,
+    indexed_formats,
+    missing_azure_settings,
+)
 from skills.search.templates import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,7 +225,7 @@ def _upload(args: argparse.Namespace) -> int:
     container = ContainerClient(
         settings.storage_blob_endpoint, settings.container, DefaultAzureCredential()
     )
-    files = _expand_files(args.files)
+    files = _expand_files(args.files, document_suffixes(indexed_formats(args.mode)))
     done = sync(container, files, settings.container_folder or "",
                 [s["sourceContext"] for s in selectors])  # fmt: skip
     for upload in done:
@@ -268,13 +274,11 @@ def _simulate(args: argparse.Namespace) -> int:
     from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
     from skills.search.local_run import simulate, skill_server
 
-    files = _expand_files(args.files)
+    suffixes = document_suffixes(indexed_formats(args.mode))
+    files = _expand_files(args.files, suffixes)
     if not files:
         print(
-            "error: no "
-            + "/".join(sorted(TEXT_SUFFIXES))
-            + " files found in "
-            + " ".join(args.files),
+            "error: no " + "/".join(sorted(suffixes)) + " files found in " + " ".join(args.files),
             file=sys.stderr,
         )
         return 2
@@ -302,12 +306,12 @@ def _simulate(args: argparse.Namespace) -> int:
     return 1 if run.result.failures else 0
 
 
-def _expand_files(names: Sequence[str]) -> list[Path]:
+def _expand_files(names: Sequence[str], suffixes: frozenset[str]) -> list[Path]:
     found: list[Path] = []
     for name in names:
         path = Path(name) if Path(name).is_absolute() else ROOT / name
         candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
-        found += [p for p in candidates if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES]
+        found += [p for p in candidates if p.is_file() and p.suffix.lower() in suffixes]
     return found
 
 

@@ -29,7 +29,7 @@ from skills.search.collapse import (
     collapse,
     group_by_parent,
 )
-from skills.search.settings import Mode
+from skills.search.settings import Mode, parents_in_children
 
 CHILD_FIELDS = (
     "chunkId", "parentChunkId", "ordinal", "start", "end", "text", "headings", "pages",
@@ -108,7 +108,7 @@ def query_parents(
 ) -> list[ParentResult]:
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
-    select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if opts.mode == "embedded" else ())
+    select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
     request = SearchRequest(
         children_index, question, select, opts.children,
         vector_k=opts.children, semantic=opts.semantic,
@@ -116,7 +116,7 @@ def query_parents(
     raw = searcher.search(request)
     hits = [ChildHit.from_result(doc) for doc in raw]
     parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, opts.parents)]
-    if opts.mode == "embedded":
+    if parents_in_children(opts.mode):
         parents = _parents_from_children(hits)
     else:
         if parents_index is None:

@@ -16,10 +16,31 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
-from skills.formats.registry import indexed_extensions, text_formats
+from skills.formats.registry import FORMATS, FileFormat, by_format, indexed_extensions, text_formats
 
-Mode = Literal["embedded", "reference"]
+#: ``embedded`` and ``reference`` index text files, parsed by the indexer (``parsingMode: text``),
+#: with the parent text in each child or in a parents index; ``files`` hands every file the skill
+#: converts to it whole (``file_data``), ``layout`` hands files to the Document Layout skill first
+#: (scans and images too); both keep the parent text in each child, as ``embedded`` does.
+Mode = Literal["embedded", "reference", "files", "layout"]
 MODES: tuple[Mode, ...] = get_args(Mode)
+#: What the Document Layout skill reads: PDF, JPEG, JPG, PNG, BMP, TIFF, DOCX, XLSX, PPTX, HTML
+#: (https://learn.microsoft.com/azure/search/cognitive-search-skill-document-intelligence-layout).
+LAYOUT_FORMATS = ("pdf", "image", "docx", "xlsx", "pptx", "html")
+
+
+def indexed_formats(mode: Mode) -> tuple[FileFormat, ...]:
+    """The formats a mode's indexer picks up."""
+    if mode == "files":
+        return FORMATS
+    if mode == "layout":
+        return tuple(fmt for name in LAYOUT_FORMATS if (fmt := by_format(name)) is not None)
+    return text_formats()
+
+
+def parents_in_children(mode: Mode) -> bool:
+    """Whether each child carries its parent's text (every mode but ``reference``)."""
+    return mode != "reference"
 
 
 class SettingsError(ValueError):
@@ -45,6 +66,11 @@ class SearchSettings:
     skill_auth_resource_id: str | None = None
     skill_batch_size: int = 4
     skill_degree_of_parallelism: int = 2
+    #: files travel base64-encoded (4/3 of their size) and the Function App takes at most 100 MB
+    #: a request: one file per call keeps a 75 MB file within it
+    file_skill_batch_size: int = 1
+    #: the Azure AI services (Foundry) resource that bills the Document Layout skill
+    ai_services_endpoint: str = "https://example.cognitiveservices.azure.com"
     storage_resource_id: str = (
         "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg"
         "/providers/Microsoft.Storage/storageAccounts/example"
@@ -99,7 +125,9 @@ class SearchSettings:
             "indexerSchedule": self.indexer_schedule,
             "indexerBatchSize": self.indexer_batch_size,
             "maxFailedItems": self.max_failed_items,
-            "indexedFileNameExtensions": indexed_extensions(text_formats()),
+            "indexedFileNameExtensions": indexed_extensions(indexed_formats(mode)),
+            "fileSkillBatchSize": self.file_skill_batch_size,
+            "aiServicesEndpoint": self.ai_services_endpoint,
         }
 
     @classmethod
@@ -137,6 +165,8 @@ ENVIRONMENT: dict[str, str] = {
     "SKILL_AUTH_RESOURCE_ID": "skill_auth_resource_id",
     "SKILL_BATCH_SIZE": "skill_batch_size",
     "SKILL_DEGREE_OF_PARALLELISM": "skill_degree_of_parallelism",
+    "SKILL_FILE_BATCH_SIZE": "file_skill_batch_size",
+    "AZURE_AI_SERVICES_ENDPOINT": "ai_services_endpoint",
     "AZURE_STORAGE_RESOURCE_ID": "storage_resource_id",
     "AZURE_STORAGE_BLOB_ENDPOINT": "storage_blob_endpoint",
     "AZURE_SEARCH_SKU": "search_sku",

@@ -5,8 +5,9 @@ indexer is documented to do with them, so that a mistake in the definitions or t
 here first:
 
 1. list the blobs of the data source's container (Azurite), keeping the indexer's
-   ``indexedFileNameExtensions``, and build each ``/document`` (``content`` plus
-   ``metadata_storage_*``), keyed like the blob indexer (URL-safe base64 of the path);
+   ``indexedFileNameExtensions``, and build each ``/document`` (``content`` in ``parsingMode:
+   text``, ``file_data`` with ``allowSkillsetToReadFileData``, plus ``metadata_storage_*``),
+   keyed like the blob indexer (URL-safe base64 of the path);
 2. call the WebApiSkill over HTTP with its inputs, ``batchSize`` records per request and
    ``degreeOfParallelism`` requests at a time, and check each response as the indexer does;
 3. run the embedding skill at its context with a local embedder instead of Azure OpenAI;
@@ -37,6 +38,8 @@ from skills.search.templates import DefinitionSet
 WEB_API_SKILL = "#Microsoft.Skills.Custom.WebApiSkill"
 EMBEDDING_SKILL = "#Microsoft.Skills.Text.AzureOpenAIEmbeddingSkill"
 SKILL_TIMEOUT_SECONDS = 230.0
+#: what this module knows how to run (the embedding skill with a local embedder)
+SIMULATED_SKILLS = (WEB_API_SKILL, EMBEDDING_SKILL)
 
 
 class SimulationError(RuntimeError):
@@ -74,19 +77,27 @@ def blob_document_key(path: str) -> str:
 def read_container(
     container: Any, indexer: dict[str, Any], folder: str | None = None
 ) -> list[SourceDocument]:
-    """Every blob the indexer would pick up, as a source document (``parsingMode: text``)."""
+    """Every blob the indexer would pick up, as a source document: its text in ``parsingMode:
+    text``, the file itself (``file_data``) when the indexer lets the skillset read it (the
+    default mode's cracked ``content`` is not simulated: no definition here reads it)."""
     configuration = indexer.get("parameters", {}).get("configuration", {})
     extensions = _extensions(configuration.get("indexedFileNameExtensions"))
+    as_text = configuration.get("parsingMode") == "text"
+    with_file = configuration.get("allowSkillsetToReadFileData") is True
     documents = []
     for blob in container.list_blobs(name_starts_with=folder):
         name = blob.name.rsplit("/", 1)[-1]
         if extensions and not name.lower().endswith(extensions):
             continue
         client = container.get_blob_client(blob.name)
-        content = client.download_blob().readall().decode("utf-8-sig")
+        data = client.download_blob().readall()
         path = client.url
-        tree = {
-            "content": content,
+        tree: dict[str, Any] = {}
+        if as_text:
+            tree["content"] = data.decode("utf-8-sig")
+        if with_file:
+            tree["file_data"] = {"$type": "file", "data": base64.b64encode(data).decode("ascii")}
+        tree |= {
             "metadata_storage_name": name,
             "metadata_storage_path": path,
             "metadata_storage_size": blob.size,
@@ -105,6 +116,12 @@ def run_indexer(
 ) -> SimulationResult:
     """Skills, projections and validation for ``documents`` (steps 2-4 of the module docstring)."""
     skills = definitions.skillset["skills"]
+    unknown = [s["@odata.type"] for s in skills if s["@odata.type"] not in SIMULATED_SKILLS]
+    if unknown:
+        raise SimulationError(
+            f"the simulation cannot run {', '.join(unknown)} (a billed Azure service): run "
+            "these definitions on Azure"
+        )
     failures: dict[str, list[str]] = {}
     warnings: dict[str, list[str]] = {}
     for skill in skills:

@@ -45,6 +45,18 @@ TEMPLATE_FILES: dict[Mode, tuple[tuple[Kind, str], ...]] = {
         ("skillset", "reference/skillset.json"),
         ("indexer", "indexer.json"),
     ),
+    "files": (
+        ("dataSource", "datasource.json"),
+        ("index", "embedded/index-children.json"),
+        ("skillset", "files/skillset.json"),
+        ("indexer", "files/indexer.json"),
+    ),
+    "layout": (
+        ("dataSource", "datasource.json"),
+        ("index", "embedded/index-children.json"),
+        ("skillset", "layout/skillset.json"),
+        ("indexer", "files/indexer.json"),
+    ),
 }
 
 

@@ -23,11 +23,26 @@ from skills.chunking import (
     Strategy,
     chunk_document,
 )
+from skills.formats.conversion import Limits
+from skills.skill.answer import Answer
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
-from skills.skill.contextual import ContextSettings, Ledger, contextualize, missing_warning
+from skills.skill.contextual import (
+    NOTE_RESERVE,
+    ContextSettings,
+    Ledger,
+    contextualize,
+    missing_warning,
+)
 from skills.skill.contract import InputRecord
-from skills.skill.inputs import InputError, RecordInputs, read_inputs, unknown_query_names
+from skills.skill.hangup import client_gone
+from skills.skill.inputs import (
+    DOCUMENT_INPUTS,
+    InputError,
+    RecordInputs,
+    read_inputs,
+    unknown_query_names,
+)
 from skills.skill.note_cache import note_cache
 from skills.skill.options import Contextualize
 from skills.skill.settings import SkillSettings
@@ -36,6 +51,7 @@ from skills.skill.shape import record_data
 #: The strategy used when a batch runs short of time: the engine's cheapest (no section tree).
 FAST_STRATEGY = Strategy.FIXED
 _MAX_REASON = 300
+_ABANDONED = "not chunked: the client hung up before this record"
 
 logger = logging.getLogger("skills.skill")
 
@@ -54,6 +70,7 @@ class BatchStats:
     errors: int = 0
     fallbacks: int = 0
     skipped: int = 0
+    abandoned: int = 0
     context_notes: int = 0  # children given a context note (contextualize=llm), cached ones too
     context_cache_hits: int = 0
     context_cache_errors: int = 0
@@ -61,13 +78,14 @@ class BatchStats:
     context_input_tokens: int = 0
     context_cached_tokens: int = 0  # of the input tokens, those the service served from its cache
     context_output_tokens: int = 0
+    context_seconds: float = 0.0  # waiting for notes: not chunking, kept out of the speeds
 
 
 @dataclass
 class BatchResult:
-    """The response records, in request order, with the stats and the failures to log."""
+    """The answer, written in request order, with the stats and the failures to log."""
 
-    values: list[dict[str, Any]]
+    answer: Answer
     stats: BatchStats
     failures: list[tuple[str, str]]  # (recordId, reason)
 
@@ -79,24 +97,38 @@ def run_batch(
     settings: SkillSettings,
     budget: TimeBudget,
 ) -> BatchResult:
-    """One output record per input record, in the same order."""
-    result = BatchResult(values=[], stats=BatchStats(records=len(records)), failures=[])
+    """One output record per input record, in the same order.
+
+    Each record's ``data`` is let go as soon as the record is answered (the request's parsed text
+    need not outlive its chunks), and its answer is serialised at once (:mod:`answer`).
+    """
+    result = BatchResult(answer=Answer(), stats=BatchStats(records=len(records)), failures=[])
     unknown = unknown_query_names(query)
-    remaining = _suffix_sums([_text_length(record.data) for record in records])
+    lengths = [min(_text_length(record.data), settings.max_text_chars) for record in records]
+    rest = _suffix_sums(lengths)
     context = _Context(query, env, settings, budget)
     for index, record in enumerate(records):
-        if unknown:
-            _fail(result, record.record_id, _unknown_query_message(unknown))
+        data, record.data = record.data, None
+        if client_gone():
+            result.stats.abandoned += 1
+            result.answer.add(_fail(result, record.record_id, _ABANDONED))
             continue
-        plan = budget.plan(min(remaining[index], settings.max_text_chars * (len(records) - index)))
-        answered = len(result.values)
-        later = remaining[index + 1] if index + 1 < len(records) else 0
+        if unknown:
+            result.answer.add(_fail(result, record.record_id, _unknown_query_message(unknown)))
+            continue
+        work = _Work(lengths[index], rest[index + 1], len(records), rest[0])
+        plan = budget.plan(work.chars, work.rest_chars)
+        started, noting = time.perf_counter(), result.stats.context_seconds
         try:
-            _run_record(result, record, context, plan, later)
+            output = _run_record(result, record.record_id, data, context, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
             logger.exception("chunk record crashed recordId=%s", record.record_id)
-            del result.values[answered:]  # never answer a recordId twice
-            _fail(result, record.record_id, f"internal error while chunking ({type(exc).__name__})")
+            reason = f"internal error while chunking ({type(exc).__name__})"
+            output = _fail(result, record.record_id, reason)
+        del data
+        size = result.answer.add(output)
+        noted = result.stats.context_seconds - noting
+        budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
     return result
 
 
@@ -109,7 +141,7 @@ class _Context:
     notes: _NoteRun | None = None  # made on the batch's first contextualize=llm record
 
     def note_run(self) -> _NoteRun | None:
-        """The batch's chat deployment, cache and token ledger; None when none is configured."""
+        """The batch's chat deployment and token ledger; None when none is configured."""
         if self.notes is None:
             settings = ContextSettings.from_env(self.env)
             if settings is None:
@@ -124,58 +156,53 @@ class _NoteRun:
     ledger: Ledger
 
 
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """One record's characters, those after it, and the batch's, for plans and messages."""
+
+    chars: int
+    rest_chars: int
+    batch_records: int
+    batch_chars: int
+
+
 def _run_record(
-    result: BatchResult, record: InputRecord, context: _Context, plan: Plan, later: int
-) -> None:
-    """``later``: the characters of the records after this one, which the budget must keep
-    time for."""
+    result: BatchResult,
+    record_id: str,
+    data: Any,
+    context: _Context,
+    plan: Plan,
+    work: _Work,
+) -> dict[str, Any]:
     budget = context.budget
     if plan is Plan.SKIP:
         result.stats.skipped += 1
-        _fail(result, record.record_id, _skip_message(budget.seconds))
-        return
-    started = time.perf_counter()
+        return _fail(result, record_id, _skip_message(budget.seconds, work))
     try:
         inputs = read_inputs(
-            record.data, context.query, context.env, context.settings.max_text_chars
-        )
+            data, context.query, context.env, context.settings.max_text_chars,
+            Limits(deadline=time.monotonic() + max(0.0, budget.left())),
+        )  # fmt: skip
     except InputError as exc:
-        _fail(result, record.record_id, str(exc))
-        return
+        return _fail(result, record_id, str(exc))
     warnings = list(inputs.warnings)
     options = inputs.options
     if plan is Plan.FAST and options.strategy is not FAST_STRATEGY:
         options = _fast(options)
         result.stats.fallbacks += 1
         warnings.append(_fallback_message(inputs.options.strategy, budget.seconds))
+    deadline = time.monotonic() + max(0.0, budget.allowance(work.chars, work.rest_chars))
     try:
-        chunked = _chunk(inputs, options, context.env, warnings)
+        chunked = _chunk(inputs, options, context.env, warnings, deadline)
     except ChunkingError as exc:
-        _fail(result, record.record_id, str(exc))
-        return
-    noting = time.perf_counter()
+        return _fail(result, record_id, str(exc))
     if inputs.contextualize is Contextualize.LLM:
-        chunked = _notes(result, inputs, options, chunked, context, plan, later, warnings)
-    noted = time.perf_counter() - noting  # not chunking: kept out of the speed estimate
-    _succeed(result, record.record_id, inputs, options, chunked, warnings)
-    if plan is Plan.FULL:
-        budget.measured(len(inputs.text), time.perf_counter() - started - noted)
-
-
-def _chunk(
-    inputs: RecordInputs, options: ChunkOptions, env: Mapping[str, str], warnings: list[str]
-) -> Chunking:
-    """The engine's chunks; ``semantic`` with the configured embeddings. When the embedding call
-    fails the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
-    outage costs quality, not data."""
-    model = boundary_model(env) if options.strategy is Strategy.SEMANTIC else None
-    guarded = _Guarded(model) if model is not None else None
-    chunked = _engine(inputs, options, guarded)
-    if guarded is not None and guarded.failure is not None:
-        name = type(guarded.failure).__name__
-        logger.warning("semantic boundaries failed: %s", name)
-        warnings.append(f"semantic boundaries failed ({name}): used hierarchical chunking instead")
-    return chunked
+        noting = time.perf_counter()
+        reserve = budget.seconds * NOTE_RESERVE
+        notes_by = deadline - reserve if plan is Plan.FULL else time.monotonic()
+        chunked = _notes(result, inputs, options, chunked, context, notes_by, warnings)
+        result.stats.context_seconds += time.perf_counter() - noting
+    return _succeed(result, record_id, inputs, options, chunked, warnings)
 
 
 def _notes(
@@ -184,12 +211,11 @@ def _notes(
     options: ChunkOptions,
     chunked: Chunking,
     context: _Context,
-    plan: Plan,
-    later: int,
+    deadline: float,
     warnings: list[str],
 ) -> Chunking:
     """The children with their context notes, as far as the deployment, the token budgets and
-    the time budget allow; every shortfall is one warning, never an error."""
+    ``deadline`` allow; every shortfall is one warning, never an error."""
     run = context.note_run()
     if run is None:
         warnings.append(
@@ -197,10 +223,6 @@ def _notes(
             "and AZURE_OPENAI_CHAT_DEPLOYMENT); children keep the heading path only"
         )
         return chunked
-    if plan is not Plan.FULL:  # the batch is already short of time
-        deadline = time.monotonic()
-    else:
-        deadline = time.monotonic() + context.budget.spare(later)
     noted, notes = contextualize(
         chunked,
         inputs.text,
@@ -225,6 +247,27 @@ def _notes(
     stats.context_cached_tokens += notes.usage.cached
     stats.context_output_tokens += notes.usage.completion
     return noted
+
+
+def _chunk(
+    inputs: RecordInputs,
+    options: ChunkOptions,
+    env: Mapping[str, str],
+    warnings: list[str],
+    deadline: float,
+) -> Chunking:
+    """The engine's chunks; ``semantic`` with the configured embeddings, which must answer by
+    ``deadline`` (the record's share of the budget). When the embedding call fails or runs out of
+    time the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
+    outage costs quality, not data."""
+    model = boundary_model(env, deadline) if options.strategy is Strategy.SEMANTIC else None
+    guarded = _Guarded(model) if model is not None else None
+    chunked = _engine(inputs, options, guarded)
+    if guarded is not None and guarded.failure is not None:
+        name = type(guarded.failure).__name__
+        logger.warning("semantic boundaries failed: %s", name)
+        warnings.append(f"semantic boundaries failed ({name}): used hierarchical chunking instead")
+    return chunked
 
 
 class _Guarded:
@@ -260,7 +303,7 @@ def _succeed(
     options: ChunkOptions,
     chunked: Chunking,
     warnings: list[str],
-) -> None:
+) -> dict[str, Any]:
     warnings.extend(chunked.warnings)
     if not chunked.leaves:
         warnings.append("text is empty or whitespace only: no chunks")
@@ -272,23 +315,19 @@ def _succeed(
     stats.children += len(chunked.leaves)
     stats.strategies[options.strategy.value] += 1
     stats.warnings += len(warnings)
-    result.values.append(
-        {
-            "recordId": record_id,
-            "data": data,
-            "errors": None,
-            "warnings": [{"message": warning} for warning in warnings] or None,
-        }
-    )
+    return {
+        "recordId": record_id,
+        "data": data,
+        "errors": None,
+        "warnings": [{"message": warning} for warning in warnings] or None,
+    }
 
 
-def _fail(result: BatchResult, record_id: str, reason: str) -> None:
+def _fail(result: BatchResult, record_id: str, reason: str) -> dict[str, Any]:
     reason = reason if len(reason) <= _MAX_REASON else reason[: _MAX_REASON - 3] + "..."
     result.stats.errors += 1
     result.failures.append((record_id, reason))
-    result.values.append(
-        {"recordId": record_id, "data": {}, "errors": [{"message": reason}], "warnings": None}
-    )
+    return {"recordId": record_id, "data": {}, "errors": [{"message": reason}], "warnings": None}
 
 
 def _fast(options: ChunkOptions) -> ChunkOptions:
@@ -298,13 +337,18 @@ def _fast(options: ChunkOptions) -> ChunkOptions:
 
 
 def _text_length(data: Any) -> int:
+    """A record's characters to chunk; a file's base64 length stands in for its text's (a
+    converted file's text is rarely longer than its bytes)."""
     text = data.get("text") if isinstance(data, dict) else None
+    if isinstance(data, dict) and isinstance(data.get("file_data"), dict):
+        text = data["file_data"].get("data")
     return len(text) if isinstance(text, str) else 0
 
 
 def _suffix_sums(lengths: list[int]) -> list[int]:
-    """``out[i] = sum(lengths[i:])``: the characters still to chunk from record ``i`` on."""
-    out = [0] * len(lengths)
+    """``out[i] = sum(lengths[i:])``: the characters still to chunk from record ``i`` on (one
+    more entry than ``lengths``, the last one 0)."""
+    out = [0] * (len(lengths) + 1)
     total = 0
     for index in range(len(lengths) - 1, -1, -1):
         total += lengths[index]
@@ -313,21 +357,31 @@ def _suffix_sums(lengths: list[int]) -> list[int]:
 
 
 def _unknown_query_message(names: list[str]) -> str:
+    shown = ", ".join(repr(name[:40]) for name in names[:5])
+    per_record = [name for name in names if name in DOCUMENT_INPUTS]
+    hint = (
+        f"; {', '.join(per_record)} must come from the record (the skill's inputs), not the uri"
+        if per_record
+        else ""
+    )
     return (
-        f"unknown query-string option {', '.join(repr(n[:40]) for n in names[:5])} in the skill's "
-        "uri; allowed: the chunking options, contextualize, format, timeBudgetSeconds and code"
+        f"unknown query-string option {shown} in the skill's uri; allowed: the chunking options, "
+        f"contextualize, format, timeBudgetSeconds and code{hint}"
     )
 
 
-def _skip_message(seconds: float) -> str:
+def _skip_message(seconds: float, work: _Work) -> str:
     return (
-        f"not chunked: the batch used up its time budget ({seconds:g} s) before this record; "
-        "lower the skill's batchSize, or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
+        f"not chunked: misconfiguration: this batch ({work.batch_records} records, "
+        f"{work.batch_chars} characters) needs more than its time budget ({seconds:g} s) even "
+        "with the fastest strategy; lower the skill's batchSize (or the Function App's "
+        "perInstanceConcurrency), or raise the skill's timeout and SKILL_TIME_BUDGET_SECONDS"
     )
 
 
 def _fallback_message(requested: Strategy, seconds: float) -> str:
     return (
-        f"chunked with strategy '{FAST_STRATEGY.value}' instead of '{requested.value}': the batch "
-        f"would have run past its time budget ({seconds:g} s); lower the skill's batchSize"
+        f"chunked with strategy '{FAST_STRATEGY.value}' instead of '{requested.value}': the full "
+        f"strategy would have left too little of the batch's time budget ({seconds:g} s) for the "
+        "records after this one; lower the skill's batchSize"
     )

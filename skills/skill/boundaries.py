@@ -6,14 +6,26 @@ index uses (``AZURE_OPENAI_ENDPOINT``, ``AZURE_OPENAI_EMBEDDING_DEPLOYMENT``; op
 OpenAI User" role for its identity (``AZURE_CLIENT_ID`` picks the user-assigned identity). Without
 them, ``semantic`` records are chunked ``hierarchical`` with a warning, as the engine does.
 
-The client is built once per process, on the first ``semantic`` record: other strategies never
-import ``openai`` or touch the network.
+Bounded by the batch's time budget: the client never retries on its own (its defaults allow
+10 minutes x 3 attempts, and a 429's ``Retry-After``); each request times out when the record's
+share of the budget ends, and a throttled or failed attempt is tried again only when its
+``Retry-After`` (or one second) still leaves room for another attempt. Otherwise the record falls
+back to hierarchical chunking with a warning.
+
+Built once per process, on the first ``semantic`` record (other strategies never import
+``openai`` or touch the network), with one credential picked once: the managed identity where the
+platform offers one (``IDENTITY_ENDPOINT``, set on App Service and Functions), else the Azure CLI
+login of a developer's machine. ``DefaultAzureCredential`` would instead search its whole chain
+(environment, workload identity, managed identity, CLI, PowerShell, ...) again on every failed
+token request, spawning a subprocess per record when no credential exists.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from skills.chunking import BoundaryModel, EmbeddingBoundaries, TextEmbedder
 
@@ -21,13 +33,25 @@ ENDPOINT = "AZURE_OPENAI_ENDPOINT"
 DEPLOYMENT = "AZURE_OPENAI_EMBEDDING_DEPLOYMENT"
 DIMENSIONS = "AZURE_OPENAI_EMBEDDING_DIMENSIONS"
 API_VERSION = "AZURE_OPENAI_API_VERSION"
+CLIENT_ID = "AZURE_CLIENT_ID"
+#: Set by App Service and Azure Functions when the app has a managed identity.
+IDENTITY_ENDPOINT = "IDENTITY_ENDPOINT"
+#: The least time worth starting an attempt with: an embeddings call rarely answers faster.
+MIN_ATTEMPT_SECONDS = 0.5
+#: Wait before retrying a failure that names no ``Retry-After``.
+DEFAULT_RETRY_SECONDS = 1.0
+#: HTTP statuses worth another attempt (throttled, timed out, or a transient server error).
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 
 _lock = threading.Lock()
-_cache: dict[tuple[str, ...], BoundaryModel] = {}
+_cache: dict[tuple[str, ...], TextEmbedder] = {}
 
 
-def boundary_model(env: Mapping[str, str]) -> BoundaryModel | None:
-    """Topic shifts from the configured Azure OpenAI deployment, or ``None`` when there is none."""
+def boundary_model(
+    env: Mapping[str, str], deadline: float, clock: Callable[[], float] = time.monotonic
+) -> BoundaryModel | None:
+    """Topic shifts from the configured deployment, finished by ``deadline`` (on ``clock``), or
+    ``None`` when no deployment is configured."""
     endpoint, deployment = env.get(ENDPOINT, "").strip(), env.get(DEPLOYMENT, "").strip()
     if not endpoint or not deployment:
         return None
@@ -36,12 +60,72 @@ def boundary_model(env: Mapping[str, str]) -> BoundaryModel | None:
     key = (endpoint, deployment, dimensions, api_version)
     with _lock:
         if key not in _cache:
-            embedder = _embedder(endpoint, deployment, dimensions, api_version)
-            _cache[key] = EmbeddingBoundaries(embedder)
-        return _cache[key]
+            _cache[key] = _embedder(endpoint, deployment, dimensions, api_version, env)
+        embedder = _cache[key]
+    return EmbeddingBoundaries(BoundedEmbedder(embedder, deadline, clock))
 
 
-def _embedder(endpoint: str, deployment: str, dimensions: str, api_version: str) -> TextEmbedder:
+class BoundedEmbedder:
+    """An embedder that gives up at a deadline: attempts and retries only while time is left.
+
+    ``inner.embed_before(texts, deadline)`` is used when the embedder has it (each request then
+    times out at the deadline); an embedder without it (a local model) is called as it is.
+    """
+
+    def __init__(
+        self,
+        inner: TextEmbedder,
+        deadline: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.inner = inner
+        self.deadline = deadline
+        self._clock = clock
+        self._sleep = sleep
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        while True:
+            if self.deadline - self._clock() < MIN_ATTEMPT_SECONDS:
+                raise TimeoutError("no time left in the batch's budget for the embeddings call")
+            try:
+                return self._attempt(texts)
+            except Exception as exc:
+                wait = _retry_wait(exc)
+                if wait is None or self._clock() + wait + MIN_ATTEMPT_SECONDS > self.deadline:
+                    raise
+                self._sleep(wait)
+
+    def _attempt(self, texts: Sequence[str]) -> list[list[float]]:
+        embed_before = getattr(self.inner, "embed_before", None)
+        if embed_before is None:
+            return self.inner.embed(texts)
+        vectors: list[list[float]] = embed_before(texts, self.deadline)
+        return vectors
+
+
+def _retry_wait(exc: Exception) -> float | None:
+    """Seconds to wait before another attempt, or ``None`` when another cannot help."""
+    status = getattr(exc, "status_code", None)
+    if status is None and not _is_connection_error(exc):
+        return None
+    if status is not None and status not in RETRY_STATUSES:
+        return None
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    try:
+        return max(0.0, float(headers.get("retry-after", DEFAULT_RETRY_SECONDS)))
+    except (TypeError, ValueError):  # an HTTP date, or garbage: the default wait
+        return DEFAULT_RETRY_SECONDS
+
+
+def _is_connection_error(exc: Exception) -> bool:
+    """openai's connection errors (timeouts included), without importing openai for the check."""
+    return any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__)
+
+
+def _embedder(
+    endpoint: str, deployment: str, dimensions: str, api_version: str, env: Mapping[str, str]
+) -> TextEmbedder:
     from skills.embeddings import DEFAULT_AZURE_API_VERSION, AzureOpenAIEmbedder
 
     # Boundaries compare passages with each other only: any dimension count works; a configured
@@ -51,5 +135,29 @@ def _embedder(endpoint: str, deployment: str, dimensions: str, api_version: str)
         deployment,
         dimensions=int(dimensions) if dimensions.isdigit() else 1536,
         send_dimensions=dimensions.isdigit(),
-        api_version=api_version or DEFAULT_AZURE_API_VERSION,
+        client=_client(endpoint, api_version or DEFAULT_AZURE_API_VERSION, env),
+    )
+
+
+def _client(endpoint: str, api_version: str, env: Mapping[str, str]) -> Any:
+    """An Azure OpenAI client that never retries by itself, with one credential."""
+    from azure.identity import (
+        AzureCliCredential,
+        ManagedIdentityCredential,
+        get_bearer_token_provider,
+    )
+    from openai import AzureOpenAI
+
+    from skills.embeddings import COGNITIVE_SERVICES_SCOPE
+
+    credential: Any = (
+        ManagedIdentityCredential(client_id=env.get(CLIENT_ID) or None)
+        if env.get(IDENTITY_ENDPOINT)
+        else AzureCliCredential()
+    )
+    return AzureOpenAI(
+        azure_endpoint=endpoint,
+        api_version=api_version,
+        azure_ad_token_provider=get_bearer_token_provider(credential, COGNITIVE_SERVICES_SCOPE),
+        max_retries=0,
     )

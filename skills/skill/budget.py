@@ -1,13 +1,21 @@
 """The batch time budget: answer before the indexer's timeout, whatever the batch holds.
 
 The indexer gives a skill call 30 s by default (230 s at most) and fails every document of a batch
-that times out. So the skill watches its own clock: before each record it predicts the time the rest
-of the batch needs at the speed measured so far, and when that would run past the budget, the
-remaining records are chunked with the fastest strategy (with a warning). Records that are still
-waiting once the budget is spent get a per-record error instead of a timeout for all.
+that times out. So the skill watches its own clock, from the request's arrival to the last byte
+it expects to send. Before each record it asks: if this record takes the requested strategy and
+every record after it the fastest one, does the batch still end inside the budget? If so, the
+record gets the requested strategy; if not, the fastest one (with a warning). So records keep the
+full strategy for as long as the fast path can still finish the rest, and the fast path takes
+what the full one cannot. A record gets an error only once the budget is spent, which with the
+shipped settings cannot happen for load alone (``docs/skill.md``): the message calls it a
+misconfiguration.
+
+Costs are predicted from the speeds measured on this batch (smoothed towards assumed priors)
+and include the answer's transfer: each answered record's JSON counts at
+:data:`SEND_BYTES_PER_SECOND`, since the indexer's clock runs until it has the whole answer.
 
 >>> budget = TimeBudget(10.0, clock=iter([0.0, 0.0]).__next__)
->>> budget.plan(remaining_chars=1_000)
+>>> budget.plan(chars=1_000, rest_chars=0)
 <Plan.FULL: 'full'>
 """
 
@@ -17,18 +25,18 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 
-#: Speed assumed before the first record is measured, characters per second of the full strategy
-#: including shaping: a third of what one core of the build machine does (~1.5 million), so a huge
-#: first record degrades early while a batch of 1000 x 5 KB still starts with the full strategy.
-ASSUMED_CHARS_PER_SECOND = 500_000.0
-#: Weight of that assumption in the estimate, in seconds of work: one slow first record (a cold
-#: cache, a busy neighbour) must not degrade a whole batch on its own.
+#: Speeds assumed before a record of the batch is measured, characters per second of the whole
+#: record (engine, shaping, serialising): about half of what one core of the build machine does
+#: on technical Markdown (full: 2.2-5.6 million, fast: 3.0-7.5 million; ``docs/skill.md``), so
+#: a huge first record is not planned optimistically, nor sent to the fast path when it fits.
+ASSUMED_FULL_CHARS_PER_SECOND = 1_500_000.0
+ASSUMED_FAST_CHARS_PER_SECOND = 3_000_000.0
+#: Weight of the priors, in seconds of work: one slow first record (a cold cache, a busy
+#: neighbour) must not decide for a whole batch on its own.
 PRIOR_SECONDS = 0.25
-
-
-#: The share of the budget that extra work never takes: the records after it are planned at the
-#: speed measured so far, and a slower one must still find the budget unspent.
-SPARE_RESERVE = 0.1
+#: Transfer rate reserved for the answer (host to indexer): an assumption, kept low, since the
+#: skill cannot see the network; 100 MB of JSON then reserve 4 s.
+SEND_BYTES_PER_SECOND = 25_000_000.0
 
 
 class Plan(StrEnum):
@@ -39,42 +47,55 @@ class Plan(StrEnum):
     SKIP = "skip"  # the budget is spent: a per-record error
 
 
+class _Speed:
+    """Characters per second, measured and smoothed towards a prior."""
+
+    def __init__(self, prior: float) -> None:
+        self._chars = prior * PRIOR_SECONDS
+        self._seconds = PRIOR_SECONDS
+
+    def add(self, chars: int, seconds: float) -> None:
+        self._chars += chars
+        self._seconds += seconds
+
+    def seconds_for(self, chars: int) -> float:
+        return chars * self._seconds / self._chars
+
+
 class TimeBudget:
-    """Tracks one batch's elapsed time and measured speed; sticky once it has degraded."""
+    """One batch's clock and measured speeds."""
 
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
         self._clock = clock
         self._start = clock()
-        self._chars = 0
-        self._busy = 0.0
-        self._degraded = False
+        self._sending = 0.0  # transfer time of what is already answered
+        self._speeds = {
+            Plan.FULL: _Speed(ASSUMED_FULL_CHARS_PER_SECOND),
+            Plan.FAST: _Speed(ASSUMED_FAST_CHARS_PER_SECOND),
+        }
 
-    def elapsed(self) -> float:
-        return self._clock() - self._start
+    def left(self) -> float:
+        """Seconds left once what is answered so far is sent."""
+        return self.seconds - (self._clock() - self._start) - self._sending
 
-    def plan(self, remaining_chars: int) -> Plan:
-        """FULL while the rest of the batch fits at the measured speed, then FAST, then SKIP."""
-        elapsed = self.elapsed()
-        if elapsed >= self.seconds:
+    def plan(self, chars: int, rest_chars: int) -> Plan:
+        """FULL while the rest still fits on the fast path after it, else FAST; SKIP when spent."""
+        left = self.left()
+        if left <= 0:
             return Plan.SKIP
-        if not self._degraded and elapsed + remaining_chars / self._speed() > self.seconds:
-            self._degraded = True
-        return Plan.FAST if self._degraded else Plan.FULL
+        return Plan.FULL if self.allowance(chars, rest_chars, left) > 0 else Plan.FAST
 
-    def spare(self, remaining_chars: int) -> float:
-        """Seconds left once ``remaining_chars`` more are chunked at the measured speed, less
-        ``SPARE_RESERVE`` of the budget: what slow extra work on the current record (context
-        notes) may use without making the records after it degrade or skip."""
-        reserve = self.seconds * SPARE_RESERVE
-        return self.seconds - reserve - self.elapsed() - remaining_chars / self._speed()
+    def allowance(self, chars: int, rest_chars: int, left: float | None = None) -> float:
+        """Seconds this record may still spend on the full path beyond its predicted cost: what
+        a slow external call (``semantic``'s embeddings) may use without costing later records."""
+        left = self.left() if left is None else left
+        rest = self._speeds[Plan.FAST].seconds_for(rest_chars)
+        return left - rest - self._speeds[Plan.FULL].seconds_for(chars)
 
-    def measured(self, chars: int, seconds: float) -> None:
-        """Feed the speed estimate with a record chunked with the full strategy."""
-        self._chars += chars
-        self._busy += seconds
-
-    def _speed(self) -> float:
-        """Measured characters per second, smoothed towards the assumed speed."""
-        prior_chars = ASSUMED_CHARS_PER_SECOND * PRIOR_SECONDS
-        return (self._chars + prior_chars) / (self._busy + PRIOR_SECONDS)
+    def measured(self, plan: Plan, chars: int, seconds: float, answer_bytes: int) -> None:
+        """Feed the speed of ``plan`` with one record and reserve the transfer of its answer."""
+        sending = answer_bytes / SEND_BYTES_PER_SECOND
+        self._sending += sending
+        if plan is not Plan.SKIP:
+            self._speeds[plan].add(chars, seconds + sending)

@@ -33,6 +33,9 @@ from skills.chunking import PATH_SEPARATOR, Chunk, Chunking, count_tokens, with_
 from skills.skill.chat import ChatFailure, ChatModel, ChatTarget, Usage, azure_client
 from skills.skill.note_cache import NoteCache, document_hash, note_key
 
+#: The share of the skill's time budget that notes never take: the records after them are planned
+#: at the speed measured so far, and a slower one must still find the budget unspent.
+NOTE_RESERVE = 0.1
 #: Part of every cache key: a change of the prompt's words must not reuse the old notes.
 PROMPT_VERSION = "context-note-1"
 DEFAULT_API_VERSION = "2024-10-21"

@@ -22,6 +22,20 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 
+class HugeInteger:
+    """A JSON integer of more than 4,300 digits, kept as its digits: Python refuses to convert it
+    (the conversion is quadratic), and it must fail only the record that holds it, naming the
+    field, not the whole batch."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a number of {len(self.digits.lstrip('-'))} digits>"
+
+
 class InputRecord(BaseModel):
     """One record of a request. ``data`` is checked per record, so one bad record fails alone."""
 
@@ -48,33 +62,29 @@ class Message(BaseModel):
 
 
 class _ChunkOut(BaseModel):
-    """The fields every chunk carries on the wire (``Chunk.to_dict()``)."""
+    """The fields every chunk carries on the wire: what the index projections map."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: str
-    level: int
     ordinal: int
     start: int
     end: int
     text: str
-    embedText: str
-    tokens: int
     headings: list[str]
     pages: list[int]
-    context: str  # a child's context note (contextualize=llm); empty without one
 
 
 class ChildOut(_ChunkOut):
     """A leaf chunk: what gets embedded and searched (``/document/parents/*/children/*``)."""
 
-    parentId: str
+    embedText: str
+    context: str  # its context note (contextualize=llm), also inside embedText; empty without
 
 
 class ParentOut(_ChunkOut):
     """A parent section with its children (``/document/parents/*``)."""
 
-    parentId: str | None
     children: list[ChildOut]
 
 

@@ -109,7 +109,7 @@ def _chunk_line(chunk: dict[str, Any], width: int) -> str:
     where = " > ".join(chunk["headings"]) or "(no heading)"
     preview = " ".join(chunk["text"].split())
     preview = preview if len(preview) <= width else preview[: width - 1] + "…"
-    span = f"chars {chunk['start']}-{chunk['end']}, {chunk['tokens']} tokens"
+    span = f"chars {chunk['start']}-{chunk['end']}"
     return f"{where}  ({span})\n          {preview!r}"
 
 

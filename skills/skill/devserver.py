@@ -4,6 +4,7 @@ No handler is copied: the routes are read from ``app.get_functions()`` (the same
 worker indexes), each request becomes a ``func.HttpRequest`` and goes to the registered user
 function on a worker thread, as the host's thread pool would run it. Like ``func start``, it checks
 no function keys and no App Service Authentication; like the host, it refuses bodies above 100 MB.
+Unlike the host, it tells the function when the client hangs up (:mod:`skills.skill.hangup`).
 
 >>> with running() as base_url:  # doctest: +SKIP
 ...     httpx.post(f"{base_url}/api/chunk", json={"values": []}).json()
@@ -27,6 +28,8 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import azure.functions as func
+
+from skills.skill.hangup import watching
 
 #: The project root, where ``function_app.py`` and ``host.json`` live.
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -126,13 +129,19 @@ class FunctionsAsgiApp:
             message = f"request body above the host's limit of {self.max_body_bytes} bytes"
             await _send(send, 413, _json_error(message))
             return
+        gone = threading.Event()
+        watcher = asyncio.create_task(_watch_disconnect(receive, gone))
         try:
-            response = await asyncio.to_thread(route.handler, _request(scope, body))
+            with watching(gone):
+                response = await asyncio.to_thread(route.handler, _request(scope, body))
         except Exception:  # the host answers 500 when a function raises; so do we
             logger.exception("function %s raised", route.name)
             await _send(send, 500, _json_error(f"function {route.name} raised; see the log"))
             return
-        await _send_response(send, response)
+        finally:
+            watcher.cancel()
+        if not gone.is_set():
+            await _send_response(send, response)
 
 
 def asgi_app(root: Path = PROJECT_ROOT) -> FunctionsAsgiApp:
@@ -202,6 +211,13 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
             chunks.clear()
         more = bool(message.get("more_body", False))
     return (b"", True) if size > limit else (b"".join(chunks), False)
+
+
+async def _watch_disconnect(receive: Receive, gone: threading.Event) -> None:
+    """Once the body is read, ``receive`` returns only when the client hangs up."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
 
 
 async def _send_response(send: Send, response: func.HttpResponse) -> None:

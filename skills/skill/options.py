@@ -20,6 +20,7 @@ room for a note written by a chat model (:mod:`skills.skill.contextual`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
@@ -29,6 +30,7 @@ from annotated_types import Ge, Le
 from pydantic import ValidationError
 
 from skills.chunking import ChunkOptions
+from skills.skill.contract import HugeInteger
 from skills.skill.settings import option_setting_name
 
 #: camelCase wire name -> snake_case field name, for every engine option.
@@ -39,6 +41,9 @@ _INT_FIELDS = frozenset(
     name for name, info in ChunkOptions.model_fields.items() if info.annotation is int
 )
 _MAX_SHOWN_VALUE = 40
+#: An integer as text: ASCII digits only (``int()`` also reads ``"²³"``-like and ``"1_000"``),
+#: short enough to convert at once; ``"128.0"`` is accepted, as pydantic accepts ``128.0``.
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}(?:\.0*)?")
 
 
 class Contextualize(StrEnum):
@@ -128,9 +133,23 @@ def _given(
 
 
 def _check_type(wire: str, item: _Given) -> None:
-    """Reject what pydantic's lax mode would quietly accept: ``true`` as 1 (``12.0`` is fine)."""
-    if OPTION_FIELDS[wire] in _INT_FIELDS and isinstance(item.value, bool):
-        raise OptionError(f"{wire}: must be a whole number{_range(wire)}, got a boolean")
+    """Reject what pydantic's lax mode would quietly accept (``true`` as 1; ``12.0`` is fine),
+    and what the engine's own int() would fail on without naming the option (``"²³"``, a number
+    of thousands of digits)."""
+    if OPTION_FIELDS[wire] not in _INT_FIELDS:
+        return
+    value = item.value
+    if isinstance(value, bool):
+        got = "a boolean"
+    elif isinstance(value, HugeInteger):
+        got = repr(value).strip("<>")
+    elif isinstance(value, str) and not _WHOLE_NUMBER.fullmatch(value.strip()):
+        got = _show(value)
+    else:
+        return
+    raise OptionError(
+        f"{wire}: must be a whole number{_range(wire)}, got {got} from the {item.source}"
+    )
 
 
 def _describe(exc: ValidationError, given: Mapping[str, _Given]) -> str:

@@ -6,7 +6,14 @@ Flat strategies (``fixed``, ``recursive``, ``structural``) have no parents; each
 wrapped in a parent of the same span, with the leaf's id plus :data:`WRAPPER_SUFFIX` as its id. A
 leaf whose ``parent_id`` names no parent is wrapped the same way: nothing is ever dropped.
 
-Hierarchical: ``{"parents": [{"id": P, ..., "children": [{"id": C, "parentId": P}, ...]}]}``.
+Only what something downstream reads is sent (an answer is several times its input, and every
+byte is built, held, serialised and sent while the indexer waits): the fields the index
+projections of ``index_definitions/`` map (a child's ``context`` note among them, empty without
+one), and a child's ``embedText`` for the embedding skill.
+A parent's ``embedText``, every ``tokens``, ``level`` and a child's ``parentId`` (nesting says it)
+are not: they were 1.9 of the 7.6 bytes an answer weighed per input byte (``docs/skill.md``).
+
+Hierarchical: ``{"parents": [{"id": P, "text": ..., "children": [{"id": C, ...}, ...]}]}``.
 """
 
 from __future__ import annotations
@@ -35,25 +42,34 @@ def parents_with_children(result: Chunking) -> list[dict[str, Any]]:
             by_parent[leaf.parent_id].append(leaf)
         else:
             orphans.append(leaf)
-    shaped = [_parent(parent, by_parent[parent.id]) for parent in result.parents]
+    shaped = [_parent(parent, parent.id, by_parent[parent.id]) for parent in result.parents]
     if orphans:
-        shaped.extend(_wrapper(leaf) for leaf in orphans)
+        shaped.extend(_parent(leaf, leaf.id + WRAPPER_SUFFIX, [leaf]) for leaf in orphans)
         shaped.sort(key=lambda chunk: (chunk["start"], chunk["end"]))
     return shaped
 
 
-def _parent(parent: Chunk, children: list[Chunk]) -> dict[str, Any]:
-    out = parent.to_dict()
-    out["children"] = [child.to_dict() for child in children]
+def _parent(parent: Chunk, parent_id: str, children: list[Chunk]) -> dict[str, Any]:
+    """A parent's projected fields and its children; a wrapper takes its one leaf's span."""
+    out = _common(parent, parent_id)
+    out["children"] = [_child(child) for child in children]
     return out
 
 
-def _wrapper(leaf: Chunk) -> dict[str, Any]:
-    """A level-0 parent with the leaf's span and content, holding that one leaf."""
-    wrapper_id = leaf.id + WRAPPER_SUFFIX
-    out = leaf.to_dict()
-    out.update(id=wrapper_id, parentId=None, level=0)
-    child = leaf.to_dict()
-    child["parentId"] = wrapper_id
-    out["children"] = [child]
+def _child(child: Chunk) -> dict[str, Any]:
+    out = _common(child, child.id)
+    out["embedText"] = child.embed_text
+    out["context"] = child.note  # always there: the children index projects it
     return out
+
+
+def _common(chunk: Chunk, chunk_id: str) -> dict[str, Any]:
+    return {
+        "id": chunk_id,
+        "ordinal": chunk.ordinal,
+        "start": chunk.start,
+        "end": chunk.end,
+        "text": chunk.text,
+        "headings": list(chunk.headings),
+        "pages": list(chunk.pages),
+    }

@@ -94,6 +94,7 @@ def batch_fields(
         "errors": stats.errors,
         "fallbacks": stats.fallbacks,
         "skipped": stats.skipped,
+        "abandoned": stats.abandoned,
         "contextNotes": stats.context_notes,
         "contextCacheHits": stats.context_cache_hits,
         "contextCacheErrors": stats.context_cache_errors,

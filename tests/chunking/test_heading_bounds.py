@@ -42,3 +42,17 @@ def test_the_answer_grows_linearly_with_a_heading() -> None:
     small = answer_bytes("# " + "word " * 4000 + "\n\ntext\n")
     large = answer_bytes("# " + "word " * 16000 + "\n\ntext\n")
     assert large < 5 * small
+
+
+def test_a_heading_path_near_its_share_still_leaves_room_for_text() -> None:
+    # Two 15-word headings make a path of about half a child: children must still hold text,
+    # not one word each under a 60-token path (70 bytes of answer per byte of input).
+    outer = " ".join(f"alpha{k}" for k in range(15))
+    inner = " ".join(f"beta{k}" for k in range(15))
+    source = f"# {outer}\n\n## {inner}\n\n" + "word " * 20_000 + "\n"
+    assert answer_bytes(source) < 12 * len(source)
+
+
+def test_a_heading_of_links_makes_an_answer_of_bounded_size_per_input_byte() -> None:
+    source = "# " + "[a](b) " * 4000 + "\n\ntext\n"
+    assert answer_bytes(source) < 25 * len(source)

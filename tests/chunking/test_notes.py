@@ -26,8 +26,7 @@ def test_a_note_goes_after_the_heading_path_within_the_cap() -> None:
     assert noted.embed_text == "Guide > Install\n\n" + NOTE + "\n\n" + leaf.text
     assert noted.tokens == count_tokens(noted.embed_text) <= 128
     assert (noted.start, noted.end, noted.text) == (leaf.start, leaf.end, leaf.text)
-    assert noted.to_dict()["context"] == NOTE
-    assert leaf.to_dict()["context"] == ""
+    assert (noted.note, leaf.note) == (NOTE, "")
 
 
 def test_a_note_too_long_is_cut_at_a_word() -> None:

@@ -72,6 +72,14 @@ def test_any_span_counts_like_direct_encoding(text: str, data: st.DataObject, se
         assert count == exact if not barriers_inside(index, start, end) else count >= exact
 
 
+def test_a_span_that_starts_and_ends_beside_barriers_is_never_undercounted() -> None:
+    """Found by the property above: a span whose first and last cuts are barriers was split there
+    too, and those two splits were not allowed for (5 tokens counted for 6)."""
+    text = "aaa\n\n\n\n...aZaaaword"
+    index = TokenIndex(text, segment_chars=4)
+    assert index.count(8, 17) >= count_tokens(text[8:17])
+
+
 @settings(max_examples=200, deadline=None)
 @given(texts)
 def test_safe_positions_found_by_the_regex_are_safe(text: str) -> None:

@@ -7,19 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from skills.chunking.chunker import SUFFIX_FORMATS, detect_format
+from skills.chunking import SUFFIX_FORMATS, detect_format
 from skills.chunking.cli import iter_documents
 from skills.evaluation.dataset import load_documents
 from skills.formats.registry import (
     FORMATS,
+    SUFFIXES,
     TEXT_SUFFIXES,
     by_content_type,
     by_name,
+    document_suffixes,
     indexed_extensions,
     markdown_table,
-    text_formats,
 )
-from skills.search.settings import MODES, SearchSettings
+from skills.search.settings import MODES, SearchSettings, indexed_formats
 from skills.search.templates import render
 from skills.skill.demo import sample_files
 
@@ -44,21 +45,30 @@ def test_names_and_content_types_find_their_format_whatever_the_case() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_indexer_picks_up_exactly_the_text_formats(mode: str) -> None:
+def test_each_indexer_picks_up_exactly_its_modes_formats(mode: str) -> None:
     indexer = render(mode, SearchSettings()).indexer  # type: ignore[arg-type]
-    configured = indexer["parameters"]["configuration"]["indexedFileNameExtensions"]
-    assert configured == indexed_extensions(text_formats())
-    assert set(configured.split(",")) == TEXT_SUFFIXES
+    configuration = indexer["parameters"]["configuration"]
+    configured = set(configuration["indexedFileNameExtensions"].split(","))
+    if mode in ("embedded", "reference"):
+        assert configured == TEXT_SUFFIXES and configuration["parsingMode"] == "text"
+    elif mode == "files":
+        assert configured == SUFFIXES and configuration["allowSkillsetToReadFileData"] is True
+    else:
+        assert configured == document_suffixes(indexed_formats("layout")) < SUFFIXES
+    assert configuration["indexedFileNameExtensions"] == indexed_extensions(indexed_formats(mode))
 
 
-def test_every_folder_walk_finds_a_file_of_every_text_suffix(tmp_path: Path) -> None:
-    for suffix in sorted(TEXT_SUFFIXES):
+def test_every_folder_walk_finds_a_file_of_every_suffix_it_reads(tmp_path: Path) -> None:
+    for suffix in sorted(SUFFIXES):
         (tmp_path / f"doc{suffix.upper() if suffix == '.md' else suffix}").write_text("# Hi\n")
-    (tmp_path / "image.png").write_bytes(b"\x89PNG")
-    expected = {p.name for p in tmp_path.iterdir() if p.suffix != ".png"}
-    assert {p.name for p in iter_documents([tmp_path])} == expected
-    assert {p.name for p in sample_files(tmp_path)} == expected
-    assert set(load_documents(tmp_path)) == expected
+    (tmp_path / "archive.zip").write_bytes(b"PK")
+    text = {p.name for p in tmp_path.iterdir() if p.suffix.lower() in TEXT_SUFFIXES}
+    assert len(text) == len(TEXT_SUFFIXES)
+    assert {p.name for p in iter_documents([tmp_path])} == {
+        p.name for p in tmp_path.iterdir() if p.suffix != ".zip"
+    }
+    assert {p.name for p in sample_files(tmp_path)} == text
+    assert set(load_documents(tmp_path)) == text
 
 
 def test_the_docs_table_is_the_registry() -> None:

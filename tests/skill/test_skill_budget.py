@@ -22,48 +22,63 @@ def ticking(step: float) -> Callable[[], float]:
     return lambda: next(counter) * step
 
 
+def measured(budget: TimeBudget, plan: Plan, chars_per_second: float) -> TimeBudget:
+    """Feed ``budget`` with ten seconds of records at that speed (outweighing the priors)."""
+    budget.measured(plan, chars=int(chars_per_second * 10), seconds=10.0, answer_bytes=0)
+    return budget
+
+
 def test_full_strategy_while_the_rest_of_the_batch_fits() -> None:
-    budget = TimeBudget(10.0, clock=ticking(0.0))
-    budget.measured(chars=1_000_000, seconds=1.0)  # ~1 million chars/s
-    assert budget.plan(remaining_chars=5_000_000) is Plan.FULL
+    budget = measured(TimeBudget(10.0, clock=ticking(0.0)), Plan.FULL, 1_000_000)
+    assert budget.plan(chars=1_000_000, rest_chars=4_000_000) is Plan.FULL
 
 
-def test_fast_strategy_once_the_rest_would_run_past_the_budget() -> None:
-    budget = TimeBudget(10.0, clock=ticking(0.0))
-    budget.measured(chars=1_000_000, seconds=1.0)
-    assert budget.plan(remaining_chars=20_000_000) is Plan.FAST
+def test_full_strategy_for_as_long_as_the_fast_path_can_finish_the_rest() -> None:
+    budget = measured(TimeBudget(10.0, clock=ticking(0.0)), Plan.FULL, 1_000_000)
+    measured(budget, Plan.FAST, 4_000_000)
+    assert budget.plan(chars=1_000_000, rest_chars=30_000_000) is Plan.FULL  # 1 + 7.5 s
+    assert budget.plan(chars=1_000_000, rest_chars=40_000_000) is Plan.FAST  # 1 + 10 s
 
 
-def test_degrading_is_sticky_for_the_rest_of_the_batch() -> None:
-    budget = TimeBudget(10.0, clock=ticking(0.0))
-    budget.measured(chars=1_000_000, seconds=1.0)
-    assert budget.plan(remaining_chars=20_000_000) is Plan.FAST
-    assert budget.plan(remaining_chars=10) is Plan.FAST
+def test_a_fast_record_does_not_keep_the_next_small_one_from_the_full_strategy() -> None:
+    budget = measured(TimeBudget(10.0, clock=ticking(0.0)), Plan.FULL, 1_000_000)
+    assert budget.plan(chars=20_000_000, rest_chars=1_000) is Plan.FAST
+    assert budget.plan(chars=1_000, rest_chars=0) is Plan.FULL
 
 
 def test_skip_once_the_budget_is_spent() -> None:
     budget = TimeBudget(10.0, clock=ticking(6.0))  # readings: 0 (start), 6, 12
-    assert budget.plan(remaining_chars=1) is Plan.FULL
-    assert budget.plan(remaining_chars=1) is Plan.SKIP
+    assert budget.plan(chars=1, rest_chars=0) is Plan.FULL
+    assert budget.plan(chars=1, rest_chars=0) is Plan.SKIP
+
+
+def test_the_answers_transfer_counts_against_the_budget() -> None:
+    budget = TimeBudget(10.0, clock=ticking(0.0))
+    sending = int(budget_module.SEND_BYTES_PER_SECOND * 10)
+    budget.measured(Plan.FULL, chars=1, seconds=0.0, answer_bytes=sending)
+    assert budget.plan(chars=1, rest_chars=0) is Plan.SKIP
 
 
 def test_one_slow_record_alone_does_not_degrade_the_batch() -> None:
     budget = TimeBudget(20.0, clock=ticking(0.0))
-    budget.measured(chars=5_000, seconds=0.05)  # a cold first record: 100k chars/s
-    assert budget.plan(remaining_chars=5_000_000) is Plan.FULL
+    budget.measured(Plan.FULL, chars=5_000, seconds=0.05, answer_bytes=0)  # cold: 100k chars/s
+    assert budget.plan(chars=5_000, rest_chars=5_000_000) is Plan.FULL
 
 
-def test_the_first_record_is_planned_with_the_assumed_speed() -> None:
-    budget = TimeBudget(10.0, clock=ticking(0.0))
-    fits = int(budget_module.ASSUMED_CHARS_PER_SECOND * 9)
-    assert budget.plan(remaining_chars=fits) is Plan.FULL
-    assert TimeBudget(10.0, clock=ticking(0.0)).plan(fits * 2) is Plan.FAST
+def test_the_first_record_is_planned_with_the_assumed_speeds() -> None:
+    fits = int(budget_module.ASSUMED_FULL_CHARS_PER_SECOND * 9)
+    assert TimeBudget(10.0, clock=ticking(0.0)).plan(fits, 0) is Plan.FULL
+    assert TimeBudget(10.0, clock=ticking(0.0)).plan(fits * 2, 0) is Plan.FAST
+
+
+def test_a_record_of_ten_million_characters_keeps_the_full_strategy_in_twenty_seconds() -> None:
+    assert TimeBudget(20.0, clock=ticking(0.0)).plan(10_000_000, 0) is Plan.FULL
 
 
 def test_a_batch_that_would_overrun_is_answered_with_the_fast_strategy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(budget_module, "ASSUMED_CHARS_PER_SECOND", 1.0)
+    monkeypatch.setattr(budget_module, "ASSUMED_FULL_CHARS_PER_SECOND", 1.0)
     docs = [
         {"text": MARKDOWN, "documentKey": f"d{i}", "strategy": "hierarchical"} for i in range(3)
     ]
@@ -85,6 +100,7 @@ def test_records_left_when_the_budget_is_spent_get_an_error_not_a_timeout(
     assert response.status_code == 207
     assert out["1"]["errors"] is None
     for record_id in ("2", "3"):
+        assert "misconfiguration" in messages(out[record_id], "errors")
         assert "time budget (20 s)" in messages(out[record_id], "errors")
 
 

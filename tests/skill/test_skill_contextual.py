@@ -77,7 +77,7 @@ def test_every_child_gets_a_note_after_its_heading_path(chat: FakeChat) -> None:
         path = " > ".join(child["headings"])
         assert child["context"].startswith("About ")
         assert child["embedText"] == f"{path}\n\n{child['context']}\n\n{child['text']}"
-        assert child["tokens"] == count_tokens(child["embedText"]) <= 128
+        assert count_tokens(child["embedText"]) <= 128
         assert DOC[child["start"] : child["end"]] == child["text"]
     assert len(chat.requests) == len(kids)
 

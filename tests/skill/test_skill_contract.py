@@ -13,7 +13,7 @@ import pytest
 from skilltest_support import MARKDOWN, batch, call_chunk, messages, records, registered
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill.shape import record_data
+from skills.skill.shape import WRAPPER_SUFFIX, record_data
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = re.compile(r"^[A-Za-z0-9_\-=]{1,1024}$")
@@ -37,16 +37,17 @@ def test_status_is_207_when_some_records_carry_errors() -> None:
     assert "text is missing" in messages(out["2"], "errors")
 
 
-def test_hierarchical_children_lie_inside_their_parent_and_name_it() -> None:
+def test_hierarchical_children_lie_inside_the_parent_the_engine_gave_them() -> None:
     text = LONG_MARKDOWN
     out = records(call_chunk(batch({"text": text, "documentKey": "doc.md"})))
     parents = out["1"]["data"]["parents"]
-    assert parents and all(parent["level"] == 0 for parent in parents)
+    engine = chunk_document(text, document_key="doc.md")
+    parent_of = {leaf.id: leaf.parent_id for leaf in engine.leaves}
+    assert parents and [parent["id"] for parent in parents] == [p.id for p in engine.parents]
     for parent in parents:
         assert text[parent["start"] : parent["end"]] == parent["text"]
         for child in parent["children"]:
-            assert child["parentId"] == parent["id"]
-            assert child["level"] == 1
+            assert parent_of[child["id"]] == parent["id"]
             assert parent["start"] <= child["start"] <= child["end"] <= parent["end"]
             assert text[child["start"] : child["end"]] == child["text"]
 
@@ -58,13 +59,12 @@ def test_flat_strategies_wrap_each_leaf_in_a_parent_of_the_same_span(strategy: s
     assert len(parents) > 1
     for parent in parents:
         (child,) = parent["children"]
-        assert child["parentId"] == parent["id"] != child["id"]
+        assert parent["id"] == child["id"] + WRAPPER_SUFFIX
         assert (parent["start"], parent["end"], parent["text"]) == (
             child["start"],
             child["end"],
             child["text"],
         )
-        assert parent["level"] == 0 and parent["parentId"] is None
 
 
 def test_the_output_is_the_engine_result_reshaped_without_loss() -> None:
@@ -305,3 +305,55 @@ def test_auth_level_follows_the_skill_auth_setting(mode: str, level: str) -> Non
     ).stdout.split()
     levels = dict(zip(out[::2], out[1::2], strict=True))
     assert levels == {"chunk": level, "health": "ANONYMOUS"}
+
+
+@pytest.mark.parametrize("name", ["text", "title", "documentKey"])
+def test_a_record_input_in_the_query_string_is_refused_not_ignored(name: str) -> None:
+    out = records(call_chunk(batch({"text": MARKDOWN}), params={name: "x"}))
+    assert f"{name} must come from the record" in messages(out["1"], "errors")
+
+
+def test_health_does_not_tell_the_auth_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    import azure.functions as func
+
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    request = func.HttpRequest(method="GET", url="http://localhost/api/health", body=b"")
+    body = json.loads(registered("health")(request).get_body())
+    assert set(body) == {"status", "probeTokens"}
+
+
+def _entra_call(headers: dict[str, str]) -> tuple[int, dict[str, object]]:
+    import azure.functions as func
+
+    request = func.HttpRequest(
+        method="POST",
+        url="http://localhost/api/chunk",
+        headers={"Content-Type": "application/json", **headers},
+        params={},
+        route_params={},
+        body=json.dumps(batch({"text": MARKDOWN})).encode(),
+    )
+    response = registered("chunk")(request)
+    return response.status_code, json.loads(response.get_body())
+
+
+def test_entra_mode_refuses_a_call_easy_auth_did_not_vouch_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    status, body = _entra_call({})
+    assert status == 401 and "App Service Authentication" in str(body["error"])
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})[0] == 200
+
+
+def test_entra_mode_checks_the_caller_against_the_allowed_ids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    monkeypatch.setenv("SKILL_ALLOWED_CALLER_IDS", "aaaa, BBBB")
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "cccc"})[0] == 403
+    assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "bbbb"})[0] == 200
+
+
+def test_key_mode_leaves_the_caller_to_the_host() -> None:
+    assert _entra_call({})[0] == 200

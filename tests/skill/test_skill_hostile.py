@@ -14,7 +14,7 @@ from skills.skill.settings import DEFAULT_MAX_TEXT_CHARS
 def test_invalid_utf8_body_gets_400() -> None:
     response = call_chunk(b'{"values": [{"recordId": "1", "data": {"text": "\xff\xfe\xc3"}}]}')
     assert response.status_code == 400
-    assert "not valid JSON" in json.loads(response.get_body())["error"]["message"]
+    assert "not valid UTF-8" in json.loads(response.get_body())["error"]["message"]
 
 
 def test_lone_surrogates_in_text_are_replaced_with_a_warning_and_offsets_kept() -> None:
@@ -153,3 +153,32 @@ def test_unknown_fields_outside_data_are_ignored() -> None:
 def test_a_numeric_document_key_is_used_as_text() -> None:
     out = records(call_chunk(batch({"text": MARKDOWN, "documentKey": 42})))
     assert out["1"]["data"]["documentKey"] == "42" and out["1"]["warnings"] is None
+
+
+def test_utf8_encoded_surrogates_are_invalid_utf8_and_get_400() -> None:
+    response = call_chunk(b'{"values": [{"recordId": "1", "data": {"text": "a\xed\xa0\x80"}}]}')
+    assert response.status_code == 400
+    assert "not valid UTF-8" in json.loads(response.get_body())["error"]["message"]
+
+
+@pytest.mark.parametrize("value", ["²³", "1_000", "٣٢", "9" * 4301])
+def test_an_option_int_cannot_read_names_the_option(value: str) -> None:
+    out = records(call_chunk(batch({"text": MARKDOWN, "childMaxTokens": value})))
+    error = messages(out["1"], "errors")
+    assert error.startswith("childMaxTokens: must be a whole number") and "from the record" in error
+    assert "int()" not in error and "digits)" not in error
+
+
+def test_an_integer_of_thousands_of_digits_fails_only_its_record() -> None:
+    huge = b"9" * 4301
+    body = (
+        b'{"values": [{"recordId": "1", "data": {"text": "a", "childMaxTokens": ' + huge + b"}},"
+        b'{"recordId": "2", "data": {"text": "b", "documentKey": ' + huge + b"}},"
+        b'{"recordId": "3", "data": {"text": "c"}, "extra": ' + huge + b"}]}"
+    )
+    response = call_chunk(body)
+    out = records(response)
+    assert response.status_code == 207
+    assert "a number of 4301 digits" in messages(out["1"], "errors")
+    assert "documentKey ignored" in messages(out["2"], "warnings")
+    assert out["2"]["data"]["parents"] and out["3"]["data"]["parents"]

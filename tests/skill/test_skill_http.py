@@ -4,6 +4,7 @@ loopback, and answers exactly what the function answers when called directly."""
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -168,3 +169,29 @@ def test_the_route_prefix_comes_from_host_json(tmp_path: Path) -> None:
     (tmp_path / "host.json").write_text('{"extensions": {"http": {"routePrefix": ""}}}')
     assert route_prefix(tmp_path) == ""
     assert route_prefix(ROOT) == "api"
+
+
+def test_a_client_that_hangs_up_stops_the_batch_at_the_next_record(
+    base_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Work measured in records: of 3,000, those after the hang-up are not chunked."""
+    caplog.set_level(logging.INFO, logger="skills.skill")
+    count = 3000
+    body = json.dumps(batch(*({"text": MARKDOWN, "documentKey": f"d{i}"} for i in range(count))))
+    host, port = base_url.removeprefix("http://").split(":")
+    head = (
+        f"POST /api/chunk HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.create_connection((host, int(port))) as client:
+        client.sendall(head.encode() + body.encode())
+        time.sleep(0.2)  # the batch has started
+    deadline = time.monotonic() + 120
+    line: dict[str, int] = {}
+    while not line and time.monotonic() < deadline:
+        time.sleep(0.1)
+        found = [r.getMessage() for r in caplog.records if r.getMessage().startswith("chunk batch")]
+        line = json.loads(found[-1].removeprefix("chunk batch ")) if found else {}
+    assert line["records"] == count
+    assert line["abandoned"] > count // 2
+    assert line["parents"] < count // 2

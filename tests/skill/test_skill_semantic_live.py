@@ -9,6 +9,7 @@ clears them from the environment of every test.
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -42,7 +43,7 @@ INVOICES = [
 
 
 def test_the_deployment_finds_the_shift_between_two_topics() -> None:
-    model = boundaries.boundary_model(SETTINGS)
+    model = boundaries.boundary_model(SETTINGS, deadline=time.monotonic() + 60)
     assert model is not None
     text = "\n\n".join(PENGUINS + INVOICES)
     candidates = [text.index(part) for part in (PENGUINS + INVOICES)[1:]]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from skills.chunking import Chunking, ChunkOptions, chunk_document
+from skills.skill.contract import ChildOut, ParentOut
+from skills.skill.devserver import PROJECT_ROOT
 from skills.skill.shape import WRAPPER_SUFFIX, parents_with_children, record_data
 
 SOURCE = "\n\n".join(
@@ -28,7 +31,8 @@ def test_leaves_go_under_their_parent_in_order() -> None:
     assert [p["id"] for p in shaped] == [p.id for p in result.parents]
     assert leaf_ids(shaped) == [leaf.id for leaf in result.leaves]
     for parent in shaped:
-        assert all(child["parentId"] == parent["id"] for child in parent["children"])
+        children = [leaf.id for leaf in result.leaves if leaf.parent_id == parent["id"]]
+        assert [child["id"] for child in parent["children"]] == children
 
 
 def test_a_leaf_without_a_known_parent_is_wrapped_not_dropped() -> None:
@@ -37,8 +41,12 @@ def test_a_leaf_without_a_known_parent_is_wrapped_not_dropped() -> None:
     shaped = parents_with_children(replace(result, leaves=(*result.leaves[:-1], orphan)))
     assert sorted(leaf_ids(shaped)) == sorted(leaf.id for leaf in result.leaves)
     (wrapper,) = [p for p in shaped if p["id"] == orphan.id + WRAPPER_SUFFIX]
-    assert wrapper["children"][0]["parentId"] == wrapper["id"]
-    assert (wrapper["start"], wrapper["end"], wrapper["level"]) == (orphan.start, orphan.end, 0)
+    assert wrapper["children"][0]["id"] == orphan.id
+    assert (wrapper["start"], wrapper["end"], wrapper["text"]) == (
+        orphan.start,
+        orphan.end,
+        orphan.text,
+    )
 
 
 def test_wrappers_are_sorted_among_parents_by_position() -> None:
@@ -61,3 +69,27 @@ def test_record_data_carries_the_document_key() -> None:
         "documentKey": "docs/a.md",
         "parents": [],
     }
+
+
+def _sources(node: object) -> set[str]:
+    """Every ``source`` path a skillset definition reads (skill inputs and projection mappings)."""
+    if isinstance(node, dict):
+        found = {node["source"]} if isinstance(node.get("source"), str) else set()
+        return found.union(*(_sources(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_sources(value) for value in node))
+    return set()
+
+
+def test_every_field_sent_is_read_by_a_shipped_skillset() -> None:
+    read: set[str] = set()
+    for skillset in sorted((PROJECT_ROOT / "index_definitions").glob("*/skillset.json")):
+        read |= _sources(json.loads(skillset.read_text(encoding="utf-8")))
+    sent = {f"/document/parents/*/{name}" for name in ParentOut.model_fields} - {
+        "/document/parents/*/children"
+    }
+    sent |= {f"/document/parents/*/children/*/{name}" for name in ChildOut.model_fields}
+    assert sent - read == set()
+    shaped = parents_with_children(hierarchical())
+    assert set(shaped[0]) == set(ParentOut.model_fields)
+    assert set(shaped[0]["children"][0]) == set(ChildOut.model_fields)

@@ -1,0 +1,97 @@
+"""PowerPoint (.pptx) to the engine's Markdown: one page per slide, its title a heading.
+
+Each slide becomes ``# <slide title>`` (when it has one) and its shapes in reading order (top to
+bottom, then left to right, into groups): text as paragraphs, indented paragraphs as nested list
+items, tables as pipe tables whose first row is the header, then the speaker notes. Slides are
+separated by Document Intelligence's page markers, so every chunk knows its slide numbers. The
+deck's title is its document property, else the first slide's title. Pictures and charts are left
+out.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from skills.formats.conversion import (
+    PAGE_BREAK,
+    ConversionError,
+    Converted,
+    Limits,
+    out_of_time,
+    titled,
+)
+from skills.formats.markdown_text import heading, plain, table
+
+
+def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
+    from pptx import Presentation
+
+    try:
+        deck = Presentation(io.BytesIO(data))
+    except (KeyError, ValueError) as exc:
+        raise ConversionError(f"not a readable PowerPoint deck ({type(exc).__name__})") from None
+    slides = list(deck.slides)
+    if len(slides) > limits.max_pages:
+        raise ConversionError(
+            f"the deck has {len(slides)} slides, more than the {limits.max_pages} one file may "
+            "have: split it"
+        )
+    pages: list[str] = []
+    warnings: list[str] = []
+    for number, slide in enumerate(slides, start=1):
+        if limits.expired():
+            warnings.append(out_of_time("slides", number - 1, len(slides)))
+            break
+        pages.append(_slide(slide, number))
+    first_title = next((_title_of(slide) for slide in slides if _title_of(slide)), "")
+    title = deck.core_properties.title or first_title
+    return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
+
+
+def _slide(slide: Any, number: int) -> str:
+    blocks = []
+    title_shape = slide.shapes.title
+    if title_shape is not None and title_shape.text_frame.text.strip():
+        blocks.append(heading(1, title_shape.text_frame.text))
+    title_id = title_shape.shape_id if title_shape is not None else None
+    blocks.extend(_blocks(shape for shape in slide.shapes if shape.shape_id != title_id))
+    if slide.has_notes_slide:
+        notes = slide.notes_slide.notes_text_frame
+        if notes is not None and notes.text.strip():
+            blocks.append(plain(notes.text.strip()))
+    blocks.append(f'<!-- PageNumber="{number}" -->')
+    return "\n\n".join(blocks)
+
+
+def _blocks(shapes: Iterable[Any]) -> Iterator[str]:
+    for shape in sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)):
+        if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
+            yield from _blocks(shape.shapes)
+        elif getattr(shape, "has_table", False) and shape.has_table:
+            rows = [[c.text for c in row.cells] for row in shape.table.rows]
+            if rows:
+                yield table(rows)
+        elif shape.has_text_frame:
+            text = _text_frame(shape.text_frame)
+            if text:
+                yield text
+
+
+def _text_frame(frame: Any) -> str:
+    lines = []
+    for paragraph in frame.paragraphs:
+        text = " ".join(paragraph.text.replace("\x0b", "\n").split())
+        if not text:
+            continue
+        if paragraph.level > 0:
+            lines.append("  " * (paragraph.level - 1) + "- " + text)
+        else:
+            lines.append(("\n" if lines else "") + plain(text))
+    return "\n".join(lines).strip()
+
+
+def _title_of(slide: Any) -> str:
+    shape = slide.shapes.title
+    return str(shape.text_frame.text).strip() if shape is not None else ""

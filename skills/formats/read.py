@@ -1,0 +1,101 @@
+"""One file in, the engine's input out: which format it is, and its text.
+
+The bytes decide what a file is (:func:`~skills.formats.sniff.sniff`); its name, else its
+content type, is the claim they are checked against. A file whose claim and bytes disagree (a
+PDF named ``.docx``, a text file named ``.xlsx``) is an error that says both, because converting
+it as either would index the wrong thing. A file with no claim is read as what its bytes show:
+a binary format, an HTML page (``<!doctype html`` or ``<html`` first), or else UTF-8 text whose
+markup the engine detects.
+
+>>> read_file(b"# Notes\\n", "notes.md").text
+'# Notes\\n'
+>>> read_file(b"%PDF-1.7 ...", "report.docx")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+skills.formats.conversion.ConversionError: report.docx is named as docx but its content is pdf...
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from skills.chunking import Format
+from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Converted, Limits
+from skills.formats.registry import FileFormat, by_content_type, by_format, by_name
+from skills.formats.sniff import sniff
+
+_HTML_START = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FileText:
+    """A file as the engine reads it: the text, its markup (``None``: the engine detects it),
+    the title the file names, the format it was read as, and the conversion's warnings."""
+
+    text: str
+    markup: Format | None
+    title: str | None
+    format: FileFormat | None
+    warnings: tuple[str, ...]
+
+
+def read_file(
+    data: bytes, name: str = "", content_type: str = "", limits: Limits = DEFAULT_LIMITS
+) -> FileText:
+    """The file's text for the engine, or :class:`ConversionError` saying why not."""
+    fmt = _format(data, name, content_type, limits)
+    if fmt is None or fmt.converter is None:
+        converted = Converted(_utf8(data))
+    else:
+        converted = _convert(fmt, data, limits)
+    markup = fmt.markup if fmt is not None else None
+    return FileText(converted.text, markup, converted.title, fmt, converted.warnings)
+
+
+def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
+    """The converter's result; whatever its parser raises on a hostile or broken file (an XML
+    entity bomb, which expat and libxml2 refuse; a part that is not XML) is this file's
+    :class:`ConversionError`, never a crash of the record."""
+    assert fmt.converter is not None
+    try:
+        return fmt.converter(data, limits)
+    except ConversionError:
+        raise
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # third-party parsers raise their own types on bad input
+        reason = f"{type(exc).__name__}: {exc}"[:160]
+        raise ConversionError(f"the {fmt.name} file could not be read ({reason})") from None
+
+
+def _format(data: bytes, name: str, content_type: str, limits: Limits) -> FileFormat | None:
+    claimed = by_name(name) or by_content_type(content_type)
+    shown = sniff(data, limits)
+    actual = by_format(shown) if shown is not None else None
+    if actual is None and _HTML_START.match(data[:4096]):
+        actual = by_format("html") if claimed is None else None
+    what = name or content_type or "the file"
+    if actual is not None and claimed is not None and actual is not claimed:
+        raise ConversionError(
+            f"{what} is named as {claimed.name} but its content is {actual.name}: rename it or "
+            "fix its content type"
+        )
+    if actual is None and claimed is not None and claimed.binary:
+        raise ConversionError(
+            f"{what} is named as {claimed.name} but its content is not: the file is damaged, "
+            "or its name lies about its type"
+        )
+    return actual or claimed
+
+
+def _utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConversionError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start}), and not a format this skill "
+            "converts (docs/formats.md)"
+        ) from None

@@ -1,0 +1,51 @@
+"""In ``entra`` mode, a second look at the caller: did App Service Authentication vouch for it?
+
+``/api/chunk`` is anonymous at the function level in ``entra`` mode, because App Service
+Authentication (Easy Auth) rejects requests without a valid token before Python runs. If Easy
+Auth is ever off or misconfigured, nothing would stop a caller; so the skill also checks what Easy
+Auth injects for an authenticated caller, ``X-MS-CLIENT-PRINCIPAL-ID``, a header that "external
+requests aren't allowed to set" (https://learn.microsoft.com/azure/app-service/configure-
+authentication-user-identities). When ``SKILL_ALLOWED_CALLER_IDS`` lists principal (object) ids,
+comma-separated, the caller must be one of them. In ``key`` mode the Functions host checks the
+function key and this check does nothing.
+
+>>> refusal({}, {"SKILL_AUTH": "entra"}).status
+401
+>>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"}, {"SKILL_AUTH": "entra"}) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from skills.skill.answer import to_json
+from skills.skill.handler import Reply
+from skills.skill.settings import AuthMode, auth_mode
+
+PRINCIPAL_HEADER = "x-ms-client-principal-id"
+ALLOWED_CALLERS_SETTING = "SKILL_ALLOWED_CALLER_IDS"
+
+
+def refusal(headers: Mapping[str, str], env: Mapping[str, str]) -> Reply | None:
+    """A 401/403 answer for a caller Easy Auth did not vouch for, else ``None``."""
+    if auth_mode(env) is not AuthMode.ENTRA:
+        return None
+    principal = next(
+        (value.strip() for name, value in headers.items() if name.lower() == PRINCIPAL_HEADER), ""
+    )
+    if not principal:
+        return _reply(
+            401,
+            "no authenticated caller: SKILL_AUTH=entra needs App Service "
+            "Authentication in front of the function (docs/deploy.md)",
+        )
+    allowed = {part.strip().lower() for part in env.get(ALLOWED_CALLERS_SETTING, "").split(",")}
+    allowed.discard("")
+    if allowed and principal.lower() not in allowed:
+        return _reply(403, f"caller is not in {ALLOWED_CALLERS_SETTING}")
+    return None
+
+
+def _reply(status: int, message: str) -> Reply:
+    return Reply(status, to_json({"error": {"message": message}}))
