@@ -9,8 +9,9 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "chunk": ("skills.chunking.cli", "chunk files and print parents/children (jsonl or tree)"),
     "eval": ("skills.evaluation.cli", "measure retrieval quality of chunking strategies"),
-    "serve": ("skills.skill.serve", "serve function_app.py locally with uvicorn (no Core Tools)"),
-    "demo": ("skills.skill.demo", "send samples/ through the local skill as an indexer would"),
+    "serve": ("skills.local.serve", "serve function_app.py locally with uvicorn (no Core Tools)"),
+    "demo": ("skills.local.demo", "send samples/ through the local skill as an indexer would"),
+    "package": ("skills.local.package", "list the files a deployment of the Function App carries"),
     "search": ("skills.search.cli", "deploy, query, or simulate the Azure AI Search side"),
 }
 

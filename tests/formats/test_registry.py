@@ -20,9 +20,9 @@ from skills.formats.registry import (
     indexed_extensions,
     markdown_table,
 )
+from skills.local.demo import sample_files
 from skills.search.settings import MODES, SearchSettings, indexed_formats
 from skills.search.templates import render
-from skills.skill.demo import sample_files
 
 PROJECT = Path(__file__).resolve().parents[2]
 SUFFIX = re.compile(r"(?<![\w/-])\.([a-z]{2,9})\b")

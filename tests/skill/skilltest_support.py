@@ -7,8 +7,8 @@ from typing import Any
 
 import azure.functions as func
 
+from skills.local.devserver import load_app, registered_functions
 from skills.skill.contract import RecordData, SkillResponse
-from skills.skill.devserver import load_app, registered_functions
 
 MARKDOWN = """# Guide
 

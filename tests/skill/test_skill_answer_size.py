@@ -12,8 +12,8 @@ import tracemalloc
 from pathlib import Path
 
 from skills.chunking import encoding
+from skills.local.devserver import PROJECT_ROOT
 from skills.skill import handle_chunk_request
-from skills.skill.devserver import PROJECT_ROOT
 
 #: Ordinary Markdown: the project's samples and the golden inputs (fixed files, real prose).
 MARKDOWN_FILES = sorted(

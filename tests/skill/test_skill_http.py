@@ -16,9 +16,9 @@ import httpx
 import pytest
 from skilltest_support import MARKDOWN, batch, call_chunk
 
-from skills.skill import demo
+from skills.local import demo
+from skills.local.devserver import running
 from skills.skill.contract import SkillResponse
-from skills.skill.devserver import running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,7 +148,7 @@ def test_demo_without_samples_says_so(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_the_dev_server_refuses_bodies_above_the_host_limit_with_json() -> None:
     import asyncio
 
-    from skills.skill.devserver import FunctionsAsgiApp, load_app, route_prefix, routes
+    from skills.local.devserver import FunctionsAsgiApp, load_app, route_prefix, routes
 
     app = FunctionsAsgiApp(routes(load_app(), route_prefix()), max_body_bytes=1_000)
 
@@ -163,7 +163,7 @@ def test_the_dev_server_refuses_bodies_above_the_host_limit_with_json() -> None:
 
 
 def test_the_route_prefix_comes_from_host_json(tmp_path: Path) -> None:
-    from skills.skill.devserver import route_prefix
+    from skills.local.devserver import route_prefix
 
     assert route_prefix(tmp_path) == "api"  # no host.json: the host's default
     (tmp_path / "host.json").write_text('{"extensions": {"http": {"routePrefix": ""}}}')

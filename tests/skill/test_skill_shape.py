@@ -6,8 +6,8 @@ import json
 from dataclasses import replace
 
 from skills.chunking import Chunking, ChunkOptions, chunk_document
+from skills.local.devserver import PROJECT_ROOT
 from skills.skill.contract import ChildOut, ParentOut
-from skills.skill.devserver import PROJECT_ROOT
 from skills.skill.shape import WRAPPER_SUFFIX, parents_with_children, record_data
 
 SOURCE = "\n\n".join(

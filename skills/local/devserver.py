@@ -41,7 +41,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-logger = logging.getLogger("skills.skill.devserver")
+logger = logging.getLogger("skills.local.devserver")
 _functions_cache: dict[int, list[Any]] = {}
 _cache_lock = threading.Lock()
 

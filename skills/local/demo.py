@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from skills.formats.registry import TEXT_SUFFIXES
-from skills.skill.devserver import PROJECT_ROOT, running
+from skills.local.devserver import PROJECT_ROOT, running
 
 _OPTION_FLAGS = {
     "strategy": "strategy",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 
-from skills.skill.devserver import serve
+from skills.local.devserver import serve
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,7 @@
+"""The skill on this machine, without Azure or Core Tools: a local host for ``function_app.py``
+(``devserver``), ``python -m skills serve`` and ``python -m skills demo``.
+
+Nothing here is deployed (``.funcignore`` leaves ``skills/local/`` out): the Function App's request
+path is ``function_app.py`` -> ``skills.skill`` -> ``skills.chunking`` (and ``skills.formats`` for
+whole files).
+"""
