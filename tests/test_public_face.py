@@ -15,8 +15,8 @@ import skills.chunking
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "skills" / "chunking"
-#: Diagnostics of the parser's own output, which read its internals on purpose.
-INTERNAL_READERS = {ROOT / "bench" / "lone_lines.py"}
+#: Diagnostics of the parsers' own output and patterns, which read the internals on purpose.
+INTERNAL_READERS = {ROOT / "bench" / "lone_lines.py", ROOT / "bench" / "superlinear.py"}
 
 
 def outside_modules() -> Iterator[Path]:

@@ -29,7 +29,7 @@ from skills.chunking.outline import MAX_TITLE_CHARS, Container, Outline, cut_at_
 from skills.chunking.tokens import count_tokens, decode, encode
 
 PATH_SEPARATOR = " > "
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*>")  # no "<" inside: a line of unclosed "<a " costs one pass
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w")
 #: A row's first cell is looked for in its first characters only: a longer one (a row with no

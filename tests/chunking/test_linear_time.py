@@ -17,6 +17,7 @@ from collections.abc import Callable
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document
+from skills.chunking.chunker import detect_format
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.plaintext import parse_text
 from skills.chunking.token_index import SEGMENT_CHARS, TokenIndex
@@ -125,3 +126,9 @@ TABLES: dict[str, tuple[Shape, str]] = {
 def test_a_wide_or_long_table_costs_linear_time(name: str) -> None:
     shape, format = TABLES[name]
     assert growth(shape, 4000, format) < MAX_GROWTH
+
+
+def test_sniffing_the_markup_of_a_line_of_link_openers_costs_linear_time() -> None:
+    # the Markdown signs read only the first 64 K characters, but they were quadratic in them
+    shape: Shape = lambda n: "[a](" * n  # noqa: E731
+    assert growth_of(shape, 2000, detect_format) < MAX_GROWTH

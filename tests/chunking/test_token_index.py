@@ -127,3 +127,11 @@ def test_space_after_newline_indentation_is_not_safe() -> None:
     text = "a\n  b"
     assert not is_safe(text, 3)
     assert is_safe(text, 2)  # the start of the indented line is
+
+
+def test_a_count_that_ends_just_past_a_barrier_still_counts_its_split() -> None:
+    # hypothesis found it: the barrier at 11 is the last cut, not inside (first, last)
+    text = "a!!\n!!\na   1a"
+    index = TokenIndex(text, segment_chars=4)
+    assert index.barriers == [11]
+    assert index.count(0, 12) >= count_tokens(text[:12])
