@@ -141,6 +141,16 @@ param embeddingDeploymentCapacity int = 100
 @maxValue(3072)
 param embeddingDimensions int = 1536
 
+@description('Chat model that writes context notes for contextualize=llm (docs/contextual.md); empty: no chat deployment and the option stays off.')
+param contextChatModelName string = ''
+
+@description('Version of that chat model.')
+param contextChatModelVersion string = '2024-07-18'
+
+@description('Chat deployment capacity in thousands of tokens per minute.')
+@minValue(1)
+param contextChatDeploymentCapacity int = 50
+
 // ---- documents -----------------------------------------------------------------------------------
 
 @description('Blob container holding the source documents.')
@@ -247,6 +257,9 @@ module openAi 'modules/openai.bicep' = {
     embeddingModelVersion: embeddingModelVersion
     embeddingDeploymentSkuName: embeddingDeploymentSkuName
     embeddingDeploymentCapacity: embeddingDeploymentCapacity
+    chatModelName: contextChatModelName
+    chatModelVersion: contextChatModelVersion
+    chatDeploymentCapacity: contextChatDeploymentCapacity
   }
 }
 
@@ -293,6 +306,7 @@ module functionApp 'modules/function-app.bicep' = {
     openAiEndpoint: openAi.outputs.endpoint
     embeddingDeploymentName: openAi.outputs.embeddingDeploymentName
     embeddingDimensions: embeddingDimensions
+    chatDeploymentName: openAi.outputs.chatDeploymentName
     skillAppClientId: skillAppClientId
     allowedCallerPrincipalIds: concat([search.outputs.principalId], skillExtraCallerPrincipalIds)
   }
@@ -318,6 +332,7 @@ output AZURE_OPENAI_ENDPOINT string = openAi.outputs.endpoint
 output AZURE_OPENAI_EMBEDDING_DEPLOYMENT string = openAi.outputs.embeddingDeploymentName
 output AZURE_OPENAI_EMBEDDING_MODEL string = embeddingModelName
 output AZURE_OPENAI_EMBEDDING_DIMENSIONS int = embeddingDimensions
+output AZURE_OPENAI_CHAT_DEPLOYMENT string = openAi.outputs.chatDeploymentName
 
 output AZURE_FUNCTION_APP_NAME string = functionApp.outputs.name
 output AZURE_FUNCTION_APP_ID string = functionApp.outputs.id

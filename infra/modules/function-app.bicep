@@ -90,6 +90,9 @@ param embeddingDeploymentName string
 @description('Dimensions of that deployment\'s vectors.')
 param embeddingDimensions int
 
+@description('Chat deployment that writes context notes (contextualize=llm); empty: the option stays off.')
+param chatDeploymentName string = ''
+
 @description('entra mode: application (client) id of the app registration that represents the skill.')
 param skillAppClientId string
 
@@ -194,6 +197,12 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
         {
           name: 'AZURE_OPENAI_EMBEDDING_DIMENSIONS'
           value: string(embeddingDimensions)
+        }
+        // contextualize=llm (skills/skill/contextual.py): empty means off. Notes are cached in the
+        // host storage (AzureWebJobsStorage__blobServiceUri, Storage Blob Data Owner in rbac.bicep).
+        {
+          name: 'AZURE_OPENAI_CHAT_DEPLOYMENT'
+          value: chatDeploymentName
         }
         {
           name: 'AZURE_CLIENT_ID'

@@ -34,6 +34,16 @@ param embeddingDeploymentSkuName string
 @minValue(1)
 param embeddingDeploymentCapacity int
 
+@description('Chat model for context notes (contextualize=llm); empty: no chat deployment.')
+param chatModelName string = ''
+
+@description('Chat model version.')
+param chatModelVersion string = ''
+
+@description('Chat deployment capacity in thousands of tokens per minute (GlobalStandard).')
+@minValue(1)
+param chatDeploymentCapacity int = 50
+
 resource account 'Microsoft.CognitiveServices/accounts@2025-06-01' = {
   name: name
   location: location
@@ -67,7 +77,31 @@ resource embedding 'Microsoft.CognitiveServices/accounts/deployments@2025-06-01'
   }
 }
 
+// Optional, off by default: the function's Cognitive Services OpenAI User role on the account
+// (rbac.bicep) already covers it. Deployments of one account are created one after the other.
+resource chat 'Microsoft.CognitiveServices/accounts/deployments@2025-06-01' = if (!empty(chatModelName)) {
+  parent: account
+  name: empty(chatModelName) ? 'none' : chatModelName
+  dependsOn: [
+    embedding
+  ]
+  sku: {
+    name: 'GlobalStandard'
+    capacity: chatDeploymentCapacity
+  }
+  properties: {
+    model: {
+      format: 'OpenAI'
+      name: chatModelName
+      version: chatModelVersion
+    }
+    // A new model version writes other notes; cached notes are keyed by deployment name only.
+    versionUpgradeOption: 'NoAutoUpgrade'
+  }
+}
+
 output name string = account.name
 output id string = account.id
 output endpoint string = account.properties.endpoint
 output embeddingDeploymentName string = embedding.name
+output chatDeploymentName string = empty(chatModelName) ? '' : chat.name

@@ -7,15 +7,18 @@
 """
 
 from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.context import PATH_SEPARATOR, with_note
 from skills.chunking.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
+from skills.chunking.sentences import sentence_starts
 from skills.chunking.strategies import BoundaryModel
 from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
     "LANGUAGES",
+    "PATH_SEPARATOR",
     "SUFFIX_FORMATS",
     "BoundaryModel",
     "Chunk",
@@ -33,4 +36,6 @@ __all__ = [
     "encode",
     "encoding",
     "language_of",
+    "sentence_starts",
+    "with_note",
 ]

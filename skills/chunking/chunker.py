@@ -143,6 +143,7 @@ def chunk_document(
             prefix=piece.prefix,
             headings=piece.headings,
             pages=pages.pages(piece.start, piece.end),
+            path_chars=piece.path_chars,
         )
 
     parents = tuple(

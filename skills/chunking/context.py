@@ -21,11 +21,12 @@ whole, and the path gives way, outermost headings first, down to none.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from skills.chunking.model import Chunk
 from skills.chunking.outline import MAX_TITLE_CHARS, Container, Outline, cut_at_word
-from skills.chunking.tokens import count_tokens
+from skills.chunking.tokens import count_tokens, decode, encode
 
 PATH_SEPARATOR = " > "
 _TAG = re.compile(r"<[^<>]*>")  # no "<" inside: a line of unclosed "<a " costs one pass
@@ -45,6 +46,7 @@ class Prefix:
     text: str
     tokens: int
     headings: tuple[str, ...]
+    path_chars: int = 0  # ``text[:path_chars]`` is the heading path line and its blank line
 
 
 class ContextBuilder:
@@ -185,8 +187,9 @@ class ContextBuilder:
 
 
 def _prefix(line: str, reopen: str, headings: tuple[str, ...]) -> Prefix:
-    text = (line + "\n\n" if line else "") + reopen
-    return Prefix(text, prefix_tokens(text) if text else 0, headings)
+    path_line = line + "\n\n" if line else ""
+    text = path_line + reopen
+    return Prefix(text, prefix_tokens(text) if text else 0, headings, len(path_line))
 
 
 def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit: int) -> Prefix:
@@ -249,3 +252,34 @@ def header_words(reopen: str, delimiter: bool = False) -> str:
         if _WORD.search(line):
             kept.append(line)
     return "\n".join(kept) + "\n" if kept else ""
+
+
+def with_note(chunk: Chunk, note: str, limit: int) -> Chunk:
+    """``chunk`` embedded with ``note`` after its heading path and before the rest, within
+    ``limit`` tokens: the note is made one line and cut at a word (then a token) boundary when the
+    room runs out; the chunk's text and offsets stay as they are. No room, or an empty note,
+    leaves the chunk unchanged.
+
+    >>> from skills.chunking.model import Chunk
+    >>> plain = Chunk("c", None, 1, 0, 0, 5, 3, "Hello", prefix="A > B\\n\\n", path_chars=8)
+    >>> with_note(plain, "Greets  the reader.", 20).embed_text
+    'A > B\\n\\nGreets the reader.\\n\\nHello'
+    """
+    words = " ".join(note.split())
+    while words:
+        prefix = (
+            chunk.prefix[: chunk.path_chars] + words + "\n\n" + chunk.prefix[chunk.path_chars :]
+        )
+        tokens = count_tokens(prefix + chunk.text)
+        if tokens <= limit:
+            return replace(chunk, prefix=prefix, tokens=tokens, note=words)
+        words = _shorter(words, tokens - limit)
+    return chunk
+
+
+def _shorter(words: str, excess: int) -> str:
+    """``words`` less about ``excess`` tokens from the end, cut back to a whole word."""
+    ids = encode(words)
+    kept = decode(ids[: max(0, len(ids) - excess)])
+    cut = kept.rfind(" ")
+    return (kept[:cut] if cut > 0 else kept).rstrip()

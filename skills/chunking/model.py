@@ -34,6 +34,8 @@ class Chunk:
     prefix: str = ""
     headings: tuple[str, ...] = ()
     pages: tuple[int, ...] = ()
+    path_chars: int = 0  # ``prefix[:path_chars]`` is the heading path line and its blank line
+    note: str = ""  # a context note placed after the heading path (``context.with_note``)
 
     @property
     def text(self) -> str:

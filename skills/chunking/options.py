@@ -67,6 +67,9 @@ class ChunkOptions(BaseModel):
     child_overlap_tokens: int = Field(default=0, ge=0, le=MAX_EMBEDDING_TOKENS)
     heading_depth: int = Field(default=6, ge=1, le=6)
     include_headings: bool = True
+    #: Room kept free in every leaf for a context note written after chunking (``with_note``):
+    #: leaves are packed to ``child_max_tokens - note_tokens`` so that the note fits the cap.
+    note_tokens: int = Field(default=0, ge=0, le=MAX_EMBEDDING_TOKENS)
 
     @model_validator(mode="before")
     @classmethod
@@ -80,13 +83,19 @@ class ChunkOptions(BaseModel):
         strategy = data.get("strategy")
         if strategy in NON_OVERLAPPING:
             return data
-        leaf = data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
-        if isinstance(leaf, str) and leaf.strip().isdigit():  # as pydantic's lax mode reads it
-            leaf = int(leaf)
-        if isinstance(leaf, int) and not isinstance(leaf, bool):
+        leaf = _whole(
+            data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
+        )
+        note = _whole(data.get("note_tokens", data.get("noteTokens", 0)))
+        if leaf is not None and note is not None:
             share = 4 if strategy == Strategy.FIXED else 2
-            data = {**data, "child_overlap_tokens": max(0, leaf) // share}
+            data = {**data, "child_overlap_tokens": max(0, leaf - max(0, note)) // share}
         return data
+
+    @property
+    def leaf_budget(self) -> int:
+        """What a leaf is packed to: its cap less the room kept for a context note."""
+        return self.child_max_tokens - self.note_tokens
 
     @property
     def ignored_overlap(self) -> bool:
@@ -95,10 +104,16 @@ class ChunkOptions(BaseModel):
 
     @model_validator(mode="after")
     def _sizes_are_consistent(self) -> Self:
-        if self.child_overlap_tokens * 2 > self.child_max_tokens:
+        if self.note_tokens * 2 > self.child_max_tokens:
+            raise ValueError(
+                f"noteTokens ({self.note_tokens}) must be at most half of "
+                f"childMaxTokens ({self.child_max_tokens})"
+            )
+        if self.child_overlap_tokens * 2 > self.leaf_budget:
+            less_note = f" less noteTokens ({self.note_tokens})" if self.note_tokens else ""
             raise ValueError(
                 f"childOverlapTokens ({self.child_overlap_tokens}) must be at most half of "
-                f"childMaxTokens ({self.child_max_tokens})"
+                f"childMaxTokens ({self.child_max_tokens}){less_note}"
             )
         if (
             self.strategy is Strategy.HIERARCHICAL
@@ -109,3 +124,10 @@ class ChunkOptions(BaseModel):
                 f"childMaxTokens ({self.child_max_tokens})"
             )
         return self
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number as pydantic's lax mode reads it (``"128"`` too), else None."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -71,6 +71,7 @@ class Piece:
     tokens: int  # exact tokens of ``prefix + text[start:end]``
     headings: tuple[str, ...]
     text_tokens: int  # of ``text[start:end]`` alone
+    path_chars: int  # of ``prefix``: its heading path line (see ``context.Prefix``)
 
 
 class Packer:
@@ -314,7 +315,9 @@ class Packer:
         if prefix is None:
             return None
         tokens = prefix.tokens + text_tokens
-        return Piece(cut, start, end, prefix.text, tokens, prefix.headings, text_tokens)
+        return Piece(
+            cut, start, end, prefix.text, tokens, prefix.headings, text_tokens, prefix.path_chars
+        )
 
     def _after_lines(self, start: int, end: int, bare_only: bool = False) -> int:
         """Where the text after the heading, label and bare lines (or the bare lines only) that
@@ -413,8 +416,9 @@ class Packer:
             return None
         prefix = self.context.for_span(start, end, budget)
         text_tokens = self.index.count(start, end)
+        tokens = prefix.tokens + text_tokens
         return Piece(
-            cut, start, end, prefix.text, prefix.tokens + text_tokens, prefix.headings, text_tokens
+            cut, start, end, prefix.text, tokens, prefix.headings, text_tokens, prefix.path_chars
         )
 
     def overlap_starts(self, low: int, high: int, earliest: int = 0) -> list[int]:

@@ -112,7 +112,7 @@ def _layout(
         return fixed_windows(document, options)
     if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
         packer = document.packer()
-        pieces = packer.pack(packer.first, len(document.text), options.child_max_tokens)
+        pieces = packer.pack(packer.first, len(document.text), options.leaf_budget)
         return Layout(leaves=[(-1, piece) for piece in pieces])
     warnings: list[str] = []
     if strategy is Strategy.SEMANTIC:
@@ -140,7 +140,7 @@ def hierarchical(document: Document, options: ChunkOptions) -> Layout:
     if packer.is_empty:
         return layout
     overlap = options.child_overlap_tokens
-    leaf_budget = options.child_max_tokens
+    leaf_budget = options.leaf_budget
     layout.parents = packer.pack(packer.first, len(document.text), options.parent_max_tokens)
     for number, parent in enumerate(layout.parents):
         leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
@@ -195,7 +195,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     """Token windows of ``child_max_tokens`` (heading path included) overlapping by
     ``child_overlap_tokens``, each ended at the last safe position inside the window."""
     text, index = document.text, document.index
-    budget, overlap = options.child_max_tokens, options.child_overlap_tokens
+    budget, overlap = options.leaf_budget, options.child_overlap_tokens
     packer = document.packer()
     layout = Layout()
     position = packer.first

@@ -32,6 +32,11 @@ def encode(text: str) -> list[int]:
     return encoding().encode_ordinary(text)
 
 
+def decode(tokens: list[int]) -> str:
+    """The text of token ids (a cut inside a multi-byte character drops that character)."""
+    return encoding().decode(tokens, errors="ignore")
+
+
 def count_tokens(text: str) -> int:
     """Exact number of ``cl100k_base`` tokens in ``text``."""
     return len(encoding().encode_ordinary(text))

@@ -105,9 +105,11 @@ def evaluate(
     embedder: Embedder,
     progress: Callable[[Iterable[Candidate]], Iterable[Candidate]] = lambda c: c,
     retrieval: str = "vector",
+    build: Callable[[Candidate, Dataset, BoundaryModel | None], ChunkSet] = build_chunk_set,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
-    the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query)."""
+    the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query).
+    ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
     corpus = Corpus(dataset)
@@ -118,7 +120,7 @@ def evaluate(
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         if candidate.chunk_key not in rankings:
-            chunks = build_chunk_set(candidate, dataset, boundaries)
+            chunks = build(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
             if retrieval == "hybrid":

@@ -27,6 +27,13 @@ from skills.formats.conversion import Limits
 from skills.skill.answer import Answer
 from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
+from skills.skill.contextual import (
+    NOTE_RESERVE,
+    ContextSettings,
+    Ledger,
+    contextualize,
+    missing_warning,
+)
 from skills.skill.contract import InputRecord
 from skills.skill.hangup import client_gone
 from skills.skill.inputs import (
@@ -36,6 +43,8 @@ from skills.skill.inputs import (
     read_inputs,
     unknown_query_names,
 )
+from skills.skill.note_cache import note_cache
+from skills.skill.options import Contextualize
 from skills.skill.settings import SkillSettings
 from skills.skill.shape import record_data
 
@@ -62,6 +71,14 @@ class BatchStats:
     fallbacks: int = 0
     skipped: int = 0
     abandoned: int = 0
+    context_notes: int = 0  # children given a context note (contextualize=llm), cached ones too
+    context_cache_hits: int = 0
+    context_cache_errors: int = 0
+    context_missing: int = 0  # children of contextualize=llm records left without a note
+    context_input_tokens: int = 0
+    context_cached_tokens: int = 0  # of the input tokens, those the service served from its cache
+    context_output_tokens: int = 0
+    context_seconds: float = 0.0  # waiting for notes: not chunking, kept out of the speeds
 
 
 @dataclass
@@ -101,7 +118,7 @@ def run_batch(
             continue
         work = _Work(lengths[index], rest[index + 1], len(records), rest[0])
         plan = budget.plan(work.chars, work.rest_chars)
-        started = time.perf_counter()
+        started, noting = time.perf_counter(), result.stats.context_seconds
         try:
             output = _run_record(result, record.record_id, data, context, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
@@ -110,16 +127,33 @@ def run_batch(
             output = _fail(result, record.record_id, reason)
         del data
         size = result.answer.add(output)
-        budget.measured(plan, work.chars, time.perf_counter() - started, size)
+        noted = result.stats.context_seconds - noting
+        budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
     return result
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Context:
     query: Mapping[str, str]
     env: Mapping[str, str]
     settings: SkillSettings
     budget: TimeBudget
+    notes: _NoteRun | None = None  # made on the batch's first contextualize=llm record
+
+    def note_run(self) -> _NoteRun | None:
+        """The batch's chat deployment and token ledger; None when none is configured."""
+        if self.notes is None:
+            settings = ContextSettings.from_env(self.env)
+            if settings is None:
+                return None
+            self.notes = _NoteRun(settings, Ledger(settings.batch_max_tokens))
+        return self.notes
+
+
+@dataclass(frozen=True, slots=True)
+class _NoteRun:
+    settings: ContextSettings
+    ledger: Ledger
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +196,57 @@ def _run_record(
         chunked = _chunk(inputs, options, context.env, warnings, deadline)
     except ChunkingError as exc:
         return _fail(result, record_id, str(exc))
+    if inputs.contextualize is Contextualize.LLM:
+        noting = time.perf_counter()
+        reserve = budget.seconds * NOTE_RESERVE
+        notes_by = deadline - reserve if plan is Plan.FULL else time.monotonic()
+        chunked = _notes(result, inputs, options, chunked, context, notes_by, warnings)
+        result.stats.context_seconds += time.perf_counter() - noting
     return _succeed(result, record_id, inputs, options, chunked, warnings)
+
+
+def _notes(
+    result: BatchResult,
+    inputs: RecordInputs,
+    options: ChunkOptions,
+    chunked: Chunking,
+    context: _Context,
+    deadline: float,
+    warnings: list[str],
+) -> Chunking:
+    """The children with their context notes, as far as the deployment, the token budgets and
+    ``deadline`` allow; every shortfall is one warning, never an error."""
+    run = context.note_run()
+    if run is None:
+        warnings.append(
+            "contextualize=llm ignored: no chat deployment is configured (AZURE_OPENAI_ENDPOINT "
+            "and AZURE_OPENAI_CHAT_DEPLOYMENT); children keep the heading path only"
+        )
+        return chunked
+    noted, notes = contextualize(
+        chunked,
+        inputs.text,
+        inputs.title,
+        options.child_max_tokens,
+        options.note_tokens,
+        run.settings,
+        run.settings.model(),
+        note_cache(context.env),
+        run.ledger,
+        deadline,
+    )
+    warning = missing_warning(notes, len(chunked.leaves))
+    if warning:
+        warnings.append(warning)
+    stats = result.stats
+    stats.context_notes += notes.notes
+    stats.context_cache_hits += notes.cache_hits
+    stats.context_cache_errors += notes.cache_errors
+    stats.context_missing += sum(notes.missing.values())
+    stats.context_input_tokens += notes.usage.prompt
+    stats.context_cached_tokens += notes.usage.cached
+    stats.context_output_tokens += notes.usage.completion
+    return noted
 
 
 def _chunk(
@@ -282,7 +366,7 @@ def _unknown_query_message(names: list[str]) -> str:
     )
     return (
         f"unknown query-string option {shown} in the skill's uri; allowed: the chunking options, "
-        f"format, timeBudgetSeconds and code{hint}"
+        f"contextualize, format, timeBudgetSeconds and code{hint}"
     )
 
 

@@ -81,6 +81,7 @@ class ChildOut(_ChunkOut):
 
     embedText: str
     language: str | None
+    context: str  # its context note (contextualize=llm), also inside embedText; empty without
 
 
 class ParentOut(_ChunkOut):

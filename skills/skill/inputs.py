@@ -29,18 +29,27 @@ from skills.formats.conversion import ConversionError, Limits
 from skills.formats.layout import layout_to_markdown
 from skills.formats.read import read_file
 from skills.skill.contract import HugeInteger
-from skills.skill.options import OPTION_FIELDS, OptionError, resolve_options
+from skills.skill.options import (
+    OPTION_FIELDS,
+    SKILL_OPTIONS,
+    Contextualize,
+    OptionError,
+    resolve_contextualize,
+    resolve_options,
+)
 from skills.skill.settings import option_setting_name
 
 #: One of these carries the document (see the module docstring).
 SOURCE_INPUTS = ("text", "file_data", "markdownDocument")
 DOCUMENT_INPUTS = (*SOURCE_INPUTS, "fileName", "contentType", "title", "documentKey", "format")
 #: Every input name a record may carry.
-KNOWN_INPUTS = frozenset(DOCUMENT_INPUTS) | frozenset(OPTION_FIELDS)
+KNOWN_INPUTS = frozenset(DOCUMENT_INPUTS) | frozenset(OPTION_FIELDS) | frozenset(SKILL_OPTIONS)
+#: The room a child keeps for its note under ``contextualize=llm`` unless ``noteTokens`` is given.
+LLM_NOTE_TOKENS = 32
 #: Query-string names that are not record inputs: the function key and the batch time budget.
 QUERY_ONLY = frozenset({"code", "timeBudgetSeconds"})
 #: Every name the query string may carry: the options, ``format``, and the query-only names.
-QUERY_NAMES = frozenset(OPTION_FIELDS) | {"format"} | QUERY_ONLY
+QUERY_NAMES = frozenset(OPTION_FIELDS) | frozenset(SKILL_OPTIONS) | {"format"} | QUERY_ONLY
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _FORMATS = tuple(member.value for member in Format)
 
@@ -59,6 +68,7 @@ class RecordInputs:
     format: Format | None
     options: ChunkOptions
     warnings: tuple[str, ...]
+    contextualize: Contextualize = Contextualize.NONE
 
 
 def read_inputs(
@@ -74,7 +84,9 @@ def read_inputs(
         raise InputError(f"data must be an object with a 'text' input, got {_kind(data)}")
     _reject_unknown(data)
     try:
-        options = resolve_options(data, query, settings)
+        contextualize = resolve_contextualize(data, query, settings)
+        defaults = {"noteTokens": LLM_NOTE_TOKENS} if contextualize is Contextualize.LLM else {}
+        options = resolve_options(data, query, settings, defaults)
     except OptionError as exc:
         raise InputError(str(exc)) from None
     warnings: list[str] = []
@@ -88,6 +100,7 @@ def read_inputs(
         format=document.markup or _format(data.get("format"), query, settings),
         options=options,
         warnings=tuple(warnings),
+        contextualize=contextualize,
     )
 
 

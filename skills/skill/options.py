@@ -8,6 +8,14 @@ booleans are not numbers.
 
 >>> resolve_options({"childMaxTokens": 128}, {"strategy": "structural"}, {}).strategy.value
 'structural'
+
+``contextualize`` (``none`` or ``llm``, app setting ``CHUNK_CONTEXTUALIZE``) is the skill's own
+option, resolved the same way: with ``llm`` each child keeps ``noteTokens`` (``LLM_NOTE_TOKENS``
+unless given) for
+room for a note written by a chat model (:mod:`skills.skill.contextual`).
+
+>>> resolve_contextualize({}, {"contextualize": "llm"}, {}).value
+'llm'
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from annotated_types import Ge, Le
@@ -38,6 +46,17 @@ _MAX_SHOWN_VALUE = 40
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}(?:\.0*)?")
 
 
+class Contextualize(StrEnum):
+    """Whether children get a context note from a chat model."""
+
+    NONE = "none"
+    LLM = "llm"
+
+
+#: The skill's own options, beside the engine's.
+SKILL_OPTIONS = ("contextualize",)
+
+
 class OptionError(ValueError):
     """An option that cannot be used; the message names it and says what is allowed."""
 
@@ -49,10 +68,16 @@ class _Given:
 
 
 def resolve_options(
-    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+    record: Mapping[str, Any],
+    query: Mapping[str, str],
+    settings: Mapping[str, str],
+    defaults: Mapping[str, Any] | None = None,
 ) -> ChunkOptions:
-    """The validated options for one record, or :class:`OptionError` naming what is wrong."""
+    """The validated options for one record, or :class:`OptionError` naming what is wrong;
+    ``defaults`` (camelCase) come last, before the engine's own."""
     given = _collect(record, query, settings)
+    for wire, value in (defaults or {}).items():
+        given.setdefault(wire, _Given(value, "skill's default"))
     for name, item in given.items():
         _check_type(name, item)
     try:
@@ -61,19 +86,50 @@ def resolve_options(
         raise OptionError(_describe(exc, given)) from None
 
 
+def resolve_contextualize(
+    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+) -> Contextualize:
+    """``contextualize`` for one record (``none`` unless given), or :class:`OptionError`."""
+    item = _given("contextualize", "contextualize", record, query, settings)
+    if item is None:
+        return Contextualize.NONE
+    value = item.value.strip().lower() if isinstance(item.value, str) else item.value
+    if value not in tuple(Contextualize):
+        allowed = ", ".join(member.value for member in Contextualize)
+        raise OptionError(
+            f"contextualize: must be one of {allowed} (got {_show(item.value)} from the "
+            f"{item.source})"
+        )
+    return Contextualize(value)
+
+
 def _collect(
     record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
 ) -> dict[str, _Given]:
     given: dict[str, _Given] = {}
     for wire, field in OPTION_FIELDS.items():
-        setting = option_setting_name(field)
-        if record.get(wire) is not None:
-            given[wire] = _Given(record[wire], "record")
-        elif query.get(wire) not in (None, ""):
-            given[wire] = _Given(query[wire], "query string")
-        elif settings.get(setting) not in (None, ""):
-            given[wire] = _Given(settings[setting], f"app setting {setting}")
+        item = _given(wire, field, record, query, settings)
+        if item is not None:
+            given[wire] = item
     return given
+
+
+def _given(
+    wire: str,
+    field: str,
+    record: Mapping[str, Any],
+    query: Mapping[str, str],
+    settings: Mapping[str, str],
+) -> _Given | None:
+    """The value that counts, record > query string > app setting, or None."""
+    setting = option_setting_name(field)
+    if record.get(wire) is not None:
+        return _Given(record[wire], "record")
+    if query.get(wire) not in (None, ""):
+        return _Given(query[wire], "query string")
+    if settings.get(setting) not in (None, ""):
+        return _Given(settings[setting], f"app setting {setting}")
+    return None
 
 
 def _check_type(wire: str, item: _Given) -> None:

@@ -8,7 +8,8 @@ leaf whose ``parent_id`` names no parent is wrapped the same way: nothing is eve
 
 Only what something downstream reads is sent (an answer is several times its input, and every
 byte is built, held, serialised and sent while the indexer waits): the fields the index
-projections of ``index_definitions/`` map, and a child's ``embedText`` for the embedding skill.
+projections of ``index_definitions/`` map (a child's ``context`` note among them, empty without
+one), and a child's ``embedText`` for the embedding skill.
 A parent's ``embedText``, every ``tokens``, ``level`` and a child's ``parentId`` (nesting says it)
 are not: they were 1.9 of the 7.6 bytes an answer weighed per input byte (``docs/skill.md``).
 
@@ -68,6 +69,7 @@ def _child(child: Chunk, language: str | None) -> dict[str, Any]:
     out = _common(child, child.id)
     out["embedText"] = child.embed_text
     out["language"] = language
+    out["context"] = child.note  # always there: the children index projects it
     return out
 
 

@@ -95,6 +95,13 @@ def batch_fields(
         "fallbacks": stats.fallbacks,
         "skipped": stats.skipped,
         "abandoned": stats.abandoned,
+        "contextNotes": stats.context_notes,
+        "contextCacheHits": stats.context_cache_hits,
+        "contextCacheErrors": stats.context_cache_errors,
+        "contextMissing": stats.context_missing,
+        "contextInputTokens": stats.context_input_tokens,
+        "contextCachedTokens": stats.context_cached_tokens,
+        "contextOutputTokens": stats.context_output_tokens,
         "status": status,
     }
 
