@@ -100,6 +100,7 @@ def _hier(parent: int, child: int, overlap: int, returns: str) -> Candidate:
 
 #: What a hit can return, each measured at the default sizes.
 _RETURNS_AT_THE_DEFAULT = (
+    "budget",
     "top-parent",
     "parent",
     "child",
@@ -114,8 +115,10 @@ _RETURNS_AT_THE_DEFAULT = (
 #: and the single-level strategies; the run behind ``docs/evaluation.md``.
 DEFAULT_CANDIDATES = (
     *(_hier(640, 128, 64, returns) for returns in _RETURNS_AT_THE_DEFAULT),
+    _hier(640, 128, 32, "budget"),
     _hier(640, 128, 32, "top-parent"),
     _hier(640, 128, 32, "parent"),
+    _hier(640, 128, 0, "budget"),
     _hier(640, 128, 0, "top-parent"),
     _hier(640, 96, 48, "top-parent"),
     _hier(640, 160, 80, "top-parent"),

@@ -5,8 +5,10 @@ A search ranks children; the prompt wants sections. Given the hits grouped by pa
 order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what each parent sends:
 
 1. **Breadth first.** In rank order, the first parent whole when it fits (the first result keeps
-   the whole section that makes today's top-1), every other parent as its hit children, touching
-   or overlapping ones joined into one passage. A passage that does not fit what is left is
+   the whole section that makes today's top-1), else its longest *head* that fits: the parent
+   from its start to the end of one of its hit children (where the chunker ended a child: a
+   sentence, a line or a row), then every other parent as its hit children, touching or
+   overlapping ones joined into one passage. A passage that does not fit what is left is
    skipped, and smaller ones after it may still fit.
 2. **Then depth.** With what is left, again in rank order, a parent sent as children is sent
    whole instead when the difference fits: a large budget ends up with whole sections, a small
@@ -92,7 +94,13 @@ def assemble(
         if number == 0 and whole and cost(whole) <= left:
             chosen[number], left = whole, left - cost(whole)
             continue
+        heads = _heads(group) if number == 0 else []
+        head = next((h for h in heads if cost([h]) <= left), None)
+        if head is not None:
+            chosen[number], left = [head], left - cost([head])
         for passage in joined(group.hits):
+            if head is not None and passage.end <= head.end:
+                continue
             if cost([passage]) <= left:
                 chosen[number].append(passage)
                 left -= cost([passage])
@@ -110,6 +118,20 @@ def _whole(group: Group) -> list[Passage]:
     if parent is None:
         return []
     return [Passage(parent.doc, parent.start, parent.end, parent.text, parent.prefix, True)]
+
+
+def _heads(group: Group) -> list[Passage]:
+    """The parent cut after each of its hit children, longest first, with the parent's prefix."""
+    parent = group.parent
+    if parent is None:
+        return []
+    ends = sorted({hit.end for hit in group.hits if parent.start < hit.end < parent.end})
+    return [
+        Passage(
+            parent.doc, parent.start, end, parent.text[: end - parent.start], parent.prefix, False
+        )
+        for end in reversed(ends)
+    ]
 
 
 def joined(hits: Sequence[Piece]) -> list[Passage]:

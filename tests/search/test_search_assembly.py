@@ -44,8 +44,13 @@ def test_what_is_left_turns_children_back_into_whole_sections_in_rank_order() ->
     assert sent(assemble(GROUPS, 100, words)) == [(0, 10, True), (10, 20, True), (20, 30, True)]
 
 
-def test_a_first_section_larger_than_the_budget_sends_its_children() -> None:
-    assert sent(assemble(GROUPS, 8, words)) == [(4, 6, False), (12, 14, False)]
+def test_a_first_section_larger_than_the_budget_sends_its_head_to_the_end_of_a_hit() -> None:
+    # the first section from its start to the end of its hit (words 0-6): 7 tokens with "P"
+    assert sent(assemble(GROUPS, 8, words)) == [(0, 6, False)]
+
+
+def test_without_room_for_a_head_the_first_section_sends_its_hit_children() -> None:
+    assert sent(assemble(GROUPS, 6, words)) == [(4, 6, False), (12, 14, False)]
 
 
 def test_a_passage_that_does_not_fit_is_skipped_and_a_smaller_one_after_it_is_taken() -> None:
