@@ -46,7 +46,7 @@ from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
 from skills.search.assembly import Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
-from skills.search.query import FETCHED_CHILDREN
+from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
 #: The policy whose prompt is assembled for each budget (:func:`prompt`).
 BUDGET = "budget"
@@ -205,12 +205,16 @@ def _distinct(
 
 
 def _groups(
-    ranked_leaves: Sequence[int], chunks: ChunkSet, text_of: Callable[[Span], str] | None
+    ranked_leaves: Sequence[int],
+    chunks: ChunkSet,
+    text_of: Callable[[Span], str] | None,
+    fetched: int = FETCHED_CHILDREN,
 ) -> list[tuple[int | None, list[int]]]:
-    """The hits among the children the query fetches, grouped by parent (None: a leaf without
-    one, a group of its own) in the order of each group's best hit, as ``group_by_parent``."""
+    """The hits among the ``fetched`` children the query fetches, grouped by parent (None: a
+    leaf without one, a group of its own) in the order of each group's best hit, as
+    ``group_by_parent``."""
     groups: dict[tuple[str, int], tuple[int | None, list[int]]] = {}
-    for index in _distinct(ranked_leaves[:FETCHED_CHILDREN], chunks, text_of):
+    for index in _distinct(ranked_leaves[:fetched], chunks, text_of):
         parent = chunks.leaves[index].parent
         key = ("parent", parent) if parent is not None else ("leaf", index)
         groups.setdefault(key, (parent, []))[1].append(index)
@@ -252,7 +256,8 @@ def prompt(
     count: Callable[[str], int],
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
-    assembly (``skills.search.assembly``) of the hits it fetches, passages in the order sent."""
+    assembly (``skills.search.assembly``) of the hits it fetches for that budget
+    (``children_for_budget``), passages in the order sent."""
     return _prompt(ranked_leaves, chunks, (budget, count), text_of)
 
 
@@ -263,6 +268,7 @@ def _prompt(
     text_of: Callable[[Span], str],
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
+    fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
 
     def piece(span: Span, prefix: str) -> Piece:
         return Piece(span.doc, span.start, span.end, text_of(span), prefix)
@@ -272,7 +278,7 @@ def _prompt(
             None if parent is None else piece(chunks.parents[parent], chunks.parent_prefix(parent)),
             tuple(piece(chunks.leaves[i].span, _leaf_prefix(chunks, i, text_of)) for i in hits),
         )
-        for parent, hits in _groups(ranked_leaves, chunks, text_of)
+        for parent, hits in _groups(ranked_leaves, chunks, text_of, fetched)
     ]
     # No limit: nothing costs anything, so every group fits whole.
     budget, count = limit if limit is not None else (0, lambda text: 0)

@@ -70,6 +70,20 @@ class Searcher(Protocol):
 #: Children fetched per query before they are grouped into parents (over-fetching, since several
 #: children of one parent may rank high).
 FETCHED_CHILDREN = 50
+#: With a prompt budget, one fetched child at least per this many tokens of it: 50 children reach
+#: about 20 parents, fewer than an 8,000-token prompt holds, and a reference past them is never
+#: sent however large the budget (every set's B4000 and B8000 were equal before).
+TOKENS_PER_FETCHED_CHILD = 40
+
+
+def children_for_budget(budget: int, children: int = FETCHED_CHILDREN) -> int:
+    """Children to fetch for a prompt of ``budget`` tokens: ``children``, or more for a large
+    budget, at most the API's page size.
+
+    >>> children_for_budget(1000), children_for_budget(8000), children_for_budget(10**6)
+    (50, 200, 1000)
+    """
+    return min(MAX_TOP, max(children, budget // TOKENS_PER_FETCHED_CHILD))
 
 
 @dataclass(frozen=True)
@@ -117,13 +131,15 @@ def query_parents(
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
     select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
+    fetched = (
+        opts.children if opts.budget is None else children_for_budget(opts.budget, opts.children)
+    )
     request = SearchRequest(
-        children_index, question, select, opts.children,
-        vector_k=opts.children, semantic=opts.semantic,
-    )  # fmt: skip
+        children_index, question, select, fetched, vector_k=fetched, semantic=opts.semantic
+    )
     raw = searcher.search(request)
     hits = [ChildHit.from_result(doc) for doc in raw]
-    top = opts.parents if opts.budget is None else opts.children
+    top = opts.parents if opts.budget is None else fetched
     parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, top)]
     if parents_in_children(opts.mode):
         parents = _parents_from_children(hits)

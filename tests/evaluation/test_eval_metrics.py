@@ -128,3 +128,10 @@ def test_k_counts_leaf_hits_not_distinct_contexts() -> None:
     assert score.rank == 6
     assert score.hit_at(5) is False
     assert score.context_tokens == 1
+
+
+def test_every_leaf_the_query_fetches_for_the_largest_budget_is_ranked() -> None:
+    from skills.evaluation.metrics import BUDGETS, SEARCH_DEPTH
+    from skills.search.query import children_for_budget
+
+    assert children_for_budget(max(BUDGETS)) <= SEARCH_DEPTH
