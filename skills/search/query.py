@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skills.chunking.tokens import count_tokens
+from skills.chunking import count_tokens
 from skills.search.collapse import (
     ChildHit,
     Expand,
