@@ -4,12 +4,12 @@ the evaluation both call.
 A search ranks children; the prompt wants sections. Given the hits grouped by parent in rank
 order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what each parent sends:
 
-1. **Breadth first.** In rank order, the first parent whole when it fits (the first result keeps
-   the whole section that makes today's top-1), else its longest *head* that fits: the parent
-   from its start to the end of one of its hit children (where the chunker ended a child: a
-   sentence, a line or a row), then every other parent as its hit children, touching or
-   overlapping ones joined into one passage. A passage that does not fit what is left is
-   skipped, and smaller ones after it may still fit.
+1. **Breadth first.** In rank order, the first parent whole (the first result keeps the whole
+   section that makes today's top-1), then every other parent as its hit children, touching or
+   overlapping ones joined into one passage. A passage that does not fit what is left is sent
+   as its longest *head* that fits: cut where one of its hit children ends (where the chunker
+   ended a child: at a sentence, a line or a row), or skipped when not even its first child
+   fits; smaller passages after it may still fit.
 2. **Then depth.** With what is left, again in rank order, a parent sent as children is sent
    whole instead when the difference fits: a large budget ends up with whole sections, a small
    one with the first section and the best children of many.
@@ -87,23 +87,33 @@ def assemble(
                 costs[passage] = count(passage.rendered)
         return sum(costs[passage] for passage in passages)
 
+    def fitting(passage: Passage, ends: Sequence[int], left: int) -> Passage | None:
+        """The passage, else its longest head ending at one of ``ends``, within ``left``."""
+        inner = sorted((end for end in ends if passage.start < end < passage.end), reverse=True)
+        for candidate in [passage, *(_head(passage, end) for end in inner)]:
+            if cost([candidate]) <= left:
+                return candidate
+        return None
+
     left = budget
     chosen: list[list[Passage]] = [[] for _ in groups]
     for number, group in enumerate(groups):
+        runs = joined(group.hits)
+        ends = [run.end for run in runs]
+        head = None
         whole = _whole(group)
-        if number == 0 and whole and cost(whole) <= left:
-            chosen[number], left = whole, left - cost(whole)
-            continue
-        heads = _heads(group) if number == 0 else []
-        head = next((h for h in heads if cost([h]) <= left), None)
+        if number == 0 and whole:
+            head = fitting(whole[0], ends, left)
         if head is not None:
-            chosen[number], left = [head], left - cost([head])
-        for passage in joined(group.hits):
-            if head is not None and passage.end <= head.end:
+            chosen[number].append(head)
+            left -= cost([head])
+        for run in runs:
+            if head is not None and run.end <= head.end:
                 continue
-            if cost([passage]) <= left:
-                chosen[number].append(passage)
-                left -= cost([passage])
+            taken = fitting(run, [hit.end for hit in group.hits], left)
+            if taken is not None:
+                chosen[number].append(taken)
+                left -= cost([taken])
     for number, group in enumerate(groups):
         whole = _whole(group)
         if whole and chosen[number] != whole:
@@ -120,18 +130,10 @@ def _whole(group: Group) -> list[Passage]:
     return [Passage(parent.doc, parent.start, parent.end, parent.text, parent.prefix, True)]
 
 
-def _heads(group: Group) -> list[Passage]:
-    """The parent cut after each of its hit children, longest first, with the parent's prefix."""
-    parent = group.parent
-    if parent is None:
-        return []
-    ends = sorted({hit.end for hit in group.hits if parent.start < hit.end < parent.end})
-    return [
-        Passage(
-            parent.doc, parent.start, end, parent.text[: end - parent.start], parent.prefix, False
-        )
-        for end in reversed(ends)
-    ]
+def _head(passage: Passage, end: int) -> Passage:
+    """The passage cut at ``end`` (a child's end), with its prefix: never the whole parent."""
+    text = passage.text[: end - passage.start]
+    return Passage(passage.doc, passage.start, end, text, passage.prefix, False)
 
 
 def joined(hits: Sequence[Piece]) -> list[Passage]:

@@ -91,3 +91,10 @@ def test_a_prompt_never_exceeds_its_budget_and_cites_exact_offsets(
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.rendered == p.prefix + p.text for p in passages)
+
+
+def test_joined_children_too_long_for_what_is_left_send_their_head_to_a_child_end() -> None:
+    # the second section's hits 11-14 and 13-17 join into one 6-word passage (7 with "C");
+    # after the first section (11) only 5 are left: the head to the first hit's end (4) fits
+    second = group((10, 20), (11, 14), (13, 17))
+    assert sent(assemble([GROUPS[0], second], 16, words)) == [(0, 10, True), (11, 14, False)]
