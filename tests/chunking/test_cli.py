@@ -13,7 +13,7 @@ from skills.chunking.cli import main
 from skills.formats.registry import TEXT_SUFFIXES
 
 PROJECT = Path(__file__).resolve().parents[2]
-FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
+FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText", "prefix",
           "tokens", "headings", "pages"}  # fmt: skip
 
 
