@@ -116,7 +116,7 @@ def costs(chunks: ChunkSet, documents: Mapping[str, str]) -> dict[str, float]:
     each parent's text once), all per MiB of UTF-8 source.
 
     >>> from skills.evaluation.chunksets import Leaf
-    >>> chunks = ChunkSet((Leaf(Span("d", 0, 4), "A\nabcd"),))
+    >>> chunks = ChunkSet((Leaf(Span("d", 0, 4), "A: abcd"),))
     >>> costs(chunks, {"d": "abcd" * (MIB // 4)})["leaves_per_mib"]
     1.0
     """
