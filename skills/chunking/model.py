@@ -56,6 +56,7 @@ class Chunk:
             "end": self.end,
             "text": self.text,
             "embedText": self.embed_text,
+            "prefix": self.prefix,
             "tokens": self.tokens,
             "headings": list(self.headings),
             "pages": list(self.pages),

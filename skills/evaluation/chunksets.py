@@ -24,11 +24,17 @@ class Leaf:
 
 @dataclass(frozen=True, slots=True)
 class ChunkSet:
-    """Leaves of all documents in document order (per document), and their parents."""
+    """Leaves of all documents in document order (per document), and their parents; a parent's
+    prefix (``parent_prefixes``, empty when the chunker gives none) is what its embedded text
+    adds to its span, as a leaf's ``embed_text`` does."""
 
     leaves: tuple[Leaf, ...]
     parents: tuple[Span, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    parent_prefixes: tuple[str, ...] = field(default=())
+
+    def parent_prefix(self, index: int) -> str:
+        return self.parent_prefixes[index] if index < len(self.parent_prefixes) else ""
 
     def children(self) -> dict[int, list[int]]:
         """Parent index -> indices of its leaves, in document order."""
@@ -43,13 +49,15 @@ def concatenate(parts: Mapping[str, ChunkSet]) -> ChunkSet:
     """One chunk set for the whole corpus from one per document, parent indices shifted."""
     leaves: list[Leaf] = []
     parents: list[Span] = []
+    prefixes: list[str] = []
     warnings: list[str] = []
     for doc, part in parts.items():
         offset = len(parents)
         parents.extend(part.parents)
+        prefixes.extend(part.parent_prefix(index) for index in range(len(part.parents)))
         leaves.extend(
             Leaf(leaf.span, leaf.embed_text, None if leaf.parent is None else leaf.parent + offset)
             for leaf in part.leaves
         )
         warnings.extend(f"{doc}: {warning}" for warning in part.warnings)
-    return ChunkSet(tuple(leaves), tuple(parents), tuple(warnings))
+    return ChunkSet(tuple(leaves), tuple(parents), tuple(warnings), tuple(prefixes))

@@ -5,6 +5,7 @@
     python -m skills eval --grid grid.json --out results/  # your candidates
     python -m skills eval --only "hier-640-128-64 top-parent" --no-baselines
     python -m skills eval --retrieval hybrid               # BM25 + vector, as the service queries
+    python -m skills eval --set evaluation_sets/licenses   # a set over installed packages' files
 
 Writes ``results.json``, ``results.csv`` and ``hit_by_budget.png`` to ``--out`` and prints the
 table. Embeds with Azure OpenAI when ``AZURE_OPENAI_ENDPOINT`` and
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
 from skills.evaluation.grid import Candidate, load_grid
+from skills.evaluation.installed import load_set
 from skills.evaluation.retrieval import RETRIEVALS
 
 
@@ -32,6 +34,12 @@ def parser() -> argparse.ArgumentParser:
         type=Path,
         default=DEFAULT_DEV_SET / "questions.jsonl",
         help="questions (.jsonl: dev format or Chroma-style offsets; .csv: Chroma's questions_df)",
+    )
+    p.add_argument(
+        "--set",
+        type=Path,
+        help="a set of evaluation_sets/ (questions over files of the installed packages, "
+        "skills/evaluation/installed.py), instead of --docs and --questions",
     )
     p.add_argument(
         "--grid", type=Path, help="JSON grid of candidates (see skills/evaluation/grid.py)"
@@ -54,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        dataset = load_dataset(args.docs, args.questions)
+        dataset = load_set(args.set) if args.set else load_dataset(args.docs, args.questions)
         candidates = load_grid(args.grid, with_baselines=not args.no_baselines)
     except (DatasetError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -74,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     results = evaluate(dataset, candidates, embedder, _progress, args.retrieval)
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
-        "docs": str(args.docs),
-        "questions": str(args.questions),
+        "docs": str(args.set or args.docs),
+        "questions": str(args.set / "questions.jsonl" if args.set else args.questions),
         "documents": len(dataset.documents),
         "questionCount": len(dataset.questions),
         "embedder": embedder.model_name,

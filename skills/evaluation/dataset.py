@@ -98,9 +98,14 @@ def _doc_name(record: Mapping[str, Any]) -> str:
 
 def load_dataset(docs: Path, questions: Path) -> Dataset:
     """Documents of ``docs`` and the questions of ``questions`` (``.jsonl`` or ``.csv``)."""
-    records = list(read_records(questions))
-    named = (_doc_name(record) for _, record in records)
+    named = (_doc_name(record) for _, record in read_records(questions))
     documents = load_documents(docs, named)
+    return Dataset(documents=documents, questions=load_questions(questions, documents))
+
+
+def load_questions(questions: Path, documents: Mapping[str, str]) -> tuple[Question, ...]:
+    """The questions of ``questions``, their references located in ``documents``."""
+    records = list(read_records(questions))
     parsed = tuple(
         parse_question(record, documents, f"{questions}:{line}") for line, record in records
     )
@@ -109,7 +114,7 @@ def load_dataset(docs: Path, questions: Path) -> Dataset:
     ids = [q.id for q in parsed]
     if len(set(ids)) != len(ids):
         raise DatasetError(f"{questions}: question ids are not unique")
-    return Dataset(documents=documents, questions=parsed)
+    return parsed
 
 
 def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

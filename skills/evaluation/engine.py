@@ -37,4 +37,5 @@ def engine_chunks(
         for leaf in result.leaves
     )
     parents = tuple(Span(doc, p.start, p.end) for p in result.parents)
-    return ChunkSet(leaves, parents, result.warnings)
+    prefixes = tuple(p.prefix for p in result.parents)
+    return ChunkSet(leaves, parents, result.warnings, prefixes)

@@ -100,6 +100,7 @@ def _hier(parent: int, child: int, overlap: int, returns: str) -> Candidate:
 
 #: What a hit can return, each measured at the default sizes.
 _RETURNS_AT_THE_DEFAULT = (
+    "budget",
     "top-parent",
     "parent",
     "child",
@@ -108,14 +109,18 @@ _RETURNS_AT_THE_DEFAULT = (
     "window:384",
 )
 
-#: Our candidates when no grid file is given: the chosen default (``hier-640-128-64 top-parent``)
-#: with each return policy, its neighbours in size and overlap, the previous defaults (640/128/32,
-#: and 1,024/256/64 with auto-merging), semantic boundaries and plain text at the default sizes,
-#: and the single-level strategies; the run behind ``docs/evaluation.md``.
+#: Our candidates when no grid file is given: the half-child overlap (the default until the
+#: prompt-budget evaluation, ``hier-640-128-64``) with each return policy, its neighbours in size
+#: and overlap, among them today's default (``hier-640-128 budget``, no overlap), the earlier
+#: defaults (640/128/32, and 1,024/256/64 with auto-merging), semantic boundaries and plain text,
+#: and the single-level strategies. ``evaluation_sets/budget-grid.json`` is the focused grid the
+#: defaults were chosen on.
 DEFAULT_CANDIDATES = (
     *(_hier(640, 128, 64, returns) for returns in _RETURNS_AT_THE_DEFAULT),
+    _hier(640, 128, 32, "budget"),
     _hier(640, 128, 32, "top-parent"),
     _hier(640, 128, 32, "parent"),
+    _hier(640, 128, 0, "budget"),
     _hier(640, 128, 0, "top-parent"),
     _hier(640, 96, 48, "top-parent"),
     _hier(640, 160, 80, "top-parent"),

@@ -3,7 +3,10 @@
 A context *hits* when its span holds the whole reference (every reference, for Chroma-style
 questions with several). Rank-based scores look at the contexts in rank order; budget scores look
 at what fits a prompt of ``budget`` tokens: contexts in rank order until the budget is spent, the
-last one cut to the tokens left (what an application really sends). ``chroma_*`` are Chroma's
+last one cut to the tokens left (what an application sends when it fills a budget by rank), or,
+for a policy that assembles its prompt for the budget, that prompt. Each prompt is also checked
+for *headerless* table fragments: a passage holding table rows whose header is neither in it
+nor in the prefix sent before it. ``chroma_*`` are Chroma's
 chunking-evaluation definitions over the top-``k`` contexts, counted in characters as their code
 does: recall = reference characters returned / reference characters, precision = reference
 characters returned / characters returned, IoU = reference characters returned / (characters
@@ -27,16 +30,21 @@ from statistics import fmean
 from skills.evaluation.spans import Span, overlap_length
 
 RANK_CUTOFFS = (1, 5, 10)
-BUDGETS = (1000, 2000, 4000)
+BUDGETS = (500, 1000, 2000, 4000, 8000)
 #: k of the context-cost and Chroma metrics.
 CONTEXT_K = 5
 #: MRR looks this deep (leaf hits); a reference found lower counts 0.
 MRR_DEPTH = 10
-#: Leaves ranked per question: enough contexts to fill the largest budget with small chunks.
-SEARCH_DEPTH = 100
+#: Leaves ranked per question: enough contexts to fill the largest budget with small chunks, and
+#: the children the query fetches for it (``skills.search.query.children_for_budget(8000)``).
+SEARCH_DEPTH = 200
 
 #: ``(span, tokens) -> character length of the first ``tokens`` tokens of the span's text``.
 Cutter = Callable[[Span, int], int]
+#: ``budget -> the prompt sent``, as ``(span, prefix sent before it)`` in order.
+Prompt = Callable[[int], Sequence[tuple[Span, str]]]
+#: ``(span, prefix) -> whether the passage holds table rows without their header``.
+Headerless = Callable[[Span, str], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,7 @@ class QuestionScore:
     rank: int | None  # fewest leaf hits whose contexts hold the reference (1-based), or None
     budget_hit: Mapping[int, bool]
     budget_char_recall: Mapping[int, float]
+    budget_headerless: Mapping[int, bool]  # the prompt holds a table fragment without header
     chroma_recall: float
     chroma_precision: float
     chroma_iou: float
@@ -138,25 +147,36 @@ def score_question(
     references: Sequence[Span],
     tokens: Callable[[Span], int],
     cut: Cutter,
+    prompt: Prompt | None = None,
+    headerless: Headerless = lambda span, prefix: False,
 ) -> QuestionScore:
     """All metrics of one question; ``contexts(n)`` is what the top ``n`` leaf hits return.
 
     ``k`` counts leaf hits, as the reference judge does: the top 5 children of a parent-child
-    strategy may return fewer than 5 distinct parents. The budget metrics take everything
-    returned for the top ``SEARCH_DEPTH`` leaves, in rank order.
+    strategy may return fewer than 5 distinct parents. The budget metrics take ``prompt(budget)``
+    when the policy assembles one, else everything returned for the top ``SEARCH_DEPTH`` leaves,
+    in rank order, cut to the budget (:func:`within_budget`).
     """
     rank = next(
         (n for n in range(1, MRR_DEPTH + 1) if hit_rank(contexts(n), references) is not None),
         None,
     )
     top = contexts(CONTEXT_K)
-    everything = contexts(SEARCH_DEPTH)
+    if prompt is None:
+        everything = contexts(SEARCH_DEPTH)
+
+        def prompt(budget: int) -> list[tuple[Span, str]]:
+            return [(span, "") for span in within_budget(everything, budget, tokens, cut)]
+
     budget_hit: dict[int, bool] = {}
     budget_recall: dict[int, float] = {}
+    budget_headerless: dict[int, bool] = {}
     for budget in BUDGETS:
-        sent = within_budget(everything, budget, tokens, cut)
+        passages = prompt(budget)
+        sent = [span for span, _ in passages]
         budget_hit[budget] = hit_rank(sent, references) is not None
         budget_recall[budget] = character_recall(sent, references)
+        budget_headerless[budget] = any(headerless(span, prefix) for span, prefix in passages)
     recall, precision, iou = chroma_scores(top, references)
     return QuestionScore(
         id=question_id,
@@ -164,6 +184,7 @@ def score_question(
         rank=rank,
         budget_hit=budget_hit,
         budget_char_recall=budget_recall,
+        budget_headerless=budget_headerless,
         chroma_recall=recall,
         chroma_precision=precision,
         chroma_iou=iou,
@@ -185,6 +206,7 @@ def summarize(scores: Sequence[QuestionScore]) -> dict[str, float]:
         summary[f"char_recall@B{budget}"] = 100 * fmean(
             s.budget_char_recall[budget] for s in scores
         )
+        summary[f"headerless@B{budget}"] = _percent(s.budget_headerless[budget] for s in scores)
     summary["chroma_recall@5"] = 100 * fmean(s.chroma_recall for s in scores)
     summary["chroma_precision@5"] = 100 * fmean(s.chroma_precision for s in scores)
     summary["chroma_iou@5"] = 100 * fmean(s.chroma_iou for s in scores)

@@ -1,7 +1,9 @@
 """The outputs of a run: a terminal table, JSON, CSV, and a PNG of hit rate against budget.
 
-The table leads with the headline numbers (whole-reference hit within a 1,000 / 2,000 / 4,000
-token prompt, top-1, top-5 and its context cost) and the structure checks; the JSON holds
+The table leads with the index's costs (vectors, embedded tokens and index size per MiB of
+documents), the headline numbers (top-1, top-5 and its context cost, whole-reference hit within
+a prompt of 500 to 8,000 tokens, prompts holding a table fragment without its header) and the
+structure checks; the JSON holds
 everything, per kind and per question; the CSV is one flat row per candidate for a spreadsheet.
 """
 
@@ -21,16 +23,18 @@ from skills.evaluation.versus import Comparison
 COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("leaves", "structure.leaves", "{:.0f}"),
     ("tok", "structure.mean_leaf_tokens", "{:.0f}"),
+    ("vec/MiB", "structure.leaves_per_mib", "{:.0f}"),
+    ("embTok/MiB", "structure.embedded_tokens_per_mib", "{:.0f}"),
+    ("idxMiB/MiB", "structure.index_mib_per_mib", "{:.1f}"),
     ("R@1", "summary.recall@1", "{:.1f}"),
     ("R@5", "summary.recall@5", "{:.1f}"),
     ("R@10", "summary.recall@10", "{:.1f}"),
     ("MRR", "summary.mrr", "{:.3f}"),
     ("nDCG@5", "summary.ndcg@5", "{:.3f}"),
     ("ctx@5", "summary.context_tokens@5", "{:.0f}"),
-    ("B1000", "summary.hit@B1000", "{:.1f}"),
-    ("B2000", "summary.hit@B2000", "{:.1f}"),
-    ("B4000", "summary.hit@B4000", "{:.1f}"),
+    *((f"B{budget}", f"summary.hit@B{budget}", "{:.1f}") for budget in BUDGETS),
     ("cR@B2000", "summary.char_recall@B2000", "{:.1f}"),
+    ("noHdr@B2000", "summary.headerless@B2000", "{:.1f}"),
     ("IoU@5", "summary.chroma_iou@5", "{:.1f}"),
     ("midSent%", "structure.mid_sentence_pct", "{:.1f}"),
     ("cutCode%", "structure.cut_code_pct", "{:.1f}"),

@@ -18,6 +18,10 @@ contexts an application would send. Policies, by name:
 - ``window:T``: the leaf grown by whole neighbouring leaves of the same parent (same document for
   flat sets), one side then the other, while the span stays within T tokens: a context of about
   T tokens centred on the hit that never leaves its section.
+- ``budget``: what the query sends for a prompt budget (:func:`prompt`, the query's own
+  :func:`skills.search.assembly.assemble` over the hits it fetches): the prompt is assembled for
+  each budget, passages with their prefixes, never cut. Without a budget (the rank metrics) it
+  returns every fetched parent whole.
 
 A context wholly inside an earlier context is skipped: it would add nothing to the prompt. Given
 the leaves' texts (``text_of``), a hit whose text the hits before it already hold opens no context
@@ -40,8 +44,12 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
+from skills.search.assembly import Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
-from skills.search.query import FETCHED_CHILDREN
+from skills.search.query import FETCHED_CHILDREN, children_for_budget
+
+#: The policy whose prompt is assembled for each budget (:func:`prompt`).
+BUDGET = "budget"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +63,15 @@ class Policy:
 def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
     kind, _, argument = name.partition(":")
-    if kind in {"child", "parent", "top-parent"} and not argument:
+    if kind in {"child", "parent", "top-parent", BUDGET} and not argument:
         return Policy(kind)
     if kind in {"neighbours", "merge", "parent-max", "window"} and argument:
         value = float(argument)
         if value >= 0:
             return Policy(kind, value)
     raise ValueError(
-        f"unknown return policy {name!r}: use child, parent, top-parent, neighbours:N, merge:R, "
-        "parent-max:TOKENS or window:TOKENS"
+        f"unknown return policy {name!r}: use child, parent, top-parent, budget, neighbours:N, "
+        "merge:R, parent-max:TOKENS or window:TOKENS"
     )
 
 
@@ -78,6 +86,10 @@ def returned(
     parsed = parse_policy(policy)
     if parsed.kind == "top-parent":
         candidates = _top_parent(ranked_leaves, chunks, text_of)
+    elif parsed.kind == BUDGET:
+        if text_of is None:
+            raise ValueError("budget needs the leaves' texts")
+        candidates = [sent.span for sent in _prompt(ranked_leaves, chunks, None, text_of)]
     else:
         hits = _distinct(ranked_leaves, chunks, text_of)
         if parsed.kind == "merge":
@@ -192,24 +204,95 @@ def _distinct(
     )
 
 
+def _groups(
+    ranked_leaves: Sequence[int],
+    chunks: ChunkSet,
+    text_of: Callable[[Span], str] | None,
+    fetched: int = FETCHED_CHILDREN,
+) -> list[tuple[int | None, list[int]]]:
+    """The hits among the ``fetched`` children the query fetches, grouped by parent (None: a
+    leaf without one, a group of its own) in the order of each group's best hit, as
+    ``group_by_parent``."""
+    groups: dict[tuple[str, int], tuple[int | None, list[int]]] = {}
+    for index in _distinct(ranked_leaves[:fetched], chunks, text_of):
+        parent = chunks.leaves[index].parent
+        key = ("parent", parent) if parent is not None else ("leaf", index)
+        groups.setdefault(key, (parent, []))[1].append(index)
+    return list(groups.values())
+
+
 def _top_parent(
     ranked_leaves: Sequence[int], chunks: ChunkSet, text_of: Callable[[Span], str] | None
 ) -> list[Span]:
     """What the query's ``top-parent`` sends (``skills.search.collapse``): the hits among the
     children it fetches, grouped by parent in the order of each parent's best hit; the first
     parent whole, every other parent as its hit leaves, touching ones joined into one passage."""
-    groups: dict[tuple[str, int], list[Span]] = {}
-    for index in _distinct(ranked_leaves[:FETCHED_CHILDREN], chunks, text_of):
-        parent = chunks.leaves[index].parent
-        key = ("parent", parent) if parent is not None else ("leaf", index)
-        groups.setdefault(key, []).append(chunks.leaves[index].span)
     contexts: list[Span] = []
-    for number, ((kind, parent), spans) in enumerate(groups.items()):
-        if number == 0 and kind == "parent":
+    for number, (parent, hits) in enumerate(_groups(ranked_leaves, chunks, text_of)):
+        if number == 0 and parent is not None:
             contexts.append(chunks.parents[parent])
             continue
-        doc = spans[0].doc
+        doc = chunks.leaves[hits[0]].span.doc
+        spans = [chunks.leaves[index].span for index in hits]
         passages = merge_spans([(span.start, span.end) for span in spans])
         contexts.extend(Span(doc, start, end) for start, end in passages)
     contexts.extend(chunks.leaves[index].span for index in ranked_leaves[FETCHED_CHILDREN:])
     return contexts
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A passage of a prompt: its span, and the prefix sent before it."""
+
+    span: Span
+    prefix: str
+
+
+def prompt(
+    ranked_leaves: Sequence[int],
+    chunks: ChunkSet,
+    budget: int,
+    text_of: Callable[[Span], str],
+    count: Callable[[str], int],
+) -> list[Sent]:
+    """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
+    assembly (``skills.search.assembly``) of the hits it fetches for that budget
+    (``children_for_budget``), passages in the order sent."""
+    return _prompt(ranked_leaves, chunks, (budget, count), text_of)
+
+
+def _prompt(
+    ranked_leaves: Sequence[int],
+    chunks: ChunkSet,
+    limit: tuple[int, Callable[[str], int]] | None,
+    text_of: Callable[[Span], str],
+) -> list[Sent]:
+    """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
+    fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
+
+    def piece(span: Span, prefix: str) -> Piece:
+        return Piece(span.doc, span.start, span.end, text_of(span), prefix)
+
+    groups = [
+        Group(
+            None if parent is None else piece(chunks.parents[parent], chunks.parent_prefix(parent)),
+            tuple(piece(chunks.leaves[i].span, _leaf_prefix(chunks, i, text_of)) for i in hits),
+        )
+        for parent, hits in _groups(ranked_leaves, chunks, text_of, fetched)
+    ]
+    # No limit: nothing costs anything, so every group fits whole.
+    budget, count = limit if limit is not None else (0, lambda text: 0)
+    assembled = assemble(groups, budget, count)
+    return [
+        Sent(Span(passage.doc, passage.start, passage.end), passage.prefix)
+        for passages in assembled
+        for passage in passages
+    ]
+
+
+def _leaf_prefix(chunks: ChunkSet, index: int, text_of: Callable[[Span], str]) -> str:
+    """What the leaf's embedded text adds before its span's text (empty for a bare text)."""
+    leaf = chunks.leaves[index]
+    text = text_of(leaf.span)
+    embedded = leaf.embed_text
+    return embedded[: len(embedded) - len(text)] if text and embedded.endswith(text) else ""

@@ -6,7 +6,7 @@ embedder's disk cache makes a re-run free. Progress goes to a tqdm bar on stderr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from statistics import fmean
@@ -14,11 +14,12 @@ from typing import Any
 
 from skills.chunking import BoundaryModel, EmbeddingBoundaries, count_tokens, encode, encoding
 from skills.embeddings import Embedder
-from skills.evaluation.chunksets import ChunkSet, concatenate
+from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import Dataset
-from skills.evaluation.fragmentation import fragmentation
+from skills.evaluation.fragmentation import fragmentation, leaf_flags
 from skills.evaluation.grid import Candidate, chunk
 from skills.evaluation.metrics import (
+    BUDGETS,
     SEARCH_DEPTH,
     QuestionScore,
     by_kind,
@@ -26,9 +27,15 @@ from skills.evaluation.metrics import (
     summarize,
 )
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
-from skills.evaluation.returns import returned
+from skills.evaluation.returns import BUDGET, prompt, returned
 from skills.evaluation.spans import Span
 from skills.search.query import FETCHED_CHILDREN
+
+#: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
+#: ``skills/search/settings.py``) stored as float32 and kept again as int8 by the index's scalar
+#: quantization (``index_definitions/*/index-children.json``).
+VECTOR_BYTES = 1536 * (4 + 1)
+MIB = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,8 @@ class CandidateResult:
                     "id": s.id,
                     "kind": s.kind,
                     "rank": s.rank,
-                    "hitB1000": s.budget_hit[1000],
-                    "hitB2000": s.budget_hit[2000],
+                    **{f"hitB{budget}": s.budget_hit[budget] for budget in BUDGETS},
+                    "headerlessB2000": s.budget_headerless[2000],
                     "charRecallB1000": round(s.budget_char_recall[1000], 4),
                     "contextTokens": s.context_tokens,
                 }
@@ -81,6 +88,10 @@ class Corpus:
     def _tokens(self, span: Span) -> int:
         return count_tokens(self.text(span))
 
+    def headerless(self, span: Span, prefix: str) -> bool:
+        """Whether the passage holds table rows whose header neither it nor its prefix has."""
+        return leaf_flags(self.documents[span.doc], Leaf(span, prefix + self.text(span)))[2]
+
     def cut(self, span: Span, tokens: int) -> int:
         """Characters of the span's text that its first ``tokens`` tokens cover."""
         prefix = encoding().decode(encode(self.text(span))[:tokens])
@@ -97,6 +108,31 @@ def build_chunk_set(
             for doc, text in dataset.documents.items()
         }
     )
+
+
+def costs(chunks: ChunkSet, documents: Mapping[str, str]) -> dict[str, float]:
+    """What the index pays per MiB of documents: vectors (children), tokens sent to the embedding
+    model, and an estimate of the index's size in reference mode (each child's vector and text,
+    each parent's text once), all per MiB of UTF-8 source.
+
+    >>> from skills.evaluation.chunksets import Leaf
+    >>> chunks = ChunkSet((Leaf(Span("d", 0, 4), "A: abcd"),))
+    >>> costs(chunks, {"d": "abcd" * (MIB // 4)})["leaves_per_mib"]
+    1.0
+    """
+    size = sum(len(text.encode()) for text in documents.values()) / MIB
+    if not size:
+        return {}
+    spans = [leaf.span for leaf in chunks.leaves]
+    texts = [documents[span.doc][span.start : span.end].encode() for span in spans]
+    parents = sum(len(documents[p.doc][p.start : p.end].encode()) for p in chunks.parents)
+    index_bytes = len(texts) * VECTOR_BYTES + sum(map(len, texts)) + parents
+    return {
+        "leaves_per_mib": len(chunks.leaves) / size,
+        "embedded_tokens_per_mib": sum(count_tokens(leaf.embed_text) for leaf in chunks.leaves)
+        / size,
+        "index_mib_per_mib": index_bytes / MIB / size,
+    }
 
 
 def evaluate(
@@ -148,9 +184,20 @@ def _score(
         def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
+        def assembled(budget: int, leaves: list[int] = leaves) -> list[tuple[Span, str]]:
+            sent = prompt(leaves, chunks, budget, corpus.text, count_tokens)
+            return [(passage.span, passage.prefix) for passage in sent]
+
         scores.append(
             score_question(
-                question.id, question.kind, contexts, question.references, corpus.tokens, corpus.cut
+                question.id,
+                question.kind,
+                contexts,
+                question.references,
+                corpus.tokens,
+                corpus.cut,
+                assembled if candidate.returns == BUDGET else None,
+                corpus.headerless,
             )
         )
     structure = fragmentation(chunks.leaves, dataset.documents, count_tokens)
@@ -159,6 +206,7 @@ def _score(
     structure["mean_leaf_tokens"] = (
         fmean(corpus.tokens(leaf.span) for leaf in chunks.leaves) if chunks.leaves else 0.0
     )
+    structure.update(costs(chunks, dataset.documents))
     return CandidateResult(
         candidate, summarize(scores), by_kind(scores), structure, scores, chunks.warnings
     )

@@ -20,14 +20,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
 
-from skills.evaluation.metrics import QuestionScore
+from skills.evaluation.metrics import BUDGETS, QuestionScore
 from skills.evaluation.run import CandidateResult
 
-#: (name, whether a question's outcome is a hit) of the outcomes compared.
+
+def _within(budget: int) -> Callable[[QuestionScore], bool]:
+    return lambda score: score.budget_hit[budget]
+
+
+#: (name, whether a question's outcome is a hit) of the outcomes compared: top-1 and every budget.
 OUTCOMES: tuple[tuple[str, Callable[[QuestionScore], bool]], ...] = (
     ("recall@1", lambda score: score.hit_at(1)),
-    ("hit@B1000", lambda score: score.budget_hit[1000]),
-    ("hit@B2000", lambda score: score.budget_hit[2000]),
+    *((f"hit@B{budget}", _within(budget)) for budget in BUDGETS),
 )
 
 

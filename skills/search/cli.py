@@ -114,13 +114,20 @@ def _query_options(parser: argparse.ArgumentParser) -> None:
     expand_choices = [e.value for e in Expand]
     parser.add_argument("--expand", choices=expand_choices, default=Expand.TOP_PARENT.value)
     parser.add_argument("--semantic", action="store_true", help="use the semantic ranker")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        help="prompt tokens to fill (whole parents while they fit, else hit children, each "
+        "passage with its heading path and reopened table header or fence); --top and --expand "
+        "are then not used",
+    )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
 
 
 def _options(args: argparse.Namespace) -> QueryOptions:
     return QueryOptions(
         mode=args.mode, parents=args.top, children=args.children,
-        semantic=args.semantic, expand=Expand(args.expand),
+        semantic=args.semantic, expand=Expand(args.expand), budget=args.budget,
     )  # fmt: skip
 
 

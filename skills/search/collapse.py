@@ -21,6 +21,11 @@ evaluation decides with numbers:
 
 Passages are slices of the parent text by offset, so overlapping children are never repeated.
 
+Given the caller's prompt budget in tokens instead (``collapse(..., budget=B)``), what each
+parent sends is chosen to fill it (:func:`skills.search.assembly.assemble`, the code the
+evaluation's ``budget`` policy measures): whole parents while they fit, hit children otherwise,
+each passage preceded by its chunk's prefix (heading path, reopened table header or code fence).
+
 >>> hits = [ChildHit("c2", "p1", 0.9, "bb", 2, 4, 1), ChildHit("c9", "p2", 0.8, "x", 0, 1, 0),
 ...         ChildHit("c1", "p1", 0.7, "aa", 0, 2, 0)]
 >>> [(p, [h.chunk_id for h in group]) for p, group in group_by_parent(hits, top=5)]
@@ -33,6 +38,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
+
+from skills.search.assembly import Group, Passage, Piece, assemble
 
 T = TypeVar("T")
 PASSAGE_GAP = "\n\n"
@@ -71,6 +78,8 @@ class ChildHit:
     parent_text: str | None = None  # filled in mode ``embedded`` only
     parent_start: int | None = None
     parent_end: int | None = None
+    prefix: str = ""  # what the child's embedText adds before its text
+    parent_prefix: str = ""  # mode ``embedded`` only
 
     @classmethod
     def from_result(cls, doc: Mapping[str, Any]) -> ChildHit:
@@ -94,6 +103,8 @@ class ChildHit:
             parent_text=doc.get("parentText"),
             parent_start=doc.get("parentStart"),
             parent_end=doc.get("parentEnd"),
+            prefix=doc.get("prefix") or "",
+            parent_prefix=doc.get("parentPrefix") or "",
         )
 
 
@@ -110,6 +121,7 @@ class ParentDoc:
     title: str | None = None
     source_path: str | None = None
     document_key: str | None = None
+    prefix: str = ""  # what the parent's embedText adds before its text
 
     @classmethod
     def from_result(cls, doc: Mapping[str, Any]) -> ParentDoc:
@@ -123,6 +135,7 @@ class ParentDoc:
             title=doc.get("title"),
             source_path=doc.get("sourcePath"),
             document_key=doc.get("documentKey"),
+            prefix=doc.get("prefix") or "",
         )
 
     @classmethod
@@ -140,6 +153,7 @@ class ParentDoc:
             title=hit.title,
             source_path=hit.source_path,
             document_key=hit.document_key,
+            prefix=hit.parent_prefix,
         )
 
 
@@ -180,6 +194,8 @@ class ParentResult:
     #: Hits that repeat a matched child's text and so opened no result of their own: the other
     #: places the same words stand (npm's shared option on another command's page).
     repeated_in: tuple[Citation, ...] = field(default=())
+    #: With a budget: what ``passage`` joins, each with its prefix and exact offsets.
+    passages: tuple[Passage, ...] = field(default=())
 
 
 def group_by_parent(hits: Sequence[ChildHit], top: int) -> list[tuple[str, list[ChildHit]]]:
@@ -256,12 +272,17 @@ def collapse(
     expand: Expand = Expand.TOP_PARENT,
     siblings: Mapping[str, Sequence[Span]] | None = None,
     neighbours: int = 1,
+    budget: tuple[int, Callable[[str], int]] | None = None,
 ) -> list[ParentResult]:
-    """Top ``top`` parents with passages; ``siblings`` (parent id -> spans) feeds ``neighbours``."""
-    results = []
-    top_hits = {hit.chunk_id for hit in hits[:MERGE_WINDOW]}
+    """Top ``top`` parents with passages; ``siblings`` (parent id -> spans) feeds ``neighbours``.
+    With ``budget`` (tokens, counter) the passages fill that prompt and ``expand`` is not used:
+    the parents that send nothing are left out."""
     groups = group_by_parent(hits, top)
     repeats = _repeats(hits, groups)
+    if budget is not None:
+        return _within_budget(groups, parents, repeats, *budget)
+    results = []
+    top_hits = {hit.chunk_id for hit in hits[:MERGE_WINDOW]}
     for rank, (parent_id, group) in enumerate(groups, start=1):
         parent = parents.get(parent_id)
         if expand is Expand.MERGE:
@@ -284,6 +305,60 @@ def collapse(
             )
         )
     return results
+
+
+def _within_budget(
+    groups: Sequence[tuple[str, list[ChildHit]]],
+    parents: Mapping[str, ParentDoc],
+    repeats: Mapping[str, Sequence[ChildHit]],
+    budget: int,
+    count: Callable[[str], int],
+) -> list[ParentResult]:
+    """The results whose parents send something within ``budget`` tokens, in rank order."""
+
+    def parent_piece(parent: ParentDoc | None) -> Piece | None:
+        if parent is None:
+            return None
+        return Piece(
+            _doc(parent.document_key), parent.start, parent.end, parent.text, parent.prefix
+        )
+
+    assembled = assemble(
+        [
+            Group(
+                parent_piece(parents.get(parent_id)),
+                tuple(
+                    Piece(_doc(hit.document_key), hit.start, hit.end, hit.text, hit.prefix)
+                    for hit in group
+                ),
+            )
+            for parent_id, group in groups
+        ],
+        budget,
+        count,
+    )
+    results: list[ParentResult] = []
+    for (parent_id, group), passages in zip(groups, assembled, strict=True):
+        if not passages:
+            continue
+        results.append(
+            ParentResult(
+                rank=len(results) + 1,
+                parent_chunk_id=parent_id,
+                score=group[0].score,
+                passage=PASSAGE_GAP.join(passage.rendered for passage in passages),
+                parent=parents.get(parent_id),
+                children=tuple(group),
+                citations=tuple(_citation(hit) for hit in group),
+                repeated_in=tuple(_citation(hit) for hit in repeats.get(parent_id, ())),
+                passages=tuple(passages),
+            )
+        )
+    return results
+
+
+def _doc(document_key: str | None) -> str:
+    return document_key or ""
 
 
 def _repeats(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from skills.chunking import count_tokens
 from skills.search.collapse import (
     ChildHit,
     Expand,
@@ -32,13 +33,13 @@ from skills.search.collapse import (
 from skills.search.settings import Mode, parents_in_children
 
 CHILD_FIELDS = (
-    "chunkId", "parentChunkId", "ordinal", "start", "end", "text", "headings", "pages",
+    "chunkId", "parentChunkId", "ordinal", "start", "end", "text", "prefix", "headings", "pages",
     "title", "sourcePath", "documentKey",
 )  # fmt: skip
-EMBEDDED_PARENT_FIELDS = ("parentText", "parentStart", "parentEnd")
+EMBEDDED_PARENT_FIELDS = ("parentText", "parentStart", "parentEnd", "parentPrefix")
 PARENT_FIELDS = (
-    "parentChunkId", "start", "end", "text", "headings", "pages", "title", "sourcePath",
-    "documentKey",
+    "parentChunkId", "start", "end", "text", "prefix", "headings", "pages", "title",
+    "sourcePath", "documentKey",
 )  # fmt: skip
 SIBLING_FIELDS = ("parentChunkId", "ordinal", "start", "end")
 #: Page size cap of the search API.
@@ -69,21 +70,42 @@ class Searcher(Protocol):
 #: Children fetched per query before they are grouped into parents (over-fetching, since several
 #: children of one parent may rank high).
 FETCHED_CHILDREN = 50
+#: With a prompt budget, one fetched child at least per this many tokens of it: 50 children reach
+#: about 20 parents, fewer than an 8,000-token prompt holds, and a reference past them is never
+#: sent however large the budget (every set's B4000 and B8000 were equal before).
+TOKENS_PER_FETCHED_CHILD = 40
+
+
+def children_for_budget(budget: int, children: int = FETCHED_CHILDREN) -> int:
+    """Children to fetch for a prompt of ``budget`` tokens: ``children``, or more for a large
+    budget, at most the API's page size.
+
+    >>> children_for_budget(1000), children_for_budget(8000), children_for_budget(10**6)
+    (50, 200, 1000)
+    """
+    return min(MAX_TOP, max(children, budget // TOKENS_PER_FETCHED_CHILD))
 
 
 @dataclass(frozen=True)
 class QueryOptions:
-    """How many parents to return, how many children to over-fetch, and what a hit returns."""
+    """How many parents to return, how many children to over-fetch, and what a hit returns.
+
+    ``budget`` (prompt tokens) fills that prompt instead: every parent of the fetched children
+    may send something, whole or as its hit children, each passage with its prefix
+    (:mod:`skills.search.assembly`); ``parents`` and ``expand`` are then not used."""
 
     mode: Mode = "embedded"
     parents: int = 5
     children: int = FETCHED_CHILDREN
     semantic: bool = False
     expand: Expand = Expand.TOP_PARENT
+    budget: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:
             raise ValueError("need 1 <= parents <= children <= 1000 (children are over-fetched)")
+        if self.budget is not None and self.budget < 1:
+            raise ValueError("a prompt budget is a positive number of tokens")
 
 
 def search_in(field: str, values: Sequence[str]) -> str:
@@ -109,19 +131,24 @@ def query_parents(
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
     select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
+    fetched = (
+        opts.children if opts.budget is None else children_for_budget(opts.budget, opts.children)
+    )
     request = SearchRequest(
-        children_index, question, select, opts.children,
-        vector_k=opts.children, semantic=opts.semantic,
-    )  # fmt: skip
+        children_index, question, select, fetched, vector_k=fetched, semantic=opts.semantic
+    )
     raw = searcher.search(request)
     hits = [ChildHit.from_result(doc) for doc in raw]
-    parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, opts.parents)]
+    top = opts.parents if opts.budget is None else fetched
+    parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, top)]
     if parents_in_children(opts.mode):
         parents = _parents_from_children(hits)
     else:
         if parents_index is None:
             raise ValueError("mode 'reference' needs the parents index name")
         parents = fetch_parents(searcher, parents_index, parent_ids)
+    if opts.budget is not None:
+        return collapse(hits, parents, top, budget=(opts.budget, count_tokens))
     siblings = (
         fetch_siblings(searcher, children_index, parent_ids)
         if opts.expand is Expand.NEIGHBOURS

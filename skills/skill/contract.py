@@ -71,6 +71,9 @@ class _ChunkOut(BaseModel):
     start: int
     end: int
     text: str
+    #: ``embedText`` minus ``text``: the heading path and reopened table header or code fence,
+    #: which the query sends before a passage so that it reads alone.
+    prefix: str
     headings: list[str]
     pages: list[int]
 

@@ -9,7 +9,8 @@ leaf whose ``parent_id`` names no parent is wrapped the same way: nothing is eve
 Only what something downstream reads is sent (an answer is several times its input, and every
 byte is built, held, serialised and sent while the indexer waits): the fields the index
 projections of ``index_definitions/`` map (a child's ``context`` note among them, empty without
-one), and a child's ``embedText`` for the embedding skill.
+one, and its ``prefix``, which the query sends before a passage), and a child's ``embedText`` for
+the embedding skill.
 A parent's ``embedText``, every ``tokens``, ``level`` and a child's ``parentId`` (nesting says it)
 are not: they were 1.9 of the 7.6 bytes an answer weighed per input byte (``docs/skill.md``).
 
@@ -80,6 +81,7 @@ def _common(chunk: Chunk, chunk_id: str) -> dict[str, Any]:
         "start": chunk.start,
         "end": chunk.end,
         "text": chunk.text,
+        "prefix": chunk.prefix,  # what embedText adds: the query sends it before a passage
         "headings": list(chunk.headings),
         "pages": list(chunk.pages),
     }

@@ -14,7 +14,7 @@ from skills.formats.registry import TEXT_SUFFIXES
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
-          "tokens", "headings", "pages"}  # fmt: skip
+          "prefix", "tokens", "headings", "pages"}  # fmt: skip
 
 
 def test_jsonl_prints_every_chunk_with_its_document(

@@ -785,9 +785,9 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
 @pytest.mark.parametrize(
     ("given", "overlap"),
     [
-        ({}, 64),  # hierarchical: half of 128, as the evaluation chose
-        ({"strategy": "semantic"}, 64),
-        ({"childMaxTokens": 256}, 128),
+        ({}, 0),  # hierarchical: no overlap, as the evaluation chose on every set pooled
+        ({"strategy": "semantic"}, 0),
+        ({"childMaxTokens": 256}, 0),
         ({"strategy": "fixed"}, 32),  # fixed windows: a quarter
         ({"strategy": "fixed", "childMaxTokens": 512}, 128),
         ({"strategy": "structural"}, 0),
@@ -795,9 +795,7 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
         ({"childOverlapTokens": 16}, 16),
     ],
 )
-def test_the_overlap_defaults_to_a_share_of_the_child(
-    given: dict[str, object], overlap: int
-) -> None:
+def test_only_fixed_windows_overlap_by_default(given: dict[str, object], overlap: int) -> None:
     assert ChunkOptions.model_validate(given).child_overlap_tokens == overlap
 
 

@@ -82,7 +82,7 @@ def test_budget_stops_at_the_first_context_that_does_not_fit() -> None:
 def test_a_cut_that_drops_the_reference_end_is_no_budget_hit() -> None:
     score = score_question("q", "prose", prefix([Span("d", 0, 25)]), REF, lambda s: 2000, cut_to)
     assert score.rank == 1
-    assert score.budget_hit == {1000: True, 2000: True, 4000: True}
+    assert score.budget_hit == dict.fromkeys((500, 1000, 2000, 4000, 8000), True)
     big = score_question(
         "q", "prose", prefix([Span("d", 0, 25)]), REF, lambda s: 1500, lambda s, n: 15
     )
@@ -128,3 +128,10 @@ def test_k_counts_leaf_hits_not_distinct_contexts() -> None:
     assert score.rank == 6
     assert score.hit_at(5) is False
     assert score.context_tokens == 1
+
+
+def test_every_leaf_the_query_fetches_for_the_largest_budget_is_ranked() -> None:
+    from skills.evaluation.metrics import BUDGETS, SEARCH_DEPTH
+    from skills.search.query import children_for_budget
+
+    assert children_for_budget(max(BUDGETS)) <= SEARCH_DEPTH

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skills.evaluation.chunksets import ChunkSet, Leaf
-from skills.evaluation.returns import parse_policy, returned
+from skills.evaluation.returns import parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.search.collapse import PASSAGE_GAP, ChildHit, Expand, ParentDoc, collapse
 
@@ -60,6 +60,40 @@ def test_top_parent_measures_what_the_query_returns(ranking: list[int], distinct
         parent = next(n for n, p in enumerate(CHUNKS.parents) if p.covers(span))
         evaluation.setdefault(parent, []).append(text[span.start : span.end])
     assert query == [PASSAGE_GAP.join(passages) for passages in evaluation.values()]
+
+
+@given(st.lists(st.integers(0, 5), unique=True, min_size=1), st.integers(0, 40))
+def test_the_budget_policy_sends_what_the_query_sends(ranking: list[int], budget: int) -> None:
+    """One assembly for both sides: the query's ``collapse(budget=...)`` and the evaluation's
+    ``prompt`` send the same passages, prefixes included, for any ranking and budget."""
+    text = "".join(f"w{i} " * 3 for i in range(6))  # leaf i: "wi wi wi " (9 characters + 1)
+    chunks = ChunkSet(
+        tuple(
+            Leaf(Span("d", 10 * i, 10 * i + 10), f"H{i}\n" + text[10 * i : 10 * i + 10], i // 4)
+            for i in range(6)
+        ),
+        (Span("d", 0, 40), Span("d", 40, 60)),
+        parent_prefixes=("P0\n", "P1\n"),
+    )
+    parents = {
+        f"p{n}": ParentDoc(f"p{n}", text[s.start : s.end], s.start, s.end, document_key="d",
+                           prefix=f"P{n}\n")
+        for n, s in enumerate(chunks.parents)
+    }  # fmt: skip
+    hits = [
+        ChildHit(
+            f"c{i}", f"p{i // 4}", 1.0 - rank / 10, text[10 * i : 10 * i + 10], 10 * i,
+            10 * i + 10, i, document_key="d", prefix=f"H{i}\n",
+        )
+        for rank, i in enumerate(ranking)
+    ]  # fmt: skip
+    words = lambda passage: len(passage.split())  # noqa: E731
+    query = collapse(hits, parents, top=len(hits), budget=(budget, words))
+    sent = prompt(ranking, chunks, budget, lambda s: text[s.start : s.end], words)
+    assert [(p.start, p.end, p.prefix) for r in query for p in r.passages] == [
+        (s.span.start, s.span.end, s.prefix) for s in sent
+    ]
+    assert sum(words(r.passage) for r in query) <= budget
 
 
 def test_a_hit_repeating_the_text_of_an_earlier_hit_opens_no_context() -> None:

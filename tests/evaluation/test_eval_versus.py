@@ -9,15 +9,16 @@ import pytest
 
 from skills.evaluation import report
 from skills.evaluation.grid import Candidate
-from skills.evaluation.metrics import QuestionScore
+from skills.evaluation.metrics import BUDGETS, QuestionScore
 from skills.evaluation.run import CandidateResult
 from skills.evaluation.versus import sign_test, versus_best_baseline, versus_table
 
 
 def score(question: str, rank: int | None, b1000: bool, b2000: bool) -> QuestionScore:
-    return QuestionScore(
-        question, "prose", rank, {1000: b1000, 2000: b2000}, {1000: 0.0}, 0.0, 0.0, 0.0, 0
-    )
+    """Within 500 and 1,000 tokens as ``b1000``, within 2,000 and more as ``b2000``."""
+    hits = {budget: b1000 if budget <= 1000 else b2000 for budget in BUDGETS}
+    nothing = dict.fromkeys(BUDGETS, False)
+    return QuestionScore(question, "prose", rank, hits, {1000: 0.0}, nothing, 0.0, 0.0, 0.0, 0)
 
 
 def run(
@@ -51,6 +52,9 @@ def test_each_outcome_is_paired_with_the_baseline_best_at_it() -> None:
     assert by_outcome["hit@B1000"].baseline == "top1"
     assert (by_outcome["hit@B1000"].wins, by_outcome["hit@B1000"].losses) == (3, 1)
     assert (by_outcome["hit@B2000"].wins, by_outcome["hit@B2000"].losses) == (1, 1)
+    assert [c.outcome for c in comparisons["ours"]] == [
+        "recall@1", "hit@B500", "hit@B1000", "hit@B2000", "hit@B4000", "hit@B8000"
+    ]  # fmt: skip
     assert "ours" in versus_table(comparisons) and "top1" in versus_table(comparisons)
 
 

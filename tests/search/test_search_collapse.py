@@ -296,3 +296,24 @@ def test_azure_searcher_sends_a_hybrid_query_with_the_vectorizer_and_optional_se
     searcher.search(SearchRequest("children", "*", ("chunkId",), 3, filter="f"))
     assert "vector_queries" not in fake.kwargs and "query_type" not in fake.kwargs
     assert (fake.kwargs["search_text"], fake.kwargs["filter"], fake.kwargs["top"]) == ("*", "f", 3)
+
+
+def test_a_budget_fills_the_prompt_with_prefixed_passages_and_fetches_more_children_for_it() -> (
+    None
+):
+    doc = {**child_doc("c1", "p1", 0.9, 10, 20), "prefix": "H\n\n", "parentText": SOURCE[0:30],
+           "parentStart": 0, "parentEnd": 30, "parentPrefix": "H\n\n"}  # fmt: skip
+    other = {**child_doc("x", "p2", 0.8, 30, 40), "prefix": "I\n\n"}
+    searcher = RecordingSearcher([doc, other], [])
+    options = QueryOptions(budget=8000)
+    results = query_parents(searcher, "q", children_index="children", options=options)
+    assert [r.passage for r in results] == ["H\n\n" + SOURCE[0:30], "I\n\n" + SOURCE[30:40]]
+    assert [(p.start, p.end, p.whole) for p in results[0].passages] == [(0, 30, True)]
+    assert searcher.calls[0]["vector_k"] == 200  # one child per 40 tokens of the budget
+    assert results[1].citations[0].start == 30
+
+
+def test_a_budget_too_small_for_a_passage_returns_nothing_rather_than_a_cut() -> None:
+    searcher = RecordingSearcher([{**child_doc("c1", "p1", 0.9, 10, 20), "prefix": "H\n\n"}], [])
+    options = QueryOptions(budget=1)
+    assert query_parents(searcher, "q", children_index="children", options=options) == []

@@ -200,3 +200,24 @@ def test_simulate_command_indexes_the_samples_and_answers_as_json(
     assert answer["question"] == QUESTIONS[0][0]
     assert 1 <= len(answer["results"]) <= 2
     assert answer["results"][0]["citations"][0]["title"] == QUESTIONS[0][1]
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference"])
+def test_a_budget_query_sends_prefixed_passages_at_exact_offsets_within_the_budget(
+    runs: dict[Mode, LocalRun], mode: Mode
+) -> None:
+    from skills.chunking import count_tokens
+
+    run = runs[mode]
+    results = query_parents(
+        run.searcher, QUESTIONS[0][0], children_index=run.children_index,
+        parents_index=run.parents_index, options=QueryOptions(mode=mode, budget=600),
+    )  # fmt: skip
+    passages = [passage for result in results for passage in result.passages]
+    assert passages and sum(count_tokens(p.rendered) for p in passages) <= 600
+    # the first section starts at its own H1 and has no prefix; the later ones have their path
+    assert any(p.prefix.startswith("Widget Service API guide") for p in passages[1:])
+    contents = _contents()
+    for result in results:
+        document = contents[result.citations[0].title or ""]
+        assert all(document[p.start : p.end] == p.text for p in result.passages)

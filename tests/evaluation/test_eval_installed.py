@@ -1,0 +1,62 @@
+"""Question sets over installed packages' files: reproducible, or refused with a clear error."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from skills.evaluation import installed
+from skills.evaluation.dataset import DatasetError
+
+SETS = sorted(path for path in installed.SETS.iterdir() if (path / "manifest.json").is_file())
+
+
+@pytest.mark.parametrize("folder", SETS, ids=[path.name for path in SETS])
+def test_every_committed_set_loads_its_documents_and_locates_every_reference(
+    folder: Path,
+) -> None:
+    try:
+        dataset = installed.load_set(folder)
+    except DatasetError as error:
+        if "missing" in str(error):
+            pytest.skip(f"packages not installed: {error}")
+        raise
+    assert dataset.questions
+    for question in dataset.questions:
+        assert dataset.reference_text(question)
+
+
+def fake_set(tmp_path: Path, stored: bytes, hashed: bytes) -> Path:
+    root = tmp_path / "site"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "README.md").write_bytes(stored)
+    folder = tmp_path / "set"
+    folder.mkdir()
+    entry = {"doc": "pkg/README.md", "root": "site-packages", "path": "pkg/README.md",
+             "package": "pkg 1.0", "sha256": hashlib.sha256(hashed).hexdigest()}  # fmt: skip
+    (folder / "manifest.json").write_text(json.dumps({"documents": [entry]}), encoding="utf-8")
+    question = {"id": "q1", "question": "What?", "doc": "pkg/README.md", "reference": "answer",
+                "kind": "prose"}  # fmt: skip
+    (folder / "questions.jsonl").write_text(json.dumps(question) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_set_reads_its_documents_from_the_installed_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fake_set(tmp_path, b"# Pkg\n\nThe answer.\n", b"# Pkg\n\nThe answer.\n")
+    monkeypatch.setattr(installed, "roots", lambda: {"site-packages": tmp_path / "site"})
+    dataset = installed.load_set(folder)
+    assert dataset.reference_text(dataset.questions[0]) == "answer"
+
+
+def test_another_version_of_a_document_is_refused_with_the_package_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fake_set(tmp_path, b"# Pkg 2\n\nThe answer.\n", b"# Pkg\n\nThe answer.\n")
+    monkeypatch.setattr(installed, "roots", lambda: {"site-packages": tmp_path / "site"})
+    with pytest.raises(DatasetError, match=r"install pkg 1\.0"):
+        installed.load_set(folder)

@@ -1,0 +1,100 @@
+"""A prompt assembled for a budget: whole sections while they fit, readable children otherwise."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skills.search.assembly import Group, Passage, Piece, assemble, joined
+
+SOURCE = "".join(f"w{i:02d} " for i in range(60))  # 60 words of 4 characters
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def piece(start_word: int, end_word: int, prefix: str = "") -> Piece:
+    start, end = 4 * start_word, 4 * end_word
+    return Piece("d", start, end, SOURCE[start:end], prefix)
+
+
+def group(parent: tuple[int, int], *hits: tuple[int, int]) -> Group:
+    return Group(piece(*parent, "P\n"), tuple(piece(*hit, "C\n") for hit in hits))
+
+
+#: Three sections of 10 words, each with one or two hit children of 2 or 3 words.
+GROUPS = [group((0, 10), (4, 6)), group((10, 20), (12, 14), (17, 20)), group((20, 30), (25, 27))]
+
+
+def sent(passages: list[list[Passage]]) -> list[tuple[int, int, bool]]:
+    return [(p.start // 4, p.end // 4, p.whole) for group in passages for p in group]
+
+
+def test_the_first_section_comes_whole_and_the_others_as_their_hit_children() -> None:
+    # 11 for the first section (prefix + 10 words); 3 + 4 + 3 for the children of the others
+    assert sent(assemble(GROUPS, 21, words)) == [
+        (0, 10, True), (12, 14, False), (17, 20, False), (25, 27, False)
+    ]  # fmt: skip
+
+
+def test_what_is_left_turns_children_back_into_whole_sections_in_rank_order() -> None:
+    # 11 + 3 + 4 + 3 = 21, then the second section whole costs 11 - 7 = 4 more
+    assert sent(assemble(GROUPS, 25, words)) == [(0, 10, True), (10, 20, True), (25, 27, False)]
+    assert sent(assemble(GROUPS, 100, words)) == [(0, 10, True), (10, 20, True), (20, 30, True)]
+
+
+def test_a_first_section_larger_than_the_budget_sends_its_head_to_the_end_of_a_hit() -> None:
+    # the first section from its start to the end of its hit (words 0-6): 7 tokens with "P"
+    assert sent(assemble(GROUPS, 8, words)) == [(0, 6, False)]
+
+
+def test_without_room_for_a_head_the_first_section_sends_its_hit_children() -> None:
+    assert sent(assemble(GROUPS, 6, words)) == [(4, 6, False), (12, 14, False)]
+
+
+def test_a_passage_that_does_not_fit_is_skipped_and_a_smaller_one_after_it_is_taken() -> None:
+    # 11 + 3 (12-14) leaves 3: 17-20 (4 tokens) does not fit, 25-27 (3) does
+    assert sent(assemble(GROUPS, 17, words)) == [(0, 10, True), (12, 14, False), (25, 27, False)]
+
+
+def test_the_prefix_is_sent_before_the_text_and_counted() -> None:
+    only = [Group(None, (piece(0, 3, "Install > Options\n"),))]
+    assert assemble(only, 5, words) == [[]]  # "Install > Options" is 3 words, the text 3
+    [[passage]] = assemble(only, 6, words)
+    assert passage.rendered == "Install > Options\n" + SOURCE[0:12]
+
+
+def test_touching_and_overlapping_children_are_one_passage_with_the_first_prefix() -> None:
+    [passage] = joined([piece(5, 8, "second\n"), piece(2, 5, "first\n"), piece(4, 6, "inner\n")])
+    assert (passage.start, passage.end, passage.prefix) == (8, 32, "first\n")
+    assert passage.text == SOURCE[8:32]
+
+
+def test_a_group_without_parent_text_sends_only_its_children() -> None:
+    bare = [Group(None, (piece(0, 2),)), Group(None, (piece(30, 33),))]
+    assert sent(assemble(bare, 100, words)) == [(0, 2, False), (30, 33, False)]
+
+
+_SPANS = st.tuples(st.integers(0, 58), st.integers(1, 10)).map(lambda s: (s[0], min(60, sum(s))))
+
+
+@given(
+    st.lists(st.tuples(_SPANS, st.lists(_SPANS, min_size=1, max_size=4)), max_size=6),
+    st.integers(0, 200),
+)
+def test_a_prompt_never_exceeds_its_budget_and_cites_exact_offsets(
+    layout: list[tuple[tuple[int, int], list[tuple[int, int]]]], budget: int
+) -> None:
+    groups = [group(parent, *hits) for parent, hits in layout]
+    passages = [p for ps in assemble(groups, budget, words) for p in ps]
+    assert sum(words(p.rendered) for p in passages) <= budget
+    assert all(SOURCE[p.start : p.end] == p.text for p in passages)
+    assert all(p.rendered == p.prefix + p.text for p in passages)
+
+
+def test_joined_children_too_long_for_what_is_left_send_their_head_to_a_child_end() -> None:
+    # the second section's hits 11-14 and 13-17 join into one 6-word passage (7 with "C");
+    # after the first section (11) only 5 are left: the head to the first hit's end (4) fits
+    second = group((10, 20), (11, 14), (13, 17))
+    assert sent(assemble([GROUPS[0], second], 16, words)) == [(0, 10, True), (11, 14, False)]
