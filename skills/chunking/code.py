@@ -230,7 +230,11 @@ class _TreeReader:
     def _scope(self, children: Sequence[Any], where: _Where, preamble: bool = False) -> None:
         """Read the statements (or members) of one scope; comments directly above one lead
         into it. ``preamble``: the file's opening docstring, comments and imports are one unit."""
-        level = _statement_level(where.rank)
+        statement = _statement_level(where.rank)
+        #: The first cut after a definition ends it: as strong as the cut that began it, so a
+        #: definition that fits is not cut between its members to keep a statement after it.
+        ending = statement if where.nested else _definition_level(where.depth)
+        level = statement
         lead: tuple[int, int] | None = None  # the comments directly above, waiting
         imports = False
         for child in children:
@@ -239,6 +243,7 @@ class _TreeReader:
                 if lead is not None and self._blank_between(lead[1], start):
                     if not preamble:
                         self._cut(lead[0], level)
+                        level = statement
                     lead = None
                 lead = (start if lead is None else lead[0], end)
                 continue
@@ -246,6 +251,7 @@ class _TreeReader:
                 if self._blank_between(lead[1], start):
                     if not preamble:
                         self._cut(lead[0], level)
+                        level = statement
                 else:
                     start = lead[0]
                 lead = None
@@ -253,6 +259,7 @@ class _TreeReader:
             if definition is not None:
                 preamble = imports = False
                 self._define(definition, start, end, where)
+                level = ending
                 continue
             is_import = child.type in self.spec.imports or (preamble and _is_docstring(child))
             if preamble and is_import:
@@ -260,6 +267,7 @@ class _TreeReader:
             preamble = False
             if not (is_import and imports):
                 self._cut(start, level)
+                level = statement
             imports = is_import
             if child.type in self.spec.scopes:
                 self._scope(child.named_children, where)
@@ -285,7 +293,7 @@ class _TreeReader:
             if where.nested:  # inside a statement (``if TYPE_CHECKING:``): cut as statements
                 self._cut(start, _statement_level(where.rank))
             else:
-                self._cut(start, max(lv.SECTION - where.depth, lv.DEEP_HEADING + 1))
+                self._cut(start, _definition_level(where.depth))
             if _next_line(text, signature_end, end) < end:
                 self.outline.heading_lines[start] = signature_end
             self.owned[-1].append((start, end))
@@ -412,6 +420,11 @@ class _TreeReader:
         ``start`` (a line comment may end with its newline)."""
         newlines = self.text.count("\n", end, start) + (end > 0 and self.text[end - 1] == "\n")
         return newlines >= 2
+
+
+def _definition_level(depth: int) -> int:
+    """The cut level of a definition at ``depth`` (1: top level), as a heading's is."""
+    return max(lv.SECTION - depth, lv.DEEP_HEADING + 1)
 
 
 def _statement_level(rank: int) -> int:

@@ -51,9 +51,10 @@ def test_a_note_never_breaks_a_reopened_fence() -> None:
     assert noted.embed_text.startswith("Run\n\nCalls in a loop. Second line.\n\n```python\n")
 
 
-def test_overlap_defaults_to_half_of_what_the_note_leaves() -> None:
-    assert ChunkOptions(child_max_tokens=128, note_tokens=32).child_overlap_tokens == 48
-    assert ChunkOptions.model_validate({"noteTokens": "32"}).child_overlap_tokens == 48
+def test_a_fixed_window_overlaps_by_a_quarter_of_what_the_note_leaves() -> None:
+    assert ChunkOptions(child_max_tokens=128, note_tokens=32).child_overlap_tokens == 0
+    fixed = {"strategy": "fixed", "childMaxTokens": 128, "noteTokens": "32"}
+    assert ChunkOptions.model_validate(fixed).child_overlap_tokens == 24
 
 
 @pytest.mark.parametrize(
