@@ -74,7 +74,7 @@ class RecordInputs:
 def read_inputs(
     data: Any,
     query: Mapping[str, str],
-    settings: Mapping[str, str],
+    env: Mapping[str, str],
     max_text_chars: int,
     limits: Limits | None = None,
 ) -> RecordInputs:
@@ -84,9 +84,9 @@ def read_inputs(
         raise InputError(f"data must be an object with a 'text' input, got {_kind(data)}")
     _reject_unknown(data)
     try:
-        contextualize = resolve_contextualize(data, query, settings)
+        contextualize = resolve_contextualize(data, query, env)
         defaults = {"noteTokens": LLM_NOTE_TOKENS} if contextualize is Contextualize.LLM else {}
-        options = resolve_options(data, query, settings, defaults)
+        options = resolve_options(data, query, env, defaults)
     except OptionError as exc:
         raise InputError(str(exc)) from None
     warnings: list[str] = []
@@ -97,7 +97,7 @@ def read_inputs(
         text=text,
         title=title,
         document_key=_document_key(data.get("documentKey"), text, warnings),
-        format=document.markup or _format(data.get("format"), query, settings),
+        format=document.markup or _format(data.get("format"), query, env),
         options=options,
         warnings=tuple(warnings),
         contextualize=contextualize,
@@ -224,9 +224,9 @@ def _document_key(value: Any, text: str, warnings: list[str]) -> str:
     return f"text-{digest}"
 
 
-def _format(value: Any, query: Mapping[str, str], settings: Mapping[str, str]) -> Format | None:
+def _format(value: Any, query: Mapping[str, str], env: Mapping[str, str]) -> Format | None:
     if value is None or value == "":
-        value = query.get("format") or settings.get(option_setting_name("format")) or None
+        value = query.get("format") or env.get(option_setting_name("format")) or None
     if value is None:
         return None
     if isinstance(value, str) and value.strip().lower() in _FORMATS:

@@ -70,12 +70,12 @@ class _Given:
 def resolve_options(
     record: Mapping[str, Any],
     query: Mapping[str, str],
-    settings: Mapping[str, str],
+    env: Mapping[str, str],
     defaults: Mapping[str, Any] | None = None,
 ) -> ChunkOptions:
     """The validated options for one record, or :class:`OptionError` naming what is wrong;
     ``defaults`` (camelCase) come last, before the engine's own."""
-    given = _collect(record, query, settings)
+    given = _collect(record, query, env)
     for wire, value in (defaults or {}).items():
         given.setdefault(wire, _Given(value, "skill's default"))
     for name, item in given.items():
@@ -87,10 +87,10 @@ def resolve_options(
 
 
 def resolve_contextualize(
-    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+    record: Mapping[str, Any], query: Mapping[str, str], env: Mapping[str, str]
 ) -> Contextualize:
     """``contextualize`` for one record (``none`` unless given), or :class:`OptionError`."""
-    item = _given("contextualize", "contextualize", record, query, settings)
+    item = _given("contextualize", "contextualize", record, query, env)
     if item is None:
         return Contextualize.NONE
     value = item.value.strip().lower() if isinstance(item.value, str) else item.value
@@ -104,11 +104,11 @@ def resolve_contextualize(
 
 
 def _collect(
-    record: Mapping[str, Any], query: Mapping[str, str], settings: Mapping[str, str]
+    record: Mapping[str, Any], query: Mapping[str, str], env: Mapping[str, str]
 ) -> dict[str, _Given]:
     given: dict[str, _Given] = {}
     for wire, field in OPTION_FIELDS.items():
-        item = _given(wire, field, record, query, settings)
+        item = _given(wire, field, record, query, env)
         if item is not None:
             given[wire] = item
     return given
@@ -119,7 +119,7 @@ def _given(
     field: str,
     record: Mapping[str, Any],
     query: Mapping[str, str],
-    settings: Mapping[str, str],
+    env: Mapping[str, str],
 ) -> _Given | None:
     """The value that counts, record > query string > app setting, or None."""
     setting = option_setting_name(field)
@@ -127,8 +127,8 @@ def _given(
         return _Given(record[wire], "record")
     if query.get(wire) not in (None, ""):
         return _Given(query[wire], "query string")
-    if settings.get(setting) not in (None, ""):
-        return _Given(settings[setting], f"app setting {setting}")
+    if env.get(setting) not in (None, ""):
+        return _Given(env[setting], f"app setting {setting}")
     return None
 
 
