@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import socket
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -17,25 +16,14 @@ import pytest
 
 from skills.search.local_run import azurite_connection_string
 from skills.skill.note_cache import note_cache
+from tests.search.search_fixtures import azurite_listening
 from tests.skill.fake_chat import FakeChat, fake_chat
 from tests.skill.test_skill_contextual import DOC, call, children, env, warnings
 
 PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
 
 
-def _azurite_listening(wait_seconds: float) -> bool:
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        with socket.socket() as probe:
-            probe.settimeout(1.0)
-            if probe.connect_ex(("127.0.0.1", PORT)) == 0:
-                return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.5)
-
-
-if not _azurite_listening(30.0 if os.environ.get("CI") else 2.0):
+if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
     reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
     if os.environ.get("CI"):
         raise RuntimeError(reason)
