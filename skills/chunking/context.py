@@ -220,11 +220,20 @@ def reopen_within(reopen: str, limit: int | None) -> str:
     return ""
 
 
-@lru_cache(maxsize=4096)
+#: Longer prefixes are counted each time: the cache outlives the document (a Function instance
+#: serves many), and 4,096 entries of a wide table's header each would hold gigabytes.
+_CACHED_PREFIX_CHARS = 2048
+
+
 def prefix_tokens(text: str) -> int:
     """``count_tokens`` for prefixes and the lines they reopen, which repeat: every piece of a
     section has the same path, and code has a container (with its own cache entry in
     ``ContextBuilder``) per stretch of every definition, all reopening a few signatures."""
+    return _counted(text) if len(text) <= _CACHED_PREFIX_CHARS else count_tokens(text)
+
+
+@lru_cache(maxsize=4096)
+def _counted(text: str) -> int:
     return count_tokens(text)
 
 
