@@ -14,7 +14,8 @@ over the last doubling as an exponent (``log2(t(2n) / t(n))``: 1.0 is linear, 2.
   (headings, tables, fences, lists, quotes, HTML, reStructuredText constructs, blank runs, long
   lines), the same shapes the tests of ``tests/chunking/test_linear_time.py`` time at n and 4n.
 
-CPU time of this process, best of three, each measurement repeated to at least 5 ms. A series
+CPU time of this process, best of three, each measurement repeated to at least 2 ms
+(``bench/cputime.py``, the loop the n-against-4n tests use too). A series
 stops early (and is reported as such) when one measurement takes over ``--max-seconds``.
 
     python bench/superlinear.py                   # both; writes bench/results/superlinear.json
@@ -24,19 +25,18 @@ stops early (and is reported as such) when one measurement takes over ``--max-se
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import json
 import math
 import re
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.cputime import cpu_seconds
 from skills.chunking import LANGUAGES, chunk_document
 from skills.chunking.markdown import _indented_code_lines
 
@@ -61,24 +61,7 @@ SEEDS = (
     "|", "| a ", "-", "=", "*", "`", ">", "1. ", ". ", "A. ", "::", ":a:", "中", "x9/",
 )  # fmt: skip
 REPEATS = 3  # documents; patterns, about 1,700 series, are measured once
-MIN_SECONDS = 0.002
-
-
-def cpu_seconds(run: Callable[[], object], repeats: int = REPEATS) -> float:
-    """Best of ``repeats`` of the CPU time per call, each repeated to ``MIN_SECONDS``."""
-    best = math.inf
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            calls, started = 0, time.process_time()
-            while (elapsed := time.process_time() - started) < MIN_SECONDS or not calls:
-                run()
-                calls += 1
-            best = min(best, elapsed / calls)
-    finally:
-        gc.enable()
-    return best
+MIN_SECONDS = 0.002  # each measurement repeats its call to this much CPU time
 
 
 def series(
@@ -95,7 +78,7 @@ def series(
     for k in range(6):
         text = make(base << k)
         sizes.append(len(text))
-        seconds.append(cpu_seconds(lambda text=text: run(text), repeats))
+        seconds.append(cpu_seconds(lambda text=text: run(text), repeats, MIN_SECONDS))
         if seconds[-1] > limit:
             break
     first = max(0, len(sizes) - 3)

@@ -3,19 +3,19 @@
 A crafted document of a few kilobytes must not hold an instance for seconds: each test times the
 engine on an input of ``n`` and of ``4 n`` units of one shape, in one run, and asks that the time
 grow by less than ``MAX_GROWTH``. A linear path grows by about 4, a quadratic one by about 16, so
-the test passes on a noisy machine and fails on a quadratic path. CPU time, best of three: other
-processes on the machine slow both sizes alike. ``n`` is chosen so that the quadratic paths these
-tests were written against took tenths of a second at ``4 n``.
+the test passes on a noisy machine and fails on a quadratic path. CPU time, best of three
+(``bench/cputime.py``, the benchmarks' loop): other processes on the machine slow both sizes
+alike. ``n`` is chosen so that the quadratic paths these tests were written against took tenths
+of a second at ``4 n``.
 """
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 
 import pytest
 
+from bench.cputime import growth_of
 from skills.chunking import ChunkOptions, chunk_document
 from skills.chunking.chunker import detect_format
 from skills.chunking.markdown import parse_markdown
@@ -24,36 +24,8 @@ from skills.chunking.token_index import SEGMENT_CHARS, TokenIndex
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
 MAX_GROWTH = 8.0
-ROUNDS = 3
-MIN_ROUND = 0.05
 
 Shape = Callable[[int], str]
-
-
-def cpu_seconds(run: Callable[[], object]) -> float:
-    """CPU seconds per call of ``run``, best of ``ROUNDS``; each round repeats the call for at
-    least ``MIN_ROUND`` seconds, without the garbage collector, so that a millisecond is not
-    noise."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(ROUNDS):
-            calls, started = 0, time.process_time()
-            while (elapsed := time.process_time() - started) < MIN_ROUND or not calls:
-                run()
-                calls += 1
-            best = min(best, elapsed / calls)
-    finally:
-        gc.enable()
-    return best
-
-
-def growth_of(shape: Shape, n: int, run: Callable[[str], object]) -> float:
-    """How many times longer ``run(shape(4 n))`` takes than ``run(shape(n))``."""
-    small, large = shape(n), shape(4 * n)
-    run(small)  # warm caches (the tokenizer)
-    return cpu_seconds(lambda: run(large)) / cpu_seconds(lambda: run(small))
 
 
 def growth(shape: Shape, n: int, format: str, options: ChunkOptions | None = None) -> float:
