@@ -220,16 +220,17 @@ def reopen_within(reopen: str, limit: int | None) -> str:
     return ""
 
 
-#: Longer prefixes are counted each time: the cache outlives the document (a Function instance
-#: serves many), and 4,096 entries of a wide table's header each would hold gigabytes.
-_CACHED_PREFIX_CHARS = 2048
+#: Longer inputs are worked out each time: the caches below outlive the document (a Function
+#: instance serves many), and their thousands of entries of a wide table's header each would
+#: hold gigabytes. Bounded so, a cache holds at most its entries times this many characters.
+_CACHED_CHARS = 2048
 
 
 def prefix_tokens(text: str) -> int:
     """``count_tokens`` for prefixes and the lines they reopen, which repeat: every piece of a
     section has the same path, and code has a container (with its own cache entry in
     ``ContextBuilder``) per stretch of every definition, all reopening a few signatures."""
-    return _counted(text) if len(text) <= _CACHED_PREFIX_CHARS else count_tokens(text)
+    return _counted(text) if len(text) <= _CACHED_CHARS else count_tokens(text)
 
 
 @lru_cache(maxsize=4096)
@@ -237,7 +238,6 @@ def _counted(text: str) -> int:
     return count_tokens(text)
 
 
-@lru_cache(maxsize=1024)
 def header_words(reopen: str, delimiter: bool = False) -> str:
     """The lines of ``reopen`` that hold a word, with HTML tags and runs of spaces dropped:
     ``| Name    | Type |`` over ``|---------|------|`` becomes ``| Name | Type |``, and an HTML
@@ -252,6 +252,12 @@ def header_words(reopen: str, delimiter: bool = False) -> str:
     >>> header_words("<table>\\n<tr>\\n<th><a href='v20'>20</a> (LTS)</th>\\n</tr>\\n")
     '20 (LTS)\\n'
     """
+    if len(reopen) <= _CACHED_CHARS:
+        return _cached_header_words(reopen, delimiter)
+    return _header_words(reopen, delimiter)
+
+
+def _header_words(reopen: str, delimiter: bool) -> str:
     kept = []
     for line in reopen.splitlines():
         if delimiter and _DELIMITER_ROW.fullmatch(line.strip()):
@@ -261,6 +267,9 @@ def header_words(reopen: str, delimiter: bool = False) -> str:
         if _WORD.search(line):
             kept.append(line)
     return "\n".join(kept) + "\n" if kept else ""
+
+
+_cached_header_words = lru_cache(maxsize=1024)(_header_words)
 
 
 def with_note(chunk: Chunk, note: str, limit: int) -> Chunk:
