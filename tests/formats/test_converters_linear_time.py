@@ -1,0 +1,177 @@
+"""Every converter's time grows linearly with its file: a file four times longer costs less than
+``MAX_GROWTH`` times as much CPU.
+
+A converter runs before the engine and inside the skill's time budget, so a quadratic path in one
+(a list that is searched for every element added to it, a string rebuilt per page) would let one
+long file hold an instance. Each test builds a file of ``n`` and of ``4 n`` units of one ordinary
+shape (sections of a web page, paragraphs and tables of a Word body, slides, rows, PDF pages,
+notebook cells, Layout sections) with the libraries the project already has, and times
+:func:`~skills.formats.read.read_file` (Layout's sections: ``layout_to_markdown``) on both in one
+run (``bench/cputime.py``: CPU time, best of three, as ``tests/chunking/test_linear_time.py``
+times the engine). A linear converter grows by about 4, a quadratic one by about 16; ``n`` is
+large enough that opening a package is a small part of the time at ``n``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Callable
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+from format_fixtures import fixture
+
+from bench.cputime import growth_of
+from skills.formats.layout import layout_to_markdown
+from skills.formats.read import read_file
+
+#: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
+MAX_GROWTH = 8.0
+
+
+def html_page(sections: int) -> bytes:
+    """A saved page: chrome around ``sections`` sections of a heading, a paragraph, a list, a
+    small table and a code block."""
+    body = "".join(
+        f"<h2>Section {k}</h2><p>Paragraph {k} says <a href='#s{k}'>something</a> in "
+        f"<em>a few</em> words.</p><ul><li>item {k}.1</li><li>item {k}.2</li></ul>"
+        f"<table><tr><th>Key</th><th>Value</th></tr><tr><td>k{k}</td><td>v{k}</td></tr></table>"
+        f"<pre><code class='language-python'>x = {k}\n</code></pre>\n"
+        for k in range(sections)
+    )
+    head = "<!DOCTYPE html><html><head><title>Guide</title></head>"
+    return f"{head}<body><nav>Home</nav><main>{body}</main></body></html>".encode()
+
+
+def _rewritten(name: str, part: str, change: Callable[[str], str]) -> bytes:
+    """The fixture ``name`` with one XML part rewritten by ``change``."""
+    source = zipfile.ZipFile(io.BytesIO(fixture(name)))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for item in source.infolist():
+            data = source.read(item)
+            package.writestr(item, change(data.decode("utf-8")) if item.filename == part else data)
+    return out.getvalue()
+
+
+def word_body(copies: int) -> bytes:
+    """The Word fixture (headings, lists, tables, code) with its body repeated ``copies`` times."""
+
+    def repeated(xml: str) -> str:
+        match = re.search(r"<w:body>(.*)(<w:sectPr[^>]*/>)</w:body>", xml, re.DOTALL)
+        assert match, "the fixture's body ends with its section properties"
+        return xml[: match.start(1)] + match.group(1) * copies + xml[match.start(2) :]
+
+    return _rewritten("widget-api-guide.docx", "word/document.xml", repeated)
+
+
+def slides(count: int) -> bytes:
+    """``count`` slides of a title, three bullets and a small table."""
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    for k in range(count):
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = f"Slide {k}"
+        slide.placeholders[1].text = f"point {k}.1\npoint {k}.2\npoint {k}.3"
+        table = slide.shapes.add_table(2, 2, Inches(1), Inches(4), Inches(4), Inches(1)).table
+        for row, cells in enumerate((("Key", "Value"), (f"k{k}", f"v{k}"))):
+            for column, text in enumerate(cells):
+                table.cell(row, column).text = text
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def workbook(rows: int) -> bytes:
+    """One sheet of a header and ``rows`` rows of five columns: text, numbers, a date."""
+    from datetime import date
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Item", "Count", "Price", "Supplier", "Delivered"])
+    for k in range(rows):
+        sheet.append([f"item {k}", k, k * 1.5, f"supplier {k % 7}", date(2026, 1 + k % 12, 1)])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def pdf_pages(copies: int) -> bytes:
+    """The runbook PDF's pages (text with headings) repeated ``copies`` times."""
+    source = pdfium.PdfDocument(fixture("operations-runbook.pdf"))
+    pdf = pdfium.PdfDocument.new()
+    for _ in range(copies):
+        pdf.import_pages(source)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def notebook(cells: int) -> bytes:
+    """``cells`` pairs of a Markdown cell and a code cell with an output."""
+    body: list[dict[str, Any]] = []
+    for k in range(cells):
+        text = [f"## Step {k}\n", "Load it."]
+        body.append({"cell_type": "markdown", "metadata": {}, "source": text})
+        body.append(
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": k,
+                "source": [f"df{k} = load({k})\n", "df.head()"],
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}],
+            }
+        )
+    document = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": body}
+    return json.dumps(document).encode("utf-8")
+
+
+def layout_sections(count: int) -> list[dict[str, Any]]:
+    """Document Layout's ``markdown_document``: ``count`` sections under changing headings, a
+    page each."""
+    return [
+        {
+            "content": f"Text of section {k}.\n\n| a | b |\n|---|---|\n| {k} | x |",
+            "sections": {"h1": f"Part {k // 10}", "h2": f"Section {k}", "h3": ""},
+            "ordinal_position": k,
+            "locationMetadata": {"pageNumber": k + 1},
+        }
+        for k in range(count)
+    ]
+
+
+#: format -> (the file of size n, the name it is read by, n)
+FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
+    "html": (html_page, "page.html", 100),
+    "docx": (word_body, "guide.docx", 2),
+    "pptx": (slides, "deck.pptx", 40),
+    "xlsx": (workbook, "sheet.xlsx", 500),
+    "pdf": (pdf_pages, "runbook.pdf", 2),
+    "notebook": (notebook, "analysis.ipynb", 800),
+}
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_a_converter_reads_a_longer_file_in_linear_time(name: str) -> None:
+    make, file_name, n = FILES[name]
+    assert growth_of(make, n, lambda data: read_file(data, file_name)) < MAX_GROWTH
+
+
+def test_layout_sections_are_rebuilt_in_linear_time() -> None:
+    assert growth_of(layout_sections, 500, layout_to_markdown) < MAX_GROWTH
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_longer_file_holds_four_times_the_text(name: str) -> None:
+    """The inputs grow as the tests say: the 4 n file converts to about four times the text."""
+    make, file_name, n = FILES[name]
+    small, large = (len(read_file(make(size), file_name).text) for size in (n, 4 * n))
+    assert 3.5 * small < large < 4.5 * small
