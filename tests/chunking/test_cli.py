@@ -109,3 +109,21 @@ def test_jsonl_reports_the_warnings_on_stderr(
     captured = capsys.readouterr()
     assert f"{path}: childOverlapTokens (8) ignored" in captured.err
     assert all(json.loads(line) for line in captured.out.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("argv", "warning"),
+    [
+        (["tests/formats/fixtures/scanned.pdf"], "no text layer"),  # the converter's
+        (["samples/widget-api-guide.md", "--strategy", "semantic"], "semantic boundaries"),
+    ],
+)
+def test_jsonl_reports_what_the_skill_would_warn_on_stderr(
+    argv: list[str], warning: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The warnings the skill returns for a file reach a jsonl reader too, and stdout stays
+    JSON."""
+    assert main([str(PROJECT / argv[0]), *argv[1:]]) == 0
+    captured = capsys.readouterr()
+    assert f"{PROJECT / argv[0]}: " in captured.err and warning in captured.err
+    assert all(json.loads(line) for line in captured.out.splitlines())
