@@ -122,6 +122,12 @@ def _query_options(parser: argparse.ArgumentParser) -> None:
         "are then not used",
     )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="each result's parent id and offsets, and more of its passage (and, in simulate, "
+        "the skill server's log)",
+    )
 
 
 def _options(args: argparse.Namespace) -> QueryOptions:
@@ -273,7 +279,7 @@ def _query(args: argparse.Namespace) -> int:
         searcher, args.question, children_index=names["childrenIndexName"],
         parents_index=names["parentsIndexName"], options=_options(args),
     )  # fmt: skip
-    _print_results(args.question, results, args.json)
+    _print_results(args.question, results, args.json, args.verbose)
     return 0
 
 
@@ -295,7 +301,7 @@ def _simulate(args: argparse.Namespace) -> int:
         run = simulate(args.mode, files, skill_uri=args.skill_url, embedder=embedder,
                        container=args.container)  # fmt: skip
     else:
-        with skill_server() as url:
+        with skill_server(log_level="info" if args.verbose else "warning") as url:
             run = simulate(args.mode, files, skill_uri=url, embedder=embedder,
                            container=args.container)  # fmt: skip
     counts = ", ".join(f"{name}: {len(docs)}" for name, docs in run.result.documents.items())
@@ -309,7 +315,7 @@ def _simulate(args: argparse.Namespace) -> int:
             run.searcher, question, children_index=run.children_index,
             parents_index=run.parents_index, options=_options(args),
         )  # fmt: skip
-        _print_results(question, results, args.json)
+        _print_results(question, results, args.json, args.verbose)
     return 1 if run.result.failures else 0
 
 
@@ -330,23 +336,75 @@ def _require_azure(names: Sequence[str] | None = None) -> None:
         raise SettingsError("set these environment variables first: " + ", ".join(missing))
 
 
-def _print_results(question: str, results: Sequence[ParentResult], as_json: bool) -> None:
+def _print_results(
+    question: str, results: Sequence[ParentResult], as_json: bool, verbose: bool = False
+) -> None:
+    """Each result on two lines, named by :func:`short_id`; ``verbose`` adds the parent's id
+    and the first hit's offsets, with 300 characters of the passage as it is; ``as_json``
+    prints everything, real ids included."""
     if as_json:
         print(json.dumps({"question": question, "results": [_jsonable(r) for r in results]}))
         return
     print(f"\n? {question}")
     for result in results:
-        first = result.citations[0] if result.citations else None
-        where = (
-            f"{first.title} [{first.start}:{first.end}] {' > '.join(first.headings)}"
-            if first
-            else ""
-        )
-        print(f"{result.rank}. {result.parent_chunk_id}  score={result.score:.4f}  {where}")
-        print("   " + result.passage[:300].replace("\n", "\n   "))
+        print("\n".join(_result_lines(result, verbose)))
         for other in result.repeated_in:
             place = other.title or other.source_path or other.document_key
             print(f"   (the same words: {place} [{other.start}:{other.end}])")
+
+
+def _result_lines(result: ParentResult, verbose: bool) -> list[str]:
+    first = result.citations[0] if result.citations else None
+    where = " > ".join(first.headings) if first else ""
+    if verbose:
+        span = f"{first.title} [{first.start}:{first.end}] " if first else ""
+        return [
+            f"{result.rank}. {short_id(result)}  score={result.score:.4f}  {span}{where}",
+            f"   parent {result.parent_chunk_id}",
+            "   " + result.passage[:300].replace("\n", "\n   "),
+        ]
+    where = f"  {where}" if where else ""
+    return [
+        f"{result.rank}. {short_id(result)}{where}  (score {result.score:.4f})",
+        f"   {_preview(result.passage, 110)}",
+    ]
+
+
+def short_id(result: ParentResult) -> str:
+    """A result as a person reads it: its document's file name and the ordinals of the
+    children that matched, runs of three or more as a range: ``widget-api-guide.md#c2,c4-c6``
+    (the ordinals ``python -m skills demo`` shows); the real ids are in ``--json``.
+
+    >>> from dataclasses import replace
+    >>> from skills.search.collapse import ChildHit
+    >>> hit = ChildHit("id", "p", 1.0, "text", 0, 4, 2, source_path="https://a/docs/x.md")
+    >>> hits = tuple(replace(hit, ordinal=n) for n in (6, 2, 4, 5))
+    >>> short_id(ParentResult(1, "p", 1.0, "text", None, hits))
+    'x.md#c2,c4-c6'
+    """
+    first = result.children[0] if result.children else result.parent
+    where = (first.source_path or first.document_key or first.title or "") if first else ""
+    name = where.rstrip("/").rsplit("/", 1)[-1] or result.parent_chunk_id[-8:]
+    ordinals = _ranges(sorted({child.ordinal for child in result.children}))
+    return f"{name}#{ordinals}" if ordinals else name
+
+
+def _ranges(ordinals: Sequence[int]) -> str:
+    """``[2, 4, 5, 6]`` -> ``c2,c4-c6``: consecutive ordinals, three or more, as a range."""
+    runs: list[list[int]] = []
+    for ordinal in ordinals:
+        if runs and ordinal == runs[-1][-1] + 1:
+            runs[-1].append(ordinal)
+        else:
+            runs.append([ordinal])
+    return ",".join(
+        f"c{run[0]}-c{run[-1]}" if len(run) > 2 else ",".join(f"c{n}" for n in run) for run in runs
+    )
+
+
+def _preview(text: str, width: int) -> str:
+    words = " ".join(text.split())
+    return repr(words if len(words) <= width else words[: width - 1] + "…")
 
 
 def _jsonable(result: ParentResult) -> dict[str, Any]:

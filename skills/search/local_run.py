@@ -127,11 +127,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def skill_server(port: int | None = None) -> Iterator[str]:
-    """Run ``python -m skills serve`` on 127.0.0.1 and yield the skill URL; stop it afterwards."""
+def skill_server(port: int | None = None, log_level: str = "info") -> Iterator[str]:
+    """Run ``python -m skills serve`` on 127.0.0.1 and yield the skill URL; stop it afterwards.
+    ``log_level`` ``warning`` keeps its per-request log lines out of a demo's output."""
     chosen = port or free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "skills", "serve", "--port", str(chosen)],
+        [sys.executable, "-m", "skills", "serve", "--port", str(chosen), "--log-level", log_level],
         cwd=Path(__file__).resolve().parents[2],
     )
     try:
