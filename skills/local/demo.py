@@ -1,10 +1,13 @@
 """``python -m skills demo``: the bundled samples through the skill, as an indexer would send them.
 
 Starts the development server on a free loopback port, sends ``samples/`` (Markdown,
-reStructuredText and text files) in indexer-shaped batches (``recordId`` per record,
+reStructuredText, text and code files) in indexer-shaped batches (``recordId`` per record,
 ``documentKey`` = the file's path, options in the query string as they would be in the skill's
-``uri``) and prints each document's parents with their children. ``--json`` prints the raw
-responses instead.
+``uri``) and prints what a newcomer reads in a screen: a table of the documents (format,
+parents, children, tokens, warnings), then one document's tree (``--tree``), each chunk named by
+a short id (``p1`` a parent, ``c4`` a child, by the ordinals of the answer), a child under its
+parent with only the headings it adds. ``--verbose`` prints every document's tree with longer
+previews and offsets; ``--json`` the raw responses, ids and all.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from skills.formats.registry import TEXT_SUFFIXES
+from skills.chunking import count_tokens
+from skills.formats.registry import TEXT_SUFFIXES, by_name
 from skills.local.devserver import PROJECT_ROOT, running
 
 _OPTION_FLAGS = {
@@ -27,6 +32,26 @@ _OPTION_FLAGS = {
     "child_max_tokens": "childMaxTokens",
     "child_overlap_tokens": "childOverlapTokens",
 }
+_COLUMNS = ("document", "format", "parents", "children", "tokens", "warnings")
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """One document sent and the record the skill answered for it (``None``: none came back)."""
+
+    path: Path
+    record: dict[str, Any] | None
+
+    @property
+    def key(self) -> str:
+        return _key(self.path)
+
+    @property
+    def parents(self) -> list[dict[str, Any]]:
+        return list((self.record or {}).get("data", {}).get("parents", []))
+
+    def messages(self, kind: str) -> list[str]:
+        return [m["message"] for m in (self.record or {}).get(kind) or []]
 
 
 def main(argv: list[str]) -> int:
@@ -36,6 +61,7 @@ def main(argv: list[str]) -> int:
         print(f"no {', '.join(sorted(TEXT_SUFFIXES))} files in {args.samples}")
         return 1
     query = {wire: str(v) for flag, wire in _OPTION_FLAGS.items() if (v := getattr(args, flag))}
+    answered: list[Answered] = []
     with running() as base_url:
         url = f"{base_url}/api/chunk" + (f"?{urlencode(query)}" if query else "")
         for batch in _batches(files, args.batch_size):
@@ -43,10 +69,20 @@ def main(argv: list[str]) -> int:
             if args.json:
                 print(json.dumps(answer, indent=2, ensure_ascii=False))
                 continue
-            print(f"--- batch of {len(batch)} record(s): HTTP {status}")
+            print(f"batch of {len(batch)} record(s) to /api/chunk: HTTP {status}")
             by_id = {record["recordId"]: record for record in answer.get("values", [])}
-            for number, path in enumerate(batch, start=1):
-                print(render_record(path, by_id.get(str(number)), args.width))
+            answered += [Answered(p, by_id.get(str(n))) for n, p in enumerate(batch, start=1)]
+    if args.json:
+        return 0
+    print()
+    print(summary_table(answered))
+    for line in problems(answered):
+        print(line)
+    shown = answered if args.verbose else [tree_document(answered, args.tree)]
+    width = args.width or (90 if args.verbose else 60)
+    for document in shown:
+        print()
+        print(render_tree(document, width, args.verbose))
     return 0
 
 
@@ -85,32 +121,98 @@ def post(url: str, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return exc.code, json.loads(exc.read() or b"{}")
 
 
-def render_record(path: Path, record: dict[str, Any] | None, width: int) -> str:
-    """A readable tree: the document, its parents, each parent's children."""
-    if record is None:
-        return f"{_key(path)}: NO RECORD IN THE RESPONSE"
-    lines = [_document_line(path, record)]
-    lines += [f"  ! error: {m['message']}" for m in record.get("errors") or []]
-    lines += [f"  ~ warning: {m['message']}" for m in record.get("warnings") or []]
-    for parent in record.get("data", {}).get("parents", []):
-        lines.append(f"  [parent {parent['ordinal']}] {_chunk_line(parent, width)}")
+def summary_table(answered: Sequence[Answered]) -> str:
+    """One row per document: its format, parents, children, tokens (of the whole document, in
+    ``cl100k_base``) and warnings; ``error`` in place of the counts when the record failed."""
+    rows = [_summary_row(document) for document in answered]
+    totals = [sum(int(row[k]) for row in rows if row[k].isdigit()) for k in range(2, 6)]
+    rows.append(["total", "", *map(str, totals)])
+    widths = [max(len(row[k]) for row in [list(_COLUMNS), *rows]) for k in range(len(_COLUMNS))]
+
+    def line(cells: Sequence[str]) -> str:
+        left = [cell.ljust(width) for cell, width in zip(cells[:2], widths, strict=False)]
+        right = [cell.rjust(width) for cell, width in zip(cells[2:], widths[2:], strict=True)]
+        return "  ".join(left + right).rstrip()
+
+    return "\n".join([line(_COLUMNS), *map(line, rows)])
+
+
+def _summary_row(document: Answered) -> list[str]:
+    fmt = by_name(document.path.name)
+    tokens = str(count_tokens(document.path.read_text(encoding="utf-8")))
+    name = fmt.name if fmt else "?"
+    if document.record is None or document.messages("errors"):
+        return [document.key, name, "error", "error", tokens, "-"]
+    parents = document.parents
+    children = sum(len(parent["children"]) for parent in parents)
+    warnings = len(document.messages("warnings"))
+    return [document.key, name, str(len(parents)), str(children), tokens, str(warnings)]
+
+
+def problems(answered: Sequence[Answered]) -> list[str]:
+    """The errors and warnings of every record, one line each, under the table."""
+    lines = []
+    for document in answered:
+        if document.record is None:
+            lines.append(f"! {document.key}: no record in the response")
+        lines += [f"! {document.key}: {message}" for message in document.messages("errors")]
+        lines += [f"~ {document.key}: {message}" for message in document.messages("warnings")]
+    return lines
+
+
+def tree_document(answered: Sequence[Answered], key: str | None) -> Answered:
+    """The document whose tree is shown: the one named ``key`` (a path or its end), else the
+    first with more than one parent, else the first."""
+    if key:
+        for document in answered:
+            if document.key == key or document.key.endswith("/" + key.lstrip("/")):
+                return document
+        raise SystemExit(f"--tree {key}: not among {', '.join(d.key for d in answered)}")
+    return next((d for d in answered if len(d.parents) > 1), answered[0])
+
+
+def render_tree(document: Answered, width: int, verbose: bool = False) -> str:
+    """The document's parents (``p<ordinal>``) and, under each, its children (``c<ordinal>``):
+    a parent with its heading path, a child with the headings it adds to its parent's and the
+    start of its text. ``verbose`` adds each chunk's character offsets."""
+    parents = document.parents
+    children = sum(len(parent["children"]) for parent in parents)
+    lines = [
+        f"{document.key}: {len(parents)} parent(s) p<n>, {children} child(ren) c<n>, by "
+        "ordinal; › a child's headings below its parent's"
+    ]
+    if document.record is None or document.messages("errors"):
+        return "\n".join([*lines, "  (no chunks: see the errors above)"])
+    for parent in parents:
+        span = f"  [{parent['start']}:{parent['end']}]" if verbose else ""
+        sections = _sections(parent)
+        covers = f"  (sections: {', '.join(sections)})" if sections else ""
+        lines.append(f"p{parent['ordinal']}  {_path(parent['headings'])}{covers}{span}")
         for child in parent["children"]:
-            lines.append(f"      - child {child['ordinal']}: {_chunk_line(child, width)}")
+            added = _added(parent, child)
+            where = f"› {' > '.join(added)}  " if added else ""
+            span = f"[{child['start']}:{child['end']}] " if verbose else ""
+            lines.append(f"    c{child['ordinal']}  {span}{where}{_preview(child['text'], width)}")
     return "\n".join(lines)
 
 
-def _document_line(path: Path, record: dict[str, Any]) -> str:
-    parents = record.get("data", {}).get("parents", [])
-    children = sum(len(parent["children"]) for parent in parents)
-    return f"\n{_key(path)}: {len(parents)} parent(s), {children} child(ren)"
+def _added(parent: dict[str, Any], child: dict[str, Any]) -> list[str]:
+    """The headings of ``child``'s path below its parent's."""
+    return list(child["headings"][len(parent["headings"]) :])
 
 
-def _chunk_line(chunk: dict[str, Any], width: int) -> str:
-    where = " > ".join(chunk["headings"]) or "(no heading)"
-    preview = " ".join(chunk["text"].split())
-    preview = preview if len(preview) <= width else preview[: width - 1] + "…"
-    span = f"chars {chunk['start']}-{chunk['end']}"
-    return f"{where}  ({span})\n          {preview!r}"
+def _sections(parent: dict[str, Any]) -> list[str]:
+    """The sections a parent holds: the first heading each child adds, once each, in order."""
+    return list(dict.fromkeys(added[0] for c in parent["children"] if (added := _added(parent, c))))
+
+
+def _path(headings: Sequence[str]) -> str:
+    return " > ".join(headings) or "(no heading)"
+
+
+def _preview(text: str, width: int) -> str:
+    words = " ".join(text.split())
+    return repr(words if len(words) <= width else words[: width - 1] + "…")
 
 
 def _batches(files: list[Path], size: int) -> Iterator[list[Path]]:
@@ -133,6 +235,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--parent-max-tokens", type=int)
     parser.add_argument("--child-max-tokens", type=int)
     parser.add_argument("--child-overlap-tokens", type=int)
-    parser.add_argument("--width", type=int, default=90, help="characters of text shown per chunk")
+    parser.add_argument("--tree", help="the document whose tree is shown (a path, or its end)")
+    parser.add_argument("--verbose", action="store_true", help="every document's tree, offsets")
+    parser.add_argument("--width", type=int, help="characters of text shown per chunk")
     parser.add_argument("--json", action="store_true", help="print the raw responses")
     return parser

@@ -117,16 +117,42 @@ def test_the_serve_command_answers_on_the_given_port() -> None:
         server.wait(timeout=30)
 
 
-def test_demo_prints_each_sample_with_its_parents_and_children(
+def test_demo_prints_a_table_of_the_samples_and_one_tree(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "guide.md").write_text(MARKDOWN, encoding="utf-8")
     (tmp_path / "notes.txt").write_text("A plain note.\n\nSecond paragraph.\n", encoding="utf-8")
-    assert demo.main(["--samples", str(tmp_path), "--batch-size", "1"]) == 0
+    assert demo.main(["--samples", str(tmp_path), "--batch-size", "1", "--tree", "guide.md"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sum("HTTP 200" in line for line in lines) == 2
+    rows = {line.split()[0].rsplit("/", 1)[-1]: line.split()[1:] for line in lines if "  " in line}
+    assert rows["document"] == ["format", "parents", "children", "tokens", "warnings"]
+    assert rows["guide.md"][:2] == ["markdown", "1"] and rows["notes.txt"][:2] == ["text", "1"]
+    assert rows["total"][0] == "2"
+    tree = lines[next(k for k, line in enumerate(lines) if "guide.md: 1 parent(s)" in line) :]
+    assert tree[1].startswith("p0  Guide") and tree[2].startswith("    c0  ")
+    assert not any("notes.txt: 1 parent(s)" in line for line in lines), "one tree, not every one"
+
+
+def test_demo_verbose_prints_every_tree_with_offsets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "guide.md").write_text(MARKDOWN, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("A plain note.\n\nSecond paragraph.\n", encoding="utf-8")
+    assert demo.main(["--samples", str(tmp_path), "--verbose"]) == 0
     out = capsys.readouterr().out
-    assert out.count("HTTP 200") == 2
     assert "guide.md: 1 parent(s)" in out and "notes.txt: 1 parent(s)" in out
-    assert "[parent 0] Guide" in out and "- child 0:" in out
+    assert "    c0  [0:" in out
+
+
+def test_demo_lists_a_record_error_under_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "guide.md").write_text(MARKDOWN, encoding="utf-8")
+    assert demo.main(["--samples", str(tmp_path), "--child-max-tokens", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[3].split()[2:4] == ["error", "error"]
+    assert any(line.startswith("! ") and "childMaxTokens" in line for line in out.splitlines())
 
 
 def test_demo_json_mode_prints_the_raw_responses(
