@@ -6,14 +6,14 @@ cuts documents:
 
 - **Definitions** (classes, functions, methods, interfaces, ``impl`` blocks, namespaces) open
   sections named by what they define, nested as they nest: the heading path of a method is
-  ``file > Client > send``. A definition at the top of its scope cuts at ``SECTION - depth``,
+  ``file > Client > send``. A definition at the top of its scope cuts at ``Level.heading(depth)``,
   so a file is cut between top-level definitions first, a class between its members next.
 - **Lead-ins**: the comments, decorators and attributes directly above a definition (no blank
   line between) belong to it, and with its signature they are its heading line: no piece ends
   right after them. A piece of a definition cut in several starts with the signature again, in
   its prefix (the definition's body is a container whose ``reopen`` is the signature, as a
   fenced code block reopens its fence line).
-- **Statements** of the file cut at ``BLOCK``, one level lower per definition and compound
+- **Statements** of the file cut at ``Level.BLOCK``, one level lower per definition and compound
   statement around them; a comment directly above a statement leads into it. Inside a statement
   the packer cuts between lines (every stretch of code is a container), never between sentences.
 - **The preamble** (module docstring, license comment, imports, package clause) is one unit, and
@@ -38,9 +38,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from skills.chunking import outline as lv
 from skills.chunking.languages import LANGUAGES, CodeLanguage, grammar
-from skills.chunking.outline import Container, Outline, Section
+from skills.chunking.levels import MAX_BLOCK_NESTING, Level
+from skills.chunking.outline import NO_SECTION, Container, Outline, Section
 
 #: Node kinds (in any of the grammars) whose named children are statements or members.
 _BLOCKS = frozenset(
@@ -82,8 +82,6 @@ _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 _OPEN_PAREN = re.compile(r"([(\[<]) ")
 _CLOSE_PAREN = re.compile(r",? ([)\]>])")
-#: Nesting past this adds no cut points (generated code nests thousands deep): lines do it.
-_MAX_NESTING = 24
 _MAX_TITLE = 80
 _MAX_CLOSING_RUN = 8
 _SNIFF_CHARS = 65536  # how far a C header is looked at for signs of C++
@@ -147,11 +145,11 @@ def parse_lines(text: str, spec: CodeLanguage | None, warning: str | None = None
     that ends a statement), lines inside a block; closing lines stay with what they close."""
     outline = Outline(length=len(text))
     for gap in _PARAGRAPH_GAP.finditer(text):
-        outline.add_break(gap.end(), lv.BLOCK)
+        outline.add_break(gap.end(), Level.BLOCK)
     if spec is not None and spec.statement_end:  # the end, maybe a ``--`` comment, a newline
         statement_end = re.escape(spec.statement_end) + _AFTER_STATEMENT_END
         for end in re.finditer(statement_end, text):
-            outline.add_break(end.end(), lv.BLOCK)
+            outline.add_break(end.end(), Level.BLOCK)
     first = _next_line(text, 0, len(text))
     if first < len(text):
         outline.containers.append(Container(first, first, len(text), ""))
@@ -230,10 +228,10 @@ class _TreeReader:
     def _scope(self, children: Sequence[Any], where: _Where, preamble: bool = False) -> None:
         """Read the statements (or members) of one scope; comments directly above one lead
         into it. ``preamble``: the file's opening docstring, comments and imports are one unit."""
-        statement = _statement_level(where.rank)
+        statement = Level.block(where.rank)
         #: The first cut after a definition ends it: as strong as the cut that began it, so a
         #: definition that fits is not cut between its members to keep a statement after it.
-        ending = statement if where.nested else _definition_level(where.depth)
+        ending = statement if where.nested else Level.heading(where.depth)
         level = statement
         lead: tuple[int, int] | None = None  # the comments directly above, waiting
         imports = False
@@ -271,7 +269,7 @@ class _TreeReader:
             imports = is_import
             if child.type in self.spec.scopes:
                 self._scope(child.named_children, where)
-            elif where.rank < _MAX_NESTING:
+            elif where.rank < MAX_BLOCK_NESTING:
                 inner = _Where(where.depth, where.rank + 1, nested=True)
                 for block in _blocks(child):
                     self._scope(_statements(block), inner)
@@ -285,20 +283,20 @@ class _TreeReader:
         clean = _at_line_start(text, start)
         if clean:
             start = text.rfind("\n", 0, start) + 1
-        parent = self.open[-1] if self.open else -1
+        parent = self.open[-1] if self.open else NO_SECTION
         self.open.append(len(self.outline.sections))
         self.outline.sections.append(Section(start, end, where.depth, definition.name, parent))
         signature_start, signature_end = self._signature(definition, start)
         if clean:
             if where.nested:  # inside a statement (``if TYPE_CHECKING:``): cut as statements
-                self._cut(start, _statement_level(where.rank))
+                self._cut(start, Level.block(where.rank))
             else:
-                self._cut(start, _definition_level(where.depth))
+                self._cut(start, Level.heading(where.depth))
             if _next_line(text, signature_end, end) < end:
                 self.outline.heading_lines[start] = signature_end
             self.owned[-1].append((start, end))
         self.owned.append([])
-        if definition.body is not None and where.rank < _MAX_NESTING:
+        if definition.body is not None and where.rank < MAX_BLOCK_NESTING:
             body = _Where(where.depth + 1, where.rank + 1, nested=False)
             self._scope(_statements(definition.body), body)
         owned = self.owned.pop()
@@ -420,18 +418,6 @@ class _TreeReader:
         ``start`` (a line comment may end with its newline)."""
         newlines = self.text.count("\n", end, start) + (end > 0 and self.text[end - 1] == "\n")
         return newlines >= 2
-
-
-def _definition_level(depth: int) -> int:
-    """The cut level of a definition at ``depth`` (1: top level), as a heading's is."""
-    return max(lv.SECTION - depth, lv.DEEP_HEADING + 1)
-
-
-def _statement_level(rank: int) -> int:
-    """The cut level of a statement inside ``rank`` definitions and compound statements: lower
-    the deeper it lies, so that a function (or a test's callback) with a nested one is cut
-    between its own statements before the nested one's."""
-    return lv.BLOCK - min(rank, _MAX_NESTING)
 
 
 def one_line(signature: str) -> str:

@@ -21,8 +21,8 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
+from skills.chunking.levels import Level
 from skills.chunking.outline import Container, Outline, SectionTree, Spans
 
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
@@ -307,7 +307,7 @@ class _MarkdownParser:
         body = min(opening.end() + 1, len(self.text))
         reopen = self.text[start : opening.end()].rstrip() + "\n"
         self.outline.containers.append(Container(start, body, end, reopen, (body, close)))
-        self.outline.add_break(start, lv.BLOCK)
+        self.outline.add_break(start, Level.BLOCK)
         self._break_after(end)
         self.opaque.append((start, end))
 
@@ -326,7 +326,7 @@ class _MarkdownParser:
                 break
             end = min(_line_end(text, close) + 1, len(text))
             if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
-                self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own
+                self.outline.add_break(at, Level.BLOCK)  # after blank lines: a block of its own
             self._break_after(end)
             self._bare_line(at)  # a macro: <!-- md:version 9.2 -->
             comments.append((at, end))
@@ -364,7 +364,7 @@ class _MarkdownParser:
                     table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE, ROW_KEY
                 )
             )
-            self.outline.add_break(table.start, lv.BLOCK)
+            self.outline.add_break(table.start, Level.BLOCK)
             self._break_after(table.end)  # a footnote right after it
             self.opaque.append((table.start, table.end))
 
@@ -400,14 +400,14 @@ class _MarkdownParser:
         reopen = text[start:header_end].rstrip() + "\n" + delimiter.rstrip() + "\n"
         avoid = (header_end + 1, body)
         self.outline.containers.append(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
-        self.outline.add_break(start, lv.BLOCK)
+        self.outline.add_break(start, Level.BLOCK)
         self.opaque.append((start, end))
         return end
 
     def _gap(self, block_start: int, opaque: Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
-        self.outline.add_break(block_start, lv.BLOCK)
+        self.outline.add_break(block_start, Level.BLOCK)
         if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
         indent = _indent(self.text, block_start)
@@ -426,7 +426,7 @@ class _MarkdownParser:
         the next line (a paragraph with no blank line before it). An empty quote line is blank:
         the quote's next paragraph starts its own block after it."""
         if self.text[end : _line_end(self.text, end)].strip("> \t\r"):
-            self.outline.add_break(end, lv.BLOCK)
+            self.outline.add_break(end, Level.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
         """Note a block that opens with lines of bare HTML tags or other markup with nothing to
@@ -534,7 +534,7 @@ class _MarkdownParser:
         reopen = text[start : opening.end()].rstrip() + "\n"
         avoid = (body, close) if close < end else (body,)
         self.outline.containers.append(Container(start, body, end, reopen, avoid))
-        self.outline.add_break(start, lv.BLOCK)
+        self.outline.add_break(start, Level.BLOCK)
         self.skip_until = end
         self._break_after(end)
 
@@ -564,11 +564,11 @@ class _MarkdownParser:
         if closes_tabs or (first in ("-", "*", "_") and _THEMATIC.match(line)):
             # The break closes what comes before it, so a piece ends after it: the cut there is
             # as good as the break.
-            self.outline.add_break(start, lv.THEMATIC_BREAK)
+            self.outline.add_break(start, Level.THEMATIC_BREAK)
             self.outline.bare_lines[start] = line_end
             after = _CONTENT.search(text, line_end)
             if after is not None:
-                self.outline.add_break(text.rfind("\n", 0, after.start()) + 1, lv.THEMATIC_BREAK)
+                self.outline.add_break(text.rfind("\n", 0, after.start()) + 1, Level.THEMATIC_BREAK)
             self.list_columns.clear()
             return
         item = _LIST_ITEM.match(line)
@@ -580,23 +580,23 @@ class _MarkdownParser:
                 label = self.items.get(self.list_columns[-1])
                 if label is not None:
                     self.outline.label_lines[label[0]] = label[1]
-            self.outline.add_break(start, lv.LIST_ITEM - min(len(self.list_columns), 8))
+            self.outline.add_break(start, Level.list_item(len(self.list_columns)))
             column = indent + max(item.end() - indent, 1)
             self.list_columns.append(column)
             self.items[column] = (start, line_end)
             return
         if first == ">":
             if self._opens_quote_block(start, stripped):
-                self.outline.add_break(start, lv.BLOCK)
+                self.outline.add_break(start, Level.BLOCK)
             return
         if _ADMONITION.match(line):
-            self.outline.add_break(start, lv.BLOCK)
+            self.outline.add_break(start, Level.BLOCK)
             self.outline.label_lines[start] = line_end  # it leads into its body
             self.admonition_column = _indent(text, start) + _CODE_INDENT
             return
         if first == "/" and _BLOCK_FENCE.match(line):
             closing = not stripped.strip("/").strip()
-            self.outline.add_break(start, lv.AVOID if closing else lv.BLOCK)
+            self.outline.add_break(start, Level.AVOID if closing else Level.BLOCK)
 
     def _variant(self, start: int, line: str, line_end: int) -> bool:
         """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in
@@ -615,7 +615,7 @@ class _MarkdownParser:
         after = self._next_line(line_end)
         self.sections.close_variant(after, "zone")
         self.outline.bare_lines[start] = line_end
-        self.outline.add_break(after, lv.BLOCK)
+        self.outline.add_break(after, Level.BLOCK)
         return True
 
     def _next_line(self, end: int) -> int:
@@ -648,7 +648,7 @@ class _MarkdownParser:
             # underline no such continuation: this ``---`` is a thematic break that ends the list
             return False
         self.sections.heading(previous, 1 if first == "=" else 2, heading_title(line))
-        self.outline.add_break(underline, lv.AVOID)
+        self.outline.add_break(underline, Level.AVOID)
         line_end = _line_end(text, underline)
         self.outline.heading_lines[previous] = self.outline.heading_lines[underline] = line_end
         return True

@@ -1,7 +1,7 @@
 """What the parsers find in a document: levelled cut points, sections and containers.
 
 A parser does not cut anything. It says where a cut *may* go and how good a cut there is (its
-level: higher is better, a heading beats a paragraph break beats a line break beats a code line),
+level, see ``levels``: higher is better, a heading beats a paragraph break beats a line break),
 which sections the document has (for heading paths) and which containers (a fenced code block, a
 table) need their opening lines repeated when a piece of them stands alone. One packer
 (``pack.py``) then makes every cutting decision from this outline.
@@ -17,18 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Cut levels, best first. A section heading of depth d cuts at ``SECTION - d``.
-SECTION = 100
-DEEP_HEADING = 61  # a heading deeper than ``heading_depth``: a strong block break
-THEMATIC_BREAK = 60
-TOPIC_SHIFT = 55  # where the semantic strategy's embeddings drift apart
-BLOCK = 50
-LIST_ITEM = 40  # a nested item of depth k cuts at LIST_ITEM - k
-LINE = 20
-CODE_LINE = 10
-SENTENCE = 5
-WORD = 3
-AVOID = 1  # allowed only when nothing better exists (inside a table header, at a fence's edge)
+from skills.chunking.levels import Level
+
+#: The index of no section: the parent of an outermost section, and where the preamble lies.
+NO_SECTION = -1
 
 #: The longest section title kept, in characters. A title is a line of a few words (the longest
 #: of the dev set's 426 has 86 characters); a longer line made a heading is cut at a word, so that
@@ -61,7 +53,7 @@ class Section:
     end: int
     depth: int
     title: str
-    parent: int  # index of the enclosing section in ``Outline.sections``, -1 for none
+    parent: int  # index of the enclosing section in ``Outline.sections``, or ``NO_SECTION``
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +114,10 @@ class Outline:
             self.levels.append(level)
 
     def level_at(self, position: int) -> int:
-        """The level of the cut point at ``position``, 0 where there is none."""
+        """The level of the cut point at ``position``, ``Level.NO_CUT`` where there is none."""
         index = bisect_left(self.positions, position)
         found = index < len(self.positions) and self.positions[index] == position
-        return self.levels[index] if found else 0
+        return self.levels[index] if found else Level.NO_CUT
 
     def freeze(self) -> None:
         """Sort the cut points and build the lookup tables once parsing is done."""
@@ -143,16 +135,16 @@ class Outline:
         self._line_starts = sorted({*self.heading_lines, *self.label_lines, *self.bare_lines})
 
     def section_at(self, position: int) -> int:
-        """Index of the innermost section containing ``position``, -1 for the preamble."""
+        """Index of the innermost section containing ``position`` (``NO_SECTION``: the preamble)."""
         index = bisect_right(self._section_starts, position) - 1
-        while index >= 0 and self.sections[index].end <= position:
+        while index != NO_SECTION and self.sections[index].end <= position:
             index = self.sections[index].parent
         return index
 
     def section_spanning(self, start: int, end: int) -> int:
-        """Index of the innermost section holding all of ``[start, end)``, -1 for none."""
+        """Index of the innermost section holding all of ``[start, end)``, or ``NO_SECTION``."""
         index = self.section_at(start)
-        while index >= 0 and self.sections[index].end < end:
+        while index != NO_SECTION and self.sections[index].end < end:
             index = self.sections[index].parent
         return index
 
@@ -160,7 +152,7 @@ class Outline:
         """Titles from the outermost section down to ``section``. An empty heading (a lone ``#``,
         as config comments and ASCII art make) still opens a section but names nothing."""
         titles: list[str] = []
-        while section >= 0:
+        while section != NO_SECTION:
             if self.sections[section].title:
                 titles.append(self.sections[section].title)
             section = self.sections[section].parent
@@ -220,13 +212,13 @@ class SectionTree:
 
     def heading(self, start: int, depth: int, title: str) -> None:
         if depth > self.heading_depth:
-            self.outline.add_break(start, DEEP_HEADING)
+            self.outline.add_break(start, Level.DEEP_HEADING)
             return
-        self.outline.add_break(start, SECTION - depth)
+        self.outline.add_break(start, Level.heading(depth))
         sections = self.outline.sections
         while self.open and self._closed_by(self.open[-1], depth):
             self._close(start)
-        parent = self.open[-1] if self.open else -1
+        parent = self.open[-1] if self.open else NO_SECTION
         self.open.append(len(sections))
         sections.append(Section(start, start, depth, cut_at_word(title, MAX_TITLE_CHARS), parent))
 
@@ -237,7 +229,7 @@ class SectionTree:
         section = self.outline.sections[index]
         if index not in self.variants:
             return section.depth >= depth
-        return section.parent < 0 or self.outline.sections[section.parent].depth >= depth
+        return section.parent == NO_SECTION or self.outline.sections[section.parent].depth >= depth
 
     def variant(self, start: int, title: str, kind: str) -> None:
         """Open a labelled variant of the open section (a DocFX tab ``# [Bash](#tab/bash)``, a
@@ -249,10 +241,10 @@ class SectionTree:
         sections = self.outline.sections
         self.close_variant(start, kind)  # the group's previous variant
         depth = sections[self.open[-1]].depth + 1 if self.open else 1
-        self.outline.add_break(start, SECTION - depth)
+        self.outline.add_break(start, Level.heading(depth))
         self.variants[len(sections)] = kind
         self.open.append(len(sections))
-        parent = self.open[-2] if len(self.open) > 1 else -1
+        parent = self.open[-2] if len(self.open) > 1 else NO_SECTION
         sections.append(Section(start, start, depth, title, parent))
 
     def close_variant(self, end: int, kind: str) -> bool:
@@ -276,7 +268,7 @@ class SectionTree:
         page title a document gives outside its headings (YAML front matter's ``title:``)."""
         sections = self.outline.sections
         sections[:] = [
-            Section(0, self.outline.length, 1, cut_at_word(title, MAX_TITLE_CHARS), -1),
+            Section(0, self.outline.length, 1, cut_at_word(title, MAX_TITLE_CHARS), NO_SECTION),
             *(Section(s.start, s.end, s.depth, s.title, s.parent + 1) for s in sections),
         ]
 

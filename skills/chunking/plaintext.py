@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from skills.chunking import outline as lv
+from skills.chunking.levels import Level
 from skills.chunking.outline import Outline, SectionTree
 
 #: A run of blank lines, whole. Possessive, and without a look-ahead for the paragraph after it:
@@ -46,7 +46,7 @@ def parse_text(text: str, heading_depth: int = 6, titles: bool = False) -> Outli
     starts = [0]
     for gap in _GAP.finditer(text):
         if _LINE_CONTENT.match(text, gap.end()):
-            outline.add_break(gap.end(), lv.BLOCK)
+            outline.add_break(gap.end(), Level.BLOCK)
             starts.append(gap.end())
     if titles:
         _titles(text, starts, outline, heading_depth)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from skills.chunking import outline as lv
+from skills.chunking.levels import Level
 from skills.chunking.outline import Container, Outline, SectionTree
 
 #: One punctuation character repeated: a title's underline or overline, or a transition.
@@ -134,7 +134,7 @@ class _RstParser:
             if item is not None and not _DIRECTIVE.match(line):
                 paragraph_column = self._item(i, item)
             elif block_start:
-                self.outline.add_break(self.starts[i], lv.BLOCK)
+                self.outline.add_break(self.starts[i], Level.BLOCK)
                 while self.list_columns and self.list_columns[-1] > indent:
                     self.list_columns.pop()
                 paragraph_column = indent
@@ -165,7 +165,7 @@ class _RstParser:
             return self._code(i, i, -1, "", stop_at_blank=True)
         directive = _DIRECTIVE.match(line)
         if directive is not None:
-            self.outline.add_break(self.starts[i], lv.BLOCK)
+            self.outline.add_break(self.starts[i], Level.BLOCK)
             name = directive.group(1).lower()
             if name in CODE_DIRECTIVES:
                 return self._code_directive(i, indent)
@@ -173,7 +173,7 @@ class _RstParser:
                 return self._directive_table(i, indent, name)
             return None
         if _TARGET.match(line):  # names what follows it: it leads into it, like a heading
-            self.outline.add_break(self.starts[i], lv.BLOCK)
+            self.outline.add_break(self.starts[i], Level.BLOCK)
             self.outline.label_lines[self.starts[i]] = self.starts[i] + len(line)
             return i + 1
         return None
@@ -214,7 +214,7 @@ class _RstParser:
         self.sections.heading(start, self.styles.index(style) + 1, title.strip())
         for k in range(first, last + 1):
             if k > first:
-                self.outline.add_break(self.starts[k], lv.AVOID)
+                self.outline.add_break(self.starts[k], Level.AVOID)
             self.outline.heading_lines[self.starts[k]] = end
         self.list_columns.clear()
 
@@ -223,11 +223,11 @@ class _RstParser:
         if len(line.strip()) < _MIN_LOOSE_ADORNMENT or not self.blank(i + 1):
             return None
         start = self.starts[i]
-        self.outline.add_break(start, lv.THEMATIC_BREAK)
+        self.outline.add_break(start, Level.THEMATIC_BREAK)
         self.outline.bare_lines[start] = start + len(line)
         following = next((k for k in range(i + 1, len(self.starts)) if not self.blank(k)), None)
         if following is not None:
-            self.outline.add_break(self.starts[following], lv.THEMATIC_BREAK)
+            self.outline.add_break(self.starts[following], Level.THEMATIC_BREAK)
         self.list_columns.clear()
         return i + 1
 
@@ -242,7 +242,7 @@ class _RstParser:
         start, end = self.starts[first], self.end_of(last)
         body_start = self.starts[body]
         avoid = (body_start,) if body_start > start else ()
-        self.outline.add_break(start, lv.BLOCK)
+        self.outline.add_break(start, Level.BLOCK)
         self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
         self._break_after(last + 1)
         return last + 1
@@ -376,7 +376,7 @@ class _RstParser:
         avoid = tuple(
             self.starts[j] for j in range(first + 1, last + 1) if j == body or j not in row_starts
         )
-        self.outline.add_break(start, lv.BLOCK)
+        self.outline.add_break(start, Level.BLOCK)
         self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
         self._break_after(last + 1)
         return last + 1
@@ -387,7 +387,7 @@ class _RstParser:
         indent = len(item.group(1).expandtabs())
         while self.list_columns and self.list_columns[-1] > indent:
             self.list_columns.pop()
-        self.outline.add_break(self.starts[i], lv.LIST_ITEM - min(len(self.list_columns), 8))
+        self.outline.add_break(self.starts[i], Level.list_item(len(self.list_columns)))
         column = indent + max(len(item.group(0).expandtabs()) - indent, 1)
         self.list_columns.append(column)
         return column
@@ -403,7 +403,7 @@ class _RstParser:
     def _break_after(self, line: int) -> None:
         """A block starts right after a code block or table when text follows at once."""
         if line < len(self.starts) and not self.blank(line):
-            self.outline.add_break(self.starts[line], lv.BLOCK)
+            self.outline.add_break(self.starts[line], Level.BLOCK)
 
 
 def _long_enough(adornment: str, title: str) -> bool:

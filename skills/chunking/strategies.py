@@ -16,9 +16,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from skills.chunking import outline as lv
 from skills.chunking.code import parse_code
 from skills.chunking.context import ContextBuilder
+from skills.chunking.levels import Level
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
@@ -41,12 +41,16 @@ class BoundaryModel(Protocol):
     def topic_shifts(self, text: str, candidates: list[int]) -> list[int]: ...
 
 
+#: The parent index of a leaf that has no parent (the strategies that make no parents).
+NO_PARENT = -1
+
+
 @dataclass(slots=True)
 class Layout:
     """Pieces a strategy produced: parents (maybe none) and leaves with their parent's index."""
 
     parents: list[Piece] = field(default_factory=list)
-    leaves: list[tuple[int, Piece]] = field(default_factory=list)  # (parent index or -1, piece)
+    leaves: list[tuple[int, Piece]] = field(default_factory=list)  # (parent index, piece)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -113,7 +117,7 @@ def _layout(
     if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
         packer = document.packer()
         pieces = packer.pack(packer.first, len(document.text), options.leaf_budget)
-        return Layout(leaves=[(-1, piece) for piece in pieces])
+        return Layout(leaves=[(NO_PARENT, piece) for piece in pieces])
     warnings: list[str] = []
     if strategy is Strategy.SEMANTIC:
         if boundary_model is None:
@@ -124,9 +128,9 @@ def _layout(
         else:
             outline = document.outline
             cut_points = zip(outline.positions, outline.levels, strict=True)
-            blocks = [position for position, level in cut_points if level >= lv.BLOCK]
+            blocks = [position for position, level in cut_points if level >= Level.BLOCK]
             for position in boundary_model.topic_shifts(document.text, blocks):
-                outline.add_break(position, lv.TOPIC_SHIFT)
+                outline.add_break(position, Level.TOPIC_SHIFT)
             outline.freeze()
     layout = hierarchical(document, options)
     layout.warnings.extend(warnings)
@@ -217,7 +221,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
             continue
         # an unsafe cut (a run without spaces) can be miscounted: then pack the window
         pieces = packer.pack(position, stop, budget) if piece.tokens > budget else [piece]
-        layout.leaves.extend((-1, p) for p in pieces)
+        layout.leaves.extend((NO_PARENT, p) for p in pieces)
         if stop >= end_of_text:
             break
         position = _overlap_start(document, position, stop, overlap)

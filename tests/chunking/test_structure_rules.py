@@ -7,7 +7,9 @@ import itertools
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
+from skills.chunking.levels import Level
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.outline import NO_SECTION
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
 
@@ -166,7 +168,8 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     outline = parse_markdown(source)
     delimiter = source.index("|---")
     first_row = source.index("| 1")
-    assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
+    assert outline.level_at(delimiter) <= Level.AVOID
+    assert outline.level_at(first_row) <= Level.AVOID
 
 
 def indented_code(lines: int, indent: str = "    ") -> str:
@@ -423,7 +426,7 @@ def test_a_front_matter_title_names_a_page_without_an_h1(title: str) -> None:
     source += "Whether or not to output JSON data, rather than the normal output. " * 8 + "\n"
     outline = parse_markdown(source)
     assert [(s.title, s.depth, s.parent) for s in outline.sections] == [
-        ("npm-access", 1, -1),
+        ("npm-access", 1, NO_SECTION),
         ("Synopsis", 3, 0),
         ("Configuration", 3, 0),
         ("`json`", 4, 2),
