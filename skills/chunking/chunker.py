@@ -124,7 +124,7 @@ def chunk_document(
         language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking(parents=(), leaves=(), format=fmt.value, language=language)
-    document = Document.prepare(text, title, fmt, options, language)
+    document = Document.prepare(text, title, fmt, options, language, boundary_model)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)

@@ -40,7 +40,7 @@ import numpy as np
 
 from skills.chunking.languages import LANGUAGES, CodeLanguage, grammar
 from skills.chunking.levels import MAX_BLOCK_NESTING, Level
-from skills.chunking.outline import NO_SECTION, Container, Outline, Section
+from skills.chunking.outline import NO_SECTION, Container, Outline, OutlineBuilder
 
 #: Node kinds (in any of the grammars) whose named children are statements or members.
 _BLOCKS = frozenset(
@@ -134,30 +134,29 @@ def parse_code(text: str, language: str | None) -> Outline:
         return parse_lines(
             text, spec, f"{spec.name}: {warning[0]}; read by blank lines and lines instead"
         )
-    outline = _TreeReader(text, spec, chars).read(root)
+    reader = _TreeReader(text, spec, chars)
     if warning is not None:
-        outline.warnings.append(f"{spec.name}: {warning[0]}; the code around it is cut by lines")
-    return outline
+        reader.builder.warn(f"{spec.name}: {warning[0]}; the code around it is cut by lines")
+    return reader.read(root)
 
 
 def parse_lines(text: str, spec: CodeLanguage | None, warning: str | None = None) -> Outline:
     """Line-structured text: a block at every blank-line gap (and, for SQL, after every line
     that ends a statement), lines inside a block; closing lines stay with what they close."""
-    outline = Outline(length=len(text))
+    builder = OutlineBuilder(len(text))
     for gap in _PARAGRAPH_GAP.finditer(text):
-        outline.add_break(gap.end(), Level.BLOCK)
+        builder.cut(gap.end(), Level.BLOCK)
     if spec is not None and spec.statement_end:  # the end, maybe a ``--`` comment, a newline
         statement_end = re.escape(spec.statement_end) + _AFTER_STATEMENT_END
         for end in re.finditer(statement_end, text):
-            outline.add_break(end.end(), Level.BLOCK)
+            builder.cut(end.end(), Level.BLOCK)
     first = _next_line(text, 0, len(text))
     if first < len(text):
-        outline.containers.append(Container(first, first, len(text), ""))
-    _closing_lines(text, outline)
+        builder.container(Container(first, first, len(text), ""))
+    _closing_lines(text, builder)
     if warning:
-        outline.warnings.append(warning)
-    outline.freeze()
-    return outline
+        builder.warn(warning)
+    return builder.build()
 
 
 class _CharOffsets:
@@ -211,7 +210,7 @@ class _TreeReader:
         self.text = text
         self.spec = spec
         self.chars = chars
-        self.outline = Outline(length=len(text))
+        self.builder = OutlineBuilder(len(text))
         self.open: list[int] = []  # the sections being read, outermost first
         self.owned: list[list[tuple[int, int]]] = [[]]  # definitions read in each open one
 
@@ -219,10 +218,8 @@ class _TreeReader:
         self._scope(root.named_children, _Where(depth=1, rank=0, nested=False), preamble=True)
         first = _next_line(self.text, 0, len(self.text))
         self._stretches(first, len(self.text), self.owned[0], "")
-        _closing_lines(self.text, self.outline)
-        self.outline.containers.sort(key=lambda container: container.start)
-        self.outline.freeze()
-        return self.outline
+        _closing_lines(self.text, self.builder)
+        return self.builder.build()
 
     # -- scopes and statements -----------------------------------------------------------------
     def _scope(self, children: Sequence[Any], where: _Where, preamble: bool = False) -> None:
@@ -284,8 +281,7 @@ class _TreeReader:
         if clean:
             start = text.rfind("\n", 0, start) + 1
         parent = self.open[-1] if self.open else NO_SECTION
-        self.open.append(len(self.outline.sections))
-        self.outline.sections.append(Section(start, end, where.depth, definition.name, parent))
+        self.open.append(self.builder.section(start, end, where.depth, definition.name, parent))
         signature_start, signature_end = self._signature(definition, start)
         if clean:
             if where.nested:  # inside a statement (``if TYPE_CHECKING:``): cut as statements
@@ -293,7 +289,7 @@ class _TreeReader:
             else:
                 self._cut(start, Level.heading(where.depth))
             if _next_line(text, signature_end, end) < end:
-                self.outline.heading_lines[start] = signature_end
+                self.builder.heading_line(start, signature_end)
             self.owned[-1].append((start, end))
         self.owned.append([])
         if definition.body is not None and where.rank < MAX_BLOCK_NESTING:
@@ -311,7 +307,7 @@ class _TreeReader:
         it, and past the closing lines of its scope right after it (``}`` of a class after its
         last method: the piece that holds both is still the method's), within that scope."""
         text = self.text
-        limit = self.outline.sections[self.open[-1]].end if self.open else len(text)
+        limit = self.builder.sections[self.open[-1]].end if self.open else len(text)
         end = _next_line(text, _line_end_after(text, end), limit)
         while end < limit and (closing := _CLOSING_LINE.match(text, end)) is not None:
             end = _next_line(text, _line_end_after(text, closing.end()), limit)
@@ -329,12 +325,12 @@ class _TreeReader:
     def _container(self, start: int, end: int, reopen: str) -> None:
         start = _next_line(self.text, start, end)
         if start < end:
-            self.outline.containers.append(Container(start, start, end, reopen))
+            self.builder.container(Container(start, start, end, reopen))
 
     def _cut(self, position: int, level: int) -> None:
         """A cut at the start of the line of ``position``, if only indentation precedes it."""
         if _at_line_start(self.text, position):
-            self.outline.add_break(self.text.rfind("\n", 0, position) + 1, level)
+            self.builder.cut(self.text.rfind("\n", 0, position) + 1, level)
 
     # -- what a node defines -------------------------------------------------------------------
     def _definition(self, node: Any) -> _Definition | None:
@@ -460,7 +456,7 @@ def _is_docstring(node: Any) -> bool:
     return is_one and children[0].type == "string"
 
 
-def _closing_lines(text: str, outline: Outline) -> None:
+def _closing_lines(text: str, builder: OutlineBuilder) -> None:
     """Closing lines are bare (they stay with what they close); in a run of them only the first
     ``_MAX_CLOSING_RUN`` are: generated code closes thousands of blocks in a row, and the packer
     looks at every bare line of a range it cuts."""
@@ -469,7 +465,7 @@ def _closing_lines(text: str, outline: Outline) -> None:
         run = run + 1 if line.start() == previous_end + 1 else 1
         previous_end = line.end()
         if line.start() > 0 and run <= _MAX_CLOSING_RUN:
-            outline.bare_lines[line.start()] = line.end()
+            builder.bare_line(line.start(), line.end())
 
 
 def _at_line_start(text: str, position: int) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
@@ -371,7 +371,7 @@ class Packer:
                 bare_units.append(k)
         return sorted(heading_units), bare_units
 
-    def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
+    def _only(self, cuts: Cuts, k: int, lines: Mapping[int, int]) -> bool:
         """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
         start, end = cuts.positions[k], cuts.positions[k + 1]
         line_end = lines.get(start)

@@ -74,7 +74,10 @@ class Document:
         fmt: Format,
         options: ChunkOptions,
         language: str | None = None,
+        boundary_model: BoundaryModel | None = None,
     ) -> Document:
+        """The document read as ``fmt``; for the semantic strategy with a ``boundary_model``,
+        with its topic shifts as cut points too."""
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
             outline = parse_text(text)
@@ -87,6 +90,8 @@ class Document:
         else:  # fixed windows only need the heading paths
             sections_only = options.strategy is Strategy.FIXED
             outline = parse_markdown(text, options.heading_depth, sections_only)
+        if options.strategy is Strategy.SEMANTIC and boundary_model is not None:
+            outline = with_topic_shifts(outline, text, boundary_model)
         return cls(
             text,
             TokenIndex(source),
@@ -118,23 +123,21 @@ def _layout(
         packer = document.packer()
         pieces = packer.pack(packer.first, len(document.text), options.leaf_budget)
         return Layout(leaves=[(NO_PARENT, piece) for piece in pieces])
-    warnings: list[str] = []
-    if strategy is Strategy.SEMANTIC:
-        if boundary_model is None:
-            warnings.append(
-                "semantic boundaries unavailable (no embedding model configured): "
-                "used hierarchical chunking instead"
-            )
-        else:
-            outline = document.outline
-            cut_points = zip(outline.positions, outline.levels, strict=True)
-            blocks = [position for position, level in cut_points if level >= Level.BLOCK]
-            for position in boundary_model.topic_shifts(document.text, blocks):
-                outline.add_break(position, Level.TOPIC_SHIFT)
-            outline.freeze()
-    layout = hierarchical(document, options)
-    layout.warnings.extend(warnings)
+    layout = hierarchical(document, options)  # semantic: with the topic shifts ``prepare`` added
+    if strategy is Strategy.SEMANTIC and boundary_model is None:
+        layout.warnings.append(
+            "semantic boundaries unavailable (no embedding model configured): "
+            "used hierarchical chunking instead"
+        )
     return layout
+
+
+def with_topic_shifts(outline: Outline, text: str, model: BoundaryModel) -> Outline:
+    """``outline`` with a cut point where ``model`` sees the topic change between two of its
+    blocks (``Document.prepare`` adds them before the prefixes are built)."""
+    cut_points = zip(outline.positions, outline.levels, strict=True)
+    blocks = [position for position, level in cut_points if level >= Level.BLOCK]
+    return outline.with_cuts(model.topic_shifts(text, blocks), Level.TOPIC_SHIFT)
 
 
 def hierarchical(document: Document, options: ChunkOptions) -> Layout:
