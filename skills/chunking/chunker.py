@@ -14,7 +14,7 @@ from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.pack import Piece
 from skills.chunking.pages import PageMap
-from skills.chunking.strategies import BoundaryModel, Document, run_strategy
+from skills.chunking.strategies import NO_PARENT, BoundaryModel, Document, run_strategy
 
 #: Markdown's block syntax and links. Not a numbered line alone: licenses, contracts and RFCs
 #: number their sections ("1. Definitions."), and read as Markdown a LICENSE lost its titles. A
@@ -124,7 +124,7 @@ def chunk_document(
         language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking(parents=(), leaves=(), format=fmt.value, language=language)
-    document = Document.prepare(text, title, fmt, options, language)
+    document = Document.prepare(text, title, fmt, options, language, boundary_model)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
@@ -150,7 +150,7 @@ def chunk_document(
         make(piece, 0, number, None) for number, piece in enumerate(_drained(layout.parents))
     )
     leaves = tuple(
-        make(piece, 1, number, parents[parent].id if parent >= 0 else None)
+        make(piece, 1, number, parents[parent].id if parent != NO_PARENT else None)
         for number, (parent, piece) in enumerate(_drained(layout.leaves))
     )
     warnings = list(layout.warnings)

@@ -6,14 +6,14 @@ cuts documents:
 
 - **Definitions** (classes, functions, methods, interfaces, ``impl`` blocks, namespaces) open
   sections named by what they define, nested as they nest: the heading path of a method is
-  ``file > Client > send``. A definition at the top of its scope cuts at ``SECTION - depth``,
+  ``file > Client > send``. A definition at the top of its scope cuts at ``Level.heading(depth)``,
   so a file is cut between top-level definitions first, a class between its members next.
 - **Lead-ins**: the comments, decorators and attributes directly above a definition (no blank
   line between) belong to it, and with its signature they are its heading line: no piece ends
   right after them. A piece of a definition cut in several starts with the signature again, in
   its prefix (the definition's body is a container whose ``reopen`` is the signature, as a
   fenced code block reopens its fence line).
-- **Statements** of the file cut at ``BLOCK``, one level lower per definition and compound
+- **Statements** of the file cut at ``Level.BLOCK``, one level lower per definition and compound
   statement around them; a comment directly above a statement leads into it. Inside a statement
   the packer cuts between lines (every stretch of code is a container), never between sentences.
 - **The preamble** (module docstring, license comment, imports, package clause) is one unit, and
@@ -38,9 +38,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from skills.chunking import outline as lv
 from skills.chunking.languages import LANGUAGES, CodeLanguage, grammar
-from skills.chunking.outline import Container, Outline, Section
+from skills.chunking.levels import MAX_BLOCK_NESTING, Level
+from skills.chunking.outline import NO_SECTION, Container, Outline, OutlineBuilder
 
 #: Node kinds (in any of the grammars) whose named children are statements or members.
 _BLOCKS = frozenset(
@@ -82,8 +82,6 @@ _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 _OPEN_PAREN = re.compile(r"([(\[<]) ")
 _CLOSE_PAREN = re.compile(r",? ([)\]>])")
-#: Nesting past this adds no cut points (generated code nests thousands deep): lines do it.
-_MAX_NESTING = 24
 _MAX_TITLE = 80
 _MAX_CLOSING_RUN = 8
 _SNIFF_CHARS = 65536  # how far a C header is looked at for signs of C++
@@ -136,30 +134,29 @@ def parse_code(text: str, language: str | None) -> Outline:
         return parse_lines(
             text, spec, f"{spec.name}: {warning[0]}; read by blank lines and lines instead"
         )
-    outline = _TreeReader(text, spec, chars).read(root)
+    reader = _TreeReader(text, spec, chars)
     if warning is not None:
-        outline.warnings.append(f"{spec.name}: {warning[0]}; the code around it is cut by lines")
-    return outline
+        reader.builder.warn(f"{spec.name}: {warning[0]}; the code around it is cut by lines")
+    return reader.read(root)
 
 
 def parse_lines(text: str, spec: CodeLanguage | None, warning: str | None = None) -> Outline:
     """Line-structured text: a block at every blank-line gap (and, for SQL, after every line
     that ends a statement), lines inside a block; closing lines stay with what they close."""
-    outline = Outline(length=len(text))
+    builder = OutlineBuilder(len(text))
     for gap in _PARAGRAPH_GAP.finditer(text):
-        outline.add_break(gap.end(), lv.BLOCK)
+        builder.cut(gap.end(), Level.BLOCK)
     if spec is not None and spec.statement_end:  # the end, maybe a ``--`` comment, a newline
         statement_end = re.escape(spec.statement_end) + _AFTER_STATEMENT_END
         for end in re.finditer(statement_end, text):
-            outline.add_break(end.end(), lv.BLOCK)
+            builder.cut(end.end(), Level.BLOCK)
     first = _next_line(text, 0, len(text))
     if first < len(text):
-        outline.containers.append(Container(first, first, len(text), ""))
-    _closing_lines(text, outline)
+        builder.container(Container(first, first, len(text), ""))
+    _closing_lines(text, builder)
     if warning:
-        outline.warnings.append(warning)
-    outline.freeze()
-    return outline
+        builder.warn(warning)
+    return builder.build()
 
 
 class _CharOffsets:
@@ -213,7 +210,7 @@ class _TreeReader:
         self.text = text
         self.spec = spec
         self.chars = chars
-        self.outline = Outline(length=len(text))
+        self.builder = OutlineBuilder(len(text))
         self.open: list[int] = []  # the sections being read, outermost first
         self.owned: list[list[tuple[int, int]]] = [[]]  # definitions read in each open one
 
@@ -221,19 +218,17 @@ class _TreeReader:
         self._scope(root.named_children, _Where(depth=1, rank=0, nested=False), preamble=True)
         first = _next_line(self.text, 0, len(self.text))
         self._stretches(first, len(self.text), self.owned[0], "")
-        _closing_lines(self.text, self.outline)
-        self.outline.containers.sort(key=lambda container: container.start)
-        self.outline.freeze()
-        return self.outline
+        _closing_lines(self.text, self.builder)
+        return self.builder.build()
 
     # -- scopes and statements -----------------------------------------------------------------
     def _scope(self, children: Sequence[Any], where: _Where, preamble: bool = False) -> None:
         """Read the statements (or members) of one scope; comments directly above one lead
         into it. ``preamble``: the file's opening docstring, comments and imports are one unit."""
-        statement = _statement_level(where.rank)
+        statement = Level.block(where.rank)
         #: The first cut after a definition ends it: as strong as the cut that began it, so a
         #: definition that fits is not cut between its members to keep a statement after it.
-        ending = statement if where.nested else _definition_level(where.depth)
+        ending = statement if where.nested else Level.heading(where.depth)
         level = statement
         lead: tuple[int, int] | None = None  # the comments directly above, waiting
         imports = False
@@ -271,7 +266,7 @@ class _TreeReader:
             imports = is_import
             if child.type in self.spec.scopes:
                 self._scope(child.named_children, where)
-            elif where.rank < _MAX_NESTING:
+            elif where.rank < MAX_BLOCK_NESTING:
                 inner = _Where(where.depth, where.rank + 1, nested=True)
                 for block in _blocks(child):
                     self._scope(_statements(block), inner)
@@ -285,20 +280,19 @@ class _TreeReader:
         clean = _at_line_start(text, start)
         if clean:
             start = text.rfind("\n", 0, start) + 1
-        parent = self.open[-1] if self.open else -1
-        self.open.append(len(self.outline.sections))
-        self.outline.sections.append(Section(start, end, where.depth, definition.name, parent))
+        parent = self.open[-1] if self.open else NO_SECTION
+        self.open.append(self.builder.section(start, end, where.depth, definition.name, parent))
         signature_start, signature_end = self._signature(definition, start)
         if clean:
             if where.nested:  # inside a statement (``if TYPE_CHECKING:``): cut as statements
-                self._cut(start, _statement_level(where.rank))
+                self._cut(start, Level.block(where.rank))
             else:
-                self._cut(start, _definition_level(where.depth))
+                self._cut(start, Level.heading(where.depth))
             if _next_line(text, signature_end, end) < end:
-                self.outline.heading_lines[start] = signature_end
+                self.builder.heading_line(start, signature_end)
             self.owned[-1].append((start, end))
         self.owned.append([])
-        if definition.body is not None and where.rank < _MAX_NESTING:
+        if definition.body is not None and where.rank < MAX_BLOCK_NESTING:
             body = _Where(where.depth + 1, where.rank + 1, nested=False)
             self._scope(_statements(definition.body), body)
         owned = self.owned.pop()
@@ -313,7 +307,7 @@ class _TreeReader:
         it, and past the closing lines of its scope right after it (``}`` of a class after its
         last method: the piece that holds both is still the method's), within that scope."""
         text = self.text
-        limit = self.outline.sections[self.open[-1]].end if self.open else len(text)
+        limit = self.builder.sections[self.open[-1]].end if self.open else len(text)
         end = _next_line(text, _line_end_after(text, end), limit)
         while end < limit and (closing := _CLOSING_LINE.match(text, end)) is not None:
             end = _next_line(text, _line_end_after(text, closing.end()), limit)
@@ -331,12 +325,12 @@ class _TreeReader:
     def _container(self, start: int, end: int, reopen: str) -> None:
         start = _next_line(self.text, start, end)
         if start < end:
-            self.outline.containers.append(Container(start, start, end, reopen))
+            self.builder.container(Container(start, start, end, reopen))
 
     def _cut(self, position: int, level: int) -> None:
         """A cut at the start of the line of ``position``, if only indentation precedes it."""
         if _at_line_start(self.text, position):
-            self.outline.add_break(self.text.rfind("\n", 0, position) + 1, level)
+            self.builder.cut(self.text.rfind("\n", 0, position) + 1, level)
 
     # -- what a node defines -------------------------------------------------------------------
     def _definition(self, node: Any) -> _Definition | None:
@@ -422,18 +416,6 @@ class _TreeReader:
         return newlines >= 2
 
 
-def _definition_level(depth: int) -> int:
-    """The cut level of a definition at ``depth`` (1: top level), as a heading's is."""
-    return max(lv.SECTION - depth, lv.DEEP_HEADING + 1)
-
-
-def _statement_level(rank: int) -> int:
-    """The cut level of a statement inside ``rank`` definitions and compound statements: lower
-    the deeper it lies, so that a function (or a test's callback) with a nested one is cut
-    between its own statements before the nested one's."""
-    return lv.BLOCK - min(rank, _MAX_NESTING)
-
-
 def one_line(signature: str) -> str:
     """A signature as one line, as it is repeated: a parameter list over many lines costs a
     token per line break and indentation in every piece it prefixes.
@@ -474,7 +456,7 @@ def _is_docstring(node: Any) -> bool:
     return is_one and children[0].type == "string"
 
 
-def _closing_lines(text: str, outline: Outline) -> None:
+def _closing_lines(text: str, builder: OutlineBuilder) -> None:
     """Closing lines are bare (they stay with what they close); in a run of them only the first
     ``_MAX_CLOSING_RUN`` are: generated code closes thousands of blocks in a row, and the packer
     looks at every bare line of a range it cuts."""
@@ -483,7 +465,7 @@ def _closing_lines(text: str, outline: Outline) -> None:
         run = run + 1 if line.start() == previous_end + 1 else 1
         previous_end = line.end()
         if line.start() > 0 and run <= _MAX_CLOSING_RUN:
-            outline.bare_lines[line.start()] = line.end()
+            builder.bare_line(line.start(), line.end())
 
 
 def _at_line_start(text: str, position: int) -> bool:

@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
-from skills.chunking.outline import Container, Outline, SectionTree, Spans
+from skills.chunking.levels import Level
+from skills.chunking.outline import Container, Outline, OutlineBuilder, SectionTree, Spans
 
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
@@ -204,8 +204,8 @@ class _MarkdownParser:
     def __init__(self, text: str, heading_depth: int, sections_only: bool = False) -> None:
         self.text = text
         self.sections_only = sections_only
-        self.outline = Outline(length=len(text))
-        self.sections = SectionTree(self.outline, heading_depth)
+        self.builder = OutlineBuilder(len(text))
+        self.sections = SectionTree(self.builder, heading_depth)
         self.list_columns: list[int] = []  # content columns of the open list items
         self.items: dict[int, tuple[int, int]] = {}  # content column -> its last item's line
         self.opaque: list[tuple[int, int]] = []  # fences, tables, front matter: no events inside
@@ -239,11 +239,9 @@ class _MarkdownParser:
         for comment in comments:
             self._lead_in_if_under_heading(comment, leads)
         self.sections.close_all(len(text))
-        if self.page_title and not any(s.depth == 1 for s in self.outline.sections):
-            self.sections.enclose(self.page_title)
-        self.outline.containers.sort(key=lambda container: container.start)
-        self.outline.freeze()
-        return self.outline
+        if self.page_title and not any(s.depth == 1 for s in self.builder.sections):
+            self.builder.enclose(self.page_title)
+        return self.builder.build()
 
     def _events(self, start: int) -> Iterator[tuple[str, int]]:
         """``(kind, position)`` of the block events from the line start ``start`` on."""
@@ -269,8 +267,7 @@ class _MarkdownParser:
         tells apart. Its ``description:`` leads the page's first chunk (``Outline.lead``)."""
         end, title, description = front_matter(self.text)
         self.page_title = title
-        self.outline.content_start = end
-        self.outline.lead = description
+        self.builder.front_matter(end, description)
         return end
 
     def _fences(self, start: int) -> None:
@@ -306,8 +303,8 @@ class _MarkdownParser:
         start = opening.start()
         body = min(opening.end() + 1, len(self.text))
         reopen = self.text[start : opening.end()].rstrip() + "\n"
-        self.outline.containers.append(Container(start, body, end, reopen, (body, close)))
-        self.outline.add_break(start, lv.BLOCK)
+        self.builder.container(Container(start, body, end, reopen, (body, close)))
+        self.builder.cut(start, Level.BLOCK)
         self._break_after(end)
         self.opaque.append((start, end))
 
@@ -326,7 +323,7 @@ class _MarkdownParser:
                 break
             end = min(_line_end(text, close) + 1, len(text))
             if at == 0 or not text[text.rfind("\n", 0, at - 1) + 1 : at - 1].strip():
-                self.outline.add_break(at, lv.BLOCK)  # after blank lines: a block of its own
+                self.builder.cut(at, Level.BLOCK)  # after blank lines: a block of its own
             self._break_after(end)
             self._bare_line(at)  # a macro: <!-- md:version 9.2 -->
             comments.append((at, end))
@@ -344,9 +341,9 @@ class _MarkdownParser:
         previous = start  # where the text before the blank lines ends
         while previous > 0 and text[previous - 1].isspace():
             previous -= 1
-        if previous in leads or text.rfind("\n", 0, previous) + 1 in self.outline.heading_lines:
+        if previous in leads or text.rfind("\n", 0, previous) + 1 in self.builder.heading_lines:
             line_end = end - text.endswith("\n", start, end)
-            self.outline.heading_lines[start] = line_end
+            self.builder.heading_line(start, line_end)
             leads.add(line_end)
 
     def _html_tables(self, start: int) -> None:
@@ -359,12 +356,12 @@ class _MarkdownParser:
             if fences.first_start_after(table.start) < table.end:
                 continue
             reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
-            self.outline.containers.append(
+            self.builder.container(
                 Container(
                     table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE, ROW_KEY
                 )
             )
-            self.outline.add_break(table.start, lv.BLOCK)
+            self.builder.cut(table.start, Level.BLOCK)
             self._break_after(table.end)  # a footnote right after it
             self.opaque.append((table.start, table.end))
 
@@ -399,15 +396,15 @@ class _MarkdownParser:
             end = min(row_end + 1, len(text))
         reopen = text[start:header_end].rstrip() + "\n" + delimiter.rstrip() + "\n"
         avoid = (header_end + 1, body)
-        self.outline.containers.append(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
-        self.outline.add_break(start, lv.BLOCK)
+        self.builder.container(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
+        self.builder.cut(start, Level.BLOCK)
         self.opaque.append((start, end))
         return end
 
     def _gap(self, block_start: int, opaque: Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
         or indented into them; a block indented four columns past them is indented code."""
-        self.outline.add_break(block_start, lv.BLOCK)
+        self.builder.cut(block_start, Level.BLOCK)
         if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
         indent = _indent(self.text, block_start)
@@ -426,7 +423,7 @@ class _MarkdownParser:
         the next line (a paragraph with no blank line before it). An empty quote line is blank:
         the quote's next paragraph starts its own block after it."""
         if self.text[end : _line_end(self.text, end)].strip("> \t\r"):
-            self.outline.add_break(end, lv.BLOCK)
+            self.builder.cut(end, Level.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
         """Note a block that opens with lines of bare HTML tags or other markup with nothing to
@@ -434,19 +431,17 @@ class _MarkdownParser:
         Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
-            self.outline.bare_lines[block_start] = bare.end()
+            self.builder.bare_line(block_start, bare.end())
             return
         opening = _SHORTCODES.match(self.text, block_start)
         if opening is not None:
             end = opening.end()
-            self.outline.label_lines[block_start] = end - self.text.endswith("\n", 0, end)
+            self.builder.label_line(block_start, end - self.text.endswith("\n", 0, end))
             self._break_after(min(end, len(self.text)))
             return
         run = _NOTHING_TO_READ.match(self.text, block_start)
         if run is not None:
-            self.outline.bare_lines[block_start] = run.end() - self.text.endswith(
-                "\n", 0, run.end()
-            )
+            self.builder.bare_line(block_start, run.end() - self.text.endswith("\n", 0, run.end()))
             self._break_after(min(run.end(), len(self.text)))
 
     def _indented_code(self, start: int, column: int, opaque: Spans) -> None:
@@ -458,7 +453,7 @@ class _MarkdownParser:
             return
         # containers never nest: stop before a fence or table
         end = min(match.end(), opaque.first_start_after(start))
-        self.outline.containers.append(Container(start, start, end, ""))
+        self.builder.container(Container(start, start, end, ""))
         self.skip_until = end
         self._break_after(end)
 
@@ -533,8 +528,8 @@ class _MarkdownParser:
             position = line_end + 1
         reopen = text[start : opening.end()].rstrip() + "\n"
         avoid = (body, close) if close < end else (body,)
-        self.outline.containers.append(Container(start, body, end, reopen, avoid))
-        self.outline.add_break(start, lv.BLOCK)
+        self.builder.container(Container(start, body, end, reopen, avoid))
+        self.builder.cut(start, Level.BLOCK)
         self.skip_until = end
         self._break_after(end)
 
@@ -552,7 +547,7 @@ class _MarkdownParser:
                 self.sections.heading(
                     start, len(match.group(1)), heading_title(line[match.end() :])
                 )
-                self.outline.heading_lines[start] = line_end
+                self.builder.heading_line(start, line_end)
                 self.list_columns.clear()
                 return
         # a tab group's closing line belongs to its last tab, up to the next block
@@ -564,11 +559,11 @@ class _MarkdownParser:
         if closes_tabs or (first in ("-", "*", "_") and _THEMATIC.match(line)):
             # The break closes what comes before it, so a piece ends after it: the cut there is
             # as good as the break.
-            self.outline.add_break(start, lv.THEMATIC_BREAK)
-            self.outline.bare_lines[start] = line_end
+            self.builder.cut(start, Level.THEMATIC_BREAK)
+            self.builder.bare_line(start, line_end)
             after = _CONTENT.search(text, line_end)
             if after is not None:
-                self.outline.add_break(text.rfind("\n", 0, after.start()) + 1, lv.THEMATIC_BREAK)
+                self.builder.cut(text.rfind("\n", 0, after.start()) + 1, Level.THEMATIC_BREAK)
             self.list_columns.clear()
             return
         item = _LIST_ITEM.match(line)
@@ -579,24 +574,24 @@ class _MarkdownParser:
             if self.list_columns:  # nested: the open item's first line introduces this list
                 label = self.items.get(self.list_columns[-1])
                 if label is not None:
-                    self.outline.label_lines[label[0]] = label[1]
-            self.outline.add_break(start, lv.LIST_ITEM - min(len(self.list_columns), 8))
+                    self.builder.label_line(label[0], label[1])
+            self.builder.cut(start, Level.list_item(len(self.list_columns)))
             column = indent + max(item.end() - indent, 1)
             self.list_columns.append(column)
             self.items[column] = (start, line_end)
             return
         if first == ">":
             if self._opens_quote_block(start, stripped):
-                self.outline.add_break(start, lv.BLOCK)
+                self.builder.cut(start, Level.BLOCK)
             return
         if _ADMONITION.match(line):
-            self.outline.add_break(start, lv.BLOCK)
-            self.outline.label_lines[start] = line_end  # it leads into its body
+            self.builder.cut(start, Level.BLOCK)
+            self.builder.label_line(start, line_end)  # it leads into its body
             self.admonition_column = _indent(text, start) + _CODE_INDENT
             return
         if first == "/" and _BLOCK_FENCE.match(line):
             closing = not stripped.strip("/").strip()
-            self.outline.add_break(start, lv.AVOID if closing else lv.BLOCK)
+            self.builder.cut(start, Level.AVOID if closing else Level.BLOCK)
 
     def _variant(self, start: int, line: str, line_end: int) -> bool:
         """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in
@@ -607,15 +602,15 @@ class _MarkdownParser:
         if tab is not None:
             kind = "tab" if line.lstrip().startswith("#") else "zone"
             self.sections.variant(start, heading_title(tab.group(1)), kind)
-            self.outline.heading_lines[start] = line_end
+            self.builder.heading_line(start, line_end)
             self.list_columns.clear()
             return True
         if _ZONE_END.match(line) is None:
             return False
         after = self._next_line(line_end)
         self.sections.close_variant(after, "zone")
-        self.outline.bare_lines[start] = line_end
-        self.outline.add_break(after, lv.BLOCK)
+        self.builder.bare_line(start, line_end)
+        self.builder.cut(after, Level.BLOCK)
         return True
 
     def _next_line(self, end: int) -> int:
@@ -648,9 +643,10 @@ class _MarkdownParser:
             # underline no such continuation: this ``---`` is a thematic break that ends the list
             return False
         self.sections.heading(previous, 1 if first == "=" else 2, heading_title(line))
-        self.outline.add_break(underline, lv.AVOID)
+        self.builder.cut(underline, Level.AVOID)
         line_end = _line_end(text, underline)
-        self.outline.heading_lines[previous] = self.outline.heading_lines[underline] = line_end
+        self.builder.heading_line(previous, line_end)
+        self.builder.heading_line(underline, line_end)
         return True
 
 

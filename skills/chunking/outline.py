@@ -1,10 +1,12 @@
 """What the parsers find in a document: levelled cut points, sections and containers.
 
 A parser does not cut anything. It says where a cut *may* go and how good a cut there is (its
-level: higher is better, a heading beats a paragraph break beats a line break beats a code line),
+level, see ``levels``: higher is better, a heading beats a paragraph break beats a line break),
 which sections the document has (for heading paths) and which containers (a fenced code block, a
 table) need their opening lines repeated when a piece of them stands alone. One packer
-(``pack.py``) then makes every cutting decision from this outline.
+(``pack.py``) then makes every cutting decision from this outline. A parser writes it through an
+``OutlineBuilder`` (the calls are the contract of ``docs/dev/ENGINE_CONTRACT.md``), whose
+``build()`` gives the ``Outline``, read-only from then on.
 """
 
 from __future__ import annotations
@@ -13,22 +15,15 @@ import re
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-# Cut levels, best first. A section heading of depth d cuts at ``SECTION - d``.
-SECTION = 100
-DEEP_HEADING = 61  # a heading deeper than ``heading_depth``: a strong block break
-THEMATIC_BREAK = 60
-TOPIC_SHIFT = 55  # where the semantic strategy's embeddings drift apart
-BLOCK = 50
-LIST_ITEM = 40  # a nested item of depth k cuts at LIST_ITEM - k
-LINE = 20
-CODE_LINE = 10
-SENTENCE = 5
-WORD = 3
-AVOID = 1  # allowed only when nothing better exists (inside a table header, at a fence's edge)
+from skills.chunking.levels import Level
+
+#: The index of no section: the parent of an outermost section, and where the preamble lies.
+NO_SECTION = -1
 
 #: The longest section title kept, in characters. A title is a line of a few words (the longest
 #: of the dev set's 426 has 86 characters); a longer line made a heading is cut at a word, so that
@@ -61,7 +56,7 @@ class Section:
     end: int
     depth: int
     title: str
-    parent: int  # index of the enclosing section in ``Outline.sections``, -1 for none
+    parent: int  # index of the enclosing section in ``Outline.sections``, or ``NO_SECTION``
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,75 +79,71 @@ class Container:
     row_key: re.Pattern[str] | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Outline:
-    """Cut points, sorted: ``positions`` (starts of non-blank lines) and their ``levels``.
+    """What a parser found, read by the packer and the prefix builder; made by an
+    ``OutlineBuilder`` and never changed (``with_cuts`` derives a new one).
 
-    Compact arrays rather than a dict: a 50 MB document has over a million cut points.
+    Cut points are sorted, one level per position: ``positions`` (starts of non-blank lines)
+    and their ``levels``, compact arrays rather than a dict: a 50 MB document has over a million
+    cut points. Sections and containers are in document order.
     """
 
     length: int
-    #: Where the document's text begins: after its front matter, which is metadata, not text.
-    content_start: int = 0
-    #: What leads the chunks that begin where the text does (the front matter's description).
-    lead: str = ""
-    positions: array[int] = field(default_factory=lambda: array("q"))
-    levels: array[int] = field(default_factory=lambda: array("b"))
-    sections: list[Section] = field(default_factory=list)
-    containers: list[Container] = field(default_factory=list)
+    positions: array[int]
+    levels: array[int]
+    sections: tuple[Section, ...] = ()
+    containers: tuple[Container, ...] = ()
     #: Lines that never make a piece alone, start -> end of the line (see ``Packer._boundaries``).
     #: Heading lines, and labels (a list item's first line when its nested list follows at once:
     #: ``* **HTTPS**``), lead into what follows them. Bare lines, with nothing to read (a
     #: thematic break, a line of bare HTML tags such as an anchor), stay with what precedes them.
-    heading_lines: dict[int, int] = field(default_factory=dict)
-    label_lines: dict[int, int] = field(default_factory=dict)
-    bare_lines: dict[int, int] = field(default_factory=dict)
+    heading_lines: Mapping[int, int] = field(default_factory=dict)
+    label_lines: Mapping[int, int] = field(default_factory=dict)
+    bare_lines: Mapping[int, int] = field(default_factory=dict)
     #: What the parser could not read as meant (a syntax error in code), for the result's warnings.
-    warnings: list[str] = field(default_factory=list)
-    _section_starts: list[int] = field(default_factory=list)
-    _container_starts: list[int] = field(default_factory=list)
-    _heading_starts: list[int] = field(default_factory=list)
-    _line_starts: list[int] = field(default_factory=list)
+    warnings: tuple[str, ...] = ()
+    #: Where the document's text begins: after its front matter, which is metadata, not text.
+    content_start: int = 0
+    #: What leads the chunks that begin where the text does (the front matter's description).
+    lead: str = ""
+    _section_starts: Sequence[int] = field(init=False, repr=False)
+    _container_starts: Sequence[int] = field(init=False, repr=False)
+    _heading_starts: Sequence[int] = field(init=False, repr=False)
+    _line_starts: Sequence[int] = field(init=False, repr=False)
 
-    def add_break(self, position: int, level: int) -> None:
-        """Record a cut point, in any order; ``freeze`` sorts them, and a position keeps the best
-        level any rule gave it."""
-        if 0 < position < self.length:
-            self.positions.append(position)
-            self.levels.append(level)
+    def __post_init__(self) -> None:
+        """The lookup tables, built once (the dataclass is frozen: set through ``object``)."""
+        lines = {*self.heading_lines, *self.label_lines, *self.bare_lines}
+        object.__setattr__(self, "_section_starts", [s.start for s in self.sections])
+        object.__setattr__(self, "_container_starts", [c.start for c in self.containers])
+        object.__setattr__(self, "_heading_starts", sorted(self.heading_lines))
+        object.__setattr__(self, "_line_starts", sorted(lines))
+
+    def with_cuts(self, positions: Iterable[int], level: int) -> Outline:
+        """This outline with cut points of ``level`` added at ``positions`` (the semantic
+        strategy's topic shifts); a position that already has one keeps the better level."""
+        added = array("q", (p for p in positions if 0 < p < self.length))
+        merged = _best_first(self.positions + added, self.levels + array("b", [level]) * len(added))
+        return replace(self, positions=merged[0], levels=merged[1])
 
     def level_at(self, position: int) -> int:
-        """The level of the cut point at ``position``, 0 where there is none."""
+        """The level of the cut point at ``position``, ``Level.NO_CUT`` where there is none."""
         index = bisect_left(self.positions, position)
         found = index < len(self.positions) and self.positions[index] == position
-        return self.levels[index] if found else 0
-
-    def freeze(self) -> None:
-        """Sort the cut points and build the lookup tables once parsing is done."""
-        positions = np.frombuffer(self.positions, dtype=np.int64)
-        levels = np.frombuffer(self.levels, dtype=np.int8)
-        order = np.lexsort((-levels.astype(np.int16), positions))  # by position, best level first
-        positions, levels = positions[order], levels[order]
-        first = np.ones(len(positions), dtype=bool)
-        first[1:] = positions[1:] != positions[:-1]
-        self.positions = array("q", positions[first].tobytes())
-        self.levels = array("b", levels[first].tobytes())
-        self._section_starts = [section.start for section in self.sections]
-        self._container_starts = [container.start for container in self.containers]
-        self._heading_starts = sorted(self.heading_lines)
-        self._line_starts = sorted({*self.heading_lines, *self.label_lines, *self.bare_lines})
+        return self.levels[index] if found else Level.NO_CUT
 
     def section_at(self, position: int) -> int:
-        """Index of the innermost section containing ``position``, -1 for the preamble."""
+        """Index of the innermost section containing ``position`` (``NO_SECTION``: the preamble)."""
         index = bisect_right(self._section_starts, position) - 1
-        while index >= 0 and self.sections[index].end <= position:
+        while index != NO_SECTION and self.sections[index].end <= position:
             index = self.sections[index].parent
         return index
 
     def section_spanning(self, start: int, end: int) -> int:
-        """Index of the innermost section holding all of ``[start, end)``, -1 for none."""
+        """Index of the innermost section holding all of ``[start, end)``, or ``NO_SECTION``."""
         index = self.section_at(start)
-        while index >= 0 and self.sections[index].end < end:
+        while index != NO_SECTION and self.sections[index].end < end:
             index = self.sections[index].parent
         return index
 
@@ -160,13 +151,13 @@ class Outline:
         """Titles from the outermost section down to ``section``. An empty heading (a lone ``#``,
         as config comments and ASCII art make) still opens a section but names nothing."""
         titles: list[str] = []
-        while section >= 0:
+        while section != NO_SECTION:
             if self.sections[section].title:
                 titles.append(self.sections[section].title)
             section = self.sections[section].parent
         return tuple(reversed(titles))
 
-    def line_starts(self, start: int, end: int) -> list[int]:
+    def line_starts(self, start: int, end: int) -> Sequence[int]:
         """Where heading, label and bare lines start in ``[start, end)``, in order."""
         starts = self._line_starts
         return starts[bisect_left(starts, start) : bisect_left(starts, end)]
@@ -207,37 +198,179 @@ class Outline:
         return container if container.body_start <= position < container.end else None
 
 
+class OutlineBuilder:
+    """What a parser calls as it reads a document; ``build()`` makes the ``Outline``.
+
+    The calls may come in any order (``docs/dev/ENGINE_CONTRACT.md`` says when to make which):
+    ``cut`` a point where a piece may begin, with its level (a position keeps the best level any
+    rule gave it; one at the text's start or end, where nothing is cut, is dropped);
+    ``section`` and ``end_section`` (or a ``SectionTree``, which opens and closes them by
+    depth); ``heading_line``, ``label_line`` and ``bare_line`` for lines that never make a piece
+    alone; ``container`` for a block whose pieces reopen its first lines; ``front_matter``;
+    ``warn``. ``build`` sorts and indexes it all once, hands it to the outline and leaves the
+    builder empty, so the outline never changes after it.
+
+    >>> builder = OutlineBuilder(length=20)
+    >>> builder.cut(9, Level.BLOCK)
+    >>> builder.cut(9, Level.heading(2))
+    >>> builder.cut(4, Level.LINE)
+    >>> outline = builder.build()
+    >>> list(outline.positions), list(outline.levels)
+    ([4, 9], [20, 98])
+    """
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self._clear()
+
+    def _clear(self) -> None:
+        """Start empty: at creation, and after ``build`` has handed everything to an outline."""
+        self._positions: array[int] = array("q")
+        self._levels: array[int] = array("b")
+        self._sections: list[Section] = []
+        self._containers: list[Container] = []
+        self._heading_lines: dict[int, int] = {}
+        self._label_lines: dict[int, int] = {}
+        self._bare_lines: dict[int, int] = {}
+        self._warnings: list[str] = []
+        self._content_start = 0
+        self._lead = ""
+
+    def cut(self, position: int, level: int) -> None:
+        """A cut point: a piece may begin at ``position``, as good a place as ``level`` says."""
+        if 0 < position < self.length:
+            self._positions.append(position)
+            self._levels.append(level)
+
+    def heading_line(self, start: int, end: int) -> None:
+        """``[start, end)`` is a heading's line (or a lead-in like it): it leads into what
+        follows, no piece ends right after it, and a sentence cut never falls inside it."""
+        self._heading_lines[start] = end
+
+    def label_line(self, start: int, end: int) -> None:
+        """``[start, end)`` is a label (a list item's first line before its nested list, a
+        definition's term): it leads into what follows, as a heading line does."""
+        self._label_lines[start] = end
+
+    def bare_line(self, start: int, end: int) -> None:
+        """``[start, end)`` has nothing to read (a thematic break, an anchor, a closing brace):
+        it stays with what precedes it."""
+        self._bare_lines[start] = end
+
+    def container(self, container: Container) -> None:
+        """A block whose pieces reopen its opening lines (containers never overlap)."""
+        self._containers.append(container)
+
+    def section(self, start: int, end: int, depth: int, title: str, parent: int) -> int:
+        """A section, added in document order (a parent before its children: ``parent`` is an
+        index this returned, or ``NO_SECTION``); returns its index. ``end`` may be set later
+        (``end_section``)."""
+        self._sections.append(Section(start, end, depth, title, parent))
+        return len(self._sections) - 1
+
+    def end_section(self, index: int, end: int) -> None:
+        """Where the section ``index`` ends, once the parser knows."""
+        old = self._sections[index]
+        self._sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
+
+    def enclose(self, title: str) -> None:
+        """Put the whole document, once its sections are closed, in one outermost section
+        named ``title``: the page title a document gives outside its headings (YAML front
+        matter's ``title:``)."""
+        outer = Section(0, self.length, 1, cut_at_word(title, MAX_TITLE_CHARS), NO_SECTION)
+        self._sections[:] = [
+            outer,
+            *(Section(s.start, s.end, s.depth, s.title, s.parent + 1) for s in self._sections),
+        ]
+
+    def front_matter(self, end: int, lead: str) -> None:
+        """The document's text begins at ``end``, after its front matter (metadata, not text);
+        ``lead`` (its description) leads the chunks that begin there."""
+        self._content_start = end
+        self._lead = lead
+
+    def warn(self, message: str) -> None:
+        """Something the parser could not read as meant (a syntax error in code)."""
+        self._warnings.append(message)
+
+    @property
+    def sections(self) -> Sequence[Section]:
+        """The sections added so far (a parser reads where the open one ends, or its depth)."""
+        return self._sections
+
+    @property
+    def heading_lines(self) -> Mapping[int, int]:
+        """The heading lines added so far (a comment right under one leads in too)."""
+        return self._heading_lines
+
+    @property
+    def label_lines(self) -> Mapping[int, int]:
+        """The label lines added so far (a title's target above it is one)."""
+        return self._label_lines
+
+    def build(self) -> Outline:
+        """The outline of what was added: cut points sorted, one per position with its best
+        level, containers in document order. The builder is empty afterwards."""
+        positions, levels = _best_first(self._positions, self._levels)
+        outline = Outline(
+            self.length,
+            positions,
+            levels,
+            tuple(self._sections),
+            tuple(sorted(self._containers, key=lambda container: container.start)),
+            self._heading_lines,
+            self._label_lines,
+            self._bare_lines,
+            tuple(self._warnings),
+            self._content_start,
+            self._lead,
+        )
+        self._clear()
+        return outline
+
+
+def _best_first(positions: array[int], levels: array[int]) -> tuple[array[int], array[int]]:
+    """The cut points sorted by position, each position once, with the best level given it."""
+    at = np.frombuffer(positions, dtype=np.int64)
+    level = np.frombuffer(levels, dtype=np.int8)
+    order = np.lexsort((-level.astype(np.int16), at))  # by position, best level first
+    at, level = at[order], level[order]
+    first = np.ones(len(at), dtype=bool)
+    first[1:] = at[1:] != at[:-1]
+    return array("q", at[first].tobytes()), array("b", level[first].tobytes())
+
+
 class SectionTree:
     """The sections a parser opens as it walks the document: a heading closes the open sections
     at its depth or deeper, and becomes the child of the one left open. A heading deeper than
     ``heading_depth`` opens no section; it is still a strong block break."""
 
-    def __init__(self, outline: Outline, heading_depth: int) -> None:
-        self.outline = outline
+    def __init__(self, builder: OutlineBuilder, heading_depth: int) -> None:
+        self.builder = builder
         self.heading_depth = heading_depth
-        self.open: list[int] = []  # indices into ``outline.sections``, outermost first
+        self.open: list[int] = []  # indices into ``builder.sections``, outermost first
         self.variants: dict[int, str] = {}  # open sections that are variants -> their kind
 
     def heading(self, start: int, depth: int, title: str) -> None:
         if depth > self.heading_depth:
-            self.outline.add_break(start, DEEP_HEADING)
+            self.builder.cut(start, Level.DEEP_HEADING)
             return
-        self.outline.add_break(start, SECTION - depth)
-        sections = self.outline.sections
+        self.builder.cut(start, Level.heading(depth))
         while self.open and self._closed_by(self.open[-1], depth):
             self._close(start)
-        parent = self.open[-1] if self.open else -1
-        self.open.append(len(sections))
-        sections.append(Section(start, start, depth, cut_at_word(title, MAX_TITLE_CHARS), parent))
+        parent = self.open[-1] if self.open else NO_SECTION
+        title = cut_at_word(title, MAX_TITLE_CHARS)
+        self.open.append(self.builder.section(start, start, depth, title, parent))
 
     def _closed_by(self, index: int, depth: int) -> bool:
         """Whether a heading of ``depth`` closes the open section ``index``: one of its depth or
         deeper, and a variant when it closes the variant's section (a heading inside a tab or a
         zone nests in it)."""
-        section = self.outline.sections[index]
+        sections = self.builder.sections
+        section = sections[index]
         if index not in self.variants:
             return section.depth >= depth
-        return section.parent < 0 or self.outline.sections[section.parent].depth >= depth
+        return section.parent == NO_SECTION or sections[section.parent].depth >= depth
 
     def variant(self, start: int, title: str, kind: str) -> None:
         """Open a labelled variant of the open section (a DocFX tab ``# [Bash](#tab/bash)``, a
@@ -246,14 +379,13 @@ class SectionTree:
         ``zone``), by ``close_variant``, or by a heading that closes its section. So a child of
         the Bash tab of "Create > Prerequisites" reads ``Create > Prerequisites > Bash``, and
         the sections after the group are not under its last tab."""
-        sections = self.outline.sections
         self.close_variant(start, kind)  # the group's previous variant
-        depth = sections[self.open[-1]].depth + 1 if self.open else 1
-        self.outline.add_break(start, SECTION - depth)
-        self.variants[len(sections)] = kind
-        self.open.append(len(sections))
-        parent = self.open[-2] if len(self.open) > 1 else -1
-        sections.append(Section(start, start, depth, title, parent))
+        depth = self.builder.sections[self.open[-1]].depth + 1 if self.open else 1
+        self.builder.cut(start, Level.heading(depth))
+        parent = self.open[-1] if self.open else NO_SECTION
+        index = self.builder.section(start, start, depth, title, parent)
+        self.variants[index] = kind
+        self.open.append(index)
 
     def close_variant(self, end: int, kind: str) -> bool:
         """Close the innermost open variant, if it is of ``kind``, and what it holds at ``end``;
@@ -271,19 +403,8 @@ class SectionTree:
         while self.open:
             self._close(end)
 
-    def enclose(self, title: str) -> None:
-        """Put the whole document, once closed, in one outermost section named ``title``: the
-        page title a document gives outside its headings (YAML front matter's ``title:``)."""
-        sections = self.outline.sections
-        sections[:] = [
-            Section(0, self.outline.length, 1, cut_at_word(title, MAX_TITLE_CHARS), -1),
-            *(Section(s.start, s.end, s.depth, s.title, s.parent + 1) for s in sections),
-        ]
-
     def _close(self, end: int) -> None:
-        index = self.open.pop()
-        old = self.outline.sections[index]
-        self.outline.sections[index] = Section(old.start, end, old.depth, old.title, old.parent)
+        self.builder.end_section(self.open.pop(), end)
 
 
 class Spans:

@@ -21,16 +21,15 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from skills.chunking import outline as lv
 from skills.chunking.context import ContextBuilder
+from skills.chunking.levels import Level
 from skills.chunking.outline import Outline
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
 
-_NO_LEVEL = 127  # above every real level; fits the levels array's bytes
 #: Parts may exceed an even share of their range by this factor (never the budget).
 BALANCE_SLACK = 1.15
 _LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
@@ -92,9 +91,9 @@ class Packer:
         positions = array("q", [first])
         positions.extend(outline.positions[low:high])
         positions.append(len(text))
-        levels = array("b", [_NO_LEVEL])
+        levels = array("b", [Level.EDGE])
         levels.extend(outline.levels[low:high])
-        levels.append(_NO_LEVEL)
+        levels.append(Level.EDGE)
         self.cuts = Cuts.of(positions, levels, index)
         self._line_units = self._units_holding_lines(self.cuts, 0, len(positions) - 1)
 
@@ -130,7 +129,7 @@ class Packer:
             inner = positions[bisect_right(positions, cut) : last]
             local = Cuts.of(
                 array("q", [cut, *inner, end]),
-                array("b", [_NO_LEVEL, *levels[last - len(inner) : last], _NO_LEVEL]),
+                array("b", [Level.EDGE, *levels[last - len(inner) : last], Level.EDGE]),
                 self.index,
             )
             self._pack(local, 0, len(local.positions) - 1, budget, 0, out)
@@ -372,7 +371,7 @@ class Packer:
                 bare_units.append(k)
         return sorted(heading_units), bare_units
 
-    def _only(self, cuts: Cuts, k: int, lines: dict[int, int]) -> bool:
+    def _only(self, cuts: Cuts, k: int, lines: Mapping[int, int]) -> bool:
         """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
         start, end = cuts.positions[k], cuts.positions[k + 1]
         line_end = lines.get(start)
@@ -432,7 +431,7 @@ class Packer:
         positions, levels = self.cuts.positions, self.cuts.levels
         first = bisect_left(positions, max(low, earliest))
         last = bisect_left(positions, high)
-        cuts = {positions[k] for k in range(first, last) if levels[k] > lv.AVOID}
+        cuts = {positions[k] for k in range(first, last) if levels[k] > Level.AVOID}
         container = self.outline.container_at(low)
         if container is not None and high <= container.end:
             cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
@@ -449,9 +448,9 @@ class Packer:
         """Cut one oversized unit at the first finer tier with a cut point inside it: lines
         first in code and tables, sentences first in prose, then words; tokens last."""
         lines, sentences, words = (
-            (lv.LINE, self._line_cuts),
-            (lv.SENTENCE, self._sentence_cuts),
-            (lv.WORD, lambda cut, end: self._word_cuts(cut, end, budget.limit)),
+            (Level.LINE, self._line_cuts),
+            (Level.SENTENCE, self._sentence_cuts),
+            (Level.WORD, lambda cut, end: self._word_cuts(cut, end, budget.limit)),
         )
         in_container = self.outline.overlaps_container(cut, end)
         tiers = (lines, sentences, words) if in_container else (sentences, lines, words)
@@ -461,7 +460,7 @@ class Packer:
             if inner:
                 local = Cuts.of(
                     array("q", [cut, *inner, end]),
-                    array("b", [_NO_LEVEL, *([level] * len(inner)), _NO_LEVEL]),
+                    array("b", [Level.EDGE, *([level] * len(inner)), Level.EDGE]),
                     self.index,
                 )
                 self._pack(local, 0, len(inner) + 1, budget, next_tier + 1, out)

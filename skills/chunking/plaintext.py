@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from skills.chunking import outline as lv
-from skills.chunking.outline import Outline, SectionTree
+from skills.chunking.levels import Level
+from skills.chunking.outline import Outline, OutlineBuilder, SectionTree
 
 #: A run of blank lines, whole. Possessive, and without a look-ahead for the paragraph after it:
 #: a run that fails a look-ahead (blank lines at the end) would be rescanned from each of its
@@ -42,19 +42,18 @@ _LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|[,;:]$")
 def parse_text(text: str, heading_depth: int = 6, titles: bool = False) -> Outline:
     """A block break at the start of every paragraph; with ``titles``, numbered titles open
     sections (those deeper than ``heading_depth`` are strong breaks only)."""
-    outline = Outline(length=len(text))
+    builder = OutlineBuilder(len(text))
     starts = [0]
     for gap in _GAP.finditer(text):
         if _LINE_CONTENT.match(text, gap.end()):
-            outline.add_break(gap.end(), lv.BLOCK)
+            builder.cut(gap.end(), Level.BLOCK)
             starts.append(gap.end())
     if titles:
-        _titles(text, starts, outline, heading_depth)
-    outline.freeze()
-    return outline
+        _titles(text, starts, builder, heading_depth)
+    return builder.build()
 
 
-def _titles(text: str, starts: list[int], outline: Outline, heading_depth: int) -> None:
+def _titles(text: str, starts: list[int], builder: OutlineBuilder, heading_depth: int) -> None:
     found = []
     for start in starts:
         match = _TITLE.match(text, start)
@@ -65,9 +64,9 @@ def _titles(text: str, starts: list[int], outline: Outline, heading_depth: int) 
         found.append((start, match.end(), match.group("number").count(".") + 1))
     if len(found) < _MIN_TITLES:
         return
-    sections = SectionTree(outline, heading_depth)
+    sections = SectionTree(builder, heading_depth)
     for start, end, depth in found:
         line = text[start:end].strip()
         sections.heading(start, depth, " ".join(line.split()))
-        outline.heading_lines[start] = end
+        builder.heading_line(start, end)
     sections.close_all(len(text))

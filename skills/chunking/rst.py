@@ -33,8 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from skills.chunking import outline as lv
-from skills.chunking.outline import Container, Outline, SectionTree
+from skills.chunking.levels import Level
+from skills.chunking.outline import Container, Outline, OutlineBuilder, SectionTree
 
 #: One punctuation character repeated: a title's underline or overline, or a transition.
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
@@ -87,8 +87,8 @@ class _RstParser:
 
     def __init__(self, text: str, heading_depth: int) -> None:
         self.text = text
-        self.outline = Outline(length=len(text))
-        self.sections = SectionTree(self.outline, heading_depth)
+        self.builder = OutlineBuilder(len(text))
+        self.sections = SectionTree(self.builder, heading_depth)
         self.starts = [0, *(m.end() for m in re.finditer("\n", text) if m.end() < len(text))]
         self.styles: list[tuple[str, bool]] = []  # title styles in order of first appearance
         self.list_columns: list[int] = []  # content columns of the open list items
@@ -134,20 +134,18 @@ class _RstParser:
             if item is not None and not _DIRECTIVE.match(line):
                 paragraph_column = self._item(i, item)
             elif block_start:
-                self.outline.add_break(self.starts[i], lv.BLOCK)
+                self.builder.cut(self.starts[i], Level.BLOCK)
                 while self.list_columns and self.list_columns[-1] > indent:
                     self.list_columns.pop()
                 paragraph_column = indent
                 if self._term(i, line, indent):  # names its definition: leads into it
-                    self.outline.label_lines[self.starts[i]] = self.starts[i] + len(line)
+                    self.builder.label_line(self.starts[i], self.starts[i] + len(line))
             if line.rstrip().endswith("::") and not _EXPLICIT.match(line):
                 literal_column = paragraph_column
             block_start = False
             i += 1
         self.sections.close_all(len(self.text))
-        self.outline.containers.sort(key=lambda container: container.start)
-        self.outline.freeze()
-        return self.outline
+        return self.builder.build()
 
     def _construct(self, i: int, line: str, indent: int) -> int | None:
         """A construct that starts a block at line ``i`` and spans lines: the line after it, or
@@ -165,7 +163,7 @@ class _RstParser:
             return self._code(i, i, -1, "", stop_at_blank=True)
         directive = _DIRECTIVE.match(line)
         if directive is not None:
-            self.outline.add_break(self.starts[i], lv.BLOCK)
+            self.builder.cut(self.starts[i], Level.BLOCK)
             name = directive.group(1).lower()
             if name in CODE_DIRECTIVES:
                 return self._code_directive(i, indent)
@@ -173,8 +171,8 @@ class _RstParser:
                 return self._directive_table(i, indent, name)
             return None
         if _TARGET.match(line):  # names what follows it: it leads into it, like a heading
-            self.outline.add_break(self.starts[i], lv.BLOCK)
-            self.outline.label_lines[self.starts[i]] = self.starts[i] + len(line)
+            self.builder.cut(self.starts[i], Level.BLOCK)
+            self.builder.label_line(self.starts[i], self.starts[i] + len(line))
             return i + 1
         return None
 
@@ -207,15 +205,15 @@ class _RstParser:
             self.styles.append(style)
         start, end = self.starts[first], self.starts[last] + len(self.line(last))
         k = first - 1
-        while k >= 0 and (self.blank(k) or self.starts[k] in self.outline.label_lines):
+        while k >= 0 and (self.blank(k) or self.starts[k] in self.builder.label_lines):
             if not self.blank(k):
                 start = self.starts[k]
             k -= 1
         self.sections.heading(start, self.styles.index(style) + 1, title.strip())
         for k in range(first, last + 1):
             if k > first:
-                self.outline.add_break(self.starts[k], lv.AVOID)
-            self.outline.heading_lines[self.starts[k]] = end
+                self.builder.cut(self.starts[k], Level.AVOID)
+            self.builder.heading_line(self.starts[k], end)
         self.list_columns.clear()
 
     def _transition(self, i: int) -> int | None:
@@ -223,11 +221,11 @@ class _RstParser:
         if len(line.strip()) < _MIN_LOOSE_ADORNMENT or not self.blank(i + 1):
             return None
         start = self.starts[i]
-        self.outline.add_break(start, lv.THEMATIC_BREAK)
-        self.outline.bare_lines[start] = start + len(line)
+        self.builder.cut(start, Level.THEMATIC_BREAK)
+        self.builder.bare_line(start, start + len(line))
         following = next((k for k in range(i + 1, len(self.starts)) if not self.blank(k)), None)
         if following is not None:
-            self.outline.add_break(self.starts[following], lv.THEMATIC_BREAK)
+            self.builder.cut(self.starts[following], Level.THEMATIC_BREAK)
         self.list_columns.clear()
         return i + 1
 
@@ -242,8 +240,8 @@ class _RstParser:
         start, end = self.starts[first], self.end_of(last)
         body_start = self.starts[body]
         avoid = (body_start,) if body_start > start else ()
-        self.outline.add_break(start, lv.BLOCK)
-        self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
+        self.builder.cut(start, Level.BLOCK)
+        self.builder.container(Container(start, body_start, end, reopen, avoid))
         self._break_after(last + 1)
         return last + 1
 
@@ -376,8 +374,8 @@ class _RstParser:
         avoid = tuple(
             self.starts[j] for j in range(first + 1, last + 1) if j == body or j not in row_starts
         )
-        self.outline.add_break(start, lv.BLOCK)
-        self.outline.containers.append(Container(start, body_start, end, reopen, avoid))
+        self.builder.cut(start, Level.BLOCK)
+        self.builder.container(Container(start, body_start, end, reopen, avoid))
         self._break_after(last + 1)
         return last + 1
 
@@ -387,7 +385,7 @@ class _RstParser:
         indent = len(item.group(1).expandtabs())
         while self.list_columns and self.list_columns[-1] > indent:
             self.list_columns.pop()
-        self.outline.add_break(self.starts[i], lv.LIST_ITEM - min(len(self.list_columns), 8))
+        self.builder.cut(self.starts[i], Level.list_item(len(self.list_columns)))
         column = indent + max(len(item.group(0).expandtabs()) - indent, 1)
         self.list_columns.append(column)
         return column
@@ -403,7 +401,7 @@ class _RstParser:
     def _break_after(self, line: int) -> None:
         """A block starts right after a code block or table when text follows at once."""
         if line < len(self.starts) and not self.blank(line):
-            self.outline.add_break(self.starts[line], lv.BLOCK)
+            self.builder.cut(self.starts[line], Level.BLOCK)
 
 
 def _long_enough(adornment: str, title: str) -> bool:

@@ -16,9 +16,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from skills.chunking import outline as lv
 from skills.chunking.code import parse_code
 from skills.chunking.context import ContextBuilder
+from skills.chunking.levels import Level
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
@@ -41,12 +41,16 @@ class BoundaryModel(Protocol):
     def topic_shifts(self, text: str, candidates: list[int]) -> list[int]: ...
 
 
+#: The parent index of a leaf that has no parent (the strategies that make no parents).
+NO_PARENT = -1
+
+
 @dataclass(slots=True)
 class Layout:
     """Pieces a strategy produced: parents (maybe none) and leaves with their parent's index."""
 
     parents: list[Piece] = field(default_factory=list)
-    leaves: list[tuple[int, Piece]] = field(default_factory=list)  # (parent index or -1, piece)
+    leaves: list[tuple[int, Piece]] = field(default_factory=list)  # (parent index, piece)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -70,7 +74,10 @@ class Document:
         fmt: Format,
         options: ChunkOptions,
         language: str | None = None,
+        boundary_model: BoundaryModel | None = None,
     ) -> Document:
+        """The document read as ``fmt``; for the semantic strategy with a ``boundary_model``,
+        with its topic shifts as cut points too."""
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
             outline = parse_text(text)
@@ -83,6 +90,8 @@ class Document:
         else:  # fixed windows only need the heading paths
             sections_only = options.strategy is Strategy.FIXED
             outline = parse_markdown(text, options.heading_depth, sections_only)
+        if options.strategy is Strategy.SEMANTIC and boundary_model is not None:
+            outline = with_topic_shifts(outline, text, boundary_model)
         return cls(
             text,
             TokenIndex(source),
@@ -113,24 +122,22 @@ def _layout(
     if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
         packer = document.packer()
         pieces = packer.pack(packer.first, len(document.text), options.leaf_budget)
-        return Layout(leaves=[(-1, piece) for piece in pieces])
-    warnings: list[str] = []
-    if strategy is Strategy.SEMANTIC:
-        if boundary_model is None:
-            warnings.append(
-                "semantic boundaries unavailable (no embedding model configured): "
-                "used hierarchical chunking instead"
-            )
-        else:
-            outline = document.outline
-            cut_points = zip(outline.positions, outline.levels, strict=True)
-            blocks = [position for position, level in cut_points if level >= lv.BLOCK]
-            for position in boundary_model.topic_shifts(document.text, blocks):
-                outline.add_break(position, lv.TOPIC_SHIFT)
-            outline.freeze()
-    layout = hierarchical(document, options)
-    layout.warnings.extend(warnings)
+        return Layout(leaves=[(NO_PARENT, piece) for piece in pieces])
+    layout = hierarchical(document, options)  # semantic: with the topic shifts ``prepare`` added
+    if strategy is Strategy.SEMANTIC and boundary_model is None:
+        layout.warnings.append(
+            "semantic boundaries unavailable (no embedding model configured): "
+            "used hierarchical chunking instead"
+        )
     return layout
+
+
+def with_topic_shifts(outline: Outline, text: str, model: BoundaryModel) -> Outline:
+    """``outline`` with a cut point where ``model`` sees the topic change between two of its
+    blocks (``Document.prepare`` adds them before the prefixes are built)."""
+    cut_points = zip(outline.positions, outline.levels, strict=True)
+    blocks = [position for position, level in cut_points if level >= Level.BLOCK]
+    return outline.with_cuts(model.topic_shifts(text, blocks), Level.TOPIC_SHIFT)
 
 
 def hierarchical(document: Document, options: ChunkOptions) -> Layout:
@@ -217,7 +224,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
             continue
         # an unsafe cut (a run without spaces) can be miscounted: then pack the window
         pieces = packer.pack(position, stop, budget) if piece.tokens > budget else [piece]
-        layout.leaves.extend((-1, p) for p in pieces)
+        layout.leaves.extend((NO_PARENT, p) for p in pieces)
         if stop >= end_of_text:
             break
         position = _overlap_start(document, position, stop, overlap)

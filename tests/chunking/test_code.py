@@ -28,6 +28,7 @@ from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.code import one_line, parse_code
 from skills.chunking.context import PATH_SEPARATOR
 from skills.chunking.languages import LANGUAGES, language_of
+from skills.chunking.levels import Level
 from skills.chunking.outline import Outline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,7 +223,8 @@ def test_the_decorator_and_comment_above_a_definition_lead_into_it() -> None:
     start = text.index("# The entry point.")
     assert outline.sections[0].start == start
     assert outline.heading_lines[start] == text.index("\n", text.index("def index"))
-    assert outline.level_at(text.index("@app")) == 0 and outline.level_at(start) == 99
+    assert outline.level_at(text.index("@app")) == Level.NO_CUT
+    assert outline.level_at(start) == Level.heading(1)
 
 
 def test_docstring_and_imports_stay_together() -> None:

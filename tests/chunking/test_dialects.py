@@ -14,6 +14,7 @@ from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import reopen_within
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.newlines import line_view
+from skills.chunking.outline import NO_SECTION
 
 SMALL = ChunkOptions(parent_max_tokens=256, child_max_tokens=48, child_overlap_tokens=0)
 
@@ -90,7 +91,9 @@ def test_a_zone_pivot_is_a_labelled_variant_and_its_markers_are_never_alone() ->
         ("Install", 2),
         ("Verify", 2),
     ]
-    parents = [outline.sections[s.parent].title if s.parent >= 0 else "" for s in outline.sections]
+    parents = [
+        outline.sections[s.parent].title if s.parent != NO_SECTION else "" for s in outline.sections
+    ]
     assert parents == ["", "Install", "apt", "Install", "dnf", "Install"]
     tight = ChunkOptions(child_max_tokens=16, child_overlap_tokens=0)
     leaves = chunk_document(source, options=tight).leaves

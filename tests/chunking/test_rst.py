@@ -6,7 +6,7 @@ import pytest
 
 from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.chunker import detect_format
-from skills.chunking.outline import LIST_ITEM, SECTION
+from skills.chunking.levels import Level
 from skills.chunking.rst import parse_rst
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
@@ -68,7 +68,7 @@ def test_titles_nest_in_the_order_their_styles_first_appear() -> None:
         ("Usage", 2),
     ]
     assert outline.sections[3].parent == 0, "Usage closes Proxy and Setup"
-    assert outline.level_at(source.index("Setup")) == SECTION - 2
+    assert outline.level_at(source.index("Setup")) == Level.heading(2)
 
 
 def test_a_tilde_underline_is_a_title_not_a_code_fence() -> None:
@@ -176,8 +176,8 @@ def test_list_items_and_field_list_items_are_item_cuts() -> None:
     source = "Options:\n\n- first item\n- second item\n\n:param name: the name\n:returns: it\n"
     outline = parse_rst(source)
     for marker in ("- first", "- second", ":param", ":returns"):
-        assert outline.level_at(source.index(marker)) == LIST_ITEM
-    assert outline.level_at(source.index(":returns")) == LIST_ITEM
+        assert outline.level_at(source.index(marker)) == Level.list_item(0)
+    assert outline.level_at(source.index(":returns")) == Level.list_item(0)
 
 
 def test_a_target_and_a_transition_never_make_a_piece_alone() -> None:

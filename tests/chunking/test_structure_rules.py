@@ -7,7 +7,9 @@ import itertools
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
+from skills.chunking.levels import Level
 from skills.chunking.markdown import parse_markdown
+from skills.chunking.outline import NO_SECTION
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
 
@@ -166,7 +168,8 @@ def test_the_header_is_never_separated_from_the_first_row() -> None:
     outline = parse_markdown(source)
     delimiter = source.index("|---")
     first_row = source.index("| 1")
-    assert outline.level_at(delimiter) <= 1 and outline.level_at(first_row) <= 1
+    assert outline.level_at(delimiter) <= Level.AVOID
+    assert outline.level_at(first_row) <= Level.AVOID
 
 
 def indented_code(lines: int, indent: str = "    ") -> str:
@@ -203,7 +206,7 @@ def test_indented_text_in_a_list_item_an_admonition_or_a_tab_is_not_code() -> No
     note_in_item = "- Step one\n\n    !!! note\n\n        The body of a note in the item.\n"
     deeper = "- An item\n\n        code inside the item\n"
     for source in (in_list, in_note, in_tab, note_in_item):
-        assert parse_markdown(source).containers == []
+        assert not parse_markdown(source).containers
     [code] = parse_markdown(deeper).containers
     assert deeper[code.start : code.end] == "        code inside the item\n"
 
@@ -327,7 +330,7 @@ def test_html_tables_inline_unclosed_or_holding_code_are_handled_as_blocks() -> 
     inline = "A paragraph with <table><tr><td>x</td></tr></table> inside.\n"
     unclosed = "<table>\n<tr><td>a</td></tr>\n<tr><td>b</td></tr>\n\nAfter the blank line.\n"
     with_code = "<table>\n<tr><td>\n\n```sh\nmake\n```\n\n</td></tr>\n</table>\n"
-    assert parse_markdown(inline).containers == []
+    assert not parse_markdown(inline).containers
     [table] = parse_markdown(unclosed).containers
     assert unclosed[table.start : table.end] == unclosed[: unclosed.index("\n\n") + 1]
     [fence] = parse_markdown(with_code).containers
@@ -423,7 +426,7 @@ def test_a_front_matter_title_names_a_page_without_an_h1(title: str) -> None:
     source += "Whether or not to output JSON data, rather than the normal output. " * 8 + "\n"
     outline = parse_markdown(source)
     assert [(s.title, s.depth, s.parent) for s in outline.sections] == [
-        ("npm-access", 1, -1),
+        ("npm-access", 1, NO_SECTION),
         ("Synopsis", 3, 0),
         ("Configuration", 3, 0),
         ("`json`", 4, 2),
@@ -473,7 +476,7 @@ def test_heading_depth_limits_which_headings_open_sections() -> None:
 
 def test_hashes_inside_code_are_not_headings() -> None:
     source = "```bash\n# install it\npip install x\n```\n"
-    assert parse_markdown(source).sections == []
+    assert not parse_markdown(source).sections
 
 
 def test_small_sibling_sections_share_a_chunk() -> None:
