@@ -10,7 +10,8 @@ budget: its heading path gives way first (``Packer._kept_whole``). Small sibling
 chunk, and nothing is ever dropped. A heading is never a piece of its own: no cut falls right
 after a line that leads into the next piece, nor right before one that trails the piece before it
 (a line with nothing to read, such as ``---``): the outline says which way each line attaches
-(``outline.Attach``), and ``Packer._boundaries`` obeys it.
+(``outline.Attach``), and ``Packer._boundaries`` obeys it. A unit too big for the budget is cut by
+the first of a few named fallbacks that applies (``Packer._pack_unit``).
 
 Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
 the first non-blank line (or non-space character) after its cut and runs to the next cut, so the
@@ -174,7 +175,7 @@ class Packer:
         and nothing else."""
         return self._past_attached(piece.start, piece.end) >= piece.end
 
-    # -- the recursive packer ----------------------------------------------------------------
+    # -- the recursive packer: why a cut is where it is, read top-down -----------------------
     def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
         estimate = cuts.cumulative[j] - cuts.cumulative[i]
         if estimate > budget:
@@ -184,35 +185,39 @@ class Packer:
     def _pack(
         self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
     ) -> None:
-        """Pack the range between cut points ``i`` and ``j``; a single oversized unit goes on
-        to the finer ``tier``."""
-        positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
-        boundaries, trailing = self._boundaries(cuts, i, j)
-        one_unit = not boundaries  # with the headings that lead into it or close it
+        """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
+        else cut at the best of the cuts that may end a piece in it (``_boundaries``). A range
+        with none is one unit, with the lines attached to it: one piece if it fits the limit,
+        else cut by the first fallback of ``_pack_unit`` that applies."""
+        boundaries = self._boundaries(cuts, i, j)
         if self._fits(cuts, i, j, budget.target) or (
-            one_unit and self._fits(cuts, i, j, budget.limit)
+            not boundaries and self._fits(cuts, i, j, budget.limit)
         ):
             self._emit(cuts, i, j, budget, tier, out)
-            return
-        if one_unit and trailing:  # empty sections at the end that do not fit with the unit
-            boundaries = trailing  # before them: they have nothing to lead into
-        elif one_unit and (whole := self._kept_whole(positions[i], positions[j], budget.limit)):
-            out.append(whole)  # a block that fits with a shorter heading path
-            return
-        elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)) is not None:
-            boundaries = [block]  # the headings give way: a block is cut only when it alone
-            # does not fit
-        elif one_unit and (tail := self._bare_tail(cuts, i, j, budget.limit)) is not None:
-            boundaries = [tail]  # and so do the bare lines after it
-        elif one_unit:
-            self._split_finer(positions[i], positions[j], budget, tier, out)
-            return
+        elif boundaries:
+            self._cut_at_best(cuts, i, j, boundaries, budget, tier, out)
+        else:
+            self._pack_unit(cuts, i, j, budget, tier, out)
+
+    def _cut_at_best(
+        self,
+        cuts: Cuts,
+        i: int,
+        j: int,
+        boundaries: Sequence[int],
+        budget: Budget,
+        tier: int,
+        out: list[Piece],
+    ) -> None:
+        """Cut the range at those of ``boundaries`` of the best level present, then merge
+        neighbouring pieces while they fit, aiming for equal parts rather than full ones
+        followed by a scrap; a piece that still does not fit is packed again."""
+        positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
         if isinstance(boundaries, range):  # the common case, every inner cut: a slice is fast
             best = max(levels[boundaries.start : boundaries.stop])
         else:
             best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
-        # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.target))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
@@ -231,64 +236,114 @@ class Packer:
             else:
                 self._pack(cuts, first, last, budget, tier, out)
 
-    def _boundaries(self, cuts: Cuts, i: int, j: int) -> tuple[Sequence[int], Sequence[int]]:
-        """The cuts inside ``(i, j)`` that may end a piece, and a fallback: the cuts before the
-        headings that end the range.
+    def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
+        """The cuts inside ``(i, j)`` that may end a piece: the one place where the packer obeys
+        ``outline.Attach``.
 
-        Neither a heading (nor a label: a list item's line before its nested list) nor a bare
-        line (a thematic break, an HTML anchor) makes a piece on its own. A heading leads into
-        what follows it: no cut right after one (so an empty section's heading stays with the
-        next section). A bare line stays with what comes before it: no cut right before one.
-        Those that open the range stay with the unit after them, those that end it with the
-        unit before. When that leaves no boundary and the whole does not fit, the headings that
-        end the range (empty sections) are cut off first, before the unit itself is cut inside
-        (sentences, lines, words)."""
+        A unit that holds only a line attached to a neighbour (``_attached_units``) never makes
+        a piece on its own: no cut right after one that leads into the next unit (so an empty
+        section's heading stays with the next section), none right before one that trails the
+        previous unit. Those that open the range stay with the unit after them, those that end
+        it with the unit before. A range of nothing but such lines (a table of contents) has
+        nothing to keep them with: it may be cut between any of them."""
         leads, trails = self._attached_units(cuts, i, j)
         if not leads and not trails:
-            return range(i + 1, j), ()
-        lines = {*leads, *trails}
-        first = i
-        while first in lines:
-            first += 1
-        if first == j:  # only headings (a table of contents): nothing to keep them with
-            return range(i + 1, j), ()
-        stop = j
-        while stop - 1 > first and stop - 1 in lines:
-            stop -= 1
+            return range(i + 1, j)
+        first, stop = self._between_attached(i, j, {*leads, *trails})
+        if first == j:
+            return range(i + 1, j)
         excluded = {k + 1 for k in leads}.union(trails)
-        eligible = [k for k in range(first + 1, stop) if k not in excluded]
-        return eligible, [k for k in range(stop, j) if k not in trails]
+        return [k for k in range(first + 1, stop) if k not in excluded]
 
-    def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
-        """The cut inside ``(i, j)`` from which a code block or table fits ``limit``: where the
-        block starts, or where the nearest of the headings leading into it start, as many of
-        them as fit with it (the others stand alone)."""
+    @staticmethod
+    def _between_attached(i: int, j: int, attached: set[int]) -> tuple[int, int]:
+        """The cuts from which the range's units start and at which they stop, once the attached
+        units that open and end it are left out (``first == j`` when there is nothing else)."""
+        first = i
+        while first in attached:
+            first += 1
+        stop = j
+        while stop - 1 > first and stop - 1 in attached:
+            stop -= 1
+        return first, stop
+
+    # -- one unit too big: the fallbacks, tried in order ---------------------------------------
+    def _pack_unit(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> None:
+        """Pack one unit that does not fit the limit with the lines attached to it. Each
+        fallback says when it applies; the first that does decides the cut. The attached lines
+        give way before the unit is cut inside: a code block or table is cut only when it alone
+        does not fit."""
+        fallbacks = (
+            self._cut_off_empty_sections,
+            self._keep_block_whole,
+            self._cut_before_block,
+            self._cut_off_bare_tail,
+        )
+        for fallback in fallbacks:
+            if fallback(cuts, i, j, budget, tier, out):
+                return
+        self._split_finer(cuts.positions[i], cuts.positions[j], budget, tier, out)
+
+    def _cut_off_empty_sections(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When headings end the range (empty sections, with nothing after them to lead into):
+        cut before them."""
+        leads, trails = self._attached_units(cuts, i, j)
+        first, stop = self._between_attached(i, j, {*leads, *trails})
+        ending = [k for k in range(stop, j) if k not in trails] if first < j else []
+        if ending:
+            self._cut_at_best(cuts, i, j, ending, budget, tier, out)
+        return bool(ending)
+
+    def _keep_block_whole(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When the unit is a code block or table (or a line or row of one) that fits under a
+        shorter heading path: keep it whole so (``_kept_whole``)."""
+        whole = self._kept_whole(cuts.positions[i], cuts.positions[j], budget.limit)
+        if whole is not None:
+            out.append(whole)
+        return whole is not None
+
+    def _cut_before_block(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When a code block or table starts inside the range and fits the limit: cut where it
+        starts, or where the nearest of the headings leading into it start, as many of them as
+        fit with it (the others stand alone)."""
         positions = cuts.positions
         block = self.outline.container_starting_in(positions[i] + 1, positions[j])
         if block is None:
-            return None
+            return False
         b = bisect_left(positions, block.start, i + 1, j)
         if b == j or positions[b] != block.start:
-            return None
+            return False
         end = min(block.end, positions[j])
         for k in range(i + 1, b + 1):
-            piece = self.measure(positions[k], end, limit)
-            if (piece is not None and piece.tokens <= limit) or self._kept_whole(
-                positions[k], end, limit
+            piece = self.measure(positions[k], end, budget.limit)
+            if (piece is not None and piece.tokens <= budget.limit) or self._kept_whole(
+                positions[k], end, budget.limit
             ):
-                return k
-        return None
+                self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+                return True
+        return False
 
-    def _bare_tail(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
-        """The cut before the bare lines that end ``(i, j)`` (a ``---`` after a table), if the
-        code block or table before them fits ``limit`` without them."""
+    def _cut_off_bare_tail(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When lines that trail end the range (a ``---`` after a table) and the code block or
+        table before them fits the limit without them: cut before them."""
         _, trails = self._attached_units(cuts, i, j)
         k = j
         while k - 1 > i and k - 1 in trails:
             k -= 1
-        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], limit) is None:
-            return None
-        return k
+        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], budget.limit) is None:
+            return False
+        self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+        return True
 
     def _kept_whole(self, cut: int, end: int, limit: int) -> Piece | None:
         """``[cut, end)`` as one piece under a shorter heading path, if it is a code block or a
@@ -400,7 +455,7 @@ class Packer:
             return
         # the estimate was off at an unsafe cut: give back the part after the last cut that may
         # end a piece (not the one after a heading: it would leave the heading alone)
-        boundaries = self._boundaries(cuts, i, j)[0] if j - i > 1 else ()
+        boundaries = self._boundaries(cuts, i, j) if j - i > 1 else ()
         if boundaries:
             last = boundaries[-1]
             self._pack(cuts, i, last, budget, tier, out)
