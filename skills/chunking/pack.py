@@ -396,28 +396,32 @@ class Packer:
         line units makes each of its lines a leading unit: no piece ends inside it or right
         after it, as none ends right after a one-line heading. Units that start inside a line
         (words of a lead-in longer than a chunk) may still end a piece."""
-        positions, outline, text = cuts.positions, self.outline, self.text
+        positions = cuts.positions
         leads: set[int] = set()
         trails: list[int] = []
-        for start in outline.attached_starts(positions[i], positions[j]):
+        for start in self.outline.attached_starts(positions[i], positions[j]):
             k = bisect_right(positions, start, i, j) - 1  # the unit that holds the line
             attach = self._attachment(cuts, k)
             if attach is Attach.PREVIOUS:
                 trails.append(k)
-                continue
-            if attach is None:
-                continue
-            leads.add(k)
-            # the lines of a lead-in starting here (a signature, a comment) lead in too; a line
-            # that trails inside the unit's own lead-in (a signature's closing line) extends nothing
-            line = outline.attached_line(start)
-            end = line[0] if line is not None and line[1] is Attach.NEXT else start
-            while k + 1 < j and positions[k + 1] < end and text[positions[k + 1] - 1] == "\n":
-                k += 1  # the lead-in's next line
-                if _CONTENT.search(text, end, max(end, positions[k + 1])):
-                    break
-                leads.add(k)
+            elif attach is Attach.NEXT:
+                leads.update(self._lead_in(cuts, k, j, start))
         return sorted(leads), trails
+
+    def _lead_in(self, cuts: Cuts, k: int, j: int, start: int) -> list[int]:
+        """Unit ``k``, which leads in, and the line units after it that lie inside the lead-in
+        line at ``start`` (a signature, a comment over several lines) with nothing after it; a
+        line that trails inside another lead-in (a signature's closing line) adds none."""
+        positions, text = cuts.positions, self.text
+        line = self.outline.attached_line(start)
+        end = line[0] if line is not None and line[1] is Attach.NEXT else start
+        units = [k]
+        while k + 1 < j and positions[k + 1] < end and text[positions[k + 1] - 1] == "\n":
+            k += 1  # the lead-in's next line
+            if _CONTENT.search(text, end, max(end, positions[k + 1])):
+                break
+            units.append(k)
+        return units
 
     def _attachment(self, cuts: Cuts, k: int) -> Attach | None:
         """Which neighbour the unit from cut ``k`` to the next stays with, if it holds one line
