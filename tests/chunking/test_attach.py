@@ -4,7 +4,7 @@ piece after it, a line with nothing to read trails the piece before it."""
 
 from __future__ import annotations
 
-from skills.chunking import ChunkOptions, chunk_document
+from skills.chunking import ChunkOptions, Strategy, chunk_document
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.outline import Attach
 
@@ -35,7 +35,7 @@ def test_a_cut_between_a_trailing_and_a_leading_line_falls_between_them() -> Non
     # its side of it, whatever the levels of the cuts around them.
     source = f"{PARAGRAPH}\n\n---\n\n## Ordering\n\n{PARAGRAPH}\n"
     result = chunk_document(
-        source, options=ChunkOptions(strategy="structural", child_max_tokens=80)
+        source, options=ChunkOptions(strategy=Strategy.STRUCTURAL, child_max_tokens=80)
     )
     texts = [chunk.text for chunk in result.leaves]
     assert len(texts) == 2
