@@ -17,6 +17,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 import numpy as np
 
@@ -46,6 +47,17 @@ def cut_at_word(text: str, length: int) -> str:
     space = text.rfind(" ", 0, length + 1)
     head = text[:space] if space > length // 2 else text[:length]
     return head.rstrip() + ELLIPSIS
+
+
+class Attach(Enum):
+    """Which neighbour a line that never makes a piece alone stays with: the one rule behind
+    "a heading stays with what it introduces" and "a line with nothing to read stays with the
+    piece before it". Parsers say which lines never make a piece alone, by kind; the kinds'
+    directions are stated once, in ``Outline.attached_line``, and the packer decides where a
+    piece may end from them in one place (``Packer._boundaries``)."""
+
+    NEXT = "next"  # a heading, a label (``* **HTTPS**`` before its nested list): leads in
+    PREVIOUS = "previous"  # a bare line (``---``, an HTML anchor): trails
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +106,11 @@ class Outline:
     levels: array[int]
     sections: tuple[Section, ...] = ()
     containers: tuple[Container, ...] = ()
-    #: Lines that never make a piece alone, start -> end of the line (see ``Packer._boundaries``).
-    #: Heading lines, and labels (a list item's first line when its nested list follows at once:
-    #: ``* **HTTPS**``), lead into what follows them. Bare lines, with nothing to read (a
-    #: thematic break, a line of bare HTML tags such as an anchor), stay with what precedes them.
+    #: Lines that never make a piece alone, start -> end of the line, by kind; which neighbour
+    #: each kind stays with is ``attached_line``'s to say. Heading lines, and labels (a list
+    #: item's first line when its nested list follows at once: ``* **HTTPS**``), lead into what
+    #: follows them. Bare lines, with nothing to read (a thematic break, a line of bare HTML tags
+    #: such as an anchor), stay with what precedes them.
     heading_lines: Mapping[int, int] = field(default_factory=dict)
     label_lines: Mapping[int, int] = field(default_factory=dict)
     bare_lines: Mapping[int, int] = field(default_factory=dict)
@@ -110,7 +123,7 @@ class Outline:
     _section_starts: Sequence[int] = field(init=False, repr=False)
     _container_starts: Sequence[int] = field(init=False, repr=False)
     _heading_starts: Sequence[int] = field(init=False, repr=False)
-    _line_starts: Sequence[int] = field(init=False, repr=False)
+    _attached_starts: Sequence[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         """The lookup tables, built once (the dataclass is frozen: set through ``object``)."""
@@ -118,7 +131,7 @@ class Outline:
         object.__setattr__(self, "_section_starts", [s.start for s in self.sections])
         object.__setattr__(self, "_container_starts", [c.start for c in self.containers])
         object.__setattr__(self, "_heading_starts", sorted(self.heading_lines))
-        object.__setattr__(self, "_line_starts", sorted(lines))
+        object.__setattr__(self, "_attached_starts", sorted(lines))
 
     def with_cuts(self, positions: Iterable[int], level: int) -> Outline:
         """This outline with cut points of ``level`` added at ``positions`` (the semantic
@@ -157,9 +170,27 @@ class Outline:
             section = self.sections[section].parent
         return tuple(reversed(titles))
 
-    def line_starts(self, start: int, end: int) -> Sequence[int]:
-        """Where heading, label and bare lines start in ``[start, end)``, in order."""
-        starts = self._line_starts
+    def attached_line(self, start: int) -> tuple[int, Attach] | None:
+        """The end of the line at ``start`` that never makes a piece alone, and the neighbour it
+        stays with; None for any other position.
+
+        >>> outline = Outline(20, array("q"), array("b"), heading_lines={0: 9}, bare_lines={11: 14})
+        >>> outline.attached_line(0), outline.attached_line(11), outline.attached_line(5)
+        ((9, <Attach.NEXT: 'next'>), (14, <Attach.PREVIOUS: 'previous'>), None)
+        """
+        for lines, attach in (
+            (self.heading_lines, Attach.NEXT),
+            (self.label_lines, Attach.NEXT),
+            (self.bare_lines, Attach.PREVIOUS),
+        ):
+            end = lines.get(start)
+            if end is not None:
+                return end, attach
+        return None
+
+    def attached_starts(self, start: int, end: int) -> Sequence[int]:
+        """Where the lines that never make a piece alone start in ``[start, end)``, in order."""
+        starts = self._attached_starts
         return starts[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def touches_heading(self, start: int, end: int) -> bool:

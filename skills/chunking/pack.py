@@ -8,8 +8,10 @@ tables, between sentences first in prose, then between words, and between tokens
 resort. So a code block or a table (or one of its rows) is only cut when it alone exceeds the
 budget: its heading path gives way first (``Packer._kept_whole``). Small sibling sections share a
 chunk, and nothing is ever dropped. A heading is never a piece of its own: no cut falls right
-after one (nor right before a line with nothing to read, such as ``---``), see
-``Packer._boundaries``.
+after a line that leads into the next piece, nor right before one that trails the piece before it
+(a line with nothing to read, such as ``---``): the outline says which way each line attaches
+(``outline.Attach``), and ``Packer._boundaries`` obeys it. A unit too big for the budget is cut by
+the first of a few named fallbacks that applies (``Packer._pack_unit``).
 
 Cut positions are starts of non-blank lines or the space before a word; a chunk's text begins at
 the first non-blank line (or non-space character) after its cut and runs to the next cut, so the
@@ -21,12 +23,12 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
-from skills.chunking.outline import Outline
+from skills.chunking.outline import Attach, Outline
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
 
@@ -95,7 +97,7 @@ class Packer:
         levels.extend(outline.levels[low:high])
         levels.append(Level.EDGE)
         self.cuts = Cuts.of(positions, levels, index)
-        self._line_units = self._units_holding_lines(self.cuts, 0, len(positions) - 1)
+        self._document_attached = self._find_attached_units(self.cuts, 0, len(positions) - 1)
 
     @property
     def first(self) -> int:
@@ -136,29 +138,29 @@ class Packer:
         return self._absorb_small(out, budget)
 
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
-        """Merge a piece too small to stand alone (under an eighth of the budget, or only
-        headings) into a neighbour it fits with: the next one for a first piece, else the
-        previous one; headings into the next one first (a heading introduces what follows),
-        else into the previous one: a heading before a code block that fits a piece only
-        alone (a content tab's ``=== "Python"``) would be a child that says nothing its path
-        does not. Such a piece may fill the room kept for an overlap (up to the limit)."""
+        """Merge a piece too small to stand alone (under an eighth of the budget, or only lines
+        attached to a neighbour) into a neighbour it fits with: the next one for a first piece,
+        else the previous one; attached lines into the next one first (a heading introduces
+        what follows), else into the previous one: a heading before a code block that fits a
+        piece only alone (a content tab's ``=== "Python"``) would be a child that says nothing
+        its path does not. Such a piece may fill the room kept for an overlap (up to the limit)."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
         while k < len(result) and len(result) > 1:
             piece = result[k]
-            only_headings = self._only_headings(piece)
-            if piece.text_tokens >= threshold and not only_headings:
+            says_nothing = self._attached_only(piece)
+            if piece.text_tokens >= threshold and not says_nothing:
                 k += 1
                 continue
-            neighbours = (k + 1, k - 1) if k == 0 or only_headings else (k - 1, k + 1)
+            neighbours = (k + 1, k - 1) if k == 0 or says_nothing else (k - 1, k + 1)
             for other in neighbours:
                 if not 0 <= other < len(result):
                     continue
                 first, last = (other, k) if other < k else (k, other)
                 merged = self.measure(result[first].cut, result[last].end, budget.limit)
                 # lines with nothing to read may take the room kept for an overlap
-                room = budget.limit if only_headings else budget.target
+                room = budget.limit if says_nothing else budget.target
                 if merged is not None and merged.tokens <= room:
                     result[first : last + 1] = [merged]
                     k = first
@@ -167,11 +169,12 @@ class Packer:
                 k += 1
         return result
 
-    def _only_headings(self, piece: Piece) -> bool:
-        """Whether ``piece`` holds heading, label and bare lines and nothing else."""
-        return self._after_lines(piece.start, piece.end) >= piece.end
+    def _attached_only(self, piece: Piece) -> bool:
+        """Whether ``piece`` holds lines attached to a neighbour (headings, labels, bare lines)
+        and nothing else."""
+        return self._past_attached(piece.start, piece.end) >= piece.end
 
-    # -- the recursive packer ----------------------------------------------------------------
+    # -- the recursive packer: why a cut is where it is, read top-down -----------------------
     def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
         estimate = cuts.cumulative[j] - cuts.cumulative[i]
         if estimate > budget:
@@ -181,35 +184,39 @@ class Packer:
     def _pack(
         self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
     ) -> None:
-        """Pack the range between cut points ``i`` and ``j``; a single oversized unit goes on
-        to the finer ``tier``."""
-        positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
-        boundaries, trailing = self._boundaries(cuts, i, j)
-        one_unit = not boundaries  # with the headings that lead into it or close it
+        """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
+        else cut at the best of the cuts that may end a piece in it (``_boundaries``). A range
+        with none is one unit, with the lines attached to it: one piece if it fits the limit,
+        else cut by the first fallback of ``_pack_unit`` that applies."""
+        boundaries = self._boundaries(cuts, i, j)
         if self._fits(cuts, i, j, budget.target) or (
-            one_unit and self._fits(cuts, i, j, budget.limit)
+            not boundaries and self._fits(cuts, i, j, budget.limit)
         ):
             self._emit(cuts, i, j, budget, tier, out)
-            return
-        if one_unit and trailing:  # empty sections at the end that do not fit with the unit
-            boundaries = trailing  # before them: they have nothing to lead into
-        elif one_unit and (whole := self._kept_whole(positions[i], positions[j], budget.limit)):
-            out.append(whole)  # a block that fits with a shorter heading path
-            return
-        elif one_unit and (block := self._block_that_fits(cuts, i, j, budget.limit)) is not None:
-            boundaries = [block]  # the headings give way: a block is cut only when it alone
-            # does not fit
-        elif one_unit and (tail := self._bare_tail(cuts, i, j, budget.limit)) is not None:
-            boundaries = [tail]  # and so do the bare lines after it
-        elif one_unit:
-            self._split_finer(positions[i], positions[j], budget, tier, out)
-            return
+        elif boundaries:
+            self._cut_at_best(cuts, i, j, boundaries, budget, tier, out)
+        else:
+            self._pack_unit(cuts, i, j, budget, tier, out)
+
+    def _cut_at_best(
+        self,
+        cuts: Cuts,
+        i: int,
+        j: int,
+        boundaries: Sequence[int],
+        budget: Budget,
+        tier: int,
+        out: list[Piece],
+    ) -> None:
+        """Cut the range at those of ``boundaries`` of the best level present, then merge
+        neighbouring pieces while they fit, aiming for equal parts rather than full ones
+        followed by a scrap; a piece that still does not fit is packed again."""
+        positions, levels, cumulative = cuts.positions, cuts.levels, cuts.cumulative
         if isinstance(boundaries, range):  # the common case, every inner cut: a slice is fast
             best = max(levels[boundaries.start : boundaries.stop])
         else:
             best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
-        # Aim for equal parts rather than full ones followed by a scrap.
         room = max(1, budget.target - self.context.upper_bound(positions[i], budget.target))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
@@ -228,70 +235,120 @@ class Packer:
             else:
                 self._pack(cuts, first, last, budget, tier, out)
 
-    def _boundaries(self, cuts: Cuts, i: int, j: int) -> tuple[Sequence[int], Sequence[int]]:
-        """The cuts inside ``(i, j)`` that may end a piece, and a fallback: the cuts before the
-        headings that end the range.
+    def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
+        """The cuts inside ``(i, j)`` that may end a piece: the one place where the packer obeys
+        ``outline.Attach``.
 
-        Neither a heading (nor a label: a list item's line before its nested list) nor a bare
-        line (a thematic break, an HTML anchor) makes a piece on its own. A heading leads into
-        what follows it: no cut right after one (so an empty section's heading stays with the
-        next section). A bare line stays with what comes before it: no cut right before one.
-        Those that open the range stay with the unit after them, those that end it with the
-        unit before. When that leaves no boundary and the whole does not fit, the headings that
-        end the range (empty sections) are cut off first, before the unit itself is cut inside
-        (sentences, lines, words)."""
-        heading_units, bare_units = self._line_units_in(cuts, i, j)
-        if not heading_units and not bare_units:
-            return range(i + 1, j), ()
-        lines = {*heading_units, *bare_units}
+        A unit that holds only a line attached to a neighbour (``_attached_units``) never makes
+        a piece on its own: no cut right after one that leads into the next unit (so an empty
+        section's heading stays with the next section), none right before one that trails the
+        previous unit. Those that open the range stay with the unit after them, those that end
+        it with the unit before. A range of nothing but such lines (a table of contents) has
+        nothing to keep them with: it may be cut between any of them."""
+        leads, trails = self._attached_units(cuts, i, j)
+        if not leads and not trails:
+            return range(i + 1, j)
+        first, stop = self._between_attached(i, j, {*leads, *trails})
+        if first == j:
+            return range(i + 1, j)
+        excluded = {k + 1 for k in leads}.union(trails)
+        return [k for k in range(first + 1, stop) if k not in excluded]
+
+    @staticmethod
+    def _between_attached(i: int, j: int, attached: set[int]) -> tuple[int, int]:
+        """The cuts from which the range's units start and at which they stop, once the attached
+        units that open and end it are left out (``first == j`` when there is nothing else)."""
         first = i
-        while first in lines:
+        while first in attached:
             first += 1
-        if first == j:  # only headings (a table of contents): nothing to keep them with
-            return range(i + 1, j), ()
         stop = j
-        while stop - 1 > first and stop - 1 in lines:
+        while stop - 1 > first and stop - 1 in attached:
             stop -= 1
-        excluded = {k + 1 for k in heading_units}.union(bare_units)
-        eligible = [k for k in range(first + 1, stop) if k not in excluded]
-        return eligible, [k for k in range(stop, j) if k not in bare_units]
+        return first, stop
 
-    def _block_that_fits(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
-        """The cut inside ``(i, j)`` from which a code block or table fits ``limit``: where the
-        block starts, or where the nearest of the headings leading into it start, as many of
-        them as fit with it (the others stand alone)."""
+    # -- one unit too big: the fallbacks, tried in order ---------------------------------------
+    def _pack_unit(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> None:
+        """Pack one unit that does not fit the limit with the lines attached to it. Each
+        fallback says when it applies; the first that does decides the cut. The attached lines
+        give way before the unit is cut inside: a code block or table is cut only when it alone
+        does not fit."""
+        fallbacks = (
+            self._cut_off_empty_sections,
+            self._keep_block_whole,
+            self._cut_before_block,
+            self._cut_off_bare_tail,
+        )
+        for fallback in fallbacks:
+            if fallback(cuts, i, j, budget, tier, out):
+                return
+        self._split_finer(cuts.positions[i], cuts.positions[j], budget, tier, out)
+
+    def _cut_off_empty_sections(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When headings end the range (empty sections, with nothing after them to lead into):
+        cut before them."""
+        leads, trails = self._attached_units(cuts, i, j)
+        first, stop = self._between_attached(i, j, {*leads, *trails})
+        ending = [k for k in range(stop, j) if k not in trails] if first < j else []
+        if ending:
+            self._cut_at_best(cuts, i, j, ending, budget, tier, out)
+        return bool(ending)
+
+    def _keep_block_whole(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When the unit is a code block or table (or a line or row of one) that fits under a
+        shorter heading path: keep it whole so (``_kept_whole``)."""
+        whole = self._kept_whole(cuts.positions[i], cuts.positions[j], budget.limit)
+        if whole is not None:
+            out.append(whole)
+        return whole is not None
+
+    def _cut_before_block(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When a code block or table starts inside the range and fits the limit: cut where it
+        starts, or where the nearest of the headings leading into it start, as many of them as
+        fit with it (the others stand alone)."""
         positions = cuts.positions
         block = self.outline.container_starting_in(positions[i] + 1, positions[j])
         if block is None:
-            return None
+            return False
         b = bisect_left(positions, block.start, i + 1, j)
         if b == j or positions[b] != block.start:
-            return None
+            return False
         end = min(block.end, positions[j])
         for k in range(i + 1, b + 1):
-            piece = self.measure(positions[k], end, limit)
-            if (piece is not None and piece.tokens <= limit) or self._kept_whole(
-                positions[k], end, limit
+            piece = self.measure(positions[k], end, budget.limit)
+            if (piece is not None and piece.tokens <= budget.limit) or self._kept_whole(
+                positions[k], end, budget.limit
             ):
-                return k
-        return None
+                self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+                return True
+        return False
 
-    def _bare_tail(self, cuts: Cuts, i: int, j: int, limit: int) -> int | None:
-        """The cut before the bare lines that end ``(i, j)`` (a ``---`` after a table), if the
-        code block or table before them fits ``limit`` without them."""
-        _, bare_units = self._line_units_in(cuts, i, j)
+    def _cut_off_bare_tail(
+        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
+    ) -> bool:
+        """When lines that trail end the range (a ``---`` after a table) and the code block or
+        table before them fits the limit without them: cut before them."""
+        _, trails = self._attached_units(cuts, i, j)
         k = j
-        while k - 1 > i and k - 1 in bare_units:
+        while k - 1 > i and k - 1 in trails:
             k -= 1
-        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], limit) is None:
-            return None
-        return k
+        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], budget.limit) is None:
+            return False
+        self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+        return True
 
     def _kept_whole(self, cut: int, end: int, limit: int) -> Piece | None:
         """``[cut, end)`` as one piece under a shorter heading path, if it is a code block or a
-        table (after the headings that lead into it) or one line or row of one, and fits
-        ``limit`` so: a block is cut only when it alone exceeds the budget, and its heading path
-        gives way first (see ``ContextBuilder.fitted``)."""
+        table (after the lines that lead into it) or one line or row of one, and fits ``limit``
+        so: a block is cut only when it alone exceeds the budget, and its heading path gives way
+        first (see ``ContextBuilder.fitted``)."""
         text, outline = self.text, self.outline
         start = text_start(text, cut, end)
         text_tokens = self.index.count(start, end)
@@ -299,13 +356,13 @@ class Packer:
             return None
         first, block = start, outline.container_at(start)
         if block is None or block.start == start:  # (indented code's body starts with it)
-            first = self._after_lines(start, end)  # past the headings that lead into it
+            first = self._past_attached(start, end)  # past the lines that lead into it
             block = outline.container_starting_in(first, first + 1)
         if block is None:
             return None
-        # only bare lines may follow the block, and a part of one must be one line or row
+        # only trailing lines may follow the block, and a part of one must be one line or row
         rest = text_start(text, block.end, end)
-        if self._after_lines(rest, end, bare_only=True) < end:
+        if self._past_attached(rest, end, only=Attach.PREVIOUS) < end:
             return None
         whole = first == block.start and end >= block.end
         if not whole and self._line_cuts(first, min(end, block.end)):
@@ -318,67 +375,74 @@ class Packer:
             cut, start, end, prefix.text, tokens, prefix.headings, text_tokens, prefix.path_chars
         )
 
-    def _after_lines(self, start: int, end: int, bare_only: bool = False) -> int:
-        """Where the text after the heading, label and bare lines (or the bare lines only) that
-        open ``[start, end)`` begins."""
-        outline = self.outline
-        lines = (
-            (outline.bare_lines,)
-            if bare_only
-            else (outline.heading_lines, outline.label_lines, outline.bare_lines)
-        )
-        while start < end:
-            line_end = next((found[start] for found in lines if start in found), None)
-            if line_end is None:
-                break
-            start = text_start(self.text, line_end, end)
-        return start
-
-    def _line_units_in(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
+    # -- lines that never make a piece alone (``outline.Attach``) ------------------------------
+    def _attached_units(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
         """The units of cuts ``i`` to ``j`` (by the index of the cut that starts them) that hold
-        one heading or label line and nothing else, and those that hold one bare line."""
+        one line attached to a neighbour and nothing else: those that lead into the next unit
+        (``Attach.NEXT``) and those that trail the previous one (``Attach.PREVIOUS``)."""
         if cuts is self.cuts:  # the document's own cut points: looked at once, in __init__
-            heading_units, bare_units = self._line_units
+            leads, trails = self._document_attached
             return (
-                heading_units[bisect_left(heading_units, i) : bisect_left(heading_units, j)],
-                bare_units[bisect_left(bare_units, i) : bisect_left(bare_units, j)],
+                leads[bisect_left(leads, i) : bisect_left(leads, j)],
+                trails[bisect_left(trails, i) : bisect_left(trails, j)],
             )
-        return self._units_holding_lines(cuts, i, j)
+        return self._find_attached_units(cuts, i, j)
 
-    def _units_holding_lines(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
-        """``_line_units_in``, found from the heading, label and bare lines of the range (few).
+    def _find_attached_units(self, cuts: Cuts, i: int, j: int) -> tuple[list[int], list[int]]:
+        """``_attached_units``, found from the attached lines of the range (few).
 
         A lead-in over several lines (an HTML comment under a heading, front matter) cut into
-        line units makes each of its lines a heading unit: no piece ends inside it or right after
-        it, as none ends right after a one-line heading. Units that start inside a line (words of
-        a lead-in longer than a chunk) may still end a piece."""
-        positions, outline, text = cuts.positions, self.outline, self.text
-        heading_units: set[int] = set()
-        bare_units: list[int] = []
-        for start in outline.line_starts(positions[i], positions[j]):
+        line units makes each of its lines a leading unit: no piece ends inside it or right
+        after it, as none ends right after a one-line heading. Units that start inside a line
+        (words of a lead-in longer than a chunk) may still end a piece."""
+        positions = cuts.positions
+        leads: set[int] = set()
+        trails: list[int] = []
+        for start in self.outline.attached_starts(positions[i], positions[j]):
             k = bisect_right(positions, start, i, j) - 1  # the unit that holds the line
-            if self._only(cuts, k, outline.heading_lines) or self._only(
-                cuts, k, outline.label_lines
-            ):
-                heading_units.add(k)
-                end = outline.heading_lines.get(start, outline.label_lines.get(start, start))
-                while k + 1 < j and positions[k + 1] < end and text[positions[k + 1] - 1] == "\n":
-                    k += 1  # the lead-in's next line
-                    if _CONTENT.search(text, end, max(end, positions[k + 1])):
-                        break
-                    heading_units.add(k)
-            elif self._only(cuts, k, outline.bare_lines):
-                bare_units.append(k)
-        return sorted(heading_units), bare_units
+            attach = self._attachment(cuts, k)
+            if attach is Attach.PREVIOUS:
+                trails.append(k)
+            elif attach is Attach.NEXT:
+                leads.update(self._lead_in(cuts, k, j, start))
+        return sorted(leads), trails
 
-    def _only(self, cuts: Cuts, k: int, lines: Mapping[int, int]) -> bool:
-        """Whether the unit from cut ``k`` to the next holds one of ``lines`` and nothing else."""
+    def _lead_in(self, cuts: Cuts, k: int, j: int, start: int) -> list[int]:
+        """Unit ``k``, which leads in, and the line units after it that lie inside the lead-in
+        line at ``start`` (a signature, a comment over several lines) with nothing after it; a
+        line that trails inside another lead-in (a signature's closing line) adds none."""
+        positions, text = cuts.positions, self.text
+        line = self.outline.attached_line(start)
+        end = line[0] if line is not None and line[1] is Attach.NEXT else start
+        units = [k]
+        while k + 1 < j and positions[k + 1] < end and text[positions[k + 1] - 1] == "\n":
+            k += 1  # the lead-in's next line
+            if _CONTENT.search(text, end, max(end, positions[k + 1])):
+                break
+            units.append(k)
+        return units
+
+    def _attachment(self, cuts: Cuts, k: int) -> Attach | None:
+        """Which neighbour the unit from cut ``k`` to the next stays with, if it holds one line
+        attached to a neighbour and nothing else."""
         start, end = cuts.positions[k], cuts.positions[k + 1]
-        line_end = lines.get(start)
-        if line_end is None and self.text[start : start + 1].isspace():  # a sentence's cut
+        line = self.outline.attached_line(start)
+        if line is None and self.text[start : start + 1].isspace():  # a sentence's cut
             line_start = text_start(self.text, start, end)
-            line_end = lines.get(line_start) if line_start < end else None
-        return line_end is not None and not _CONTENT.search(self.text, line_end, end)
+            line = self.outline.attached_line(line_start) if line_start < end else None
+        if line is None or _CONTENT.search(self.text, line[0], end):
+            return None
+        return line[1]
+
+    def _past_attached(self, start: int, end: int, only: Attach | None = None) -> int:
+        """Where the text after the attached lines that open ``[start, end)`` begins; with
+        ``only``, past those that attach that way alone."""
+        while start < end:
+            line = self.outline.attached_line(start)
+            if line is None or (only is not None and line[1] is not only):
+                break
+            start = text_start(self.text, line[0], end)
+        return start
 
     def _emit(
         self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
@@ -394,7 +458,7 @@ class Packer:
             return
         # the estimate was off at an unsafe cut: give back the part after the last cut that may
         # end a piece (not the one after a heading: it would leave the heading alone)
-        boundaries = self._boundaries(cuts, i, j)[0] if j - i > 1 else ()
+        boundaries = self._boundaries(cuts, i, j) if j - i > 1 else ()
         if boundaries:
             last = boundaries[-1]
             self._pack(cuts, i, last, budget, tier, out)
@@ -438,10 +502,14 @@ class Packer:
         elif not self.outline.overlaps_container(low, high):
             cuts.update(self._sentence_cuts(low, high, earliest))
         found = sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
-        bare = self.outline.bare_lines
-        if not any(start in bare for start in self.outline.line_starts(low, high)):
+        if not any(self._trails(start) for start in self.outline.attached_starts(low, high)):
             return found
-        return [cut for cut in found if text_start(self.text, cut, high) not in bare]
+        return [cut for cut in found if not self._trails(text_start(self.text, cut, high))]
+
+    def _trails(self, position: int) -> bool:
+        """Whether a line that stays with the piece before it starts at ``position``."""
+        line = self.outline.attached_line(position)
+        return line is not None and line[1] is Attach.PREVIOUS
 
     # -- below the line: sentences, words, tokens ----------------------------------------------
     def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
