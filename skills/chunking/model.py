@@ -199,6 +199,10 @@ class ChunkTable(Sequence[Chunk]):
         )
 
 
+#: A result's ``parents`` or ``leaves``: the engine's table, or chunks a caller made (a tuple).
+Chunks = ChunkTable | tuple[Chunk, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Chunking:
     """The result for one document.
@@ -208,8 +212,8 @@ class Chunking:
     the programming language of a document in the ``code`` format (None for the others).
     """
 
-    parents: Sequence[Chunk]  # a ``ChunkTable`` from the engine, or any sequence of chunks
-    leaves: Sequence[Chunk]
+    parents: Chunks
+    leaves: Chunks
     format: str
     warnings: tuple[str, ...] = field(default=())
     language: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from skills.chunking import Chunk, ChunkOptions, Chunking, chunk_document
+from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document
 from skills.chunking.ids import IdMaker
 from skills.chunking.model import ChunkRows, ChunkTable
 
