@@ -70,9 +70,9 @@ class Chunk:
 
 
 class ChunkRows:
-    """The numbers of the chunks of one level, added as they are packed: a few bytes a chunk in
+    """The numbers of the chunks of one level, added as they are packed: 28 bytes a chunk in
     arrays, where ``Chunk`` objects cost about 400 (an object, its id string, its offsets as
-    Python integers), 365,000 of them on a 50 MB document at 128-token children. Chunks of one
+    Python integers), 180,000 of them on a 50 MB document at the default sizes. Chunks of one
     section share their prefix and heading path: each distinct one is kept once."""
 
     def __init__(self) -> None:
@@ -104,6 +104,10 @@ class ChunkRows:
         self.parents.append(parent)
         self.contexts.append(row)
 
+    def finish(self) -> None:
+        """No more rows: drops the lookup of distinct contexts, needed only while adding."""
+        self._context_rows.clear()
+
     def __len__(self) -> int:
         return len(self.starts)
 
@@ -111,7 +115,7 @@ class ChunkRows:
 class ChunkTable(Sequence[Chunk]):
     """The chunks of one level of one document, read as a sequence of ``Chunk``: each is made
     when asked for, from the rows' numbers, the content hash its id is spelled from, and the
-    source (so a 50 MB document's result holds about 50 bytes a chunk, not 400).
+    source (so a result holds about 40 bytes a chunk, not 400).
 
     Two reads of one position give equal chunks; a slice is a tuple of them."""
 
@@ -128,7 +132,7 @@ class ChunkTable(Sequence[Chunk]):
         self._level = level
         self._id_prefix = ids.prefix
         self._parents = parents
-        self._pages = PageMap(source)
+        self._pages: PageMap = PageMap(source) if parents is None else parents._pages  # one scan
         self._digests = bytearray()
         self._repeats: dict[int, int] = {}  # row -> occurrence, for the few repeated chunks
         for row in range(len(rows)):
@@ -137,7 +141,7 @@ class ChunkTable(Sequence[Chunk]):
             self._digests += digest
             if occurrence:
                 self._repeats[row] = occurrence
-        rows._context_rows.clear()  # needed only while adding
+        rows.finish()
 
     def id_at(self, row: int) -> str:
         """The id of the chunk at ``row``, without making the chunk."""
