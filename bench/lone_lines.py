@@ -43,7 +43,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -162,7 +162,7 @@ def _lone_lines(source: str, result: Chunking) -> Counter[str]:
     return counts
 
 
-def _dialect_defects(source: str, leaves: tuple[Chunk, ...]) -> Counter[str]:
+def _dialect_defects(source: str, leaves: Sequence[Chunk]) -> Counter[str]:
     counts: Counter[str] = Counter()
     front = _FRONT_MATTER.match(source)
     if front is not None:

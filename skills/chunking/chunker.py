@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import TypeVar
+from collections.abc import Mapping
 from urllib.parse import unquote, urlsplit
 
 from skills.chunking.ids import IdMaker
 from skills.chunking.languages import language_of
-from skills.chunking.model import Chunk, Chunking
+from skills.chunking.model import Chunking, ChunkTable
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
-from skills.chunking.pack import Piece
-from skills.chunking.pages import PageMap
-from skills.chunking.strategies import NO_PARENT, BoundaryModel, Document, run_strategy
+from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 #: Markdown's block syntax and links. Not a numbered line alone: licenses, contracts and RFCs
 #: number their sections ("1. Definitions."), and read as Markdown a LICENSE lost its titles. A
@@ -54,7 +51,6 @@ SUFFIX_FORMATS: Mapping[str, Format] = {
 }
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
-T = TypeVar("T")
 
 
 class ChunkingError(ValueError):
@@ -128,31 +124,8 @@ def chunk_document(
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
-    pages = PageMap(text)
-
-    def make(piece: Piece, level: int, ordinal: int, parent_id: str | None) -> Chunk:
-        return Chunk(
-            id=ids.make(level, piece.headings, text, piece.start, piece.end),
-            parent_id=parent_id,
-            level=level,
-            ordinal=ordinal,
-            start=piece.start,
-            end=piece.end,
-            tokens=piece.tokens,
-            source=text,
-            prefix=piece.prefix,
-            headings=piece.headings,
-            pages=pages.pages(piece.start, piece.end),
-            path_chars=piece.path_chars,
-        )
-
-    parents = tuple(
-        make(piece, 0, number, None) for number, piece in enumerate(_drained(layout.parents))
-    )
-    leaves = tuple(
-        make(piece, 1, number, parents[parent].id if parent != NO_PARENT else None)
-        for number, (parent, piece) in enumerate(_drained(layout.leaves))
-    )
+    parents = ChunkTable(layout.parents, text, 0, ids)
+    leaves = ChunkTable(layout.leaves, text, 1, ids, parents)
     warnings = list(layout.warnings)
     if options.ignored_overlap:
         warnings.append(
@@ -180,15 +153,6 @@ def code_title(document_key: str) -> str:
     """
     path = unquote(urlsplit(document_key).path).strip("/")
     return path if "/" in path or "." in path else ""
-
-
-def _drained(items: list[T]) -> Iterator[T]:
-    """The items in order, each dropped from ``items`` as it is handed out: a chunk and the
-    piece it is made of need not all be alive at once (on a 50 MB document the pieces alone
-    hold about as much memory as the text)."""
-    items.reverse()
-    while items:
-        yield items.pop()
 
 
 def _reject_binary(text: str) -> None:

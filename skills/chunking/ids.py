@@ -14,6 +14,7 @@ import re
 
 _NOT_KEY_CHAR = re.compile(r"[^A-Za-z0-9_-]+")
 _READABLE_KEY_CHARS = 64
+DIGEST_BYTES = 12  # of a chunk's content hash
 
 
 def document_prefix(document_key: str) -> str:
@@ -26,21 +27,40 @@ def document_prefix(document_key: str) -> str:
 
 
 class IdMaker:
-    """Ids for the chunks of one document, in document order."""
+    """Ids for the chunks of one document, in document order.
+
+    ``key`` gives a chunk's content hash and how many identical chunks came before it, twelve
+    bytes and a count that a result keeps instead of the id string (``ChunkTable``); ``chunk_id``
+    spells the id from them."""
 
     def __init__(self, document_key: str) -> None:
         self.prefix = document_prefix(document_key)
-        self._seen: dict[str, int] = {}
+        self._seen: dict[bytes, int] = {}
 
-    def make(self, level: int, headings: tuple[str, ...], source: str, start: int, end: int) -> str:
-        """The id of the chunk ``source[start:end]`` at ``level`` under ``headings``."""
-        content = hashlib.blake2b(digest_size=12)
+    def key(
+        self, level: int, headings: tuple[str, ...], source: str, start: int, end: int
+    ) -> tuple[bytes, int]:
+        """The content hash of ``source[start:end]`` at ``level`` under ``headings``, and its
+        occurrence (0 for the first chunk with that hash)."""
+        content = hashlib.blake2b(digest_size=DIGEST_BYTES)
         content.update(str(level).encode())
         for heading in headings:
             content.update(b"\x1f" + heading.encode("utf-8", "surrogatepass"))
         content.update(b"\x1e" + source[start:end].encode("utf-8", "surrogatepass"))
-        base = content.hexdigest()
-        occurrence = self._seen.get(base, 0)
-        self._seen[base] = occurrence + 1
-        suffix = base if occurrence == 0 else f"{base}_{occurrence}"
-        return f"{self.prefix}-{'p' if level == 0 else 'c'}{suffix}"
+        digest = content.digest()
+        occurrence = self._seen.get(digest, 0)
+        self._seen[digest] = occurrence + 1
+        return digest, occurrence
+
+    def make(self, level: int, headings: tuple[str, ...], source: str, start: int, end: int) -> str:
+        """The id of the chunk ``source[start:end]`` at ``level`` under ``headings``."""
+        digest, occurrence = self.key(level, headings, source, start, end)
+        return chunk_id(self.prefix, level, digest, occurrence)
+
+
+def chunk_id(prefix: str, level: int, digest: bytes, occurrence: int) -> str:
+    """The id of a chunk of the document ``prefix`` names (``document_prefix``), from its
+    ``IdMaker.key``."""
+    base = digest.hex()
+    suffix = base if occurrence == 0 else f"{base}_{occurrence}"
+    return f"{prefix}-{'p' if level == 0 else 'c'}{suffix}"

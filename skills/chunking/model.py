@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
+
+from skills.chunking.ids import DIGEST_BYTES, IdMaker, chunk_id
+from skills.chunking.pages import PageMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +25,8 @@ class Chunk:
 
     A chunk keeps a reference to the source rather than copies of its text, so chunking a large
     document does not hold it in memory four times over (parents and children, text and embedded
-    text); ``text`` and ``embed_text`` are sliced when asked for.
+    text); ``text`` and ``embed_text`` are sliced when asked for. A result keeps its chunks as
+    numbers (``ChunkTable``) and makes a ``Chunk`` each time one is asked for.
     """
 
     id: str
@@ -63,6 +69,149 @@ class Chunk:
         }
 
 
+#: The parent row of a leaf that has no parent (the strategies that make no parents).
+NO_PARENT = -1
+
+
+class ChunkRows:
+    """The numbers of the chunks of one level, added as they are packed: 28 bytes a chunk in
+    arrays, where ``Chunk`` objects cost about 400 (an object, its id string, its offsets as
+    Python integers), 180,000 of them on a 50 MB document at the default sizes. Chunks of one
+    section share their prefix and heading path: each distinct one is kept once."""
+
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.ends = array("q")
+        self.tokens = array("i")
+        self.parents = array("i")  # the parent's row, NO_PARENT for none
+        self.contexts = array("i")  # a row of ``context_list``
+        self.context_list: list[tuple[str, tuple[str, ...], int]] = []
+        self._context_rows: dict[tuple[str, tuple[str, ...], int], int] = {}
+
+    def add(
+        self,
+        start: int,
+        end: int,
+        tokens: int,
+        prefix: str,
+        headings: tuple[str, ...],
+        path_chars: int,
+        parent: int = NO_PARENT,
+    ) -> None:
+        context = (prefix, headings, path_chars)
+        row = self._context_rows.setdefault(context, len(self.context_list))
+        if row == len(self.context_list):
+            self.context_list.append(context)
+        self.starts.append(start)
+        self.ends.append(end)
+        self.tokens.append(tokens)
+        self.parents.append(parent)
+        self.contexts.append(row)
+
+    def finish(self) -> None:
+        """No more rows: drops the lookup of distinct contexts, needed only while adding."""
+        self._context_rows.clear()
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+
+class ChunkTable(Sequence[Chunk]):
+    """The chunks of one level of one document, read as a sequence of ``Chunk``: each is made
+    when asked for, from the rows' numbers, the content hash its id is spelled from, and the
+    source (so a result holds about 40 bytes a chunk, not 400).
+
+    Two reads of one position give equal chunks; a slice is a tuple of them."""
+
+    def __init__(
+        self,
+        rows: ChunkRows,
+        source: str,
+        level: int,
+        ids: IdMaker,
+        parents: ChunkTable | None = None,
+    ) -> None:
+        self._rows = rows
+        self._source = source
+        self._level = level
+        self._id_prefix = ids.prefix
+        self._parents = parents
+        self._pages: PageMap = PageMap(source) if parents is None else parents._pages  # one scan
+        self._digests = bytearray()
+        self._repeats: dict[int, int] = {}  # row -> occurrence, for the few repeated chunks
+        for row in range(len(rows)):
+            _, headings, _ = rows.context_list[rows.contexts[row]]
+            digest, occurrence = ids.key(level, headings, source, rows.starts[row], rows.ends[row])
+            self._digests += digest
+            if occurrence:
+                self._repeats[row] = occurrence
+        rows.finish()
+
+    def id_at(self, row: int) -> str:
+        """The id of the chunk at ``row``, without making the chunk."""
+        digest = bytes(self._digests[row * DIGEST_BYTES : (row + 1) * DIGEST_BYTES])
+        return chunk_id(self._id_prefix, self._level, digest, self._repeats.get(row, 0))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Chunk, ...]: ...
+    def __getitem__(self, index: int | slice) -> Chunk | tuple[Chunk, ...]:
+        if isinstance(index, slice):
+            return tuple(self._make(row) for row in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("chunk index out of range")
+        return self._make(index)
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return map(self._make, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: Sequence[Chunk]) -> tuple[Chunk, ...]:
+        return (*self, *other)
+
+    def __radd__(self, other: Sequence[Chunk]) -> tuple[Chunk, ...]:
+        return (*other, *self)
+
+    def __repr__(self) -> str:
+        return f"ChunkTable(level={self._level}, chunks={len(self)})"
+
+    def _make(self, row: int) -> Chunk:
+        rows = self._rows
+        prefix, headings, path_chars = rows.context_list[rows.contexts[row]]
+        start, end, parent = rows.starts[row], rows.ends[row], rows.parents[row]
+        parents = self._parents if parent != NO_PARENT else None
+        return Chunk(
+            id=self.id_at(row),
+            parent_id=parents.id_at(parent) if parents is not None else None,
+            level=self._level,
+            ordinal=row,
+            start=start,
+            end=end,
+            tokens=rows.tokens[row],
+            source=self._source,
+            prefix=prefix,
+            headings=headings,
+            pages=self._pages.pages(start, end),
+            path_chars=path_chars,
+        )
+
+
+#: A result's ``parents`` or ``leaves``: the engine's table, or chunks a caller made (a tuple).
+Chunks = ChunkTable | tuple[Chunk, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Chunking:
     """The result for one document.
@@ -72,8 +221,8 @@ class Chunking:
     the programming language of a document in the ``code`` format (None for the others).
     """
 
-    parents: tuple[Chunk, ...]
-    leaves: tuple[Chunk, ...]
+    parents: Chunks
+    leaves: Chunks
     format: str
     warnings: tuple[str, ...] = field(default=())
     language: str | None = None
