@@ -10,7 +10,9 @@ CSV file (Chroma's ``questions_df.csv``):
   A question with several references hits only when every one of them is returned whole.
 
 Documents are read as UTF-8 bytes without newline translation, so offsets are code points of the
-file exactly as stored. A ``doc`` that is not a path in the folder may name a file by its stem
+file exactly as stored; a file of a converted format (HTML, PDF, Office: ``skills.formats``) is
+read as the Markdown its converter writes, as the skill reads it, and offsets point into that.
+A ``doc`` that is not a path in the folder may name a file by its stem
 (Chroma's ``corpus_id`` is ``"wikitexts"`` for ``wikitexts.md``).
 
 >>> Question("q1", "Why?", "a.md", "prose", (Span("a.md", 3, 9),)).references[0].length
@@ -27,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from skills.evaluation.spans import Span
+from skills.formats.conversion import ConversionError
+from skills.formats.read import read_file
 from skills.formats.registry import TEXT_SUFFIXES
 
 #: The dev set lives next to the project: ``../shared/eval/dev`` from its root.
@@ -82,13 +86,27 @@ def _inside(relative: Path) -> bool:
 
 
 def _read_text(path: Path) -> str:
-    """The document as UTF-8 without newline translation (offsets are exact), or a clear error."""
+    return document_text(path.read_bytes(), path.as_posix())
+
+
+def document_text(data: bytes, name: str) -> str:
+    """The text the engine chunks for the file ``name``: what the skill's converter writes for a
+    converted format (``skills.formats.read``), else the UTF-8 text without newline translation
+    (offsets are exact; a BOM stays); a file that is neither, or converts to no text (an image),
+    is an error naming it.
+
+    >>> document_text(b"<html><body><h1>Hi</h1><p>There.</p></body></html>", "a.html")
+    '# Hi\\n\\nThere.\\n'
+    """
     try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DatasetError(
-            f"{path} is not UTF-8 text ({error.reason} at byte {error.start})"
-        ) from error
+        read = read_file(data, name)
+    except ConversionError as error:
+        raise DatasetError(f"{name}: {error}") from error
+    if read.format is None or read.format.is_text:
+        return data.decode("utf-8")
+    if not read.text.strip():
+        raise DatasetError(f"{name}: no text after conversion ({'; '.join(read.warnings)})")
+    return read.text
 
 
 def _doc_name(record: Mapping[str, Any]) -> str:

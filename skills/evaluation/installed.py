@@ -25,7 +25,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from skills.evaluation.dataset import Dataset, DatasetError, load_questions
+from skills.evaluation.dataset import Dataset, DatasetError, document_text, load_questions
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "evaluation_sets"
@@ -42,8 +42,9 @@ def roots() -> dict[str, Path]:
 
 
 def documents(folder: Path) -> dict[str, str]:
-    """The set's documents by name, read as UTF-8 without newline translation, each checked
-    against its manifest hash."""
+    """The set's documents by name, each checked against its manifest hash and read as the skill
+    reads it (:func:`~skills.evaluation.dataset.document_text`: UTF-8 text as it is, an HTML page
+    or an Office file as the Markdown its converter writes)."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     places = roots()
     texts: dict[str, str] = {}
@@ -60,7 +61,7 @@ def documents(folder: Path) -> dict[str, str]:
                 f"{folder.name}: {path} is not the file the questions were written on: "
                 f"install {entry['package']}"
             )
-        texts[entry["doc"]] = data.decode("utf-8")
+        texts[entry["doc"]] = document_text(data, entry["path"])
     return texts
 
 
@@ -71,7 +72,8 @@ def load_set(folder: Path) -> Dataset:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Copy a set's documents to a folder, for ``check_questions.py --docs``."""
+    """Copy a set's documents to a folder as the evaluation reads them (a converted file as its
+    Markdown, under its own name), for ``check_questions.py --docs``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         print("usage: python -m skills.evaluation.installed SET_FOLDER OUT_FOLDER", file=sys.stderr)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
+from skills.formats.read import read_file
 
 DOC = "# Title\n\nCafé ☕ first.\n\nSecond paragraph here.\n"
 
@@ -84,13 +85,39 @@ def test_a_document_a_question_names_is_read_whatever_its_suffix(
 
 
 def test_a_document_that_is_not_utf8_is_refused_by_name(docs: Path, tmp_path: Path) -> None:
+    (docs / "sub" / "latin1.txt").write_bytes("Caf\u00e9 au lait.".encode("latin-1"))
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [{"id": "q", "question": "?", "doc": "sub/latin1.txt", "reference": "au lait"}],
+    )
+    with pytest.raises(DatasetError, match=r"latin1\.txt: not UTF-8 text"):
+        load_dataset(docs, questions)
+
+
+def test_a_file_that_converts_to_no_text_is_refused_with_the_converters_reason(
+    docs: Path, tmp_path: Path
+) -> None:
     (docs / "sub" / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
     questions = write_lines(
         tmp_path / "q.jsonl",
         [{"id": "q", "question": "?", "doc": "sub/scan.png", "reference": "PNG"}],
     )
-    with pytest.raises(DatasetError, match=r"scan\.png is not UTF-8 text"):
+    with pytest.raises(DatasetError, match=r"scan\.png: no text after conversion \(an image"):
         load_dataset(docs, questions)
+
+
+def test_an_html_page_is_read_as_the_markdown_the_skill_converts_it_to(
+    docs: Path, tmp_path: Path
+) -> None:
+    page = b"<html><body><h1>Retries</h1><p>Retry <b>three</b> times.</p></body></html>"
+    (docs / "sub" / "retries.html").write_bytes(page)
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [{"id": "q", "question": "?", "doc": "sub/retries.html", "reference": "**three**"}],
+    )
+    dataset = load_dataset(docs, questions)
+    assert dataset.documents["sub/retries.html"] == read_file(page, "retries.html").text
+    assert dataset.reference_text(dataset.questions[0]) == "**three**"
 
 
 def test_chroma_style_offsets_and_corpus_id_by_stem(docs: Path, tmp_path: Path) -> None:

@@ -29,16 +29,16 @@ def test_every_committed_set_loads_its_documents_and_locates_every_reference(
         assert dataset.reference_text(question)
 
 
-def fake_set(tmp_path: Path, stored: bytes, hashed: bytes) -> Path:
+def fake_set(tmp_path: Path, stored: bytes, hashed: bytes, name: str = "README.md") -> Path:
     root = tmp_path / "site"
     (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "README.md").write_bytes(stored)
+    (root / "pkg" / name).write_bytes(stored)
     folder = tmp_path / "set"
     folder.mkdir()
-    entry = {"doc": "pkg/README.md", "root": "site-packages", "path": "pkg/README.md",
+    entry = {"doc": f"pkg/{name}", "root": "site-packages", "path": f"pkg/{name}",
              "package": "pkg 1.0", "sha256": hashlib.sha256(hashed).hexdigest()}  # fmt: skip
     (folder / "manifest.json").write_text(json.dumps({"documents": [entry]}), encoding="utf-8")
-    question = {"id": "q1", "question": "What?", "doc": "pkg/README.md", "reference": "answer",
+    question = {"id": "q1", "question": "What?", "doc": f"pkg/{name}", "reference": "answer",
                 "kind": "prose"}  # fmt: skip
     (folder / "questions.jsonl").write_text(json.dumps(question) + "\n", encoding="utf-8")
     return folder
@@ -60,3 +60,14 @@ def test_another_version_of_a_document_is_refused_with_the_package_to_install(
     monkeypatch.setattr(installed, "roots", lambda: {"site-packages": tmp_path / "site"})
     with pytest.raises(DatasetError, match=r"install pkg 1\.0"):
         installed.load_set(folder)
+
+
+def test_an_html_document_is_hashed_as_shipped_and_read_as_its_converted_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = b"<!doctype html><html><body><h2>Pkg</h2><p>The <em>answer</em>.</p></body></html>"
+    folder = fake_set(tmp_path, page, page, name="index.html")
+    monkeypatch.setattr(installed, "roots", lambda: {"site-packages": tmp_path / "site"})
+    dataset = installed.load_set(folder)
+    assert dataset.documents["pkg/index.html"] == "## Pkg\n\nThe *answer*.\n"
+    assert dataset.reference_text(dataset.questions[0]) == "answer"
