@@ -98,6 +98,14 @@ _BARE_HTML = re.compile(
     r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: A block of such tags over several lines, a tag's attributes too, up to a blank line: a README's
+#: logo and badges (``<p align="center">``, ``<a ...><img`` / ``src=... />``), mkdocs-material's
+#: icon search markup. Its ``alt`` texts are inside the tags: nothing outside them to read.
+_BARE_HTML_BLOCK = re.compile(
+    r"(?:[ \t]*+(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
+    r"/?[A-Za-z][A-Za-z0-9-]*+(?:[ \t\n/](?:[^<>\n]|\n(?![ \t]*\n))*+)?>[ \t]*+)++(?:\n|\Z))++",
+    re.IGNORECASE,
+)
 #: Lines with nothing to read that are not HTML: Hugo's closing shortcodes (``{{< /tab >}}``),
 #: link reference definitions (``[2.3.1]: https://...``, a
 #: changelog's last 132 lines), lines of badges (``[![CI](https://...)](https://...)``) and
@@ -432,6 +440,11 @@ class _MarkdownParser:
         """Note a block that opens with lines of bare HTML tags or other markup with nothing to
         read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it;
         Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
+        block = _BARE_HTML_BLOCK.match(self.text, block_start)
+        if block is not None and not _LINE_CONTENT.match(self.text, block.end()):
+            end = block.end() - self.text.endswith("\n", 0, block.end())
+            self.outline.bare_lines[block_start] = end  # up to a blank line: the block whole
+            return
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
             self.outline.bare_lines[block_start] = bare.end()

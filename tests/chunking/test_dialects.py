@@ -7,6 +7,7 @@ real documents these rules were built from are listed in ``docs/chunking.md``.
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -229,3 +230,46 @@ def test_a_table_of_contents_with_dot_leaders_opens_no_section() -> None:
 def test_emphasis_and_attribute_lists_stay_out_of_heading_paths() -> None:
     source = '# **Setup** { id="setup" }\n\nInstall it.\n'
     assert chunk_document(source).leaves[0].headings == ("Setup",)
+
+
+README_LOGO = """\
+<p align="center">
+  <a href="https://example.org/tool/">
+    <img src="https://example.org/assets/logo.svg" width="320"
+      alt="Tool">
+  </a>
+</p>
+
+Tool turns a folder of Markdown files into a searchable static site in a few seconds, with
+themes, plugins and a live preview server, so that writers see each page as readers will.
+
+## Icons
+
+Search the bundled icons by name and click on a result to copy its shortcode to the clipboard
+of your machine, then paste it into any page where an icon should appear.
+
+<div class="icon-search" data-component="search">
+  <input class="input" placeholder="Search icon" value="material" />
+  <div class="result">
+    <ol class="result-list"></ol>
+  </div>
+</div>
+
+The search covers every icon set that ships with the theme, and the results are shown in the
+order of how well their names match the words you typed into the field.
+"""
+
+
+def test_a_multi_line_html_block_with_nothing_to_read_is_never_a_child_alone() -> None:
+    # a README's logo block, mkdocs-material's icon search markup: tags over several lines
+    for budget in (96, 128):
+        options = ChunkOptions(child_max_tokens=budget)
+        for leaf in chunk_document(README_LOGO, options=options).leaves:
+            words = re.sub(r"<[^>]*>", " ", leaf.text)
+            assert re.search(r"\w{3,}", words), (budget, leaf.text)
+
+
+def test_a_multi_line_html_block_with_text_is_read() -> None:
+    source = '<p align="center">\n  <strong>A powerful\n  framework</strong>\n</p>\n\nText.\n'
+    # only its first line is bare, as a line of tags alone always was
+    assert parse_markdown(source).bare_lines == {0: source.index("\n")}
