@@ -87,6 +87,7 @@ _INLINE_TAG = re.compile(
     r"(?:[ \t/][^<>\n]*)?>",
     re.IGNORECASE,
 )
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*", re.MULTILINE)
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 #: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
@@ -156,6 +157,20 @@ def heading_title(raw: str) -> str:
         return title
     title = _without_attributes(title)
     return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
+
+
+def link_text(text: str) -> str:
+    """``text`` as a reader reads it: links and images as their text, link reference
+    definitions as nothing. A link's URL takes tokens but says nothing a reader asks about:
+    ``[#2239](https://github.com/org/repo/pull/2239)`` reads ``#2239`` (see ``Packer``).
+
+    >>> link_text("- [#2239](https://x.test/pull/2239) Thanks!\\n[1.0]: https://x.test/1.0\\n")
+    '- #2239 Thanks!\\n\\n'
+    """
+    if "](" not in text and "]:" not in text and "][" not in text:
+        return text
+    text = _LINK_DEFINITION.sub("", text)
+    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
 
 
 def _without_attributes(title: str) -> str:

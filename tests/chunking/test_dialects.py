@@ -273,3 +273,81 @@ def test_a_multi_line_html_block_with_text_is_read() -> None:
     source = '<p align="center">\n  <strong>A powerful\n  framework</strong>\n</p>\n\nText.\n'
     # only its first line is bare, as a line of tags alone always was
     assert parse_markdown(source).bare_lines == {0: source.index("\n")}
+
+
+def _lead_in_words(leaf_text: str) -> list[str]:
+    """The words a leaf holds after its heading lines (``#`` lines and the blank lines after)."""
+    lines = leaf_text.splitlines()
+    while lines and (not lines[0].strip() or lines[0].startswith("#")):
+        lines.pop(0)
+    return " ".join(lines).split()
+
+
+TROUBLESHOOTING = """\
+# Install the tool on Linux
+
+## Troubleshooting
+
+### Elementary OS (EOS) fails to install the command line tool
+
+EOS fails to install the command line tool because `lsb_release` returns `HERA`, which is
+the EOS release name. The solution is to fix the file `/etc/apt/sources.list.d/tool.sources`
+and change `Suites: hera` to `Suites: bionic`.
+"""
+
+
+def test_a_heading_is_never_given_one_word_of_a_sentence_for_company() -> None:
+    # a heading that fills most of a tight child, then a long sentence: the heading's child
+    # ended after "EOS" or "EOS fails to", and at 32 tokens "EOS" was a child alone
+    for budget in (32, 40, 48):
+        leaves = chunk_document(TROUBLESHOOTING, options=ChunkOptions(child_max_tokens=budget))
+        for leaf in leaves.leaves:
+            if leaf.text.startswith("#"):
+                words = _lead_in_words(leaf.text)
+                assert words == [] or len(words) >= 4, (budget, leaf.text)
+            assert len(leaf.text.split()) > 1, (budget, leaf.text)
+        assert any(leaf.text.startswith("EOS fails") for leaf in leaves.leaves), budget
+
+
+GITHUB = "https://github.com/example/example"
+
+
+def _entry(pull: int, commit: str, author: str, change: str) -> str:
+    """A changesets entry: the pull request, the commit and the author as links, then the change."""
+    return (
+        f"- [#{pull}]({GITHUB}/pull/{pull}) [`{commit[:7]}`]({GITHUB}/commit/{commit}) "
+        f"Thanks [@{author}](https://github.com/{author})! - {change}\n"
+    )
+
+
+CHANGELOG = (
+    "# @example/cli\n\n## 3.0.1\n\n### Patch Changes\n\n"
+    + _entry(
+        2239,
+        "fdfdc93efeff2034a6211db13a69b3487d00a3dd",
+        "someone",
+        "Update the links in the generated `README.md` file of a new project.",
+    )
+    + "\n## 3.0.0\n\n### Major Changes\n\n"
+    + _entry(
+        2128,
+        "7113c014330b3f972e54ece8e67731613193958f",
+        "other",
+        "Renamed the `tag` command to `git-tag`.",
+    )
+)
+
+
+def test_a_link_counts_for_its_text_when_a_heading_looks_for_company() -> None:
+    # changesets' entries: a version heading, then an item that opens with three links. The
+    # heading's child used to hold the first link alone, one URL and no words, the change
+    # itself in the next child
+    for budget in (96, 112):
+        leaves = chunk_document(CHANGELOG, options=ChunkOptions(child_max_tokens=budget)).leaves
+        assert any("- [#2239]" in leaf.text and "README" in leaf.text for leaf in leaves)
+        for leaf in leaves:
+            assert leaf.tokens <= budget
+            if leaf.text.lstrip().startswith("#"):
+                rest = " ".join(_lead_in_words(leaf.text))
+                readable = re.sub(r"\]\([^)]*\)", "]", rest)
+                assert not rest or len(re.findall(r"\w{3,}", readable)) >= 4, (budget, leaf.text)
