@@ -24,7 +24,11 @@ from functools import lru_cache
 from skills.chunking import outline as lv
 from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.outline import Container, Outline, SectionTree, Spans
+from skills.chunking.plaintext import MIN_TITLES, numbered_title
 
+#: A paragraph that may be a numbered title (``plaintext.numbered_title``) after blank lines:
+#: a number of two parts or more (``3.1.``; ``3. Scope`` is an ordered list item here).
+_NUMBERED_START = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n[ \t]\n))[ \t]{0,3}\d{1,2}\.\d")
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
@@ -235,6 +239,8 @@ class _MarkdownParser:
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
         self.page_title = ""  # the front matter's ``title:``
+        self.numbered: dict[int, tuple[int, int]] = {}  # numbered titles: start -> (end, parts)
+        self.numbered_sections: set[int] = set()  # the sections they open
 
     def run(self) -> Outline:
         text = self.text
@@ -246,6 +252,7 @@ class _MarkdownParser:
             self._tables(start)
         opaque = Spans(self.opaque)
         if not self.sections_only:
+            self.numbered = self._numbered_titles(start, opaque)
             first = _CONTENT.search(text, start)
             if first is not None and not opaque.hold(first.start()):  # the first block: no gap
                 self._bare_line(text.rfind("\n", 0, first.start()) + 1)
@@ -433,6 +440,8 @@ class _MarkdownParser:
         self.outline.add_break(block_start, lv.BLOCK)
         if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
+        if block_start in self.numbered and not self.list_columns:
+            self._numbered_title(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
         if open_list and not _LIST_ITEM.match(self.text, block_start):
@@ -443,6 +452,36 @@ class _MarkdownParser:
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
         if indent >= column + _CODE_INDENT:
             self._indented_code(block_start, column + _CODE_INDENT, opaque)
+
+    def _numbered_titles(self, start: int, opaque: Spans) -> dict[int, tuple[int, int]]:
+        """The paragraphs that are numbered titles by plain text's rule, outside code and
+        tables, when there are at least ``MIN_TITLES`` of them. A license read as Markdown for
+        its setext title (MPL 2.0: ``1. Definitions`` underlined with ``---``) numbers its
+        subsections in plain lines (``3.1. Distribution of Source Form``)."""
+        found = {}
+        for match in _NUMBERED_START.finditer(self.text, start):
+            title = None if opaque.hold(match.start()) else numbered_title(self.text, match.start())
+            if title is not None:
+                found[match.start()] = title
+        return found if len(found) >= MIN_TITLES else {}
+
+    def _numbered_title(self, start: int) -> None:
+        """Open the section of the numbered title at ``start``, nested in the innermost section
+        a Markdown heading opened: ``3.1.`` under ``3. Responsibilities`` (an H2) is depth 3."""
+        end, parts = self.numbered[start]
+        open_sections = self.sections.open
+        base = next(
+            (
+                self.outline.sections[index].depth
+                for index in reversed(open_sections)
+                if index not in self.numbered_sections
+            ),
+            0,
+        )
+        self.numbered_sections.add(len(self.outline.sections))
+        line = self.text[start:end]
+        self.sections.heading(start, min(6, base + parts - 1), " ".join(line.split()))
+        self.outline.heading_lines[start] = end
 
     def _break_after(self, end: int) -> None:
         """A block starts at ``end``, where a code block or table ends, if text follows it on
@@ -663,14 +702,20 @@ class _MarkdownParser:
         return content.startswith(("#", "|")) or _LIST_ITEM.match(content) is not None
 
     def _setext(self, underline: int, first: str) -> bool:
-        """An ``===``/``---`` line under a paragraph line makes that line a heading."""
+        """An ``===``/``---`` line under a paragraph line makes that line a heading; so it does
+        under a numbered line (``1. Definitions``) in a document that numbers its titles."""
         text = self.text
         if underline < 2 or text[underline - 1] != "\n":
             return False
         previous = text.rfind("\n", 0, underline - 1) + 1
         line = text[previous : underline - 1]
-        if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith(("#", ">", "|")):
+        if not line.strip() or line.lstrip().startswith(("#", ">", "|")):
             return False
+        numbered = bool(self.numbered) and numbered_title(line, 0) is not None
+        if _LIST_ITEM.match(line) and not numbered:
+            return False
+        if numbered:  # "3. Responsibilities" over "---" in a document of numbered titles
+            self.list_columns.clear()  # is a title, not a list item (MPL 2.0)
         if self.list_columns and _indent(text, underline) < self.list_columns[-1]:
             # the line above continues a list item lazily, and CommonMark gives a setext
             # underline no such continuation: this ``---`` is a thematic break that ends the list

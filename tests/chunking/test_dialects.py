@@ -351,3 +351,30 @@ def test_a_link_counts_for_its_text_when_a_heading_looks_for_company() -> None:
                 rest = " ".join(_lead_in_words(leaf.text))
                 readable = re.sub(r"\]\([^)]*\)", "]", rest)
                 assert not rest or len(re.findall(r"\w{3,}", readable)) >= 4, (budget, leaf.text)
+
+
+def test_numbered_titles_open_sections_in_a_markdown_read_license() -> None:
+    # MPL 2.0 is Markdown for its setext titles; its "3.1. Distribution of Source Form" lines
+    # were one-line paragraphs, children alone under "3. Responsibilities"
+    body = "You must inform recipients of the terms that govern the software. " * 12
+    sections = "".join(
+        f"{n}.{m}. {title}\n\n{body}\n\n"
+        for n, m, title in ((3, 1, "Distribution of Source Form"), (3, 2, "Notices"))
+    )
+    source = (
+        "Mozilla Public License Version 2.0\n==================================\n\n"
+        "3. Responsibilities\n-------------------\n\n" + sections + "4. Termination\n"
+        "--------------\n\n4.1. Automatic Termination\n\n" + body + "\n"
+    )
+    # (the real file is Markdown by its boxed disclaimer's "*  6. Disclaimer" lines)
+    result = chunk_document(source, document_key="LICENSE", format="markdown")
+    paths = {leaf.headings for leaf in result.leaves}
+    top = "Mozilla Public License Version 2.0"
+    assert (top, "3. Responsibilities", "3.2. Notices") in paths
+    assert (top, "4. Termination", "4.1. Automatic Termination") in paths
+    assert all(leaf.text.strip() != "3.2. Notices" for leaf in result.leaves)
+
+
+def test_a_numbered_line_in_markdown_is_a_title_only_with_two_others() -> None:
+    source = "# Notes\n\n1.2 Changed the parser\n\nThe parser reads tables now.\n"
+    assert [s.title for s in parse_markdown(source).sections] == ["Notes"]
