@@ -17,7 +17,9 @@ children of each class of defect that real documentation dialects showed (issue 
   reference definitions, badge lines, ``<!-- md:... -->`` macros, HTML tags, thematic breaks);
 - ``near_duplicate``: children more than 80 % of whose characters the previous child holds too;
 - ``metadata``: children holding front matter lines other than ``title:`` and ``description:``
-  (``ms.author``, ``ms.date``, ``weight``): metadata embedded as text;
+  (``ms.author``, ``ms.date``, ``weight``): metadata embedded as text; a page of nothing but
+  front matter (Hugo's section pages) is not counted: it is all the page says, and the engine
+  chunks it as the page's text;
 - ``tab_in_path``: children whose heading path names a DocFX tab or zone pivot they do not lie in;
 - ``lost_table_header``: children that start inside a pipe table's rows (or its header) and whose
   embedded text holds neither the header line nor its column names;
@@ -165,7 +167,7 @@ def _lone_lines(source: str, result: Chunking) -> Counter[str]:
 def _dialect_defects(source: str, leaves: tuple[Chunk, ...]) -> Counter[str]:
     counts: Counter[str] = Counter()
     front = _FRONT_MATTER.match(source)
-    if front is not None:
+    if front is not None and source[front.end() :].strip():
         metadata = [
             (m.start() + front.start(), m.end() + front.start())
             for m in _FRONT_MATTER_KEY.finditer(front.group())

@@ -131,9 +131,12 @@ _TAB_STOP = 4
 #: spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\*\*|\s\s|[^\S ]")
 #: YAML front matter (``---`` ... ``---``, Hugo's TOML ``+++`` ... ``+++``): its first line is
-#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``).
+#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``); or it
+#: opens with comment lines (Hugo's ``# Do not remove front matter.``), a key or its end next.
+_FRONT_MATTER_KEYS = r"[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
 _FRONT_MATTER = re.compile(
-    r"(?P<fence>---|\+\+\+)[ \t]*\n[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
+    rf"(?P<fence>---|\+\+\+)[ \t]*\n"
+    rf"(?:{_FRONT_MATTER_KEYS}|(?:#[^\n]*\n)+(?:{_FRONT_MATTER_KEYS})?)"
     r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
 )
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)

@@ -378,3 +378,11 @@ def test_numbered_titles_open_sections_in_a_markdown_read_license() -> None:
 def test_a_numbered_line_in_markdown_is_a_title_only_with_two_others() -> None:
     source = "# Notes\n\n1.2 Changed the parser\n\nThe parser reads tables now.\n"
     assert [s.title for s in parse_markdown(source).sections] == ["Notes"]
+
+
+def test_front_matter_that_opens_with_a_yaml_comment_is_front_matter() -> None:
+    # Hugo's shared snippets: "---\n# Do not remove front matter.\n---" and then the text
+    source = "---\n# Do not remove front matter.\n---\n\n## Methods\n\nUse these methods.\n"
+    leaves = chunk_document(source).leaves
+    assert [leaf.text for leaf in leaves] == [source[source.index("## Methods") :]]
+    assert leaves[0].headings == ("Methods",)
