@@ -25,8 +25,9 @@ children of each class of defect that real documentation dialects showed (issue 
   embedded text holds neither the header line nor its column names;
 - ``link_dominated``: children more than 60 % of whose characters are URLs (link targets, bare
   URLs, link reference definitions);
-- ``title_alone``: children of plain text holding one numbered title line and nothing else
-  (``13.5 Constructing Responses From Caches``).
+- ``title_alone``: children holding one numbered title line and nothing else
+  (``13.5 Constructing Responses From Caches``), in plain text and in Markdown (a license read
+  as Markdown, MPL 2.0's ``3.1. Distribution of Source Form``).
 
 Every share is of all children counted. Documents that cannot be read, are not UTF-8 or look
 binary (the engine refuses them) are skipped and counted; Markdown and plain text are counted,
@@ -53,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.model import Chunk, Chunking
+from skills.chunking.newlines import line_view
 from skills.chunking.pack import text_start
 
 _SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text"})
@@ -123,19 +125,18 @@ def count(source: str, result: Chunking) -> Counter[str]:
     if result.format == "markdown":
         counts.update(_lone_lines(source, result))
         counts.update(_dialect_defects(source, result.leaves))
-    else:
-        counts["title_alone"] = sum(
-            1
-            for child in result.leaves
-            if "\n" not in child.text.strip() and _NUMBERED_TITLE.fullmatch(child.text.strip())
-        )
+    counts["title_alone"] = sum(
+        1
+        for child in result.leaves
+        if "\n" not in child.text.strip() and _NUMBERED_TITLE.fullmatch(child.text.strip())
+    )
     counts["near_duplicate"] = _near_duplicates(result)
     counts["link_dominated"] = sum(1 for child in result.leaves if _link_dominated(child.text))
     return counts
 
 
 def _lone_lines(source: str, result: Chunking) -> Counter[str]:
-    outline = parse_markdown(source)
+    outline = parse_markdown(line_view(source))  # as the engine reads it: CRLF as newlines
     lines = {**outline.heading_lines, **outline.label_lines, **outline.bare_lines}
     counts: Counter[str] = Counter()
     leaves = result.leaves
