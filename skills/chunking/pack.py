@@ -154,13 +154,12 @@ class Packer:
     def _no_word_for_company(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """No piece ends a few words into a sentence. When a piece holds less than an eighth of
         the budget (as read: a link counts for its text) of a sentence cut at a word, after its
-        headings, it ends at the last sentence or line start inside that text, else right after
-        the headings; a fragment without headings is packed again with the piece after it (the
+        headings, it ends at the last sentence or line start with which it fits, else right
+        after the headings; a fragment without headings is packed again with the piece after it (the
         packer's even parts then share the sentence out). ``### Elementary OS fails to
         install\\n\\nEOS`` ended a child, ``EOS`` alone was one at 32 tokens, and a changelog's
         ``## 3.0.1`` took one bare pull-request link of its entry for company."""
         threshold = budget.target // 8
-        changed = False
         k = 0
         while k < len(pieces) - 1:
             piece, following = pieces[k], pieces[k + 1]
@@ -174,18 +173,31 @@ class Packer:
             ):
                 k += 1
                 continue
+            after = pieces[k + 2 : k + 3]  # a scrap at the end of what is packed again joins it
             if content > piece.start:  # after headings: end at a sentence, a line, or them
-                inner = [*self._sentence_cuts(content, cut), *self._line_cuts(content, cut)]
-                new_cut = max(inner, default=content)
+                new_cut = self._last_whole_cut(piece.cut, content, following.end, budget.limit)
                 head = self.measure(piece.cut, new_cut, budget.limit)
                 rest = self._pack_range(new_cut, following.end, budget)
-                pieces[k : k + 2] = [*([head] if head is not None else []), *rest]
+                rest = self._absorb_small([*rest, *after], budget)
+                pieces[k : k + 2 + len(after)] = [*([head] if head is not None else []), *rest]
             else:  # a fragment alone: it and the next piece, packed again as one range
-                pieces[k : k + 2] = self._pack_range(piece.cut, following.end, budget)
-            changed = True
+                rest = self._pack_range(piece.cut, following.end, budget)
+                pieces[k : k + 2 + len(after)] = self._absorb_small([*rest, *after], budget)
             k += 1
-        # a piece packed again may leave a scrap at its end ("name."): small pieces join again
-        return self._absorb_small(pieces, budget) if changed else pieces
+        return pieces
+
+    def _last_whole_cut(self, cut: int, content: int, end: int, limit: int) -> int:
+        """The last sentence or line start in ``(content, end)`` up to which the piece from
+        ``cut`` fits ``limit``; ``content`` when there is none (the headings then stand alone:
+        the next piece's heading path still names them)."""
+        inner = sorted({*self._sentence_cuts(content, end), *self._line_cuts(content, end)})
+        for position in reversed(inner):
+            if self.outline.container_at(position) is not None:
+                continue  # a code block or table is cut for its headings only when too big
+            piece = self.measure(cut, position, limit)
+            if piece is not None and piece.tokens <= limit:
+                return position
+        return content
 
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
         """Merge a piece too small to stand alone (under an eighth of the budget as read, a
