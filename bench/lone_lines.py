@@ -9,6 +9,8 @@ children of each class of defect that real documentation dialects showed (issue 
   own parser finds them);
 - ``ends_with_heading``: children whose last line is a heading while the next child of the same
   parent holds its text;
+- ``heading_then_words``: children opening with heading, label or bare lines, then at most two words
+  of a sentence that the next child goes on with (``### Elementary OS ... \\n\\nEOS``);
 - ``label_split``: children ending with a list item whose nested items begin the next child;
 - ``tags_only``: children holding nothing but HTML tags (comments aside; an anchor alone is
   counted here and as ``heading_only``);
@@ -36,6 +38,7 @@ reStructuredText is skipped. ``--crlf`` gives the engine each document with Wind
 
     python bench/lone_lines.py ../shared/eval/dev/docs           # folders are walked
     python bench/lone_lines.py --list files.txt --crlf            # or one path per line
+    python bench/lone_lines.py docs/ --child-tokens 32             # tighter children
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ _WORD = re.compile(r"\w{2,}")
 KINDS = (
     "heading_only",
     "ends_with_heading",
+    "heading_then_words",
     "label_split",
     "tags_only",
     "lone_markup",
@@ -153,6 +157,10 @@ def _lone_lines(source: str, result: Chunking) -> Counter[str]:
         if position >= child.end:
             counts["heading_only"] += 1
             continue
+        words = source[position : child.end].split()
+        cut_in_line = following is not None and "\n" not in source[child.end - 1 : following.start]
+        if position > child.start and cut_in_line and len(words) <= 2:
+            counts["heading_then_words"] += 1
         body = child.text.rstrip()
         last_start = child.start + max(body.rfind("\n"), body.rfind("\r")) + 1
         if sibling and last_start in outline.heading_lines:
@@ -273,6 +281,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="documents or folders")
     parser.add_argument("--list", type=Path, help="a file with one path per line")
     parser.add_argument("--crlf", action="store_true", help="chunk a CRLF copy of each document")
+    parser.add_argument("--child-tokens", type=int, default=None, help="childMaxTokens to use")
     args = parser.parse_args(argv)
     paths = list(args.paths)
     if args.list is not None:
@@ -283,7 +292,12 @@ def main(argv: list[str]) -> int:
         paths += [Path(line.strip()) for line in listed if line.strip()]
     if not paths:
         parser.error("give Markdown files or folders, or --list")
-    totals = survey(markdown_files(paths), ChunkOptions(), crlf=args.crlf)
+    options = (
+        ChunkOptions()
+        if args.child_tokens is None
+        else ChunkOptions(child_max_tokens=args.child_tokens)
+    )
+    totals = survey(markdown_files(paths), options, crlf=args.crlf)
     print(json.dumps({"counts": dict(sorted(totals.items())), "percent": shares(totals)}))
     return 0
 
