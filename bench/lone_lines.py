@@ -9,6 +9,8 @@ children of each class of defect that real documentation dialects showed (issue 
   own parser finds them);
 - ``ends_with_heading``: children whose last line is a heading while the next child of the same
   parent holds its text;
+- ``heading_then_words``: children opening with heading, label or bare lines, then at most two words
+  of a sentence that the next child goes on with (``### Elementary OS ... \\n\\nEOS``);
 - ``label_split``: children ending with a list item whose nested items begin the next child;
 - ``tags_only``: children holding nothing but HTML tags (comments aside; an anchor alone is
   counted here and as ``heading_only``);
@@ -17,14 +19,17 @@ children of each class of defect that real documentation dialects showed (issue 
   reference definitions, badge lines, ``<!-- md:... -->`` macros, HTML tags, thematic breaks);
 - ``near_duplicate``: children more than 80 % of whose characters the previous child holds too;
 - ``metadata``: children holding front matter lines other than ``title:`` and ``description:``
-  (``ms.author``, ``ms.date``, ``weight``): metadata embedded as text;
+  (``ms.author``, ``ms.date``, ``weight``): metadata embedded as text; a page of nothing but
+  front matter (Hugo's section pages) is not counted: it is all the page says, and the engine
+  chunks it as the page's text;
 - ``tab_in_path``: children whose heading path names a DocFX tab or zone pivot they do not lie in;
 - ``lost_table_header``: children that start inside a pipe table's rows (or its header) and whose
   embedded text holds neither the header line nor its column names;
 - ``link_dominated``: children more than 60 % of whose characters are URLs (link targets, bare
   URLs, link reference definitions);
-- ``title_alone``: children of plain text holding one numbered title line and nothing else
-  (``13.5 Constructing Responses From Caches``).
+- ``title_alone``: children holding one numbered title line and nothing else
+  (``13.5 Constructing Responses From Caches``), in plain text and in Markdown (a license read
+  as Markdown, MPL 2.0's ``3.1. Distribution of Source Form``).
 
 Every share is of all children counted. Documents that cannot be read, are not UTF-8 or look
 binary (the engine refuses them) are skipped and counted; Markdown and plain text are counted,
@@ -33,6 +38,7 @@ reStructuredText is skipped. ``--crlf`` gives the engine each document with Wind
 
     python bench/lone_lines.py ../shared/eval/dev/docs           # folders are walked
     python bench/lone_lines.py --list files.txt --crlf            # or one path per line
+    python bench/lone_lines.py docs/ --child-tokens 32             # tighter children
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
 from skills.chunking.markdown import parse_markdown
 from skills.chunking.model import Chunk, Chunking
+from skills.chunking.newlines import line_view
 from skills.chunking.pack import text_start
 
 _SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text"})
@@ -92,6 +99,7 @@ _WORD = re.compile(r"\w{2,}")
 KINDS = (
     "heading_only",
     "ends_with_heading",
+    "heading_then_words",
     "label_split",
     "tags_only",
     "lone_markup",
@@ -121,19 +129,18 @@ def count(source: str, result: Chunking) -> Counter[str]:
     if result.format == "markdown":
         counts.update(_lone_lines(source, result))
         counts.update(_dialect_defects(source, result.leaves))
-    else:
-        counts["title_alone"] = sum(
-            1
-            for child in result.leaves
-            if "\n" not in child.text.strip() and _NUMBERED_TITLE.fullmatch(child.text.strip())
-        )
+    counts["title_alone"] = sum(
+        1
+        for child in result.leaves
+        if "\n" not in child.text.strip() and _NUMBERED_TITLE.fullmatch(child.text.strip())
+    )
     counts["near_duplicate"] = _near_duplicates(result)
     counts["link_dominated"] = sum(1 for child in result.leaves if _link_dominated(child.text))
     return counts
 
 
 def _lone_lines(source: str, result: Chunking) -> Counter[str]:
-    outline = parse_markdown(source)
+    outline = parse_markdown(line_view(source))  # as the engine reads it: CRLF as newlines
     lines = {**outline.heading_lines, **outline.label_lines, **outline.bare_lines}
     counts: Counter[str] = Counter()
     leaves = result.leaves
@@ -150,6 +157,10 @@ def _lone_lines(source: str, result: Chunking) -> Counter[str]:
         if position >= child.end:
             counts["heading_only"] += 1
             continue
+        words = source[position : child.end].split()
+        cut_in_line = following is not None and "\n" not in source[child.end - 1 : following.start]
+        if position > child.start and cut_in_line and len(words) <= 2:
+            counts["heading_then_words"] += 1
         body = child.text.rstrip()
         last_start = child.start + max(body.rfind("\n"), body.rfind("\r")) + 1
         if sibling and last_start in outline.heading_lines:
@@ -165,7 +176,7 @@ def _lone_lines(source: str, result: Chunking) -> Counter[str]:
 def _dialect_defects(source: str, leaves: Sequence[Chunk]) -> Counter[str]:
     counts: Counter[str] = Counter()
     front = _FRONT_MATTER.match(source)
-    if front is not None:
+    if front is not None and source[front.end() :].strip():
         metadata = [
             (m.start() + front.start(), m.end() + front.start())
             for m in _FRONT_MATTER_KEY.finditer(front.group())
@@ -270,6 +281,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="documents or folders")
     parser.add_argument("--list", type=Path, help="a file with one path per line")
     parser.add_argument("--crlf", action="store_true", help="chunk a CRLF copy of each document")
+    parser.add_argument("--child-tokens", type=int, default=None, help="childMaxTokens to use")
     args = parser.parse_args(argv)
     paths = list(args.paths)
     if args.list is not None:
@@ -280,7 +292,12 @@ def main(argv: list[str]) -> int:
         paths += [Path(line.strip()) for line in listed if line.strip()]
     if not paths:
         parser.error("give Markdown files or folders, or --list")
-    totals = survey(markdown_files(paths), ChunkOptions(), crlf=args.crlf)
+    options = (
+        ChunkOptions()
+        if args.child_tokens is None
+        else ChunkOptions(child_max_tokens=args.child_tokens)
+    )
+    totals = survey(markdown_files(paths), options, crlf=args.crlf)
     print(json.dumps({"counts": dict(sorted(totals.items())), "percent": shares(totals)}))
     return 0
 

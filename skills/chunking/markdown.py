@@ -24,7 +24,11 @@ from functools import lru_cache
 from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.levels import Level
 from skills.chunking.outline import Container, Outline, OutlineBuilder, SectionTree, Spans
+from skills.chunking.plaintext import MIN_TITLES, numbered_title
 
+#: A paragraph that may be a numbered title (``plaintext.numbered_title``) after blank lines:
+#: a number of two parts or more (``3.1.``; ``3. Scope`` is an ordered list item here).
+_NUMBERED_START = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n[ \t]\n))[ \t]{0,3}\d{1,2}\.\d")
 _FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
@@ -87,6 +91,7 @@ _INLINE_TAG = re.compile(
     r"(?:[ \t/][^<>\n]*)?>",
     re.IGNORECASE,
 )
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*", re.MULTILINE)
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 #: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
@@ -97,6 +102,14 @@ _BARE_HTML = re.compile(
     r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
     r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
     re.IGNORECASE | re.MULTILINE,
+)
+#: A block of such tags over several lines, a tag's attributes too, up to a blank line: a README's
+#: logo and badges (``<p align="center">``, ``<a ...><img`` / ``src=... />``), mkdocs-material's
+#: icon search markup. Its ``alt`` texts are inside the tags: nothing outside them to read.
+_BARE_HTML_BLOCK = re.compile(
+    r"(?:[ \t]*+(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
+    r"/?[A-Za-z][A-Za-z0-9-]*+(?:[ \t\n/](?:[^<>\n]|\n(?![ \t]*\n))*+)?>[ \t]*+)++(?:\n|\Z))++",
+    re.IGNORECASE,
 )
 #: Lines with nothing to read that are not HTML: Hugo's closing shortcodes (``{{< /tab >}}``),
 #: link reference definitions (``[2.3.1]: https://...``, a
@@ -118,9 +131,12 @@ _TAB_STOP = 4
 #: spaces.
 _DECORATED = re.compile(r"[\[<{#!]|\*\*|\s\s|[^\S ]")
 #: YAML front matter (``---`` ... ``---``, Hugo's TOML ``+++`` ... ``+++``): its first line is
-#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``).
+#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``); or it
+#: opens with comment lines (Hugo's ``# Do not remove front matter.``), a key or its end next.
+_FRONT_MATTER_KEYS = r"[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
 _FRONT_MATTER = re.compile(
-    r"(?P<fence>---|\+\+\+)[ \t]*\n[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
+    rf"(?P<fence>---|\+\+\+)[ \t]*\n"
+    rf"(?:{_FRONT_MATTER_KEYS}|(?:#[^\n]*\n)+(?:{_FRONT_MATTER_KEYS})?)"
     r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
 )
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
@@ -148,6 +164,20 @@ def heading_title(raw: str) -> str:
         return title
     title = _without_attributes(title)
     return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
+
+
+def link_text(text: str) -> str:
+    """``text`` as a reader reads it: links and images as their text, link reference
+    definitions as nothing. A link's URL takes tokens but says nothing a reader asks about:
+    ``[#2239](https://github.com/org/repo/pull/2239)`` reads ``#2239`` (see ``Packer``).
+
+    >>> link_text("- [#2239](https://x.test/pull/2239) Thanks!\\n[1.0]: https://x.test/1.0\\n")
+    '- #2239 Thanks!\\n\\n'
+    """
+    if "](" not in text and "]:" not in text and "][" not in text:
+        return text
+    text = _LINK_DEFINITION.sub("", text)
+    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
 
 
 def _without_attributes(title: str) -> str:
@@ -212,6 +242,8 @@ class _MarkdownParser:
         self.admonition_column = -1  # content column of an open ``!!! note`` body, -1 for none
         self.skip_until = 0  # the end of the indented code block found last: no events inside
         self.page_title = ""  # the front matter's ``title:``
+        self.numbered: dict[int, tuple[int, int]] = {}  # numbered titles: start -> (end, parts)
+        self.numbered_sections: set[int] = set()  # the sections they open
 
     def run(self) -> Outline:
         text = self.text
@@ -223,6 +255,7 @@ class _MarkdownParser:
             self._tables(start)
         opaque = Spans(self.opaque)
         if not self.sections_only:
+            self.numbered = self._numbered_titles(start, opaque)
             first = _CONTENT.search(text, start)
             if first is not None and not opaque.hold(first.start()):  # the first block: no gap
                 self._bare_line(text.rfind("\n", 0, first.start()) + 1)
@@ -407,6 +440,8 @@ class _MarkdownParser:
         self.builder.cut(block_start, Level.BLOCK)
         if self.text[block_start] in "<{[! \t":  # most blocks start with a word
             self._bare_line(block_start)
+        if block_start in self.numbered and not self.list_columns:
+            self._numbered_title(block_start)
         indent = _indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
         if open_list and not _LIST_ITEM.match(self.text, block_start):
@@ -417,6 +452,36 @@ class _MarkdownParser:
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
         if indent >= column + _CODE_INDENT:
             self._indented_code(block_start, column + _CODE_INDENT, opaque)
+
+    def _numbered_titles(self, start: int, opaque: Spans) -> dict[int, tuple[int, int]]:
+        """The paragraphs that are numbered titles by plain text's rule, outside code and
+        tables, when there are at least ``MIN_TITLES`` of them. A license read as Markdown for
+        its setext title (MPL 2.0: ``1. Definitions`` underlined with ``---``) numbers its
+        subsections in plain lines (``3.1. Distribution of Source Form``)."""
+        found = {}
+        for match in _NUMBERED_START.finditer(self.text, start):
+            title = None if opaque.hold(match.start()) else numbered_title(self.text, match.start())
+            if title is not None:
+                found[match.start()] = title
+        return found if len(found) >= MIN_TITLES else {}
+
+    def _numbered_title(self, start: int) -> None:
+        """Open the section of the numbered title at ``start``, nested in the innermost section
+        a Markdown heading opened: ``3.1.`` under ``3. Responsibilities`` (an H2) is depth 3."""
+        end, parts = self.numbered[start]
+        open_sections = self.sections.open
+        base = next(
+            (
+                self.builder.sections[index].depth
+                for index in reversed(open_sections)
+                if index not in self.numbered_sections
+            ),
+            0,
+        )
+        self.numbered_sections.add(len(self.builder.sections))
+        line = self.text[start:end]
+        self.sections.heading(start, min(6, base + parts - 1), " ".join(line.split()))
+        self.builder.heading_line(start, end)
 
     def _break_after(self, end: int) -> None:
         """A block starts at ``end``, where a code block or table ends, if text follows it on
@@ -429,6 +494,11 @@ class _MarkdownParser:
         """Note a block that opens with lines of bare HTML tags or other markup with nothing to
         read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it;
         Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
+        block = _BARE_HTML_BLOCK.match(self.text, block_start)
+        if block is not None and not _LINE_CONTENT.match(self.text, block.end()):
+            end = block.end() - self.text.endswith("\n", 0, block.end())
+            self.builder.bare_line(block_start, end)  # up to a blank line: the block whole
+            return
         bare = _BARE_HTML.match(self.text, block_start)
         if bare is not None:
             self.builder.bare_line(block_start, bare.end())
@@ -630,14 +700,20 @@ class _MarkdownParser:
         return content.startswith(("#", "|")) or _LIST_ITEM.match(content) is not None
 
     def _setext(self, underline: int, first: str) -> bool:
-        """An ``===``/``---`` line under a paragraph line makes that line a heading."""
+        """An ``===``/``---`` line under a paragraph line makes that line a heading; so it does
+        under a numbered line (``1. Definitions``) in a document that numbers its titles."""
         text = self.text
         if underline < 2 or text[underline - 1] != "\n":
             return False
         previous = text.rfind("\n", 0, underline - 1) + 1
         line = text[previous : underline - 1]
-        if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith(("#", ">", "|")):
+        if not line.strip() or line.lstrip().startswith(("#", ">", "|")):
             return False
+        numbered = bool(self.numbered) and numbered_title(line, 0) is not None
+        if _LIST_ITEM.match(line) and not numbered:
+            return False
+        if numbered:  # "3. Responsibilities" over "---" in a document of numbered titles
+            self.list_columns.clear()  # is a title, not a list item (MPL 2.0)
         if self.list_columns and _indent(text, underline) < self.list_columns[-1]:
             # the line above continues a list item lazily, and CommonMark gives a setext
             # underline no such continuation: this ``---`` is a thematic break that ends the list

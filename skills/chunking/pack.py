@@ -28,9 +28,11 @@ from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
+from skills.chunking.markdown import link_text
 from skills.chunking.outline import Attach, Outline
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
+from skills.chunking.tokens import count_tokens
 
 #: Parts may exceed an even share of their range by this factor (never the budget).
 BALANCE_SLACK = 1.15
@@ -116,6 +118,11 @@ class Packer:
         A range that fits the limit whole is one piece: the room the target keeps is for an
         overlap with a piece before, and a range packed alone has none."""
         budget = Budget(limit, min(limit, target or limit))
+        return self._no_word_for_company(self._pack_range(cut, end, budget), budget)
+
+    def _pack_range(self, cut: int, end: int, budget: Budget) -> list[Piece]:
+        """``pack`` but for the words a heading takes for company (``_no_word_for_company``)."""
+        limit = budget.limit
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
         if budget.target < limit:
@@ -137,20 +144,79 @@ class Packer:
             self._pack(local, 0, len(local.positions) - 1, budget, 0, out)
         return self._absorb_small(out, budget)
 
+    def reading_tokens(self, start: int, end: int) -> int:
+        """The tokens of ``text[start:end]`` as a reader reads it: a link as its text, a link
+        reference definition as nothing (``markdown.link_text``). What fits together is decided
+        by what a piece says; the budget is still checked on every real token."""
+        real = self.index.count(start, end)
+        readable = link_text(self.text[start:end])
+        return real if len(readable) == end - start else min(real, count_tokens(readable))
+
+    def _no_word_for_company(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
+        """No piece ends a few words into a sentence. When a piece holds less than an eighth of
+        the budget (as read: a link counts for its text) of a sentence cut at a word, after its
+        headings, it ends at the last sentence or line start with which it fits, else right
+        after the headings; a fragment without headings is packed again with the piece after it (the
+        packer's even parts then share the sentence out). ``### Elementary OS fails to
+        install\\n\\nEOS`` ended a child, ``EOS`` alone was one at 32 tokens, and a changelog's
+        ``## 3.0.1`` took one bare pull-request link of its entry for company."""
+        threshold = budget.target // 8
+        k = 0
+        while k < len(pieces) - 1:
+            piece, following = pieces[k], pieces[k + 1]
+            content = self._past_attached(piece.start, piece.end)
+            cut = following.cut
+            if (
+                content >= piece.end
+                or self.text[cut - 1 : cut] in ("\n", "")
+                or self.reading_tokens(content, piece.end) >= threshold
+                or cut in self._sentence_cuts(content, following.end)
+            ):
+                k += 1
+                continue
+            after = pieces[k + 2 : k + 3]  # a scrap at the end of what is packed again joins it
+            if content > piece.start:  # after headings: end at a sentence, a line, or them
+                new_cut = self._last_whole_cut(piece.cut, content, following.end, budget.limit)
+                head = self.measure(piece.cut, new_cut, budget.limit)
+                rest = self._pack_range(new_cut, following.end, budget)
+                rest = self._absorb_small([*rest, *after], budget)
+                pieces[k : k + 2 + len(after)] = [*([head] if head is not None else []), *rest]
+            else:  # a fragment alone: it and the next piece, packed again as one range
+                rest = self._pack_range(piece.cut, following.end, budget)
+                pieces[k : k + 2 + len(after)] = self._absorb_small([*rest, *after], budget)
+            k += 1
+        return pieces
+
+    def _last_whole_cut(self, cut: int, content: int, end: int, limit: int) -> int:
+        """The last sentence or line start in ``(content, end)`` up to which the piece from
+        ``cut`` fits ``limit``; ``content`` when there is none (the headings then stand alone:
+        the next piece's heading path still names them)."""
+        inner = sorted({*self._sentence_cuts(content, end), *self._line_cuts(content, end)})
+        for position in reversed(inner):
+            if self.outline.container_at(position) is not None:
+                continue  # a code block or table is cut for its headings only when too big
+            piece = self.measure(cut, position, limit)
+            if piece is not None and piece.tokens <= limit:
+                return position
+        return content
+
     def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
-        """Merge a piece too small to stand alone (under an eighth of the budget, or only lines
-        attached to a neighbour) into a neighbour it fits with: the next one for a first piece,
-        else the previous one; attached lines into the next one first (a heading introduces
-        what follows), else into the previous one: a heading before a code block that fits a
-        piece only alone (a content tab's ``=== "Python"``) would be a child that says nothing
-        its path does not. Such a piece may fill the room kept for an overlap (up to the limit)."""
+        """Merge a piece too small to stand alone (under an eighth of the budget as read, a
+        link counting for its text, or only lines attached to a neighbour) into a neighbour it
+        fits with: the next one for a first piece, else the previous one; attached lines into the
+        next one first (a heading introduces what follows), else into the previous one: a heading
+        before a code block that fits a piece only alone (a content tab's ``=== "Python"``) would
+        be a child that says nothing its path does not. Such a piece may fill the room kept for
+        an overlap (up to the limit)."""
         threshold = budget.target // 8
         result = list(pieces)
         k = 0
         while k < len(result) and len(result) > 1:
             piece = result[k]
             says_nothing = self._attached_only(piece)
-            if piece.text_tokens >= threshold and not says_nothing:
+            small = piece.text_tokens < threshold  # as read: a bare link is small too
+            small = small or self.reading_tokens(piece.start, piece.end) < threshold
+            if not small and not says_nothing:
                 k += 1
                 continue
             neighbours = (k + 1, k - 1) if k == 0 or says_nothing else (k - 1, k + 1)

@@ -30,7 +30,7 @@ from skills.chunking.outline import Outline, OutlineBuilder, SectionTree
 _GAP = re.compile(r"\n(?:[ \t]*+\n)++")
 _LINE_CONTENT = re.compile(r"[ \t]*\S")
 _TITLE_WORDS = 10
-_MIN_TITLES = 3
+MIN_TITLES = 3  # in a document, for any of its numbered lines to be titles
 #: A section number, then a capitalised title on one line followed by a blank line (or the end).
 _TITLE = re.compile(
     r"[ \t]{0,4}(?P<number>(?:\d{1,2}\.){0,4}\d{1,2})\.?[ \t]+(?P<title>[A-Z][^\n]*?)[ \t]*"
@@ -53,16 +53,30 @@ def parse_text(text: str, heading_depth: int = 6, titles: bool = False) -> Outli
     return builder.build()
 
 
+def numbered_title(text: str, start: int) -> tuple[int, int] | None:
+    """``(end, parts)`` when the paragraph at ``start`` is a numbered title: one line of at
+    most ``_TITLE_WORDS`` words, a section number of ``parts`` parts, then a capital, no dot
+    leaders, a blank line (or the end) after it. The Markdown parser asks it too, for
+    licenses read as Markdown (``_MarkdownParser._numbered_titles``).
+
+    >>> numbered_title("3.1. Distribution of Source Form\\n\\nText.", 0)
+    (32, 2)
+    """
+    match = _TITLE.match(text, start)
+    if match is None or len(match.group("title").split()) > _TITLE_WORDS:
+        return None
+    if _LEADERS.search(match.group("title")):
+        return None
+    return match.end(), match.group("number").count(".") + 1
+
+
 def _titles(text: str, starts: list[int], builder: OutlineBuilder, heading_depth: int) -> None:
     found = []
     for start in starts:
-        match = _TITLE.match(text, start)
-        if match is None or len(match.group("title").split()) > _TITLE_WORDS:
-            continue
-        if _LEADERS.search(match.group("title")):
-            continue
-        found.append((start, match.end(), match.group("number").count(".") + 1))
-    if len(found) < _MIN_TITLES:
+        title = numbered_title(text, start)
+        if title is not None:
+            found.append((start, *title))
+    if len(found) < MIN_TITLES:
         return
     sections = SectionTree(builder, heading_depth)
     for start, end, depth in found:

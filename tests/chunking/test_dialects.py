@@ -7,6 +7,7 @@ real documents these rules were built from are listed in ``docs/chunking.md``.
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -232,3 +233,159 @@ def test_a_table_of_contents_with_dot_leaders_opens_no_section() -> None:
 def test_emphasis_and_attribute_lists_stay_out_of_heading_paths() -> None:
     source = '# **Setup** { id="setup" }\n\nInstall it.\n'
     assert chunk_document(source).leaves[0].headings == ("Setup",)
+
+
+README_LOGO = """\
+<p align="center">
+  <a href="https://example.org/tool/">
+    <img src="https://example.org/assets/logo.svg" width="320"
+      alt="Tool">
+  </a>
+</p>
+
+Tool turns a folder of Markdown files into a searchable static site in a few seconds, with
+themes, plugins and a live preview server, so that writers see each page as readers will.
+
+## Icons
+
+Search the bundled icons by name and click on a result to copy its shortcode to the clipboard
+of your machine, then paste it into any page where an icon should appear.
+
+<div class="icon-search" data-component="search">
+  <input class="input" placeholder="Search icon" value="material" />
+  <div class="result">
+    <ol class="result-list"></ol>
+  </div>
+</div>
+
+The search covers every icon set that ships with the theme, and the results are shown in the
+order of how well their names match the words you typed into the field.
+"""
+
+
+def test_a_multi_line_html_block_with_nothing_to_read_is_never_a_child_alone() -> None:
+    # a README's logo block, mkdocs-material's icon search markup: tags over several lines
+    for budget in (96, 128):
+        options = ChunkOptions(child_max_tokens=budget)
+        for leaf in chunk_document(README_LOGO, options=options).leaves:
+            words = re.sub(r"<[^>]*>", " ", leaf.text)
+            assert re.search(r"\w{3,}", words), (budget, leaf.text)
+
+
+def test_a_multi_line_html_block_with_text_is_read() -> None:
+    source = '<p align="center">\n  <strong>A powerful\n  framework</strong>\n</p>\n\nText.\n'
+    # only its first line is bare, as a line of tags alone always was
+    assert parse_markdown(source).bare_lines == {0: source.index("\n")}
+
+
+def _lead_in_words(leaf_text: str) -> list[str]:
+    """The words a leaf holds after its heading lines (``#`` lines and the blank lines after)."""
+    lines = leaf_text.splitlines()
+    while lines and (not lines[0].strip() or lines[0].startswith("#")):
+        lines.pop(0)
+    return " ".join(lines).split()
+
+
+TROUBLESHOOTING = """\
+# Install the tool on Linux
+
+## Troubleshooting
+
+### Elementary OS (EOS) fails to install the command line tool
+
+EOS fails to install the command line tool because `lsb_release` returns `HERA`, which is
+the EOS release name. The solution is to fix the file `/etc/apt/sources.list.d/tool.sources`
+and change `Suites: hera` to `Suites: bionic`.
+"""
+
+
+def test_a_heading_is_never_given_one_word_of_a_sentence_for_company() -> None:
+    # a heading that fills most of a tight child, then a long sentence: the heading's child
+    # ended after "EOS" or "EOS fails to", and at 32 tokens "EOS" was a child alone
+    for budget in (32, 40, 48):
+        leaves = chunk_document(TROUBLESHOOTING, options=ChunkOptions(child_max_tokens=budget))
+        for leaf in leaves.leaves:
+            if leaf.text.startswith("#"):
+                words = _lead_in_words(leaf.text)
+                assert words == [] or len(words) >= 4, (budget, leaf.text)
+            assert len(leaf.text.split()) > 1, (budget, leaf.text)
+        assert any(leaf.text.startswith("EOS fails") for leaf in leaves.leaves), budget
+
+
+GITHUB = "https://github.com/example/example"
+
+
+def _entry(pull: int, commit: str, author: str, change: str) -> str:
+    """A changesets entry: the pull request, the commit and the author as links, then the change."""
+    return (
+        f"- [#{pull}]({GITHUB}/pull/{pull}) [`{commit[:7]}`]({GITHUB}/commit/{commit}) "
+        f"Thanks [@{author}](https://github.com/{author})! - {change}\n"
+    )
+
+
+CHANGELOG = (
+    "# @example/cli\n\n## 3.0.1\n\n### Patch Changes\n\n"
+    + _entry(
+        2239,
+        "fdfdc93efeff2034a6211db13a69b3487d00a3dd",
+        "someone",
+        "Update the links in the generated `README.md` file of a new project.",
+    )
+    + "\n## 3.0.0\n\n### Major Changes\n\n"
+    + _entry(
+        2128,
+        "7113c014330b3f972e54ece8e67731613193958f",
+        "other",
+        "Renamed the `tag` command to `git-tag`.",
+    )
+)
+
+
+def test_a_link_counts_for_its_text_when_a_heading_looks_for_company() -> None:
+    # changesets' entries: a version heading, then an item that opens with three links. The
+    # heading's child used to hold the first link alone, one URL and no words, the change
+    # itself in the next child
+    for budget in (96, 112):
+        leaves = chunk_document(CHANGELOG, options=ChunkOptions(child_max_tokens=budget)).leaves
+        assert any("- [#2239]" in leaf.text and "README" in leaf.text for leaf in leaves)
+        for leaf in leaves:
+            assert leaf.tokens <= budget
+            if leaf.text.lstrip().startswith("#"):
+                rest = " ".join(_lead_in_words(leaf.text))
+                readable = re.sub(r"\]\([^)]*\)", "]", rest)
+                assert not rest or len(re.findall(r"\w{3,}", readable)) >= 4, (budget, leaf.text)
+
+
+def test_numbered_titles_open_sections_in_a_markdown_read_license() -> None:
+    # MPL 2.0 is Markdown for its setext titles; its "3.1. Distribution of Source Form" lines
+    # were one-line paragraphs, children alone under "3. Responsibilities"
+    body = "You must inform recipients of the terms that govern the software. " * 12
+    sections = "".join(
+        f"{n}.{m}. {title}\n\n{body}\n\n"
+        for n, m, title in ((3, 1, "Distribution of Source Form"), (3, 2, "Notices"))
+    )
+    source = (
+        "Mozilla Public License Version 2.0\n==================================\n\n"
+        "3. Responsibilities\n-------------------\n\n" + sections + "4. Termination\n"
+        "--------------\n\n4.1. Automatic Termination\n\n" + body + "\n"
+    )
+    # (the real file is Markdown by its boxed disclaimer's "*  6. Disclaimer" lines)
+    result = chunk_document(source, document_key="LICENSE", format="markdown")
+    paths = {leaf.headings for leaf in result.leaves}
+    top = "Mozilla Public License Version 2.0"
+    assert (top, "3. Responsibilities", "3.2. Notices") in paths
+    assert (top, "4. Termination", "4.1. Automatic Termination") in paths
+    assert all(leaf.text.strip() != "3.2. Notices" for leaf in result.leaves)
+
+
+def test_a_numbered_line_in_markdown_is_a_title_only_with_two_others() -> None:
+    source = "# Notes\n\n1.2 Changed the parser\n\nThe parser reads tables now.\n"
+    assert [s.title for s in parse_markdown(source).sections] == ["Notes"]
+
+
+def test_front_matter_that_opens_with_a_yaml_comment_is_front_matter() -> None:
+    # Hugo's shared snippets: "---\n# Do not remove front matter.\n---" and then the text
+    source = "---\n# Do not remove front matter.\n---\n\n## Methods\n\nUse these methods.\n"
+    leaves = chunk_document(source).leaves
+    assert [leaf.text for leaf in leaves] == [source[source.index("## Methods") :]]
+    assert leaves[0].headings == ("Methods",)
