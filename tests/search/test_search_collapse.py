@@ -333,7 +333,7 @@ def test_a_budget_too_small_for_a_passage_returns_nothing_rather_than_a_cut() ->
     assert query_parents(searcher, "q", children_index="children", options=options) == []
 
 
-def test_a_budget_grows_a_hit_passage_by_its_sibling_with_the_siblings_fetched_once() -> None:
+def test_a_budget_grows_a_hit_passage_by_its_fetched_sibling() -> None:
     first = {**child_doc("c1", "p1", 0.9, 0, 10), "prefix": "H\n\n", "parentText": SOURCE[0:10],
              "parentStart": 0, "parentEnd": 10, "parentPrefix": "H\n\n"}  # fmt: skip
     hit = {**child_doc("c3", "p2", 0.8, 20, 30), "prefix": "I\n\n", "parentText": SOURCE[10:39],
@@ -343,13 +343,10 @@ def test_a_budget_grows_a_hit_passage_by_its_sibling_with_the_siblings_fetched_o
         for n, (start, end) in enumerate(((10, 20), (20, 30), (30, 39)))
     ] + [{"parentChunkId": "p1", "ordinal": 0, "start": 0, "end": 10, "prefix": "H\n\n"}]
     searcher = RecordingSearcher([first, hit], [], siblings)
-    count = lambda text: len(text)  # noqa: E731
-    budget = len("H\n\n" + SOURCE[0:10]) + len("I\n\n" + SOURCE[20:39])
-    results = collapse(
-        [ChildHit.from_result(doc) for doc in (first, hit)],
-        {"p1": ParentDoc.from_child(ChildHit.from_result(first)),
-         "p2": ParentDoc.from_child(ChildHit.from_result(hit))},
-        2, siblings=fetch_siblings(searcher, "children", ["p1", "p2"]), budget=(budget, count),
-    )  # fmt: skip
+    budget = len("H\n\n" + SOURCE[0:10]) + len("I\n\n" + SOURCE[20:39])  # one token a character
+    hits = [ChildHit.from_result(doc) for doc in (first, hit)]
+    parents = {p.parent_chunk_id: p for p in map(ParentDoc.from_child, hits) if p is not None}
+    siblings_of = fetch_siblings(searcher, "children", ["p1", "p2"])
+    results = collapse(hits, parents, 2, siblings=siblings_of, budget=(budget, len))
     assert [(p.start, p.end) for p in results[1].passages] == [(20, 39)]
     assert results[1].passage == "I\n\n" + SOURCE[20:39]
