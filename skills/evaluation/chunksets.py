@@ -32,17 +32,20 @@ class ChunkSet:
     parents: tuple[Span, ...] = ()
     warnings: tuple[str, ...] = field(default=())
     parent_prefixes: tuple[str, ...] = field(default=())
+    _children: dict[int, list[int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def parent_prefix(self, index: int) -> str:
         return self.parent_prefixes[index] if index < len(self.parent_prefixes) else ""
 
     def children(self) -> dict[int, list[int]]:
-        """Parent index -> indices of its leaves, in document order."""
-        result: dict[int, list[int]] = {}
-        for index, leaf in enumerate(self.leaves):
-            if leaf.parent is not None:
-                result.setdefault(leaf.parent, []).append(index)
-        return result
+        """Parent index -> indices of its leaves, in document order (computed once)."""
+        if not self._children:
+            for index, leaf in enumerate(self.leaves):
+                if leaf.parent is not None:
+                    self._children.setdefault(leaf.parent, []).append(index)
+        return self._children
 
 
 def concatenate(parts: Mapping[str, ChunkSet]) -> ChunkSet:

@@ -273,10 +273,19 @@ def _prompt(
     def piece(span: Span, prefix: str) -> Piece:
         return Piece(span.doc, span.start, span.end, text_of(span), prefix)
 
+    def leaf(index: int) -> Piece:
+        return piece(chunks.leaves[index].span, _leaf_prefix(chunks, index, text_of))
+
+    children = chunks.children()
+    rank = {leaf: number for number, leaf in enumerate(ranked_leaves)}
     groups = [
-        Group(
-            None if parent is None else piece(chunks.parents[parent], chunks.parent_prefix(parent)),
-            tuple(piece(chunks.leaves[i].span, _leaf_prefix(chunks, i, text_of)) for i in hits),
+        Group(None, tuple(leaf(i) for i in hits), (), tuple(rank[i] for i in hits))
+        if parent is None
+        else Group(
+            piece(chunks.parents[parent], chunks.parent_prefix(parent)),
+            tuple(leaf(i) for i in hits),
+            tuple(leaf(i) for i in children.get(parent, ())),
+            tuple(rank[i] for i in hits),
         )
         for parent, hits in _groups(ranked_leaves, chunks, text_of, fetched)
     ]

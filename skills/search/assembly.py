@@ -4,15 +4,18 @@ the evaluation both call.
 A search ranks children; the prompt wants sections. Given the hits grouped by parent in rank
 order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what each parent sends:
 
-1. **Breadth first.** In rank order, the first parent whole (the first result keeps the whole
-   section that makes today's top-1), then every other parent as its hit children, touching or
-   overlapping ones joined into one passage. A passage that does not fit what is left is sent
-   as its longest *head* that fits: cut where one of its hit children ends (where the chunker
-   ended a child: at a sentence, a line or a row), or skipped when not even its first child
-   fits; smaller passages after it may still fit.
-2. **Then depth.** With what is left, again in rank order, a parent sent as children is sent
-   whole instead when the difference fits: a large budget ends up with whole sections, a small
-   one with the first section and the best children of many.
+1. **The first parent whole** (the whole section that makes today's top-1), or when it does not
+   fit, its longest *head*: from its start to the end of one of its hit passages.
+2. **Then the hits in the search's rank order**, each joining its parent's passages (touching
+   or consecutive children are one passage) when the difference fits; one that does not fit is
+   skipped and smaller ones after it may still fit. Hit by hit, not parent by parent: the tenth
+   hit of the second parent no longer crowds out the third parent's best hit (on the five
+   question sets, pooled, this is what won within 500 to 8,000 tokens: ``docs/evaluation.md``).
+3. **Then the neighbours**: with what is left, each passage one child longer after it, then
+   before it, parent by parent in rank order (when the group's children are known).
+4. **Then depth**: in rank order, a parent sent in part is sent whole when the difference fits:
+   a large budget ends up with whole sections, a small one with the first section and the best
+   children of many.
 
 Nothing is ever cut: a passage is a whole child (which the chunker ended at a sentence, a line or
 a row) or a whole parent, so no prompt ends mid-sentence or mid-row. Every passage carries, before
@@ -33,7 +36,7 @@ citations are unchanged. (Separators between passages are the caller's and are n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -52,10 +55,14 @@ class Piece:
 @dataclass(frozen=True, slots=True)
 class Group:
     """One parent and its hit children (best first); ``parent`` is None for a chunk set without
-    parents, or when the parent's text is not at hand: its children are then all it can send."""
+    parents, or when the parent's text is not at hand: its children are then all it can send.
+    ``children`` are all of the parent's children in document order, when known: what a hit
+    passage grows by (without them a group sends its hits, or its whole parent)."""
 
     parent: Piece | None
     hits: tuple[Piece, ...]
+    children: tuple[Piece, ...] = ()
+    ranks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,46 +94,137 @@ def assemble(
                 costs[passage] = count(passage.rendered)
         return sum(costs[passage] for passage in passages)
 
-    def fitting(passage: Passage, ends: Sequence[int], left: int) -> Passage | None:
-        """The passage, else its longest head ending at one of ``ends``, within ``left``."""
-        inner = sorted((end for end in ends if passage.start < end < passage.end), reverse=True)
-        for candidate in [passage, *(_head(passage, end) for end in inner)]:
-            if cost([candidate]) <= left:
-                return candidate
-        return None
-
+    plans = [_Plan(group) for group in groups]
     left = budget
-    chosen: list[list[Passage]] = [[] for _ in groups]
-    for number, group in enumerate(groups):
-        runs = joined(group.hits)
-        ends = [run.end for run in runs]
-        head = None
-        whole = _whole(group)
-        if number == 0 and whole:
-            head = fitting(whole[0], ends, left)
-        if head is not None:
-            chosen[number].append(head)
-            left -= cost([head])
-        for run in runs:
-            if head is not None and run.end <= head.end:
-                continue
-            taken = fitting(run, [hit.end for hit in group.hits], left)
-            if taken is not None:
-                chosen[number].append(taken)
-                left -= cost([taken])
-    for number, group in enumerate(groups):
-        whole = _whole(group)
-        if whole and chosen[number] != whole:
-            extra = cost(whole) - cost(chosen[number])
-            if extra <= left:
-                chosen[number], left = whole, left - extra
-    return chosen
+
+    def take(plan: _Plan, units: Iterable[int]) -> bool:
+        """Send ``units`` more of ``plan`` if the difference fits what is left."""
+        nonlocal left
+        wanted = plan.chosen | frozenset(units)
+        extra = cost(plan.passages(wanted)) - cost(plan.passages(plan.chosen))
+        if wanted == plan.chosen or extra > left:
+            return False
+        plan.chosen, left = wanted, left - extra
+        return True
+
+    if plans and plans[0].group.parent is not None and not take(plans[0], plans[0].everything):
+        first = plans[0]
+        ends = sorted({run[-1] for run in first.runs(first.hits)}, reverse=True)
+        next((end for end in ends if first.has_head(end) and take(first, first.head(end))), None)
+    for number, unit in _by_rank(groups, plans):
+        take(plans[number], [unit])
+    for plan in plans:
+        for run in plan.runs(plan.chosen) if plan.known else ():
+            for neighbour in (run[-1] + 1, run[0] - 1):
+                if 0 <= neighbour < len(plan.units):
+                    take(plan, [neighbour])
+    for plan in plans:
+        if plan.group.parent is not None:
+            take(plan, plan.everything)
+    return [plan.passages(plan.chosen) for plan in plans]
 
 
-def _whole(group: Group) -> list[Passage]:
-    parent = group.parent
-    if parent is None:
-        return []
+def _by_rank(groups: Sequence[Group], plans: Sequence[_Plan]) -> list[tuple[int, int]]:
+    """Every hit as (group number, unit) in the search's rank order; groups that do not give
+    their hits' ranks keep group order."""
+    ranked = [
+        (group.ranks[order] if group.ranks else 0, number, order, unit)
+        for number, (group, plan) in enumerate(zip(groups, plans, strict=True))
+        for order, unit in enumerate(plan.hit_units)
+    ]
+    return [(number, unit) for _, number, _, unit in sorted(ranked)]
+
+
+#: The units that stand for the whole parent, and for its head to the end of hit ``i``
+#: (``_HEAD - i``), when its children are not known.
+_WHOLE = -1
+_HEAD = -2
+
+
+class _Plan:
+    """What one group sends: a set of its *units* (its children when they are known, else its
+    hits) whose consecutive runs are its passages; all of them, or ``_WHOLE``, is its parent."""
+
+    def __init__(self, group: Group) -> None:
+        self.group = group
+        where = {(child.doc, child.start, child.end): i for i, child in enumerate(group.children)}
+        hits = [where.get((hit.doc, hit.start, hit.end)) for hit in group.hits]
+        self.known = group.parent is not None and bool(where) and None not in hits
+        if self.known:
+            self.units: Sequence[Piece] = group.children
+            self.hit_units = [i for i in hits if i is not None]
+            self.everything = frozenset(range(len(self.units)))
+        else:
+            order = sorted(range(len(group.hits)), key=lambda i: _place(group.hits[i]))
+            self.units = [group.hits[i] for i in order]
+            self.hit_units = sorted(range(len(order)), key=lambda unit: order[unit])
+            every = frozenset(range(len(self.units)))
+            self.everything = frozenset([_WHOLE]) if group.parent is not None else every
+        self.hits = frozenset(self.hit_units)
+        self.chosen: frozenset[int] = frozenset()
+
+    def has_head(self, last: int) -> bool:
+        """Whether unit ``last`` ends inside the parent, so that a head can end with it."""
+        parent = self.group.parent
+        return parent is not None and parent.start < self.units[last].end < parent.end
+
+    def head(self, last: int) -> frozenset[int]:
+        """The parent from its start to the end of unit ``last``."""
+        if self.known:
+            return frozenset(range(last + 1))
+        return frozenset([_HEAD - last])
+
+    def runs(self, units: Iterable[int]) -> list[list[int]]:
+        """``units`` in document order, cut where two are not next to each other (children:
+        not consecutive; hits: not touching)."""
+        runs: list[list[int]] = []
+        for unit in sorted(unit for unit in units if unit >= 0):
+            if runs and self._next_to(runs[-1], unit):
+                runs[-1].append(unit)
+            else:
+                runs.append([unit])
+        return runs
+
+    def _next_to(self, run: list[int], unit: int) -> bool:
+        if self.known:
+            return unit == run[-1] + 1
+        last, piece = self.units[run[-1]], self.units[unit]
+        return piece.doc == last.doc and piece.start <= max(self.units[i].end for i in run)
+
+    def passages(self, units: frozenset[int]) -> list[Passage]:
+        parent = self.group.parent
+        if _WHOLE in units and parent is not None:
+            return _whole(parent)
+        if not self.known:
+            heads = [_HEAD - unit for unit in units if unit <= _HEAD]
+            if not heads or parent is None:
+                return joined([self.units[unit] for unit in units if unit >= 0])
+            end = self.units[max(heads)].end
+            head = _head(_whole(parent)[0], end)
+            rest = [self.units[unit] for unit in units if unit >= 0 and self.units[unit].end > end]
+            return [head, *joined(rest)]
+        assert parent is not None
+        return [self._run(parent, run) for run in self.runs(units)]
+
+    def _run(self, parent: Piece, run: list[int]) -> Passage:
+        """Children ``run`` as one passage; from the parent's start it is the parent's head, with
+        the parent's prefix, and to its end too it is the whole parent."""
+        first, last = run[0], run[-1]
+        whole = first == 0 and last == len(self.units) - 1
+        if whole:
+            return _whole(parent)[0]
+        start = parent.start if first == 0 else self.units[first].start
+        end = self.units[last].end
+        prefix = parent.prefix if first == 0 else self.units[first].prefix
+        text = parent.text[start - parent.start : end - parent.start]
+        return Passage(parent.doc, start, end, text, prefix, False)
+
+
+def _place(piece: Piece) -> tuple[str, int, int]:
+    return piece.doc, piece.start, piece.end
+
+
+def _whole(parent: Piece) -> list[Passage]:
     return [Passage(parent.doc, parent.start, parent.end, parent.text, parent.prefix, True)]
 
 

@@ -159,11 +159,13 @@ class ParentDoc:
 
 @dataclass(frozen=True)
 class Span:
-    """A sibling child's place in the document (all that ``neighbours`` needs to know of it)."""
+    """A sibling child's place in the document (all that ``neighbours`` needs to know of it), and
+    the prefix it is embedded with (what a passage starting at it sends before its text)."""
 
     ordinal: int
     start: int
     end: int
+    prefix: str = ""
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,8 @@ def collapse(
     groups = group_by_parent(hits, top)
     repeats = _repeats(hits, groups)
     if budget is not None:
-        return _within_budget(groups, parents, repeats, *budget)
+        ranks = {hit.chunk_id: rank for rank, hit in enumerate(hits)}
+        return _within_budget(groups, parents, repeats, siblings or {}, ranks, *budget)
     results = []
     top_hits = {hit.chunk_id for hit in hits[:MERGE_WINDOW]}
     for rank, (parent_id, group) in enumerate(groups, start=1):
@@ -311,16 +314,35 @@ def _within_budget(
     groups: Sequence[tuple[str, list[ChildHit]]],
     parents: Mapping[str, ParentDoc],
     repeats: Mapping[str, Sequence[ChildHit]],
+    siblings: Mapping[str, Sequence[Span]],
+    ranks: Mapping[str, int],
     budget: int,
     count: Callable[[str], int],
 ) -> list[ParentResult]:
-    """The results whose parents send something within ``budget`` tokens, in rank order."""
+    """The results whose parents send something within ``budget`` tokens, in rank order; a
+    parent's ``siblings`` (all its children) are what its hit passages grow by, ``ranks`` each
+    hit's place in the search's ranking."""
 
     def parent_piece(parent: ParentDoc | None) -> Piece | None:
         if parent is None:
             return None
         return Piece(
             _doc(parent.document_key), parent.start, parent.end, parent.text, parent.prefix
+        )
+
+    def children(parent: ParentDoc | None, spans: Sequence[Span]) -> tuple[Piece, ...]:
+        if parent is None:
+            return ()
+        inside = [s for s in spans if parent.start <= s.start < s.end <= parent.end]
+        return tuple(
+            Piece(
+                _doc(parent.document_key),
+                s.start,
+                s.end,
+                parent.text[s.start - parent.start : s.end - parent.start],
+                s.prefix,
+            )
+            for s in sorted(inside, key=lambda s: (s.start, s.end))
         )
 
     assembled = assemble(
@@ -331,6 +353,8 @@ def _within_budget(
                     Piece(_doc(hit.document_key), hit.start, hit.end, hit.text, hit.prefix)
                     for hit in group
                 ),
+                children(parents.get(parent_id), siblings.get(parent_id, ())),
+                tuple(ranks[hit.chunk_id] for hit in group),
             )
             for parent_id, group in groups
         ],

@@ -41,7 +41,7 @@ PARENT_FIELDS = (
     "parentChunkId", "start", "end", "text", "prefix", "headings", "pages", "title",
     "sourcePath", "documentKey",
 )  # fmt: skip
-SIBLING_FIELDS = ("parentChunkId", "ordinal", "start", "end")
+SIBLING_FIELDS = ("parentChunkId", "ordinal", "start", "end", "prefix")
 #: Page size cap of the search API.
 MAX_TOP = 1000
 
@@ -147,13 +147,13 @@ def query_parents(
         if parents_index is None:
             raise ValueError("mode 'reference' needs the parents index name")
         parents = fetch_parents(searcher, parents_index, parent_ids)
-    if opts.budget is not None:
-        return collapse(hits, parents, top, budget=(opts.budget, count_tokens))
     siblings = (
         fetch_siblings(searcher, children_index, parent_ids)
-        if opts.expand is Expand.NEIGHBOURS
+        if opts.expand is Expand.NEIGHBOURS or opts.budget is not None
         else None
     )
+    if opts.budget is not None:
+        return collapse(hits, parents, top, siblings=siblings, budget=(opts.budget, count_tokens))
     return collapse(hits, parents, opts.parents, opts.expand, siblings)
 
 
@@ -180,13 +180,16 @@ def fetch_parents(
 def fetch_siblings(
     searcher: Searcher, index: str, parent_ids: Sequence[str]
 ) -> dict[str, list[Span]]:
-    """Every child's offsets under the given parents, for ``expand=neighbours``."""
+    """Every child's offsets and prefix under the given parents, for ``expand=neighbours`` and
+    for what a passage assembled for a budget grows by."""
     if not parent_ids:
         return {}
     filter = search_in("parentChunkId", parent_ids)
     docs = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter))
     siblings: dict[str, list[Span]] = {}
     for doc in docs:
-        span = Span(int(doc["ordinal"]), int(doc["start"]), int(doc["end"]))
+        span = Span(
+            int(doc["ordinal"]), int(doc["start"]), int(doc["end"]), doc.get("prefix") or ""
+        )
         siblings.setdefault(doc["parentChunkId"], []).append(span)
     return siblings

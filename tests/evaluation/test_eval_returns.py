@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.returns import parse_policy, prompt, returned
 from skills.evaluation.spans import Span
+from skills.search import collapse as search
 from skills.search.collapse import PASSAGE_GAP, ChildHit, Expand, ParentDoc, collapse
 
 # Two parents of doc "d": [0, 40) with leaves 0-3 of 10 chars, [40, 60) with leaves 4-5.
@@ -87,8 +88,11 @@ def test_the_budget_policy_sends_what_the_query_sends(ranking: list[int], budget
         )
         for rank, i in enumerate(ranking)
     ]  # fmt: skip
+    siblings: dict[str, list[search.Span]] = {}
+    for i in range(6):  # what the query fetches: every child of the hits' parents
+        siblings.setdefault(f"p{i // 4}", []).append(search.Span(i, 10 * i, 10 * i + 10, f"H{i}\n"))
     words = lambda passage: len(passage.split())  # noqa: E731
-    query = collapse(hits, parents, top=len(hits), budget=(budget, words))
+    query = collapse(hits, parents, top=len(hits), siblings=siblings, budget=(budget, words))
     sent = prompt(ranking, chunks, budget, lambda s: text[s.start : s.end], words)
     assert [(p.start, p.end, p.prefix) for r in query for p in r.passages] == [
         (s.span.start, s.span.end, s.prefix) for s in sent

@@ -98,3 +98,54 @@ def test_joined_children_too_long_for_what_is_left_send_their_head_to_a_child_en
     # after the first section (11) only 5 are left: the head to the first hit's end (4) fits
     second = group((10, 20), (11, 14), (13, 17))
     assert sent(assemble([GROUPS[0], second], 16, words)) == [(0, 10, True), (11, 14, False)]
+
+
+def ranked(parent: tuple[int, int], hits: list[tuple[int, int]], ranks: list[int]) -> Group:
+    """A group whose parent's children are its words in pairs, with hits ranked in the search."""
+    children = tuple(piece(w, w + 2, "C\n") for w in range(parent[0], parent[1], 2))
+    return Group(
+        piece(*parent, "P\n"), tuple(piece(*hit, "C\n") for hit in hits), children, tuple(ranks)
+    )
+
+
+def test_hits_are_sent_in_the_search_rank_not_parent_by_parent() -> None:
+    # after the first section (11), 6 are left: the second section's best hit (rank 1) and the
+    # third's (rank 2) fit; the second section's other hit (rank 5) would have come first by parent
+    groups = [
+        ranked((0, 10), [(4, 6)], [0]),
+        ranked((10, 20), [(12, 14), (16, 18)], [1, 5]),
+        ranked((20, 30), [(24, 26)], [2]),
+    ]
+    assert sent(assemble(groups, 17, words)) == [(0, 10, True), (12, 14, False), (24, 26, False)]
+
+
+def test_budget_left_after_the_hits_grows_each_passage_by_the_child_after_it() -> None:
+    # 11 + 3 (words 12-14 with "C") leaves 2: the next child (14-16) joins the passage for 2 more;
+    # the section whole would cost 8 more
+    groups = [ranked((0, 10), [(4, 6)], [0]), ranked((10, 20), [(12, 14)], [1])]
+    assert sent(assemble(groups, 16, words)) == [(0, 10, True), (12, 16, False)]
+
+
+def test_consecutive_children_are_one_passage_with_the_first_ones_prefix() -> None:
+    groups = [ranked((0, 10), [(0, 2)], [0]), ranked((10, 20), [(14, 16), (12, 14)], [1, 2])]
+    [_, second] = assemble(groups, 11 + 5, words)
+    assert [(p.start // 4, p.end // 4, p.prefix) for p in second] == [(12, 16, "C\n")]
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.sets(st.integers(0, 4), min_size=1)), max_size=6),
+    st.integers(0, 120),
+)
+def test_with_children_known_a_prompt_fits_and_every_passage_is_whole_children(
+    layout: list[tuple[int, set[int]]], budget: int
+) -> None:
+    # section s is words 10s-10s+10, its children the word pairs, its hits some of them
+    groups = [
+        ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
+               [rank + h for h in sorted(hits)])
+        for rank, (s, hits) in enumerate(layout)
+    ]  # fmt: skip
+    passages = [p for ps in assemble(groups, budget, words) for p in ps]
+    assert sum(words(p.rendered) for p in passages) <= budget
+    assert all(SOURCE[p.start : p.end] == p.text for p in passages)
+    assert all(p.start % 8 == 0 and p.end % 8 == 0 for p in passages)  # child boundaries

@@ -17,7 +17,13 @@ from skills.search.collapse import (
     group_by_parent,
     merge_spans,
 )
-from skills.search.query import QueryOptions, SearchRequest, query_parents, search_in
+from skills.search.query import (
+    QueryOptions,
+    SearchRequest,
+    fetch_siblings,
+    query_parents,
+    search_in,
+)
 
 #: A document with one parent [0, 30) holding three children, and a second parent [30, 40).
 SOURCE = "aaaaaaaaa bbbbbbbbb ccccccccc ddddddddd"
@@ -206,9 +212,15 @@ def test_search_in_refuses_ids_with_the_delimiter() -> None:
 class RecordingSearcher:
     """Answers the children query with fixed hits and parent lookups from a table."""
 
-    def __init__(self, children: list[dict[str, Any]], parents: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        children: list[dict[str, Any]],
+        parents: list[dict[str, Any]],
+        siblings: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.children = children
         self.parents = parents
+        self.siblings = siblings
         self.calls: list[dict[str, Any]] = []
 
     def search(self, request: SearchRequest) -> list[dict[str, Any]]:
@@ -217,6 +229,8 @@ class RecordingSearcher:
              "vector_k": request.vector_k}
         )  # fmt: skip
         if request.index == "children":
+            if request.filter and self.siblings is not None:
+                return self.siblings
             return self.children[: request.top]
         filter = request.filter
         wanted = filter.split("'")[1].split("|") if filter else []
@@ -317,3 +331,22 @@ def test_a_budget_too_small_for_a_passage_returns_nothing_rather_than_a_cut() ->
     searcher = RecordingSearcher([{**child_doc("c1", "p1", 0.9, 10, 20), "prefix": "H\n\n"}], [])
     options = QueryOptions(budget=1)
     assert query_parents(searcher, "q", children_index="children", options=options) == []
+
+
+def test_a_budget_grows_a_hit_passage_by_its_fetched_sibling() -> None:
+    first = {**child_doc("c1", "p1", 0.9, 0, 10), "prefix": "H\n\n", "parentText": SOURCE[0:10],
+             "parentStart": 0, "parentEnd": 10, "parentPrefix": "H\n\n"}  # fmt: skip
+    hit = {**child_doc("c3", "p2", 0.8, 20, 30), "prefix": "I\n\n", "parentText": SOURCE[10:39],
+           "parentStart": 10, "parentEnd": 39, "parentPrefix": "I\n\n"}  # fmt: skip
+    siblings = [
+        {"parentChunkId": "p2", "ordinal": n, "start": start, "end": end, "prefix": "I\n\n"}
+        for n, (start, end) in enumerate(((10, 20), (20, 30), (30, 39)))
+    ] + [{"parentChunkId": "p1", "ordinal": 0, "start": 0, "end": 10, "prefix": "H\n\n"}]
+    searcher = RecordingSearcher([first, hit], [], siblings)
+    budget = len("H\n\n" + SOURCE[0:10]) + len("I\n\n" + SOURCE[20:39])  # one token a character
+    hits = [ChildHit.from_result(doc) for doc in (first, hit)]
+    parents = {p.parent_chunk_id: p for p in map(ParentDoc.from_child, hits) if p is not None}
+    siblings_of = fetch_siblings(searcher, "children", ["p1", "p2"])
+    results = collapse(hits, parents, 2, siblings=siblings_of, budget=(budget, len))
+    assert [(p.start, p.end) for p in results[1].passages] == [(20, 39)]
+    assert results[1].passage == "I\n\n" + SOURCE[20:39]
