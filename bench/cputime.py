@@ -1,7 +1,10 @@
 """The one CPU-time measuring loop of the benchmarks and of the n-against-4n tests.
 
-CPU time of this process, not wall time: other processes on a shared machine slow every
-measurement alike, so ratios measured in one run stay meaningful. Each round repeats the call
+CPU time of the calling thread, not wall time: other processes on a shared machine slow every
+measurement alike, so ratios measured in one run stay meaningful; and not the process's, which
+also counts what other threads do meanwhile (a server or a thread pool an earlier test left
+running, in a whole test run). What is measured here is single-threaded: the engine and the
+converters start no threads. Each round repeats the call
 until ``min_seconds`` have passed (so that a millisecond is not clock noise), with the garbage
 collector off (so that a collection started by earlier work is not charged to this call), and
 the best round wins.
@@ -29,8 +32,8 @@ def cpu_seconds(run: Callable[[], object], rounds: int = 3, min_seconds: float =
     gc.disable()
     try:
         for _ in range(rounds):
-            calls, started = 0, time.process_time()
-            while (elapsed := time.process_time() - started) < min_seconds or not calls:
+            calls, started = 0, time.thread_time()
+            while (elapsed := time.thread_time() - started) < min_seconds or not calls:
                 run()
                 calls += 1
             best = min(best, elapsed / calls)
