@@ -84,25 +84,26 @@ def test_a_document_a_question_names_is_read_whatever_its_suffix(
     assert set(dataset.documents) == {"sub/a.md", "sub/notes.txt", "sub/guide.adoc"}
 
 
-def test_a_document_that_is_not_utf8_is_refused_by_name(docs: Path, tmp_path: Path) -> None:
-    (docs / "sub" / "latin1.txt").write_bytes("Caf\u00e9 au lait.".encode("latin-1"))
-    questions = write_lines(
-        tmp_path / "q.jsonl",
-        [{"id": "q", "question": "?", "doc": "sub/latin1.txt", "reference": "au lait"}],
-    )
-    with pytest.raises(DatasetError, match=r"latin1\.txt: not UTF-8 text"):
-        load_dataset(docs, questions)
-
-
-def test_a_file_that_converts_to_no_text_is_refused_with_the_converters_reason(
-    docs: Path, tmp_path: Path
+@pytest.mark.parametrize(
+    ("name", "data", "error"),
+    [
+        ("latin1.txt", "Caf\u00e9 au lait.".encode("latin-1"), r"latin1\.txt: not UTF-8 text"),
+        (  # a format the registry converts, with nothing to read: the converter's reason
+            "scan.png",
+            b"\x89PNG\r\n\x1a\n\x00\xff",
+            r"scan\.png: no text after conversion \(an image",
+        ),
+    ],
+)
+def test_a_document_without_text_is_refused_by_name_with_the_reason(
+    docs: Path, tmp_path: Path, name: str, data: bytes, error: str
 ) -> None:
-    (docs / "sub" / "scan.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    (docs / "sub" / name).write_bytes(data)
     questions = write_lines(
         tmp_path / "q.jsonl",
-        [{"id": "q", "question": "?", "doc": "sub/scan.png", "reference": "PNG"}],
+        [{"id": "q", "question": "?", "doc": f"sub/{name}", "reference": "au lait"}],
     )
-    with pytest.raises(DatasetError, match=r"scan\.png: no text after conversion \(an image"):
+    with pytest.raises(DatasetError, match=error):
         load_dataset(docs, questions)
 
 
