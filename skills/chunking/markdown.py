@@ -230,11 +230,12 @@ def back_matter(text: str, start: int = 0) -> int:
     definitions (blank lines among and after them) that ends it, after a blank line.
 
     A changelog ends in one (keep-a-changelog's ``[1.1.0]: https://.../compare/v1.0.0...v1.1.0``,
-    one a version); it is never rendered, and as a child it sat under the last version's
-    heading and matched the keyword queries of every version. So it is metadata, as front
-    matter is: chunks end before it. Definitions right under a paragraph line are text of that
-    paragraph (CommonMark: a definition cannot interrupt one); a document (after its front
-    matter, from ``start`` on) of nothing but definitions is all it says, and is text.
+    one a version); it is never rendered, and as a child it sat under the oldest version's
+    heading (the last one) and matched the keyword queries of every version. So it is
+    metadata, as front matter is: chunks end before it. Definitions right under a paragraph
+    line are text of that paragraph (CommonMark: a definition cannot interrupt one); a document
+    (after its front matter, from ``start`` on) of nothing but definitions is all it says, and
+    is text.
 
     >>> back_matter("## 1.0\\n\\n- Fixed.\\n\\n[1.0]: https://x.test/v1.0\\n")
     18
