@@ -139,6 +139,12 @@ _FRONT_MATTER = re.compile(
     rf"(?:{_FRONT_MATTER_KEYS}|(?:#[^\n]*\n)+(?:{_FRONT_MATTER_KEYS})?)"
     r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
 )
+#: A line of one CommonMark link reference definition: ``[2.3.1]: https://...`` (a ``<...>``
+#: destination, an optional title); not a footnote (``[^1]: ...``), which is read.
+_DEFINITION_LINE = re.compile(
+    r" {0,3}\[(?!\^)[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+)"
+    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"""
+)
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
 _FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
 _FRONT_MATTER_DESCRIPTION = re.compile(r"^description[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
@@ -219,6 +225,37 @@ def front_matter(text: str) -> tuple[int, str, str]:
     return match.end(), title, description
 
 
+def back_matter(text: str, start: int = 0) -> int:
+    """Where ``text``'s back matter begins (``len(text)`` without one): the run of link reference
+    definitions (blank lines among and after them) that ends it, after a blank line.
+
+    A changelog ends in one (keep-a-changelog's ``[1.1.0]: https://.../compare/v1.0.0...v1.1.0``,
+    one a version); it is never rendered, and as a child it sat under the oldest version's
+    heading (the last one) and matched the keyword queries of every version. So it is
+    metadata, as front matter is: chunks end before it. Definitions right under a paragraph
+    line are text of that paragraph (CommonMark: a definition cannot interrupt one); a document
+    (after its front matter, from ``start`` on) of nothing but definitions is all it says, and
+    is text.
+
+    >>> back_matter("## 1.0\\n\\n- Fixed.\\n\\n[1.0]: https://x.test/v1.0\\n")
+    18
+    """
+    found = len(text)
+    pending = -1  # the first line of the definitions above the last blank line, if any
+    line_end = len(text)
+    while line_end > start:
+        line_start = text.rfind("\n", 0, line_end) + 1
+        if not _CONTENT.search(text, line_start, line_end):  # a blank line
+            if pending >= 0:
+                found, pending = pending, -1
+        elif _DEFINITION_LINE.fullmatch(text, line_start, line_end):
+            pending = line_start
+        else:  # text: the definitions found after a blank line below it are its back matter
+            return found
+        line_end = line_start - 1
+    return len(text)
+
+
 def parse_markdown(text: str, heading_depth: int = 6, sections_only: bool = False) -> Outline:
     """Find the structure of ``text``; headings deeper than ``heading_depth`` open no section.
 
@@ -249,6 +286,7 @@ class _MarkdownParser:
         text = self.text
         start = self._front_matter()
         self._fences(start)
+        self._back_matter(start)
         comments = self._comments(start)
         if not self.sections_only:
             self._html_tables(start)
@@ -302,6 +340,13 @@ class _MarkdownParser:
         self.page_title = title
         self.builder.front_matter(end, description)
         return end
+
+    def _back_matter(self, start: int) -> None:
+        """Where the page's text ends, before its back matter (``back_matter``), unless that
+        lies in a code block (an unclosed fence runs to the end)."""
+        end = back_matter(self.text, start)
+        if end < len(self.text) and not Spans(self.opaque).hold(end):
+            self.builder.back_matter(end)
 
     def _fences(self, start: int) -> None:
         """Pair fence lines into code blocks; an unclosed fence runs to the end.

@@ -118,6 +118,9 @@ class Outline:
     warnings: tuple[str, ...] = ()
     #: Where the document's text begins: after its front matter, which is metadata, not text.
     content_start: int = 0
+    #: Where it ends: before its back matter (link reference definitions), metadata too; -1
+    #: (the default) is read as the document's end.
+    content_end: int = -1
     #: What leads the chunks that begin where the text does (the front matter's description).
     lead: str = ""
     _section_starts: Sequence[int] = field(init=False, repr=False)
@@ -128,6 +131,8 @@ class Outline:
     def __post_init__(self) -> None:
         """The lookup tables, built once (the dataclass is frozen: set through ``object``)."""
         lines = {*self.heading_lines, *self.label_lines, *self.bare_lines}
+        if self.content_end < 0:
+            object.__setattr__(self, "content_end", self.length)
         object.__setattr__(self, "_section_starts", [s.start for s in self.sections])
         object.__setattr__(self, "_container_starts", [c.start for c in self.containers])
         object.__setattr__(self, "_heading_starts", sorted(self.heading_lines))
@@ -238,8 +243,8 @@ class OutlineBuilder:
     ``section`` and ``end_section`` (or a ``SectionTree``, which opens and closes them by
     depth); ``heading_line``, ``label_line`` and ``bare_line`` for lines that never make a piece
     alone; ``container`` for a block whose pieces reopen its first lines; ``front_matter``;
-    ``warn``. ``build`` sorts and indexes it all once, hands it to the outline and leaves the
-    builder empty, so the outline never changes after it.
+    ``back_matter``; ``warn``. ``build`` sorts and indexes it all once, hands it to the outline
+    and leaves the builder empty, so the outline never changes after it.
 
     >>> builder = OutlineBuilder(length=20)
     >>> builder.cut(9, Level.BLOCK)
@@ -265,6 +270,7 @@ class OutlineBuilder:
         self._bare_lines: dict[int, int] = {}
         self._warnings: list[str] = []
         self._content_start = 0
+        self._content_end = self.length
         self._lead = ""
 
     def cut(self, position: int, level: int) -> None:
@@ -320,6 +326,10 @@ class OutlineBuilder:
         self._content_start = end
         self._lead = lead
 
+    def back_matter(self, start: int) -> None:
+        """The document's text ends at ``start``, before its back matter (metadata, not text)."""
+        self._content_end = start
+
     def warn(self, message: str) -> None:
         """Something the parser could not read as meant (a syntax error in code)."""
         self._warnings.append(message)
@@ -354,6 +364,7 @@ class OutlineBuilder:
             self._bare_lines,
             tuple(self._warnings),
             self._content_start,
+            self._content_end,
             self._lead,
         )
         self._clear()

@@ -89,12 +89,12 @@ class Packer:
         self.outline = outline
         self.avoid = {position for c in outline.containers for position in c.avoid}
         self.by_rows = any(c.row_start is not None for c in outline.containers)
-        first = _first_content(text, outline.content_start)
+        first = _first_content(text, outline.content_start, outline.content_end)
         low = bisect_right(outline.positions, first)
-        high = bisect_left(outline.positions, len(text))
+        high = bisect_left(outline.positions, outline.content_end)
         positions = array("q", [first])
         positions.extend(outline.positions[low:high])
-        positions.append(len(text))
+        positions.append(outline.content_end)
         levels = array("b", [Level.EDGE])
         levels.extend(outline.levels[low:high])
         levels.append(Level.EDGE)
@@ -108,8 +108,13 @@ class Packer:
         return self.cuts.positions[0]
 
     @property
+    def end(self) -> int:
+        """Where the document's content ends (before any back matter): no piece reaches past."""
+        return self.cuts.positions[-1]
+
+    @property
     def is_empty(self) -> bool:
-        return self.first >= len(self.text)
+        return self.first >= self.end
 
     def pack(self, cut: int, end: int, limit: int, target: int | None = None) -> list[Piece]:
         """Chunks of ``text[cut:end]``, each with ``tokens <= limit``; pieces are merged up to
@@ -680,9 +685,9 @@ def text_start(text: str, cut: int, end: int) -> int:
     return line_start if line_start >= 0 else position
 
 
-def _first_content(text: str, start: int) -> int:
-    """Start of the first non-blank line from the line start ``start`` on."""
-    found = _CONTENT.search(text, start)
+def _first_content(text: str, start: int, end: int) -> int:
+    """Start of the first non-blank line from the line start ``start`` on, before ``end``."""
+    found = _CONTENT.search(text, start, end)
     if found is None:
-        return len(text)
+        return end
     return max(start, text.rfind("\n", 0, found.start()) + 1)

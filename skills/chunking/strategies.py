@@ -138,7 +138,7 @@ def _layout(
     if strategy in (Strategy.RECURSIVE, Strategy.STRUCTURAL):
         packer = document.packer()
         layout = Layout()
-        for piece in packer.pack(packer.first, len(document.text), options.leaf_budget):
+        for piece in packer.pack(packer.first, packer.end, options.leaf_budget):
             layout.add_leaf(piece)
         return layout
     layout = hierarchical(document, options)  # semantic: with the topic shifts ``prepare`` added
@@ -154,8 +154,9 @@ def with_topic_shifts(outline: Outline, text: str, model: BoundaryModel) -> Outl
     """``outline`` with a cut point where ``model`` sees the topic change between two of its
     blocks (``Document.prepare`` adds them before the prefixes are built)."""
     cut_points = zip(outline.positions, outline.levels, strict=True)
-    blocks = [position for position, level in cut_points if level >= Level.BLOCK]
-    return outline.with_cuts(model.topic_shifts(text, blocks), Level.TOPIC_SHIFT)
+    end = outline.content_end  # no topic shifts in the back matter: no chunk holds it
+    blocks = [p for p, level in cut_points if level >= Level.BLOCK and p < end]
+    return outline.with_cuts(model.topic_shifts(text[:end], blocks), Level.TOPIC_SHIFT)
 
 
 def hierarchical(document: Document, options: ChunkOptions) -> Layout:
@@ -166,7 +167,7 @@ def hierarchical(document: Document, options: ChunkOptions) -> Layout:
         return layout
     overlap = options.child_overlap_tokens
     leaf_budget = options.leaf_budget
-    parents = packer.pack(packer.first, len(document.text), options.parent_max_tokens)
+    parents = packer.pack(packer.first, packer.end, options.parent_max_tokens)
     for parent in _drained(parents):
         number = layout.add_parent(parent)
         leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
@@ -234,16 +235,16 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     packer = document.packer()
     layout = Layout()
     position = packer.first
-    end_of_text = len(text)
+    end_of_text = packer.end  # before any back matter
     ends = index.ends
     while position < end_of_text:
         room = max(1, budget - document.context.upper_bound(position, budget))
         first_token = index.tokens_before(position)
         last_token = first_token + room
-        if last_token >= index.total:
+        stop = end_of_text if last_token >= index.total else int(ends[last_token - 1])
+        if stop >= end_of_text:
             stop = end_of_text
         else:
-            stop = int(ends[last_token - 1])
             safe = last_safe(text, position, stop)
             stop = safe if safe > position else stop
         piece = packer.measure(position, stop, budget)

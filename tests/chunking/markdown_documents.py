@@ -147,6 +147,10 @@ page_break = st.just('<!-- PageBreak -->\n<!-- PageNumber="7" -->')
 comment = st.lists(st.lists(words, max_size=5).map(" ".join), max_size=6).map(
     lambda lines: "<!-- YAML\n" + "".join(f"  - {line}\n" for line in lines) + "-->"
 )
+#: link reference definitions ending the document: a changelog's back matter
+back_matter = st.lists(words, min_size=1, max_size=40).map(
+    lambda labels: "\n".join(f"[{label}]: https://example.com/{label}" for label in labels)
+)
 block = st.one_of(
     paragraph,
     paragraph,
@@ -179,7 +183,9 @@ front_matter = st.tuples(
     + "".join(f"{key}: {value}\n" for key, value in f[2]) + "---\n\n"
 )  # fmt: skip
 markdown_document = st.tuples(
-    st.one_of(st.just(""), front_matter), st.lists(block, max_size=25).map("\n\n".join)
+    st.one_of(st.just(""), front_matter),
+    st.lists(block, max_size=25).map("\n\n".join),
+    st.one_of(st.just(""), back_matter.map(lambda definitions: f"\n\n{definitions}\n")),
 ).map("".join)
 
 

@@ -230,9 +230,78 @@ def test_a_table_of_contents_with_dot_leaders_opens_no_section() -> None:
     assert chunk_document(source, format="text").leaves[0].headings == ()
 
 
-def test_emphasis_and_attribute_lists_stay_out_of_heading_paths() -> None:
-    source = '# **Setup** { id="setup" }\n\nInstall it.\n'
-    assert chunk_document(source).leaves[0].headings == ("Setup",)
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ('# **Setup** { id="setup" }', "Setup"),
+        ("## Install { #install .tab }", "Install"),
+        ("## Install {: #install }", "Install"),
+        ("## **Note** about X", "Note about X"),
+        ("## Do **not** run it {#dont}", "Do not run it"),
+    ],
+)
+@pytest.mark.parametrize("strategy", ["hierarchical", "fixed"])
+def test_emphasis_and_attribute_lists_stay_out_of_heading_paths(
+    heading: str, title: str, strategy: str
+) -> None:
+    source = f"{heading}\n\nInstall it.\n"
+    options = ChunkOptions(strategy=strategy)
+    assert chunk_document(source, options=options).leaves[0].headings == (title,)
+
+
+KEEP_A_CHANGELOG = (
+    "# Changelog\n\nAll notable changes to this project are documented in this file.\n\n"
+    "## [Unreleased]\n\n### Added\n\n- A `--dry-run` flag that prints the plan.\n\n"
+    + "".join(
+        f"## [1.{n}.0] - 2024-0{1 + n % 9}-15\n\n### Fixed\n\n"
+        f"- The exporter no longer drops rows after the {n}th page of a report.\n\n"
+        for n in range(12, 0, -1)
+    )
+    + "[Unreleased]: https://github.com/example/tool/compare/v1.12.0...HEAD\n"
+    + "".join(
+        f"[1.{n}.0]: https://github.com/example/tool/compare/v1.{n - 1}.0...v1.{n}.0\n"
+        for n in range(12, 0, -1)
+    )
+    + "".join(f"[@user{n}]: https://github.com/user{n}\n" for n in range(40))
+    + "\n"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["LF", "CRLF"])
+@pytest.mark.parametrize("strategy", ["hierarchical", "structural", "fixed", "semantic"])
+@pytest.mark.parametrize("definitions", [53, 2], ids=["a long run", "a short run"])
+def test_link_reference_definitions_that_end_a_changelog_are_back_matter(
+    newline: str, strategy: str, definitions: int
+) -> None:
+    # keep-a-changelog's last lines: one definition per version; as children they sat under
+    # the oldest version and matched every version's keyword queries
+    lines = KEEP_A_CHANGELOG.split("\n")
+    first = lines.index("[Unreleased]: https://github.com/example/tool/compare/v1.12.0...HEAD")
+    source = newline.join([*lines[: first + definitions], "", ""])
+    back_matter = source.index("[Unreleased]:")
+    options = ChunkOptions(strategy=strategy, child_max_tokens=64, parent_max_tokens=256)
+    result = chunk_document(source, document_key="CHANGELOG.md", options=options)
+    chunks = [*result.parents, *result.leaves]
+    assert chunks and all(chunk.end <= back_matter for chunk in chunks)
+    assert all(source[c.start : c.end] == c.text for c in chunks)
+    last = "- The exporter no longer drops rows after the 1th page of a report."
+    assert last in result.leaves[-1].text
+    assert result.leaves[-1].headings[:2] == ("Changelog", "[1.1.0] - 2024-02-15")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "## 1.0\n\nSee the notes below.\n[1.0]: https://x.test/v1.0\n",
+        "## 1.0\n\n```text\n\n[1.0]: https://x.test/v1.0\n",
+        "## 1.0\n\nFixed it.[^1]\n\n[^1]: In the exporter.\n",
+        "[1.0]: https://x.test/v1.0\n[2.0]: https://x.test/v2.0\n",
+    ],
+    ids=["under a paragraph line", "in an unclosed fence", "a footnote", "nothing else"],
+)
+def test_definitions_that_are_text_are_chunked(source: str) -> None:
+    result = chunk_document(source, options=ChunkOptions(strategy="structural"))
+    assert result.leaves[-1].end >= len(source.rstrip())
 
 
 README_LOGO = """\
@@ -389,3 +458,23 @@ def test_front_matter_that_opens_with_a_yaml_comment_is_front_matter() -> None:
     leaves = chunk_document(source).leaves
     assert [leaf.text for leaf in leaves] == [source[source.index("## Methods") :]]
     assert leaves[0].headings == ("Methods",)
+
+
+class EveryBlock:
+    """A boundary model that sees a topic shift at every block, and keeps what it was shown."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def topic_shifts(self, text: str, candidates: list[int]) -> list[int]:
+        self.seen.append(text)
+        return candidates
+
+
+def test_semantic_boundaries_are_never_sought_in_the_back_matter() -> None:
+    model = EveryBlock()
+    options = ChunkOptions(strategy="semantic", child_max_tokens=64, parent_max_tokens=256)
+    result = chunk_document(KEEP_A_CHANGELOG, options=options, boundary_model=model)
+    back_matter = KEEP_A_CHANGELOG.index("[Unreleased]:")
+    assert model.seen == [KEEP_A_CHANGELOG[:back_matter]]
+    assert all(chunk.end <= back_matter for chunk in (*result.parents, *result.leaves))

@@ -25,7 +25,7 @@ from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
-from skills.chunking.markdown import front_matter, parse_markdown
+from skills.chunking.markdown import back_matter, front_matter, parse_markdown
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
 from skills.chunking.pack import text_start
@@ -74,9 +74,9 @@ def check_invariants(
     ids = [c.id for c in (*result.parents, *result.leaves)]
     assert len(ids) == len(set(ids))
     assert [c.ordinal for c in result.leaves] == list(range(len(result.leaves)))
-    start = content_start(source, result, options)
+    start, end = content_bounds(source, result, options)
     if result.parents:
-        assert_covers(source, result.parents, start, len(source))
+        assert_covers(source, result.parents, start, end)
         for parent in result.parents:
             children = result.children_of(parent)
             assert children, "every parent has children"
@@ -85,15 +85,22 @@ def check_invariants(
             assert_covers(source, children, parent.start, parent.end)
         assert {leaf.parent_id for leaf in result.leaves} == {p.id for p in result.parents}
     else:
-        assert_covers(source, result.leaves, start, len(source))
+        assert_covers(source, result.leaves, start, end)
+    assert all(start <= c.start and c.end <= end for c in (*result.parents, *result.leaves))
 
 
-def content_start(source: str, result: Chunking, options: ChunkOptions) -> int:
-    """Where the chunks must begin covering: after a Markdown page's front matter, which is its
-    metadata (``markdown.front_matter``), unless the markup is read as plain text."""
+def content_bounds(source: str, result: Chunking, options: ChunkOptions) -> tuple[int, int]:
+    """What the chunks must cover: a Markdown page without its front matter and its back matter
+    (``markdown.front_matter``, ``markdown.back_matter``: its metadata), unless the markup is
+    read as plain text. The back matter is where the parser found it (not in a code block)."""
     if result.format != "markdown" or options.strategy.value == "recursive":
-        return 0
-    return front_matter(line_view(source))[0]
+        return 0, len(source)
+    view = line_view(source)
+    start = front_matter(view)[0]
+    end = back_matter(view, start)
+    if end < len(view) and end != parse_markdown(view, sections_only=True).content_end:
+        end = len(view)  # definitions in an unclosed code block: its text
+    return start, end
 
 
 def assert_covers(source: str, chunks: Sequence[Chunk], start: int, end: int) -> None:

@@ -49,6 +49,19 @@ def test_a_run_of_blank_lines_is_read_in_linear_time(name: str) -> None:
     assert least_growth(shape, 4000, parse, MAX_GROWTH) < MAX_GROWTH
 
 
+DEFINITION_RUNS: dict[str, Shape] = {
+    "back matter": lambda n: "# t\n\ntext\n\n" + "[v1.0]: https://x.test/v1.0\n" * n,
+    "under a paragraph line": lambda n: "text\n" + "[v1.0]: https://x.test/v1.0\n" * n,
+    "between blank lines": lambda n: "text\n" + "\n[v1.0]: https://x.test/v1.0\n" * n,
+    "nothing else": lambda n: "[v1.0]: https://x.test/v1.0\n" * n,
+}
+
+
+@pytest.mark.parametrize("name", DEFINITION_RUNS)
+def test_a_run_of_link_reference_definitions_is_read_in_linear_time(name: str) -> None:
+    assert least_growth(DEFINITION_RUNS[name], 4000, parse_markdown, MAX_GROWTH) < MAX_GROWTH
+
+
 @pytest.mark.parametrize("run", [" ", "\n", "\t", " \n"])
 def test_a_long_run_of_spaces_is_counted_in_linear_time(run: str) -> None:
     # tiktoken's BPE is quadratic in a pre-token's length: the index encodes segments
