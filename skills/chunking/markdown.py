@@ -91,7 +91,15 @@ _INLINE_TAG = re.compile(
     r"(?:[ \t/][^<>\n]*)?>",
     re.IGNORECASE,
 )
-_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*", re.MULTILINE)
+#: One CommonMark link reference definition: ``[2.3.1]: https://...`` (a ``<...>`` destination,
+#: an optional title); not a footnote (``[^1]: ...``), which is read. The one spelling of it: a
+#: line of one is nothing to read, a run that ends a page is its back matter, and a reader
+#: skips one (``link_text``).
+_DEFINITION = (
+    r"\[(?!\^)[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+)"
+    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?"""
+)
+_LINK_DEFINITION = re.compile(rf"^[ \t]{{0,3}}{_DEFINITION}[ \t]*$", re.MULTILINE)
 _SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
 #: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
@@ -117,7 +125,7 @@ _BARE_HTML_BLOCK = re.compile(
 #: mkdocs-material's macros (``<!-- md:version 9.2 -->``). A run of them is one bare "line".
 _NOTHING_TO_READ = re.compile(
     r"(?:[ \t]*(?:\{\{[<%][ \t]*/.*?[%>]\}\}"
-    r"|\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?"
+    rf"|{_DEFINITION}"
     r"|(?:\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\]\([^)\n]*\))?[ \t]*)+|<!--[ \t]*md:[^\n]*?-->)"
     r"[ \t]*(?:\n|\Z))+"
 )
@@ -139,12 +147,7 @@ _FRONT_MATTER = re.compile(
     rf"(?:{_FRONT_MATTER_KEYS}|(?:#[^\n]*\n)+(?:{_FRONT_MATTER_KEYS})?)"
     r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
 )
-#: A line of one CommonMark link reference definition: ``[2.3.1]: https://...`` (a ``<...>``
-#: destination, an optional title); not a footnote (``[^1]: ...``), which is read.
-_DEFINITION_LINE = re.compile(
-    r" {0,3}\[(?!\^)[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+)"
-    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"""
-)
+_DEFINITION_LINE = re.compile(rf" {{0,3}}{_DEFINITION}[ \t]*")
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
 _FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
 _FRONT_MATTER_DESCRIPTION = re.compile(r"^description[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
