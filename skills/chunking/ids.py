@@ -52,11 +52,6 @@ class IdMaker:
         self._seen[digest] = occurrence + 1
         return digest, occurrence
 
-    def make(self, level: int, headings: tuple[str, ...], source: str, start: int, end: int) -> str:
-        """The id of the chunk ``source[start:end]`` at ``level`` under ``headings``."""
-        digest, occurrence = self.key(level, headings, source, start, end)
-        return chunk_id(self.prefix, level, digest, occurrence)
-
 
 def chunk_id(prefix: str, level: int, digest: bytes, occurrence: int) -> str:
     """The id of a chunk of the document ``prefix`` names (``document_prefix``), from its

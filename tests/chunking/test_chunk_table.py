@@ -1,6 +1,6 @@
 """A result keeps its chunks as rows of numbers (``ChunkTable``) and reads as a sequence of them.
 
-Specifications: every read gives the same ``Chunk`` (ids as ``IdMaker.make`` spells them, the
+Specifications: every read gives the same ``Chunk`` (ids as ``ids.chunk_id`` spells them, the
 parent's id, pages, ordinal), the table behaves as the tuple it replaced (indexing, slicing,
 equality, ``+``), and the result holds no ``Chunk`` objects, only a few bytes a chunk.
 """
@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document
-from skills.chunking.ids import IdMaker
+from skills.chunking.ids import IdMaker, chunk_id
 from skills.chunking.model import ChunkRows, ChunkTable
 
 SECTION = "## Retry policy\n\nRequests are retried three times with backoff.\n\n"
@@ -31,8 +31,9 @@ def table_of(source: str, spans: list[tuple[int, int]], headings: tuple[str, ...
 def test_a_row_reads_as_the_chunk_it_describes() -> None:
     source = "alpha beta\n\ngamma"
     chunk = table_of(source, [(0, 10), (12, 17)], ("A", "B"))[1]
+    ids = IdMaker("doc.md")
     assert chunk == Chunk(
-        id=IdMaker("doc.md").make(1, ("A", "B"), source, 12, 17),
+        id=chunk_id(ids.prefix, 1, *ids.key(1, ("A", "B"), source, 12, 17)),
         parent_id=None,
         level=1,
         ordinal=1,
