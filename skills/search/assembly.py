@@ -109,8 +109,9 @@ def assemble(
 
     if plans and plans[0].group.parent is not None and not take(plans[0], plans[0].everything):
         first = plans[0]
-        ends = sorted({run[-1] for run in first.runs(first.hits)}, reverse=True)
-        next((end for end in ends if first.has_head(end) and take(first, first.head(end))), None)
+        for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
+            if first.has_head(end) and take(first, first.head(end)):
+                break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):
         take(plans[number], [unit])
     for plan in plans:
