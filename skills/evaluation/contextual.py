@@ -103,7 +103,9 @@ def noted_chunk_set(dataset: Dataset, writer: NoteWriter | None) -> ChunkSet:
     options = ChunkOptions(note_tokens=LLM_NOTE_TOKENS if writer else 0)
     parts = {}
     for doc, text in dataset.documents.items():
-        chunked = chunk_document(text, document_key=doc, options=options)
+        chunked = chunk_document(
+            text, title=dataset.titles.get(doc), document_key=doc, options=options
+        )
         if writer is not None:
             chunked = writer(doc, text, chunked, options)
         parent_index = {parent.id: index for index, parent in enumerate(chunked.parents)}
@@ -129,8 +131,16 @@ def count_costs(dataset: Dataset, env: Mapping[str, str]) -> dict[str, float]:
     options = ChunkOptions(note_tokens=LLM_NOTE_TOKENS)
     children = prompt_tokens = 0
     for doc, text in dataset.documents.items():
-        chunked = chunk_document(text, document_key=doc, options=options)
-        prompts = Prompts.of(chunked, text, None, options.note_tokens, settings.document_max_tokens)
+        chunked = chunk_document(
+            text, title=dataset.titles.get(doc), document_key=doc, options=options
+        )
+        prompts = Prompts.of(
+            chunked,
+            text,
+            dataset.titles.get(doc),
+            options.note_tokens,
+            settings.document_max_tokens,
+        )
         for leaf in chunked.leaves:
             messages = prompts.messages(leaf)
             prompt_tokens += sum(count_tokens(message["content"]) for message in messages)

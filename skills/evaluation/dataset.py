@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,9 @@ class Dataset:
 
     documents: Mapping[str, str]
     questions: tuple[Question, ...]
+    #: A converted document's title, which the skill chunks it with (``skills.formats``: an HTML
+    #: page's ``<title>``, an Office file's core title); the engine puts it before every path.
+    titles: Mapping[str, str] = field(default_factory=dict)
 
     def reference_text(self, question: Question) -> str:
         return "\n".join(self.documents[r.doc][r.start : r.end] for r in question.references)
@@ -67,46 +70,58 @@ def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
     """The Markdown and text documents under ``folder``, and the files ``named`` in it whatever
     their suffix (a questions file may point at ``notes.rst``), sorted by path; an empty folder
     is an error."""
+    return _load_folder(folder, named)[0]
+
+
+def _load_folder(folder: Path, named: Iterable[str] = ()) -> tuple[dict[str, str], dict[str, str]]:
+    """:func:`load_documents`, and the titles of the converted ones."""
     if not folder.is_dir():
         raise DatasetError(f"docs folder {folder} does not exist")
     paths = {path for path in folder.rglob("*") if path.suffix.lower() in TEXT_SUFFIXES}
     paths.update(folder / name for name in named if name and _inside(Path(name)))
-    documents = {
-        path.relative_to(folder).as_posix(): _read_text(path)
-        for path in sorted(paths)
-        if path.is_file()
-    }
+    documents, titles = {}, {}
+    for path in sorted(paths):
+        if path.is_file():
+            name = path.relative_to(folder).as_posix()
+            documents[name], title = read_document(path.read_bytes(), path.as_posix())
+            if title:
+                titles[name] = title
     if not documents:
         raise DatasetError(f"no {'/'.join(sorted(TEXT_SUFFIXES))} documents under {folder}")
-    return documents
+    return documents, titles
 
 
 def _inside(relative: Path) -> bool:
     return not relative.is_absolute() and ".." not in relative.parts
 
 
-def _read_text(path: Path) -> str:
-    return document_text(path.read_bytes(), path.as_posix())
-
-
 def document_text(data: bytes, name: str) -> str:
-    """The text the engine chunks for the file ``name``: what the skill's converter writes for a
-    converted format (``skills.formats.read``), else the UTF-8 text without newline translation
-    (offsets are exact; a BOM stays); a file that is neither, or converts to no text (an image),
-    is an error naming it.
+    """The text the engine chunks for the file ``name`` (:func:`read_document` without the title).
 
     >>> document_text(b"<html><body><h1>Hi</h1><p>There.</p></body></html>", "a.html")
     '# Hi\\n\\nThere.\\n'
+    """
+    return read_document(data, name)[0]
+
+
+def read_document(data: bytes, name: str) -> tuple[str, str | None]:
+    """The text and title the skill chunks for the file ``name``: what its converter writes for a
+    converted format (``skills.formats.read``), else the UTF-8 text without newline translation
+    (offsets are exact; a BOM stays) and no title; a file that is neither, or converts to no text
+    (an image), is an error naming it.
+
+    >>> read_document(b"<title>Greeting</title><h1>Hi</h1><p>There.</p>", "a.html")
+    ('# Hi\\n\\nThere.\\n', 'Greeting')
     """
     try:
         read = read_file(data, name)
     except ConversionError as error:
         raise DatasetError(f"{name}: {error}") from error
     if read.format is None or read.format.is_text:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), None
     if not read.text.strip():
         raise DatasetError(f"{name}: no text after conversion ({'; '.join(read.warnings)})")
-    return read.text
+    return read.text, read.title
 
 
 def _doc_name(record: Mapping[str, Any]) -> str:
@@ -117,8 +132,8 @@ def _doc_name(record: Mapping[str, Any]) -> str:
 def load_dataset(docs: Path, questions: Path) -> Dataset:
     """Documents of ``docs`` and the questions of ``questions`` (``.jsonl`` or ``.csv``)."""
     named = (_doc_name(record) for _, record in read_records(questions))
-    documents = load_documents(docs, named)
-    return Dataset(documents=documents, questions=load_questions(questions, documents))
+    documents, titles = _load_folder(docs, named)
+    return Dataset(documents, load_questions(questions, documents), titles)
 
 
 def load_questions(questions: Path, documents: Mapping[str, str]) -> tuple[Question, ...]:

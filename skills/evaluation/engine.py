@@ -15,13 +15,18 @@ from skills.evaluation.spans import Span
 
 
 def engine_chunks(
-    doc: str, text: str, options: dict[str, Any], boundary_model: BoundaryModel | None = None
+    doc: str,
+    text: str,
+    options: dict[str, Any],
+    boundary_model: BoundaryModel | None = None,
+    title: str | None = None,
 ) -> ChunkSet:
     """Chunk one document with the engine; ``options`` are ChunkOptions in wire (camelCase) form,
     plus ``format`` (``markdown``, ``rst`` or ``text``: e.g. to measure documents as plain text)."""
     settings = dict(options)
     result = chunk_document(
         text,
+        title=title,
         document_key=doc,
         format=settings.pop("format", None),
         options=ChunkOptions.model_validate(settings),

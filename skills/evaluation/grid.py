@@ -53,12 +53,17 @@ class Candidate:
 
 
 def chunk(
-    candidate: Candidate, doc: str, text: str, boundary_model: BoundaryModel | None = None
+    candidate: Candidate,
+    doc: str,
+    text: str,
+    boundary_model: BoundaryModel | None = None,
+    title: str | None = None,
 ) -> ChunkSet:
-    """The candidate's chunk set for one document (``boundary_model``: for ``semantic``)."""
+    """The candidate's chunk set for one document (``boundary_model``: for ``semantic``; the
+    engine chunks with the ``title`` the skill would give it, the baselines know none)."""
     p = candidate.params
     if candidate.chunker == "engine":
-        return engine_chunks(doc, text, dict(p), boundary_model)
+        return engine_chunks(doc, text, dict(p), boundary_model, title)
     if candidate.chunker == "fixed":
         return baselines.fixed(doc, text, int(p["size"]), int(p["overlap"]))
     if candidate.chunker == "recursive":

@@ -25,7 +25,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from skills.evaluation.dataset import Dataset, DatasetError, document_text, load_questions
+from skills.evaluation.dataset import Dataset, DatasetError, load_questions, read_document
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "evaluation_sets"
@@ -41,13 +41,14 @@ def roots() -> dict[str, Path]:
     }
 
 
-def documents(folder: Path) -> dict[str, str]:
+def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
     """The set's documents by name, each checked against its manifest hash and read as the skill
-    reads it (:func:`~skills.evaluation.dataset.document_text`: UTF-8 text as it is, an HTML page
-    or an Office file as the Markdown its converter writes)."""
+    reads it (:func:`~skills.evaluation.dataset.read_document`: UTF-8 text as it is, an HTML page
+    or an Office file as the Markdown its converter writes), and the converted ones' titles."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     places = roots()
     texts: dict[str, str] = {}
+    titles: dict[str, str] = {}
     for entry in manifest["documents"]:
         path = places[entry["root"]] / entry["path"]
         if not path.is_file():
@@ -61,14 +62,16 @@ def documents(folder: Path) -> dict[str, str]:
                 f"{folder.name}: {path} is not the file the questions were written on: "
                 f"install {entry['package']}"
             )
-        texts[entry["doc"]] = document_text(data, entry["path"])
-    return texts
+        texts[entry["doc"]], title = read_document(data, entry["path"])
+        if title:
+            titles[entry["doc"]] = title
+    return texts, titles
 
 
 def load_set(folder: Path) -> Dataset:
     """The set's documents and questions."""
-    texts = documents(folder)
-    return Dataset(texts, load_questions(folder / "questions.jsonl", texts))
+    texts, titles = documents(folder)
+    return Dataset(texts, load_questions(folder / "questions.jsonl", texts), titles)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m skills.evaluation.installed SET_FOLDER OUT_FOLDER", file=sys.stderr)
         return 2
     out = Path(args[1])
-    for name, text in documents(Path(args[0])).items():
+    for name, text in documents(Path(args[0]))[0].items():
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text.encode("utf-8"))

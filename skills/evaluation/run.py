@@ -104,7 +104,7 @@ def build_chunk_set(
     """The candidate's chunk set over every document of the dataset."""
     return concatenate(
         {
-            doc: chunk(candidate, doc, text, boundary_model)
+            doc: chunk(candidate, doc, text, boundary_model, dataset.titles.get(doc))
             for doc, text in dataset.documents.items()
         }
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import json
 import re
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
+from skills.evaluation.grid import load_grid
+from skills.evaluation.run import build_chunk_set
 from skills.formats.read import read_file
+from skills.skill.handler import handle_chunk_request
 
 DOC = "# Title\n\nCafé ☕ first.\n\nSecond paragraph here.\n"
 
@@ -188,3 +192,26 @@ def test_the_dev_set_loads_whole() -> None:
         "context",
         "cross-section",
     }
+
+
+def test_a_converted_page_is_chunked_with_the_title_the_skill_gives_it(
+    docs: Path, tmp_path: Path
+) -> None:
+    page = b"<title>Widget API</title><article><h2>Retries</h2><p>Retry three times.</p></article>"
+    (docs / "sub" / "api.html").write_bytes(page)
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [{"id": "q", "question": "?", "doc": "sub/api.html", "reference": "three"}],
+    )
+    dataset = load_dataset(docs, questions)
+    assert dataset.titles == {"sub/api.html": "Widget API"}  # the Markdown files have none
+    engine = next(c for c in load_grid(None, with_baselines=True) if c.chunker == "engine")
+    leaves = build_chunk_set(engine, dataset).leaves
+    (leaf,) = [leaf for leaf in leaves if leaf.span.doc == "sub/api.html"]
+    data = {"$type": "file", "data": base64.b64encode(page).decode("ascii")}
+    record = {"recordId": "1", "data": {"file_data": data, "fileName": "api.html"}}
+    reply = handle_chunk_request(json.dumps({"values": [record]}).encode(), {}, {})
+    (answered,) = json.loads(reply.body)["values"]
+    (child,) = answered["data"]["parents"][0]["children"]
+    assert leaf.embed_text == child["embedText"]
+    assert leaf.embed_text.startswith("Widget API")
