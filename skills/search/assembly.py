@@ -4,8 +4,11 @@ the evaluation both call.
 A search ranks children; the prompt wants sections. Given the hits grouped by parent in rank
 order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what each parent sends:
 
-1. **The first parent whole** (the whole section that makes today's top-1), or when it does not
-   fit, its longest *head*: from its start to the end of one of its hit passages.
+1. **The first parent whole** (the whole section that makes today's top-1) when it takes at most
+   :data:`FIRST_SHARE` of the budget, or else its longest *head* within that share: from its
+   start to the end of one of its hit passages. A section that would take more of a small prompt
+   costs more hits than it is worth (on the six question sets, pooled, a larger share lost 20
+   questions within 500 tokens and won none: ``docs/evaluation.md``).
 2. **Then the hits in the search's rank order**, each joining its parent's passages (touching
    or consecutive children are one passage) when the difference fits; one that does not fit is
    skipped and smaller ones after it may still fit. Hit by hit, not parent by parent: the tenth
@@ -28,16 +31,21 @@ citations are unchanged. (Separators between passages are the caller's and are n
 >>> words = lambda text: len(text.split())
 >>> first = Group(Piece("d", 0, 9, "one two three", "A\\n"), (Piece("d", 0, 3, "one", "A\\n"),))
 >>> second = Group(Piece("d", 9, 20, "four five six", "B\\n"), (Piece("d", 9, 13, "four", "B\\n"),))
->>> [[p.rendered for p in ps] for ps in assemble([first, second], 6, words)]
-[['A\\none two three'], ['B\\nfour']]
->>> [[p.rendered for p in ps] for ps in assemble([first, second], 8, words)]
+>>> [[p.rendered for p in ps] for ps in assemble([first, second], 16, words)]
 [['A\\none two three'], ['B\\nfour five six']]
+>>> [[p.rendered for p in ps] for ps in assemble([first, second], 5, words)]
+[['A\\none'], ['B\\nfour']]
+
+(Within 5, the first section whole, 4 of the 5, would leave no room for the second's hit.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+
+#: The most of the budget the first parent (or its head) may take before any hit is sent.
+FIRST_SHARE = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +90,14 @@ class Passage:
 
 
 def assemble(
-    groups: Sequence[Group], budget: int, count: Callable[[str], int]
+    groups: Sequence[Group],
+    budget: int,
+    count: Callable[[str], int],
+    first_share: float = FIRST_SHARE,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
-    ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order."""
+    ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
+    (``first_share``: the most of the budget the first parent may take in step 1)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -97,21 +109,23 @@ def assemble(
     plans = [_Plan(group) for group in groups]
     left = budget
 
-    def take(plan: _Plan, units: Iterable[int]) -> bool:
-        """Send ``units`` more of ``plan`` if the difference fits what is left."""
+    def take(plan: _Plan, units: Iterable[int], room: float | None = None) -> bool:
+        """Send ``units`` more of ``plan`` if the difference fits what is left (and ``room``)."""
         nonlocal left
         wanted = plan.chosen | frozenset(units)
         extra = cost(plan.passages(wanted)) - cost(plan.passages(plan.chosen))
-        if wanted == plan.chosen or extra > left:
+        if wanted == plan.chosen or extra > min(left, left if room is None else room):
             return False
         plan.chosen, left = wanted, left - extra
         return True
 
-    if plans and plans[0].group.parent is not None and not take(plans[0], plans[0].everything):
+    share = budget * first_share
+    if plans and plans[0].group.parent is not None:
         first = plans[0]
-        for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
-            if first.has_head(end) and take(first, first.head(end)):
-                break  # the longest head that fits
+        if not take(first, first.everything, share):
+            for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
+                if first.has_head(end) and take(first, first.head(end), share):
+                    break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):
         take(plans[number], [unit])
     for plan in plans:

@@ -27,41 +27,62 @@ def group(parent: tuple[int, int], *hits: tuple[int, int]) -> Group:
 GROUPS = [group((0, 10), (4, 6)), group((10, 20), (12, 14), (17, 20)), group((20, 30), (25, 27))]
 
 
+def whole_first(groups: list[Group], budget: int) -> list[list[Passage]]:
+    """The assembly with no limit on the first section's share: the tests of the later steps."""
+    return assemble(groups, budget, words, first_share=1)
+
+
 def sent(passages: list[list[Passage]]) -> list[tuple[int, int, bool]]:
     return [(p.start // 4, p.end // 4, p.whole) for group in passages for p in group]
 
 
 def test_the_first_section_comes_whole_and_the_others_as_their_hit_children() -> None:
     # 11 for the first section (prefix + 10 words); 3 + 4 + 3 for the children of the others
-    assert sent(assemble(GROUPS, 21, words)) == [
+    assert sent(whole_first(GROUPS, 21)) == [
         (0, 10, True), (12, 14, False), (17, 20, False), (25, 27, False)
     ]  # fmt: skip
 
 
 def test_what_is_left_turns_children_back_into_whole_sections_in_rank_order() -> None:
     # 11 + 3 + 4 + 3 = 21, then the second section whole costs 11 - 7 = 4 more
-    assert sent(assemble(GROUPS, 25, words)) == [(0, 10, True), (10, 20, True), (25, 27, False)]
-    assert sent(assemble(GROUPS, 100, words)) == [(0, 10, True), (10, 20, True), (20, 30, True)]
+    assert sent(whole_first(GROUPS, 25)) == [(0, 10, True), (10, 20, True), (25, 27, False)]
+    assert sent(whole_first(GROUPS, 100)) == [(0, 10, True), (10, 20, True), (20, 30, True)]
+
+
+def test_the_first_section_takes_at_most_a_quarter_of_the_budget() -> None:
+    # within 44 the first section (11 tokens) is a quarter and comes first, whole; within 14 it
+    # is not, nor its head (7): the budget goes to the four hits in rank order (3 + 3 + 4 + 3)
+    assert sent(assemble(GROUPS, 44, words))[0] == (0, 10, True)
+    assert sent(assemble(GROUPS, 14, words)) == [
+        (4, 6, False), (12, 14, False), (17, 20, False), (25, 27, False)
+    ]  # fmt: skip
+
+
+def test_within_its_quarter_a_long_first_section_sends_its_head() -> None:
+    # a 40-word section (41 tokens) within 28: its head to the hit's end (7) is the quarter
+    long = [group((0, 40), (4, 6))]
+    assert sent(assemble(long, 28, words)) == [(0, 6, False)]
+    assert sent(assemble(long, 27, words)) == [(4, 6, False)]
 
 
 def test_a_first_section_larger_than_the_budget_sends_its_head_to_the_end_of_a_hit() -> None:
     # the first section from its start to the end of its hit (words 0-6): 7 tokens with "P"
-    assert sent(assemble(GROUPS, 8, words)) == [(0, 6, False)]
+    assert sent(whole_first(GROUPS, 8)) == [(0, 6, False)]
 
 
 def test_without_room_for_a_head_the_first_section_sends_its_hit_children() -> None:
-    assert sent(assemble(GROUPS, 6, words)) == [(4, 6, False), (12, 14, False)]
+    assert sent(whole_first(GROUPS, 6)) == [(4, 6, False), (12, 14, False)]
 
 
 def test_a_passage_that_does_not_fit_is_skipped_and_a_smaller_one_after_it_is_taken() -> None:
     # 11 + 3 (12-14) leaves 3: 17-20 (4 tokens) does not fit, 25-27 (3) does
-    assert sent(assemble(GROUPS, 17, words)) == [(0, 10, True), (12, 14, False), (25, 27, False)]
+    assert sent(whole_first(GROUPS, 17)) == [(0, 10, True), (12, 14, False), (25, 27, False)]
 
 
 def test_the_prefix_is_sent_before_the_text_and_counted() -> None:
     only = [Group(None, (piece(0, 3, "Install > Options\n"),))]
-    assert assemble(only, 5, words) == [[]]  # "Install > Options" is 3 words, the text 3
-    [[passage]] = assemble(only, 6, words)
+    assert whole_first(only, 5) == [[]]  # "Install > Options" is 3 words, the text 3
+    [[passage]] = whole_first(only, 6)
     assert passage.rendered == "Install > Options\n" + SOURCE[0:12]
 
 
@@ -73,7 +94,7 @@ def test_touching_and_overlapping_children_are_one_passage_with_the_first_prefix
 
 def test_a_group_without_parent_text_sends_only_its_children() -> None:
     bare = [Group(None, (piece(0, 2),)), Group(None, (piece(30, 33),))]
-    assert sent(assemble(bare, 100, words)) == [(0, 2, False), (30, 33, False)]
+    assert sent(whole_first(bare, 100)) == [(0, 2, False), (30, 33, False)]
 
 
 _SPANS = st.tuples(st.integers(0, 58), st.integers(1, 10)).map(lambda s: (s[0], min(60, sum(s))))
@@ -87,7 +108,7 @@ def test_a_prompt_never_exceeds_its_budget_and_cites_exact_offsets(
     layout: list[tuple[tuple[int, int], list[tuple[int, int]]]], budget: int
 ) -> None:
     groups = [group(parent, *hits) for parent, hits in layout]
-    passages = [p for ps in assemble(groups, budget, words) for p in ps]
+    passages = [p for ps in whole_first(groups, budget) for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.rendered == p.prefix + p.text for p in passages)
@@ -97,7 +118,7 @@ def test_joined_children_too_long_for_what_is_left_send_their_head_to_a_child_en
     # the second section's hits 11-14 and 13-17 join into one 6-word passage (7 with "C");
     # after the first section (11) only 5 are left: the head to the first hit's end (4) fits
     second = group((10, 20), (11, 14), (13, 17))
-    assert sent(assemble([GROUPS[0], second], 16, words)) == [(0, 10, True), (11, 14, False)]
+    assert sent(whole_first([GROUPS[0], second], 16)) == [(0, 10, True), (11, 14, False)]
 
 
 def ranked(parent: tuple[int, int], hits: list[tuple[int, int]], ranks: list[int]) -> Group:
@@ -116,19 +137,19 @@ def test_hits_are_sent_in_the_search_rank_not_parent_by_parent() -> None:
         ranked((10, 20), [(12, 14), (16, 18)], [1, 5]),
         ranked((20, 30), [(24, 26)], [2]),
     ]
-    assert sent(assemble(groups, 17, words)) == [(0, 10, True), (12, 14, False), (24, 26, False)]
+    assert sent(whole_first(groups, 17)) == [(0, 10, True), (12, 14, False), (24, 26, False)]
 
 
 def test_budget_left_after_the_hits_grows_each_passage_by_the_child_after_it() -> None:
     # 11 + 3 (words 12-14 with "C") leaves 2: the next child (14-16) joins the passage for 2 more;
     # the section whole would cost 8 more
     groups = [ranked((0, 10), [(4, 6)], [0]), ranked((10, 20), [(12, 14)], [1])]
-    assert sent(assemble(groups, 16, words)) == [(0, 10, True), (12, 16, False)]
+    assert sent(whole_first(groups, 16)) == [(0, 10, True), (12, 16, False)]
 
 
 def test_consecutive_children_are_one_passage_with_the_first_ones_prefix() -> None:
     groups = [ranked((0, 10), [(0, 2)], [0]), ranked((10, 20), [(14, 16), (12, 14)], [1, 2])]
-    [_, second] = assemble(groups, 11 + 5, words)
+    [_, second] = whole_first(groups, 11 + 5)
     assert [(p.start // 4, p.end // 4, p.prefix) for p in second] == [(12, 16, "C\n")]
 
 
@@ -145,7 +166,7 @@ def test_with_children_known_a_prompt_fits_and_every_passage_is_whole_children(
                [rank + h for h in sorted(hits)])
         for rank, (s, hits) in enumerate(layout)
     ]  # fmt: skip
-    passages = [p for ps in assemble(groups, budget, words) for p in ps]
+    passages = [p for ps in whole_first(groups, budget) for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.start % 8 == 0 and p.end % 8 == 0 for p in passages)  # child boundaries
