@@ -1,8 +1,9 @@
 """Peak memory of one large record through the skill's path: chunk, shape, serialise.
 
 ``throughput.py``'s probe measures the engine alone; a record the skill answers is also shaped
-into its output ``data`` (``shape.record_data``) and serialised into the answer
-(``answer.Answer.add``), which for a large record costs more than the chunking. This measures
+into its output ``data`` (``shape.streamed_record_data``, as ``batch`` does) and serialised
+into the answer (``answer.Answer.add``), which for a large record costs more than the chunking
+did before the parents were written one at a time. This measures
 both, the same way (resident-set high-water mark above the baseline of a warm interpreter
 holding the document), on one document of ``--mb`` megabytes joined from the corpus:
 
@@ -31,13 +32,13 @@ from throughput import (
 
 from skills.chunking import ChunkOptions, chunk_document
 from skills.skill.answer import Answer
-from skills.skill.shape import record_data
+from skills.skill.shape import streamed_record_data
 
 
 def answered(answer: Answer, text: str, options: ChunkOptions) -> int:
     """Chunk ``text`` and add its record to ``answer`` as the skill does; its size in bytes."""
-    record = {"recordId": "1", "data": record_data(chunk_document(text, options=options), "k")}
-    return answer.add({**record, "errors": None, "warnings": None})
+    data = streamed_record_data(chunk_document(text, options=options), "k")
+    return answer.add({"recordId": "1", "data": data, "errors": None, "warnings": None})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

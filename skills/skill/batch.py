@@ -46,7 +46,7 @@ from skills.skill.inputs import (
 from skills.skill.note_cache import note_cache
 from skills.skill.options import Contextualize
 from skills.skill.settings import SkillSettings
-from skills.skill.shape import record_data
+from skills.skill.shape import streamed_record_data
 
 #: The strategy used when a batch runs short of time: the engine's cheapest (no section tree).
 FAST_STRATEGY = Strategy.FIXED
@@ -122,11 +122,12 @@ def run_batch(
         try:
             output = _run_record(result, record.record_id, data, context, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
-            logger.exception("chunk record crashed recordId=%s", record.record_id)
-            reason = f"internal error while chunking ({type(exc).__name__})"
-            output = _fail(result, record.record_id, reason)
+            output = _crashed(result, record.record_id, exc)
         del data
-        size = result.answer.add(output)
+        try:  # a record's parents are shaped as they are written (streamed_record_data)
+            size = result.answer.add(output)
+        except Exception as exc:  # the answer keeps nothing of the record
+            size = result.answer.add(_crashed(result, record.record_id, exc))
         noted = result.stats.context_seconds - noting
         budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
     return result
@@ -307,7 +308,7 @@ def _succeed(
     warnings.extend(chunked.warnings)
     if not chunked.leaves:
         warnings.append("text is empty or whitespace only: no chunks")
-    data = record_data(chunked, inputs.document_key)
+    data = streamed_record_data(chunked, inputs.document_key)
     stats = result.stats
     stats.characters += len(inputs.text)
     stats.tokens += sum(leaf.tokens for leaf in chunked.leaves)
@@ -321,6 +322,11 @@ def _succeed(
         "errors": None,
         "warnings": [{"message": warning} for warning in warnings] or None,
     }
+
+
+def _crashed(result: BatchResult, record_id: str, exc: Exception) -> dict[str, Any]:
+    logger.exception("chunk record crashed recordId=%s", record_id)
+    return _fail(result, record_id, f"internal error while chunking ({type(exc).__name__})")
 
 
 def _fail(result: BatchResult, record_id: str, reason: str) -> dict[str, Any]:
