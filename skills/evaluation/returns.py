@@ -21,7 +21,8 @@ contexts an application would send. Policies, by name:
 - ``budget``: what the query sends for a prompt budget (:func:`prompt`, the query's own
   :func:`skills.search.assembly.assemble` over the hits it fetches): the prompt is assembled for
   each budget, passages with their prefixes, never cut. Without a budget (the rank metrics) it
-  returns every fetched parent whole.
+  returns every fetched parent whole. ``budget:S`` lets the first parent take up to S of the
+  budget (``assembly.FIRST_SHARE`` by default; ``budget:1`` is the order before that cap).
 
 A context wholly inside an earlier context is skipped: it would add nothing to the prompt. Given
 the leaves' texts (``text_of``), a hit whose text the hits before it already hold opens no context
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.assembly import Group, Piece, assemble
+from skills.search.assembly import FIRST_SHARE, Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
 from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
@@ -64,14 +65,14 @@ def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
     kind, _, argument = name.partition(":")
     if kind in {"child", "parent", "top-parent", BUDGET} and not argument:
-        return Policy(kind)
-    if kind in {"neighbours", "merge", "parent-max", "window"} and argument:
+        return Policy(kind, FIRST_SHARE if kind == BUDGET else 0.0)
+    if kind in {BUDGET, "neighbours", "merge", "parent-max", "window"} and argument:
         value = float(argument)
         if value >= 0:
             return Policy(kind, value)
     raise ValueError(
-        f"unknown return policy {name!r}: use child, parent, top-parent, budget, neighbours:N, "
-        "merge:R, parent-max:TOKENS or window:TOKENS"
+        f"unknown return policy {name!r}: use child, parent, top-parent, budget[:SHARE], "
+        "neighbours:N, merge:R, parent-max:TOKENS or window:TOKENS"
     )
 
 
@@ -254,11 +255,12 @@ def prompt(
     budget: int,
     text_of: Callable[[Span], str],
     count: Callable[[str], int],
+    first_share: float = FIRST_SHARE,
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
     assembly (``skills.search.assembly``) of the hits it fetches for that budget
     (``children_for_budget``), passages in the order sent."""
-    return _prompt(ranked_leaves, chunks, (budget, count), text_of)
+    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share)
 
 
 def _prompt(
@@ -266,6 +268,7 @@ def _prompt(
     chunks: ChunkSet,
     limit: tuple[int, Callable[[str], int]] | None,
     text_of: Callable[[Span], str],
+    first_share: float = FIRST_SHARE,
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
     fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
@@ -291,7 +294,7 @@ def _prompt(
     ]
     # No limit: nothing costs anything, so every group fits whole.
     budget, count = limit if limit is not None else (0, lambda text: 0)
-    assembled = assemble(groups, budget, count)
+    assembled = assemble(groups, budget, count, first_share)
     return [
         Sent(Span(passage.doc, passage.start, passage.end), passage.prefix)
         for passages in assembled

@@ -27,7 +27,7 @@ from skills.evaluation.metrics import (
     summarize,
 )
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
-from skills.evaluation.returns import BUDGET, prompt, returned
+from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.search.query import FETCHED_CHILDREN
 
@@ -179,13 +179,14 @@ def _score(
     corpus: Corpus,
 ) -> CandidateResult:
     scores = []
+    policy = parse_policy(candidate.returns)
     for question, leaves in zip(dataset.questions, ranked, strict=True):
 
         def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
         def assembled(budget: int, leaves: list[int] = leaves) -> list[tuple[Span, str]]:
-            sent = prompt(leaves, chunks, budget, corpus.text, count_tokens)
+            sent = prompt(leaves, chunks, budget, corpus.text, count_tokens, policy.argument)
             return [(passage.span, passage.prefix) for passage in sent]
 
         scores.append(
@@ -196,7 +197,7 @@ def _score(
                 question.references,
                 corpus.tokens,
                 corpus.cut,
-                assembled if candidate.returns == BUDGET else None,
+                assembled if policy.kind == BUDGET else None,
                 corpus.headerless,
             )
         )

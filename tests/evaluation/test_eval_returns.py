@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skills.evaluation.chunksets import ChunkSet, Leaf
-from skills.evaluation.returns import parse_policy, prompt, returned
+from skills.evaluation.returns import Policy, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.search import collapse as search
+from skills.search.assembly import FIRST_SHARE
 from skills.search.collapse import PASSAGE_GAP, ChildHit, Expand, ParentDoc, collapse
 
 # Two parents of doc "d": [0, 40) with leaves 0-3 of 10 chars, [40, 60) with leaves 4-5.
@@ -180,3 +181,27 @@ def test_window_grows_by_whole_leaves_inside_the_parent_up_to_the_limit() -> Non
     # leaf 3 is the last of parent 0: the window never reaches into parent 1
     assert returned([3], CHUNKS, "window:50", tokens) == [Span("d", 0, 40)]
     assert returned([4], CHUNKS, "window:5", tokens) == [Span("d", 40, 50)]
+
+
+def test_budget_names_the_first_parents_share_and_defaults_to_the_querys() -> None:
+    assert parse_policy("budget") == Policy("budget", FIRST_SHARE)
+    assert parse_policy("budget:1") == Policy("budget", 1.0)
+    # the same ranking within 9 tokens: the first section (7 words with "P0") whole only
+    # when it may take more than a quarter of the budget
+    text = "".join(f"w{i} " * 3 for i in range(6))
+    chunks = ChunkSet(
+        tuple(
+            Leaf(Span("d", 10 * i, 10 * i + 10), text[10 * i : 10 * i + 10], i // 2)
+            for i in range(4)
+        ),
+        (Span("d", 0, 20), Span("d", 20, 40)),
+        parent_prefixes=("P0\n", "P1\n"),
+    )
+    words = lambda passage: len(passage.split())  # noqa: E731
+
+    def spans(share: float) -> list[tuple[int, int]]:
+        sent = prompt([0, 2], chunks, 9, lambda s: text[s.start : s.end], words, share)
+        return [(s.span.start, s.span.end) for s in sent]
+
+    assert spans(1.0) == [(0, 20)]
+    assert spans(FIRST_SHARE) == [(0, 10), (20, 30)]
