@@ -106,7 +106,8 @@ def chunk_document(
     text decides it (``detect_format``). Code's ``language`` is the suffix's unless given; its
     heading paths start with the ``title`` or else the document key's path (``code_title``).
     Raises ``ChunkingError`` for input that is not text (binary-looking) or of the wrong type;
-    empty or whitespace-only text gives an empty result.
+    empty or whitespace-only text gives an empty result, with a warning that says so (a caller
+    that shows warnings then says why nothing came out).
     """
     options = options or ChunkOptions()
     if not isinstance(text, str):
@@ -119,7 +120,7 @@ def chunk_document(
     else:
         language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
-        return Chunking(parents=(), leaves=(), format=fmt.value, language=language)
+        return Chunking((), (), fmt.value, warnings=(EMPTY_TEXT,), language=language)
     document = Document.prepare(text, title, fmt, options, language, boundary_model)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
@@ -139,6 +140,10 @@ def chunk_document(
         warnings=tuple(warnings),
         language=language,
     )
+
+
+#: The warning of a text with nothing to chunk.
+EMPTY_TEXT = "text is empty or whitespace only: no chunks"
 
 
 def code_title(document_key: str) -> str:

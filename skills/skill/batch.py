@@ -306,8 +306,6 @@ def _succeed(
     warnings: list[str],
 ) -> dict[str, Any]:
     warnings.extend(chunked.warnings)
-    if not chunked.leaves:
-        warnings.append("text is empty or whitespace only: no chunks")
     data = streamed_record_data(chunked, inputs.document_key)
     stats = result.stats
     stats.characters += len(inputs.text)

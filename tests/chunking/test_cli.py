@@ -32,6 +32,17 @@ def test_jsonl_prints_every_chunk_with_its_document(
     assert max(row["tokens"] for row in rows if row["level"] == 1) <= 64
 
 
+def test_an_empty_file_says_why_it_has_no_chunks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "empty.md").write_text("  \n", encoding="utf-8")
+    assert main([str(tmp_path / "empty.md")]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and "empty.md: text is empty or whitespace only: no chunks" in out.err
+    assert main([str(tmp_path / "empty.md"), "--output", "tree"]) == 0
+    assert "! text is empty or whitespace only" in capsys.readouterr().out
+
+
 def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[str]) -> None:
     sample = PROJECT / "samples" / "widget-api-guide.md"
     assert main([str(sample), "--output", "tree", "--strategy", "hierarchical"]) == 0
