@@ -14,6 +14,8 @@ order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what eac
    skipped and smaller ones after it may still fit. Hit by hit, not parent by parent: the tenth
    hit of the second parent no longer crowds out the third parent's best hit (on the five
    question sets, pooled, this is what won within 500 to 8,000 tokens: ``docs/evaluation.md``).
+   A parent of which :data:`MOSTLY` of the children are sent is then sent whole, when the rest
+   fits: the section reads as one passage, and what it costs is its few missing children.
 3. **Then the neighbours**: with what is left, each passage one child longer after it, then
    before it, parent by parent in rank order (when the group's children are known).
 4. **Then depth**: in rank order, a parent sent in part is sent whole when the difference fits:
@@ -46,6 +48,8 @@ from dataclasses import dataclass
 
 #: The most of the budget the first parent (or its head) may take before any hit is sent.
 FIRST_SHARE = 0.25
+#: The share of a parent's children sent from which the parent is sent whole (when it fits).
+MOSTLY = 0.75
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +131,9 @@ def assemble(
                 if first.has_head(end) and take(first, first.head(end), share):
                     break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):
-        take(plans[number], [unit])
+        plan = plans[number]
+        if take(plan, [unit]) and plan.known and len(plan.chosen) >= MOSTLY * len(plan.units):
+            take(plan, plan.everything)
     for plan in plans:
         for run in plan.runs(plan.chosen) if plan.known else ():
             for neighbour in (run[-1] + 1, run[0] - 1):

@@ -170,3 +170,14 @@ def test_with_children_known_a_prompt_fits_and_every_passage_is_whole_children(
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.start % 8 == 0 and p.end % 8 == 0 for p in passages)  # child boundaries
+
+
+def test_a_section_with_three_quarters_of_its_children_sent_is_sent_whole() -> None:
+    # the second section's hits are 3 of its 4 children (3 + 2 + 3 after the first's 11): the
+    # missing one costs 1 more, sent before the third section's hit, which no longer fits in 22
+    groups = [
+        ranked((0, 10), [(0, 2)], [0]),
+        ranked((10, 18), [(10, 12), (12, 14), (16, 18)], [1, 2, 3]),
+        ranked((20, 30), [(24, 26)], [4]),
+    ]
+    assert sent(whole_first(groups, 22)) == [(0, 10, True), (10, 18, True)]
