@@ -131,15 +131,10 @@ def count_costs(dataset: Dataset, env: Mapping[str, str]) -> dict[str, float]:
     options = ChunkOptions(note_tokens=LLM_NOTE_TOKENS)
     children = prompt_tokens = 0
     for doc, text in dataset.documents.items():
-        chunked = chunk_document(
-            text, title=dataset.titles.get(doc), document_key=doc, options=options
-        )
+        title = dataset.titles.get(doc)
+        chunked = chunk_document(text, title=title, document_key=doc, options=options)
         prompts = Prompts.of(
-            chunked,
-            text,
-            dataset.titles.get(doc),
-            options.note_tokens,
-            settings.document_max_tokens,
+            chunked, text, title, options.note_tokens, settings.document_max_tokens
         )
         for leaf in chunked.leaves:
             messages = prompts.messages(leaf)

@@ -118,7 +118,7 @@ def assemble(
         nonlocal left
         wanted = plan.chosen | frozenset(units)
         extra = cost(plan.passages(wanted)) - cost(plan.passages(plan.chosen))
-        if wanted == plan.chosen or extra > min(left, left if room is None else room):
+        if wanted == plan.chosen or extra > (left if room is None else min(left, room)):
             return False
         plan.chosen, left = wanted, left - extra
         return True

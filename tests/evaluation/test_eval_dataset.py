@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
+from skills.evaluation.dataset import DEFAULT_DEV_SET, Dataset, DatasetError, load_dataset
 from skills.evaluation.grid import load_grid
 from skills.evaluation.run import build_chunk_set
 from skills.formats.read import read_file
@@ -111,16 +111,21 @@ def test_a_document_without_text_is_refused_by_name_with_the_reason(
         load_dataset(docs, questions)
 
 
+def page_dataset(docs: Path, tmp_path: Path, name: str, page: bytes, reference: str) -> Dataset:
+    """The docs folder with ``sub/NAME`` holding ``page``, and one question answered in it."""
+    (docs / "sub" / name).write_bytes(page)
+    questions = write_lines(
+        tmp_path / "q.jsonl",
+        [{"id": "q", "question": "?", "doc": f"sub/{name}", "reference": reference}],
+    )
+    return load_dataset(docs, questions)
+
+
 def test_an_html_page_is_read_as_the_markdown_the_skill_converts_it_to(
     docs: Path, tmp_path: Path
 ) -> None:
     page = b"<html><body><h1>Retries</h1><p>Retry <b>three</b> times.</p></body></html>"
-    (docs / "sub" / "retries.html").write_bytes(page)
-    questions = write_lines(
-        tmp_path / "q.jsonl",
-        [{"id": "q", "question": "?", "doc": "sub/retries.html", "reference": "**three**"}],
-    )
-    dataset = load_dataset(docs, questions)
+    dataset = page_dataset(docs, tmp_path, "retries.html", page, "**three**")
     assert dataset.documents["sub/retries.html"] == read_file(page, "retries.html").text
     assert dataset.reference_text(dataset.questions[0]) == "**three**"
 
@@ -198,12 +203,7 @@ def test_a_converted_page_is_chunked_with_the_title_the_skill_gives_it(
     docs: Path, tmp_path: Path
 ) -> None:
     page = b"<title>Widget API</title><article><h2>Retries</h2><p>Retry three times.</p></article>"
-    (docs / "sub" / "api.html").write_bytes(page)
-    questions = write_lines(
-        tmp_path / "q.jsonl",
-        [{"id": "q", "question": "?", "doc": "sub/api.html", "reference": "three"}],
-    )
-    dataset = load_dataset(docs, questions)
+    dataset = page_dataset(docs, tmp_path, "api.html", page, "three")
     assert dataset.titles == {"sub/api.html": "Widget API"}  # the Markdown files have none
     engine = next(c for c in load_grid(None, with_baselines=True) if c.chunker == "engine")
     leaves = build_chunk_set(engine, dataset).leaves
