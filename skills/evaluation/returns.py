@@ -63,8 +63,8 @@ class Policy:
 
 def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
-    kind, _, argument = name.partition(":")
-    if kind in {"child", "parent", "top-parent", BUDGET} and not argument:
+    kind, colon, argument = name.partition(":")
+    if kind in {"child", "parent", "top-parent", BUDGET} and not colon:
         return Policy(kind, FIRST_SHARE if kind == BUDGET else 0.0)
     if kind in {BUDGET, "neighbours", "merge", "parent-max", "window"} and argument:
         value = float(argument)

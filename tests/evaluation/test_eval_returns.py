@@ -165,7 +165,18 @@ def test_leaves_without_parent_return_themselves_under_every_policy() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["whole", "merge", "neighbours:", "merge:-1", "parent:2", "top-parent:1", "budget:-1"]
+    "name",
+    [
+        "whole",
+        "merge",
+        "neighbours:",
+        "merge:-1",
+        "parent:2",
+        "top-parent:1",
+        "budget:-1",
+        "budget:",
+        "child:",
+    ],
 )
 def test_unknown_policies_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="return policy"):
