@@ -120,14 +120,20 @@ def run_batch(
         plan = budget.plan(work.chars, work.rest_chars)
         started, noting = time.perf_counter(), result.stats.context_seconds
         try:
-            output = _run_record(result, record.record_id, data, context, plan, work)
+            outcome = _run_record(result, record.record_id, data, context, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
-            output = _crashed(result, record.record_id, exc)
+            outcome = _crashed(result, record.record_id, exc)
         del data
+        output, tally = (
+            (outcome.record, outcome.tally) if isinstance(outcome, _Chunked) else (outcome, None)
+        )
         try:  # a record's parents are shaped as they are written (streamed_record_data)
             size = result.answer.add(output)
-        except Exception as exc:  # the answer keeps nothing of the record
+        except Exception as exc:  # the answer keeps nothing of the record, nor do the stats
             size = result.answer.add(_crashed(result, record.record_id, exc))
+        else:
+            if tally is not None:
+                tally.add_to(result.stats)
         noted = result.stats.context_seconds - noting
         budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
     return result
@@ -174,7 +180,8 @@ def _run_record(
     context: _Context,
     plan: Plan,
     work: _Work,
-) -> dict[str, Any]:
+) -> dict[str, Any] | _Chunked:
+    """A failed record's answer, or a chunked one's with what it adds to the stats."""
     budget = context.budget
     if plan is Plan.SKIP:
         result.stats.skipped += 1
@@ -304,22 +311,53 @@ def _succeed(
     options: ChunkOptions,
     chunked: Chunking,
     warnings: list[str],
-) -> dict[str, Any]:
+) -> _Chunked:
     warnings.extend(chunked.warnings)
     data = streamed_record_data(chunked, inputs.document_key)
-    stats = result.stats
-    stats.characters += len(inputs.text)
-    stats.tokens += sum(leaf.tokens for leaf in chunked.leaves)
-    stats.parents += len(data["parents"])
-    stats.children += len(chunked.leaves)
-    stats.strategies[options.strategy.value] += 1
-    stats.warnings += len(warnings)
-    return {
+    tally = _Tally(
+        characters=len(inputs.text),
+        tokens=sum(leaf.tokens for leaf in chunked.leaves),
+        parents=len(data["parents"]),
+        children=len(chunked.leaves),
+        strategy=options.strategy.value,
+        warnings=len(warnings),
+    )
+    record = {
         "recordId": record_id,
         "data": data,
         "errors": None,
         "warnings": [{"message": warning} for warning in warnings] or None,
     }
+    return _Chunked(record, tally)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What a chunked record adds to the batch's stats once its answer is written: a record
+    whose parents fail while they are shaped is counted as an error only."""
+
+    characters: int
+    tokens: int
+    parents: int
+    children: int
+    strategy: str
+    warnings: int
+
+    def add_to(self, stats: BatchStats) -> None:
+        stats.characters += self.characters
+        stats.tokens += self.tokens
+        stats.parents += self.parents
+        stats.children += self.children
+        stats.strategies[self.strategy] += 1
+        stats.warnings += self.warnings
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunked:
+    """A chunked record's answer and its tally."""
+
+    record: dict[str, Any]
+    tally: _Tally
 
 
 def _crashed(result: BatchResult, record_id: str, exc: Exception) -> dict[str, Any]:

@@ -7,7 +7,9 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from skilltest_support import MARKDOWN, batch, call_chunk, messages, records, registered
@@ -230,6 +232,46 @@ def test_an_engine_crash_costs_one_record_not_the_batch(monkeypatch: pytest.Monk
     assert "internal error" in messages(out["1"], "errors")
     assert "engine bug" not in messages(out["1"], "errors")
     assert out["2"]["errors"] is None
+
+
+def test_a_record_whose_parents_fail_while_written_counts_as_an_error_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import skills.skill.batch as batch_module
+    import skills.skill.handler as handler_module
+    from skills.skill.answer import Stream
+
+    real = batch_module.streamed_record_data
+
+    def failing_parents() -> Iterator[dict[str, object]]:
+        raise RuntimeError("shaping bug")
+        yield {}
+
+    def flaky(result: Any, document_key: str) -> dict[str, Any]:
+        if document_key == "bad":
+            return {"documentKey": document_key, "parents": Stream(failing_parents, 1)}
+        return real(result, document_key)
+
+    logged: list[Any] = []
+    real_fields = handler_module.batch_fields
+
+    def fields(stats: Any, *rest: Any) -> Any:
+        logged.append(stats)
+        return real_fields(stats, *rest)
+
+    monkeypatch.setattr(batch_module, "streamed_record_data", flaky)
+    monkeypatch.setattr(handler_module, "batch_fields", fields)
+    good = {"text": MARKDOWN, "documentKey": "good"}
+    response = call_chunk(batch({"text": MARKDOWN, "documentKey": "bad"}, good))
+    out = records(response)
+    assert response.status_code == 207
+    assert "internal error" in messages(out["1"], "errors") and out["2"]["errors"] is None
+    (stats,) = logged
+    alone = chunk_document(MARKDOWN, document_key="good")
+    assert stats.errors == 1
+    assert sum(stats.strategies.values()) == 1
+    assert stats.characters == len(MARKDOWN)
+    assert stats.children == len(alone.leaves)
 
 
 @pytest.mark.parametrize(
