@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import socket
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from skills.formats.registry import TEXT_SUFFIXES
 from skills.search.settings import Mode, SearchSettings
@@ -86,3 +89,22 @@ def azurite_listening(port: int, wait_seconds: float) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.5)
+
+
+#: Where scripts/test.sh starts Azurite's blob service.
+AZURITE_PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+
+
+def require_azurite() -> int:
+    """Azurite's blob port, once it listens; else the calling module is skipped, saying why, and
+    in CI it fails instead: a test that needs Azurite must not pass there by not running."""
+    ci = bool(os.environ.get("CI"))
+    if not azurite_listening(AZURITE_PORT, 30.0 if ci else 2.0):
+        reason = (
+            f"Azurite blob service not listening on 127.0.0.1:{AZURITE_PORT} "
+            "(scripts/test.sh starts it)"
+        )
+        if ci:
+            raise RuntimeError(reason)
+        pytest.skip(reason, allow_module_level=True)
+    return AZURITE_PORT

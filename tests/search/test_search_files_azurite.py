@@ -6,24 +6,18 @@ Needs Azurite as test_search_simulation_azurite.py does (skips without it, excep
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
 import pytest
-from search_fixtures import azurite_listening
+from search_fixtures import require_azurite
 
 from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
 from skills.search.local_run import LocalRun, simulate, skill_server
 from skills.search.query import QueryOptions, query_parents
 from skills.search.simulation import SimulationError
 
-PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
-if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
-    reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
-    if os.environ.get("CI"):
-        raise RuntimeError(reason)
-    pytest.skip(reason, allow_module_level=True)
+PORT = require_azurite()
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
 FILES = [

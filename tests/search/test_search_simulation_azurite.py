@@ -7,12 +7,11 @@ it the tests skip and say so, except in CI, where a missing Azurite is a failure
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Iterator
 
 import pytest
-from search_fixtures import SAMPLES, azurite_listening
+from search_fixtures import SAMPLES, require_azurite
 
 from skills.embeddings import LOCAL_MODEL_NAME, CachedEmbedder, LocalMiniLMEmbedder
 from skills.search.collapse import Expand
@@ -20,14 +19,7 @@ from skills.search.local_run import LocalRun, simulate, skill_server
 from skills.search.query import QueryOptions, query_parents
 from skills.search.settings import Mode
 
-PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
-
-
-if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
-    reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
-    if os.environ.get("CI"):
-        raise RuntimeError(reason)
-    pytest.skip(reason, allow_module_level=True)
+PORT = require_azurite()
 
 
 @pytest.fixture(scope="module")

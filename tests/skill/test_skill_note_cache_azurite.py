@@ -7,7 +7,6 @@ it the tests skip and say so, except in CI, where a missing Azurite is a failure
 
 from __future__ import annotations
 
-import os
 import socket
 import uuid
 from collections.abc import Iterator
@@ -16,18 +15,11 @@ import pytest
 
 from skills.search.local_run import azurite_connection_string
 from skills.skill.note_cache import note_cache
-from tests.search.search_fixtures import azurite_listening
+from tests.search.search_fixtures import require_azurite
 from tests.skill.fake_chat import FakeChat, fake_chat
 from tests.skill.test_skill_contextual import DOC, call, children, env, warnings
 
-PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
-
-
-if not azurite_listening(PORT, 30.0 if os.environ.get("CI") else 2.0):
-    reason = f"Azurite blob service not listening on 127.0.0.1:{PORT} (scripts/test.sh starts it)"
-    if os.environ.get("CI"):
-        raise RuntimeError(reason)
-    pytest.skip(reason, allow_module_level=True)
+PORT = require_azurite()
 
 
 @pytest.fixture(scope="module")
