@@ -57,9 +57,10 @@ from skills.chunking import (  # noqa: E402
     chunk_document,
     encoding,
 )
+from skills.evaluation.dataset import DEFAULT_DEV_SET  # noqa: E402
 from skills.formats.registry import TEXT_SUFFIXES  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "eval" / "dev" / "docs"
+DEFAULT_CORPUS = DEFAULT_DEV_SET / "docs"  # the dev set's documents: one place says where
 DEFAULT_JSON = ROOT / "bench" / "results" / "throughput.json"
 OUR_STRATEGIES = ("fixed", "recursive", "structural", "hierarchical")
 LIBRARIES = ("langchain", "semchunk", "chonkie", "llamaindex")
