@@ -35,9 +35,15 @@ AZURITE_KEY = (
 SERVER_START_SECONDS = 60.0
 
 
+def azurite_blob_port() -> int:
+    """Where Azurite's blob service listens: ``AZURITE_BLOB_PORT`` (scripts/setup.sh sets it when
+    it starts Azurite), else Azurite's own default."""
+    return int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+
+
 def azurite_connection_string(port: int | None = None) -> str:
-    """The connection string of Azurite's blob service on 127.0.0.1 (``AZURITE_BLOB_PORT``)."""
-    blob_port = port or int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+    """The connection string of Azurite's blob service on 127.0.0.1 (``azurite_blob_port``)."""
+    blob_port = port or azurite_blob_port()
     return (
         f"DefaultEndpointsProtocol=http;AccountName={AZURITE_ACCOUNT};AccountKey={AZURITE_KEY};"
         f"BlobEndpoint=http://127.0.0.1:{blob_port}/{AZURITE_ACCOUNT};"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from skills.formats.registry import TEXT_SUFFIXES
+from skills.search.local_run import azurite_blob_port
 from skills.search.settings import Mode, SearchSettings
 from skills.search.simulation import (
     SourceDocument,
@@ -92,7 +93,7 @@ def azurite_listening(port: int, wait_seconds: float) -> bool:
 
 
 #: Where scripts/test.sh starts Azurite's blob service.
-AZURITE_PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+AZURITE_PORT = azurite_blob_port()
 
 
 def require_azurite() -> int:

@@ -8,7 +8,6 @@ the doctor to name it.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from azure.core.credentials import AccessToken, AzureKeyCredential
 from fake_search_service import FakeDeployment, running
-from search_fixtures import azurite_listening
+from search_fixtures import AZURITE_PORT, azurite_listening
 
 from skills.search.azure import AzureStorage
 from skills.search.cli import main
@@ -234,9 +233,6 @@ def test_the_cli_runs_the_doctor_from_the_environment(
     assert main(["check", "--mode", "embedded"]) == 0
     del fake.objects[("index", "hcs-embedded-children")]
     assert main(["check", "--mode", "embedded"]) == 1
-
-
-AZURITE_PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
 
 
 @pytest.mark.skipif(

@@ -5,19 +5,18 @@ Runs against Azurite (the real Storage SDK and emulator); skipped when it is not
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from search_fixtures import SAMPLES, azurite_listening
+from search_fixtures import AZURITE_PORT, SAMPLES, azurite_listening
 
 from skills.search.local_run import azurite_connection_string, container_client
 from skills.search.upload import sync
 
-PORT = int(os.environ.get("AZURITE_BLOB_PORT", "10000"))
+PORT = AZURITE_PORT
 CONTEXTS = ["/document/parents/*/children/*"]
 pytestmark = pytest.mark.skipif(
     not azurite_listening(PORT, 1.0), reason=f"Azurite blob service not listening on {PORT}"
