@@ -45,15 +45,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of text files")
     p.add_argument("--mb", type=float, default=50.0, help="size of the one document")
-    p.add_argument("--child-tokens", type=int, default=128)
-    p.add_argument("--parent-tokens", type=int, default=640)
-    p.add_argument("--overlap", type=int, default=0)
+    p.add_argument("--child-tokens", type=int, help="default: the engine's")
+    p.add_argument("--parent-tokens", type=int, help="default: the engine's")
+    p.add_argument("--overlap", type=int, help="default: the engine's for these sizes")
     args = p.parse_args(argv)
-    options = ChunkOptions(
-        child_max_tokens=args.child_tokens,
-        parent_max_tokens=args.parent_tokens,
-        child_overlap_tokens=args.overlap,
-    )
+    given = {
+        "child_max_tokens": args.child_tokens,
+        "parent_max_tokens": args.parent_tokens,
+        "child_overlap_tokens": args.overlap,
+    }
+    options = ChunkOptions(**{name: value for name, value in given.items() if value is not None})
     texts = load_corpus(args.corpus)
     answered(Answer(), texts[0], options)  # warm up: lazy imports, compiled patterns, caches
     document = one_document(texts, args.mb)

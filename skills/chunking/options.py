@@ -17,7 +17,8 @@ from pydantic.alias_generators import to_camel
 MAX_EMBEDDING_TOKENS = 8191
 #: Below this a chunk cannot hold its heading path and a useful amount of text.
 MIN_CHUNK_TOKENS = 16
-DEFAULT_CHILD_TOKENS = 128
+DEFAULT_CHILD_TOKENS = 160
+DEFAULT_PARENT_TOKENS = 1024
 
 
 class Strategy(StrEnum):
@@ -45,6 +46,12 @@ class Format(StrEnum):
 #: given one is reported as ignored (a warning on the result), never applied silently.
 NON_OVERLAPPING = (Strategy.STRUCTURAL, Strategy.RECURSIVE)
 
+#: Unless given, a strategy's leaves overlap by this share of their budget: ``fixed`` by a quarter
+#: (128 of 512, the classic fixed-window baseline), the strategies that nest leaves in sections by
+#: a fifth (32 of the default 160), the overlap chosen with their sizes (``docs/evaluation.md``,
+#: *The top-1 goal and the children's neighbours*).
+DEFAULT_OVERLAP_DIVISOR = {Strategy.FIXED: 4, Strategy.HIERARCHICAL: 5, Strategy.SEMANTIC: 5}
+
 
 class ChunkOptions(BaseModel):
     """Sizes are in ``cl100k_base`` tokens of the *embedded* text (heading path included).
@@ -60,7 +67,9 @@ class ChunkOptions(BaseModel):
     )
 
     strategy: Strategy = Strategy.HIERARCHICAL
-    parent_max_tokens: int = Field(default=640, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS)
+    parent_max_tokens: int = Field(
+        default=DEFAULT_PARENT_TOKENS, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
+    )
     child_max_tokens: int = Field(
         default=DEFAULT_CHILD_TOKENS, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
     )
@@ -73,23 +82,23 @@ class ChunkOptions(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _overlap_defaults_to_a_quarter_of_a_fixed_window(cls, data: Any) -> Any:
-        """Unless given, ``fixed`` windows overlap by a quarter of their size (128 of 512, the
-        classic fixed-window baseline); the strategies that nest leaves in sections do not
-        overlap: over every question set, pooled, 32 or 64 tokens of overlap won no outcome by
-        more than noise under hybrid retrieval, for 22 to 88 % more vectors
-        (``docs/evaluation.md``, *Prompt budgets*)."""
+    def _overlap_defaults_to_a_share_of_the_leaf(cls, data: Any) -> Any:
+        """Unless given, the overlap is the strategy's share of the leaf budget
+        (``DEFAULT_OVERLAP_DIVISOR``), so that a record setting only ``childMaxTokens`` or
+        ``noteTokens`` keeps an overlap its leaves can hold."""
         overlap_names = {"child_overlap_tokens", "childOverlapTokens"}
         if not isinstance(data, dict) or overlap_names & data.keys():
             return data
-        if data.get("strategy") != Strategy.FIXED:
+        strategy = _strategy(data.get("strategy", Strategy.HIERARCHICAL))
+        divisor = None if strategy is None else DEFAULT_OVERLAP_DIVISOR.get(strategy)
+        if divisor is None:
             return data
         leaf = _whole(
             data.get("child_max_tokens", data.get("childMaxTokens", DEFAULT_CHILD_TOKENS))
         )
         note = _whole(data.get("note_tokens", data.get("noteTokens", 0)))
         if leaf is not None and note is not None:
-            data = {**data, "child_overlap_tokens": max(0, leaf - max(0, note)) // 4}
+            data = {**data, "child_overlap_tokens": max(0, leaf - max(0, note)) // divisor}
         return data
 
     @property
@@ -124,6 +133,14 @@ class ChunkOptions(BaseModel):
                 f"childMaxTokens ({self.child_max_tokens})"
             )
         return self
+
+
+def _strategy(value: Any) -> Strategy | None:
+    """The strategy a raw value names, else None (the field's own validation reports it)."""
+    try:
+        return Strategy(value)
+    except ValueError:
+        return None
 
 
 def _whole(value: Any) -> int | None:

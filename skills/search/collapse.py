@@ -12,7 +12,7 @@ evaluation decides with numbers:
   the others: the first context is a whole section, the rest cost little of the prompt; on the dev
   set it beats every baseline on top-1 and within a 1,000- and a 2,000-token prompt, with half the
   tokens of ``parent`` (``docs/evaluation.md``);
-- ``parent``: the whole parent section (at most 640 tokens by default) for every result;
+- ``parent``: the whole parent section (at most 1,024 tokens by default) for every result;
 - ``children``: only the matched children, merged where they touch or overlap;
 - ``merge``: the whole parent when the children matched among the top ``MERGE_WINDOW`` hits
   cover at least ``MERGE_RATIO`` of it, else the matched children (the "auto-merging" of

@@ -51,8 +51,8 @@ def test_a_note_never_breaks_a_reopened_fence() -> None:
     assert noted.embed_text.startswith("Run\n\nCalls in a loop. Second line.\n\n```python\n")
 
 
-def test_a_fixed_window_overlaps_by_a_quarter_of_what_the_note_leaves() -> None:
-    assert ChunkOptions(child_max_tokens=128, note_tokens=32).child_overlap_tokens == 0
+def test_the_default_overlap_is_a_share_of_what_the_note_leaves() -> None:
+    assert ChunkOptions(child_max_tokens=128, note_tokens=32).child_overlap_tokens == 96 // 5
     fixed = {"strategy": "fixed", "childMaxTokens": 128, "noteTokens": "32"}
     assert ChunkOptions.model_validate(fixed).child_overlap_tokens == 24
 
@@ -60,8 +60,8 @@ def test_a_fixed_window_overlaps_by_a_quarter_of_what_the_note_leaves() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"noteTokens": 65}, "noteTokens (65) must be at most half of childMaxTokens (128)"),
-        ({"noteTokens": 32, "childOverlapTokens": 64}, "less noteTokens (32)"),
+        ({"noteTokens": 81}, "noteTokens (81) must be at most half of childMaxTokens (160)"),
+        ({"noteTokens": 32, "childOverlapTokens": 65}, "less noteTokens (32)"),
     ],
 )
 def test_note_room_is_checked_against_the_leaf(values: dict[str, int], message: str) -> None:

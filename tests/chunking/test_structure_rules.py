@@ -788,17 +788,22 @@ def test_children_overlap_by_at_most_the_overlap_limit() -> None:
 @pytest.mark.parametrize(
     ("given", "overlap"),
     [
-        ({}, 0),  # hierarchical: no overlap, as the evaluation chose on every set pooled
-        ({"strategy": "semantic"}, 0),
-        ({"childMaxTokens": 256}, 0),
-        ({"strategy": "fixed"}, 32),  # fixed windows: a quarter
+        ({}, 32),  # hierarchical: a fifth of the 160-token leaf, chosen with those sizes
+        ({"strategy": "semantic"}, 32),
+        ({"childMaxTokens": 256}, 51),
+        ({"childMaxTokens": "256"}, 51),  # as pydantic's lax mode reads it
+        ({"childMaxTokens": 256, "noteTokens": 56}, 40),  # a fifth of what the note leaves
+        ({"strategy": "fixed"}, 40),  # fixed windows: a quarter
         ({"strategy": "fixed", "childMaxTokens": 512}, 128),
         ({"strategy": "structural"}, 0),
         ({"strategy": "recursive"}, 0),
         ({"childOverlapTokens": 16}, 16),
+        ({"childOverlapTokens": 0}, 0),
     ],
 )
-def test_only_fixed_windows_overlap_by_default(given: dict[str, object], overlap: int) -> None:
+def test_the_default_overlap_is_a_share_of_the_leaf_budget(
+    given: dict[str, object], overlap: int
+) -> None:
     assert ChunkOptions.model_validate(given).child_overlap_tokens == overlap
 
 

@@ -118,7 +118,8 @@ def test_the_first_child_is_asked_alone_then_the_rest_together(chat: FakeChat) -
 
 
 def test_a_long_document_sends_its_outline_and_the_child_section(chat: FakeChat) -> None:
-    (record,) = call(env(chat, CONTEXT_DOCUMENT_MAX_TOKENS="200"))
+    # parents of 256 tokens: the guide (744 tokens) is then more than one section
+    (record,) = call(env(chat, CONTEXT_DOCUMENT_MAX_TOKENS="200"), parentMaxTokens=256)
     assert record["warnings"] is None
     _, context, _ = chat.requests[0].body["messages"]
     outline = "\n".join(["Widget guide"] + [f"Widget guide > {name}" for name in SECTIONS])
