@@ -3,7 +3,7 @@
     python -m skills eval                                  # dev set, default grid + baselines
     python -m skills eval --docs DIR --questions FILE      # your documents (.jsonl or Chroma .csv)
     python -m skills eval --grid grid.json --out results/  # your candidates
-    python -m skills eval --only "hier-640-128-64 top-parent" --no-baselines
+    python -m skills eval --only "hier-1024-160-32 budget" --no-baselines
     python -m skills eval --retrieval hybrid               # BM25 + vector, as the service queries
     python -m skills eval --set evaluation_sets/licenses   # a set over installed packages' files
 

@@ -114,13 +114,15 @@ _RETURNS_AT_THE_DEFAULT = (
     "window:384",
 )
 
-#: Our candidates when no grid file is given: the half-child overlap (the default until the
-#: prompt-budget evaluation, ``hier-640-128-64``) with each return policy, its neighbours in size
-#: and overlap, among them today's default (``hier-640-128 budget``, no overlap), the earlier
-#: defaults (640/128/32, and 1,024/256/64 with auto-merging), semantic boundaries and plain text,
-#: and the single-level strategies. ``evaluation_sets/budget-grid.json`` is the focused grid the
-#: defaults were chosen on.
+#: Our candidates when no grid file is given: today's default (``hier-1024-160-32 budget``) and
+#: its ``top-parent`` twin, the half-child overlap (the default until the prompt-budget
+#: evaluation, ``hier-640-128-64``) with each return policy, its neighbours in size and overlap,
+#: the earlier defaults (640/128/0, 640/128/32, and 1,024/256/64 with auto-merging), semantic
+#: boundaries and plain text, and the single-level strategies.
+#: ``evaluation_sets/neighbours-grid.json`` is the focused grid today's default was chosen on.
 DEFAULT_CANDIDATES = (
+    _hier(1024, 160, 32, "budget"),
+    _hier(1024, 160, 32, "top-parent"),
     *(_hier(640, 128, 64, returns) for returns in _RETURNS_AT_THE_DEFAULT),
     _hier(640, 128, 32, "budget"),
     _hier(640, 128, 32, "top-parent"),

@@ -6,7 +6,7 @@ applies the exact sign test to the sums (``versus.sign_test``). ``--pair A B`` c
 candidates of the same runs directly.
 
     python -m skills.evaluation.pool out-dev out-npm out-licenses
-    python -m skills.evaluation.pool out-* --pair "hier-640-128 budget" "hier-640-192 budget"
+    python -m skills.evaluation.pool out-* --pair "hier-1024-160-32 budget" "hier-640-128 budget"
 """
 
 from __future__ import annotations
