@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 from skills.chunking import count_tokens
 from skills.formats.registry import TEXT_SUFFIXES, by_name
 from skills.local.devserver import PROJECT_ROOT, running
+from skills.terminal import preview
 
 _OPTION_FLAGS = {
     "strategy": "strategy",
@@ -192,7 +193,7 @@ def render_tree(document: Answered, width: int, verbose: bool = False) -> str:
             added = _added(parent, child)
             where = f"› {' > '.join(added)}  " if added else ""
             span = f"[{child['start']}:{child['end']}] " if verbose else ""
-            lines.append(f"    c{child['ordinal']}  {span}{where}{_preview(child['text'], width)}")
+            lines.append(f"    c{child['ordinal']}  {span}{where}{preview(child['text'], width)}")
     return "\n".join(lines)
 
 
@@ -208,11 +209,6 @@ def _sections(parent: dict[str, Any]) -> list[str]:
 
 def _path(headings: Sequence[str]) -> str:
     return " > ".join(headings) or "(no heading)"
-
-
-def _preview(text: str, width: int) -> str:
-    words = " ".join(text.split())
-    return repr(words if len(words) <= width else words[: width - 1] + "…")
 
 
 def _batches(files: list[Path], size: int) -> Iterator[list[Path]]:

@@ -39,6 +39,7 @@ from skills.search.settings import (
     missing_azure_settings,
 )
 from skills.search.templates import render
+from skills.terminal import preview
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_FILES = ("samples",)
@@ -366,7 +367,7 @@ def _result_lines(result: ParentResult, verbose: bool) -> list[str]:
     where = f"  {where}" if where else ""
     return [
         f"{result.rank}. {short_id(result)}{where}  (score {result.score:.4f})",
-        f"   {_preview(result.passage, 110)}",
+        f"   {preview(result.passage, 110)}",
     ]
 
 
@@ -400,11 +401,6 @@ def _ranges(ordinals: Sequence[int]) -> str:
     return ",".join(
         f"c{run[0]}-c{run[-1]}" if len(run) > 2 else ",".join(f"c{n}" for n in run) for run in runs
     )
-
-
-def _preview(text: str, width: int) -> str:
-    words = " ".join(text.split())
-    return repr(words if len(words) <= width else words[: width - 1] + "…")
 
 
 def _jsonable(result: ParentResult) -> dict[str, Any]:
