@@ -42,15 +42,15 @@ class Format(StrEnum):
     CODE = "code"
 
 
-#: Strategies that cut at structure only: they never overlap, so their default overlap is 0 and a
-#: given one is reported as ignored (a warning on the result), never applied silently.
-NON_OVERLAPPING = (Strategy.STRUCTURAL, Strategy.RECURSIVE)
-
 #: Unless given, a strategy's leaves overlap by this share of their budget: ``fixed`` by a quarter
 #: (128 of 512, the classic fixed-window baseline), the strategies that nest leaves in sections by
 #: a fifth (32 of the default 160), the overlap chosen with their sizes (``docs/evaluation.md``,
 #: *The top-1 goal and the children's neighbours*).
 DEFAULT_OVERLAP_DIVISOR = {Strategy.FIXED: 4, Strategy.HIERARCHICAL: 5, Strategy.SEMANTIC: 5}
+
+#: The others cut at structure only: they never overlap, so their default overlap is 0 and a
+#: given one is reported as ignored (a warning on the result), never applied silently.
+NON_OVERLAPPING = tuple(s for s in Strategy if s not in DEFAULT_OVERLAP_DIVISOR)
 
 
 class ChunkOptions(BaseModel):

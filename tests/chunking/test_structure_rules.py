@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from pydantic import ValidationError
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.levels import Level
@@ -805,6 +806,14 @@ def test_the_default_overlap_is_a_share_of_the_leaf_budget(
     given: dict[str, object], overlap: int
 ) -> None:
     assert ChunkOptions.model_validate(given).child_overlap_tokens == overlap
+
+
+@pytest.mark.parametrize("strategy", [["fixed"], {"name": "fixed"}, None, 3, "FIXED", ""])
+def test_a_strategy_that_is_not_one_is_refused_by_name(strategy: object) -> None:
+    # the overlap default reads the raw strategy before validation: an odd value must still
+    # reach the field's own error, never a TypeError
+    with pytest.raises(ValidationError, match="strategy"):
+        ChunkOptions.model_validate({"strategy": strategy})
 
 
 def test_cjk_sentences_keep_their_full_stop() -> None:
