@@ -11,6 +11,8 @@ def preview(text: str, width: int) -> str:
     "'Install the widget'"
     >>> preview("abcdefgh", 5)
     "'abcd…'"
+    >>> preview(" \n\t ", 5)
+    "''"
     """
     words = " ".join(text.split())
     return repr(words if len(words) <= width else words[: width - 1] + "…")
