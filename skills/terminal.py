@@ -11,7 +11,7 @@ def preview(text: str, width: int) -> str:
     "'Install the widget'"
     >>> preview("abcdefgh", 5)
     "'abcd…'"
-    >>> preview(" \n\t ", 5)
+    >>> preview(" \\n\\t ", 5)
     "''"
     """
     words = " ".join(text.split())
