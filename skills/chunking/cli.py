@@ -6,11 +6,17 @@ markup is detected (Markdown, reStructuredText or plain text); ``--format`` read
 as the skill's ``format`` field does. A file of another format (PDF, Word, PowerPoint, Excel,
 HTML: ``docs/formats.md``) is converted to Markdown first, and offsets refer to that Markdown. A
 folder is walked for every suffix of ``skills.formats.registry``, with a progress bar on stderr.
+
+``--strategy semantic`` finds topic shifts with the evaluation's embedder
+(``skills.embeddings.default_embedder``): the Azure OpenAI deployment when ``AZURE_OPENAI_*`` are
+set, else the local all-MiniLM-L6-v2 that ``requirements-dev.txt`` installs, its vectors cached on
+disk. Only where neither is installed does it fall back to ``hierarchical``, with a warning.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import textwrap
@@ -20,7 +26,13 @@ from typing import TextIO
 
 from pydantic import ValidationError
 
-from skills.chunking import ChunkingError, ChunkOptions, Format, chunk_document
+from skills.chunking import (
+    ChunkingError,
+    ChunkOptions,
+    EmbeddingBoundaries,
+    Format,
+    chunk_document,
+)
 from skills.chunking.model import Chunk, Chunking
 from skills.formats.conversion import ConversionError
 from skills.formats.read import read_file
@@ -87,13 +99,14 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"not found: {', '.join(missing)}", file=sys.stderr)
         return 2
+    boundaries = _boundary_model() if options.strategy.value == "semantic" else None
     failures = 0
     for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
         try:
             file = read_file(path.read_bytes(), path.name)
             result = chunk_document(
                 file.text, title=file.title, document_key=str(path),
-                format=args.format or file.markup, options=options,
+                format=args.format or file.markup, options=options, boundary_model=boundaries,
             )  # fmt: skip
         except (ConversionError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)
@@ -108,6 +121,23 @@ def main(argv: list[str]) -> int:
         else:
             write_tree(result, str(path), sys.stdout)
     return 1 if failures else 0
+
+
+def _boundary_model() -> EmbeddingBoundaries | None:
+    """Topic shifts from the configured or the installed local embedder; ``None`` (the engine then
+    warns and falls back) when neither is there."""
+    from skills.embeddings import LocalMiniLMEmbedder, default_embedder, local_model_path
+
+    embedder = default_embedder()
+    if isinstance(embedder.inner, LocalMiniLMEmbedder):
+        try:
+            local_model_path()
+            if importlib.util.find_spec("sentence_transformers") is None:
+                raise ImportError("sentence-transformers is not installed")
+        except ImportError as error:
+            print(f"semantic: no local embedding model ({error})", file=sys.stderr)
+            return None
+    return EmbeddingBoundaries(embedder)
 
 
 def _progress(files: list[Path], show: bool) -> Iterable[Path]:
