@@ -21,14 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from skills.chunking import sentence_starts
 from skills.formats.registry import document_suffixes
-from skills.search.collapse import Expand, ParentResult
+from skills.ranking import words
+from skills.search.collapse import ChildHit, Expand, ParentResult
 from skills.search.deploy import DeployError
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import (
@@ -280,6 +284,7 @@ def _query(args: argparse.Namespace) -> int:
         searcher, args.question, children_index=names["childrenIndexName"],
         parents_index=names["parentsIndexName"], options=_options(args),
     )  # fmt: skip
+    _print_legend(args.json)
     _print_results(args.question, results, args.json, args.verbose)
     return 0
 
@@ -311,6 +316,8 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"  failed {key}: {'; '.join(errors)}", file=sys.stderr)
     for key, notes in run.result.warnings.items():
         print(f"  warning {key}: {'; '.join(notes)}", file=sys.stderr)
+    if args.query:
+        _print_legend(args.json)
     for question in args.query:
         results = query_parents(
             run.searcher, question, children_index=run.children_index,
@@ -348,13 +355,26 @@ def _print_results(
         return
     print(f"\n? {question}")
     for result in results:
-        print("\n".join(_result_lines(result, verbose)))
+        print("\n".join(_result_lines(result, verbose, question)))
         for other in result.repeated_in:
             place = other.title or other.source_path or other.document_key
             print(f"   (the same words: {place} [{other.start}:{other.end}])")
 
 
-def _result_lines(result: ParentResult, verbose: bool) -> list[str]:
+#: What a result's score is, said once before the results a person reads.
+SCORE_LEGEND = (
+    "(score: the hybrid query's Reciprocal Rank Fusion of its keyword and vector rankings, "
+    "1/(60 + rank) from each; 0.0328 is first in both, higher is better; with the semantic "
+    "ranker, its 0-4 relevance)"
+)
+
+
+def _print_legend(as_json: bool) -> None:
+    if not as_json:
+        print(SCORE_LEGEND)
+
+
+def _result_lines(result: ParentResult, verbose: bool, question: str = "") -> list[str]:
     first = result.citations[0] if result.citations else None
     where = " > ".join(first.headings) if first else ""
     if verbose:
@@ -364,11 +384,74 @@ def _result_lines(result: ParentResult, verbose: bool) -> list[str]:
             f"   parent {result.parent_chunk_id}",
             "   " + result.passage[:300].replace("\n", "\n   "),
         ]
+    headings, sentence = answering_sentence(question, result.children)
+    where = " > ".join(headings) or where
     where = f"  {where}" if where else ""
     return [
         f"{result.rank}. {short_id(result)}{where}  (score {result.score:.4f})",
-        f"   {preview(result.passage, 110)}",
+        f"   {preview(sentence or result.passage, 110)}",
     ]
+
+
+def _stems(text: str) -> set[str]:
+    """The words of ``text`` cut to five letters: "insures" meets "insurance" and "authenticate"
+    "Authentication", which the index's analyzer (no stemming) would not match, but a reader
+    would."""
+    return {word[:5] for word in words(text)}
+
+
+def _sentences(block: str) -> list[str]:
+    """A paragraph's sentences; a table's rows (Markdown, grid or HTML: a row is a line); none
+    of a heading line, which the result's label already says."""
+    stripped = block.lstrip()
+    if not stripped or stripped.startswith("#"):
+        return []
+    if stripped[0] in "|+<":  # rows; a header (the row above a rule) names, never answers
+        lines = block.splitlines()
+        rules = [bool(_RULE.fullmatch(line.strip())) for line in lines]
+        return [
+            line
+            for line, rule, header in zip(lines, rules, [*rules[1:], False], strict=True)
+            if not rule and not header
+        ]
+    return [block[a:b] for a, b in pairwise([0, *sentence_starts(block), len(block)])]
+
+
+#: A table's rule line: ``|---|:--:|`` or ``+----+====+``, no words.
+_RULE = re.compile(r"[|+:=\- ]*")
+
+
+def answering_sentence(question: str, hits: Sequence[ChildHit]) -> tuple[tuple[str, ...], str]:
+    """The sentence of the matched children that holds most of the question's rarer words (their
+    first five letters, ``_stems``), with
+    its child's heading path: the line a reader looks for first, rather than the start of the
+    section (which may be another heading's). Words weigh by how few of the hits' sentences hold
+    them, so "the" and "to" decide nothing; ``((), "")`` when no sentence shares a word.
+
+    >>> hits = [ChildHit("c1", "p", 1.0, "Pages hold 100 items. Use the cursor.", 0, 38, 1,
+    ...                  headings=("Guide", "Pagination")),
+    ...         ChildHit("c2", "p", 1.0, "Send a bearer token. It lasts an hour.", 40, 78, 2,
+    ...                  headings=("Guide", "Authentication"))]
+    >>> answering_sentence("How long does a token last?", hits)
+    (('Guide', 'Authentication'), 'Send a bearer token. ')
+    """
+    asked = _stems(question)
+    sentences = [
+        (hit.headings, sentence, _stems(sentence) & asked)
+        for hit in hits
+        for block in re.split(r"\n\s*\n", hit.text)
+        for sentence in _sentences(block)
+    ]
+    holding: dict[str, int] = {}
+    for _, _, shared in sentences:
+        for word in shared:
+            holding[word] = holding.get(word, 0) + 1
+    best, best_weight = ((), ""), 0.0
+    for headings, sentence, shared in sentences:
+        weight = sum(1 / holding[word] for word in shared)
+        if weight > best_weight:
+            best, best_weight = (headings, sentence), weight
+    return best
 
 
 def short_id(result: ParentResult) -> str:
