@@ -446,7 +446,8 @@ def answering_sentence(question: str, hits: Sequence[ChildHit]) -> tuple[tuple[s
     for _, _, shared in sentences:
         for word in shared:
             holding[word] = holding.get(word, 0) + 1
-    best, best_weight = ((), ""), 0.0
+    best: tuple[tuple[str, ...], str] = ((), "")
+    best_weight = 0.0
     for headings, sentence, shared in sentences:
         weight = sum(1 / holding[word] for word in shared)
         if weight > best_weight:
