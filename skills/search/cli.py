@@ -30,6 +30,7 @@ from typing import Any
 from skills.formats.registry import document_suffixes
 from skills.search.collapse import Expand, ParentResult
 from skills.search.deploy import DeployError
+from skills.search.doctor import FORBIDDEN_TRIES
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import (
     MODES,
@@ -76,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="read-only doctor of the live deployment")
     _mode(check)
+    check.add_argument(
+        "--forbidden-tries", type=int, default=FORBIDDEN_TRIES,
+        help="calls refused with 403 are tried this many times, waits doubling from 10 s, while "
+        "new role assignments apply (1: no retry)",
+    )  # fmt: skip
     check.set_defaults(run=_check)
 
     upload = commands.add_parser("upload", help="put files into the documents container")
@@ -197,27 +203,38 @@ def _print_reset(reasons: Sequence[str], done: bool) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from skills.search.doctor import diagnose, render_report, urllib_post
+    from skills.search.doctor import (
+        Inspector,
+        Patience,
+        PatientInspector,
+        PatientStorage,
+        Storage,
+        diagnose,
+        render_report,
+        urllib_post,
+    )
 
     settings = SearchSettings.from_env()
     definitions = render(args.mode, settings)
     env = os.environ
-    inspector = storage = None
+    patience = Patience(tries=args.forbidden_tries, say=lambda line: print(line, file=sys.stderr))
+    inspector: Inspector | None = None
+    storage: Storage | None = None
     if settings.search_endpoint:
         from skills.search.azure import credential
         from skills.search.deploy import Service
 
-        inspector = Service(settings.search_endpoint, credential())
+        inspector = PatientInspector(Service(settings.search_endpoint, credential()), patience)
     if env.get("AZURE_STORAGE_RESOURCE_ID") and settings.storage_blob_endpoint:
         from azure.identity import DefaultAzureCredential
 
         from skills.search.azure import ARM_ENDPOINT, AzureStorage
 
-        storage = AzureStorage(
+        storage = PatientStorage(AzureStorage(
             settings.storage_resource_id, settings.storage_blob_endpoint, settings.container,
             settings.container_folder, DefaultAzureCredential(),
             arm_endpoint=env.get("AZURE_RESOURCE_MANAGER_ENDPOINT", ARM_ENDPOINT),
-        )  # fmt: skip
+        ), patience)  # fmt: skip
     post = urllib_post if env.get("SKILL_URI") else None
     findings = diagnose(settings, definitions, inspector=inspector, post=post, storage=storage)
     print(render_report(findings))

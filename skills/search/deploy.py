@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from skills.search.echo import same_meaning
 from skills.search.templates import Definition, DefinitionSet, Kind
 
 SECRET_KEYS = frozenset({"httpHeaders", "apiKey", "connectionString"})
@@ -148,7 +149,16 @@ def comparable(current: Any, desired: Any, secret: bool = False) -> Any:
     {'authResourceId': None}
     >>> comparable({"a": 1, "httpHeaders": {"x-functions-key": None}}, {"a": 1})
     {'a': 1, 'httpHeaders': {'x-functions-key': None}}
+
+    A value that means ours in the service's own spelling (:func:`skills.search.echo.same_meaning`:
+    a duration, an enum's casing, null for empty) takes ours, so that it is no change:
+
+    >>> comparable({"timeout": "PT3M50S", "fieldMappings": None},
+    ...            {"timeout": "PT230S", "fieldMappings": []})
+    {'timeout': 'PT230S', 'fieldMappings': []}
     """
+    if same_meaning(current, desired):
+        return desired
     if isinstance(desired, dict) and isinstance(current, dict):
         kept = {
             key: _comparable_value(current, key, value, secret) for key, value in desired.items()

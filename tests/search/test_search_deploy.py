@@ -218,3 +218,36 @@ def test_a_schedule_change_needs_no_reset_a_parsing_change_does() -> None:
     assert reset_reasons(changes, definitions) == [
         "indexer hcs-embedded-indexer changed parameters.configuration"
     ]
+
+
+class RespellingService(FakeService):
+    """Echoes enum values in another casing and empty lists as null, besides the durations."""
+
+    def get(self, kind: Kind, name: str) -> dict[str, Any] | None:
+        stored = self.objects.get((kind, name))
+        return None if stored is None else echo(kind, stored, respell=True)
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference", "files", "layout"])
+def test_the_services_own_spelling_is_no_change_and_asks_no_reset(mode: str) -> None:
+    service = RespellingService()
+    definitions = render(mode, SETTINGS)  # type: ignore[arg-type]
+    deploy(service, definitions)
+    skillset = service.get("skillset", definitions.skillset["name"])
+    assert skillset is not None and skillset["skills"][-2]["timeout"] == "PT3M50S"
+    service.puts.clear()
+    changes = deploy(service, definitions, reset=True)
+    assert service.puts == [] and service.indexer_calls == []
+    assert {change.action for change in changes} == {"unchanged"}
+    assert reset_reasons(changes, definitions) == []
+
+
+def test_a_real_timeout_change_is_still_a_change() -> None:
+    service = RespellingService()
+    definitions = render("embedded", SETTINGS)
+    deploy(service, definitions)
+    definitions.skillset["skills"][0]["timeout"] = "PT120S"
+    changes = deploy(service, definitions)
+    skillset = next(change for change in changes if change.kind == "skillset")
+    assert skillset.action == "update"
+    assert '-      "timeout": "PT3M50S"' in skillset.diff and '"PT120S"' in skillset.diff
