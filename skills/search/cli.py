@@ -146,6 +146,7 @@ def _options(args: argparse.Namespace) -> QueryOptions:
 
 def _deploy(args: argparse.Namespace) -> int:
     from skills.search.deploy import Service, deploy, plan, redact, reset_reasons
+    from skills.search.pending import FileLedger, ledger_key
 
     settings = SearchSettings.from_env()
     definitions = render(args.mode, settings)
@@ -160,18 +161,25 @@ def _deploy(args: argparse.Namespace) -> int:
     from skills.search.azure import credential
 
     service = Service(str(settings.search_endpoint), credential())
+    ledger = FileLedger()
+    key = ledger_key(str(settings.search_endpoint), definitions.indexer["name"])
+    earlier = ledger.reasons(key)
     if args.diff:
         changes = [change for _, change in plan(service, definitions)]
     else:
-        options = {"reset": args.reset, "resend_secrets": args.resend_secrets}
-        changes = deploy(service, definitions, **options)
+        changes = deploy(
+            service, definitions, reset=args.reset, resend_secrets=args.resend_secrets,
+            ledger=ledger, ledger_name=key, say=print,
+        )  # fmt: skip
     for change in changes:
         print(f"{change.action:>9}  {change.kind} {change.name}")
         for note in change.notes if change.action == "unchanged" else ():
             print(f"           note: {note} (--resend-secrets sends it anyway)")
         if change.diff:
             print(change.diff)
-    _print_reset(reset_reasons(changes, definitions), done=args.reset and not args.diff)
+    if not args.reset or args.diff:
+        reasons = reset_reasons(changes, definitions)
+        _print_reset(reasons + [f"{why}, in an earlier deploy" for why in earlier], ledger.path)
     _print_tier_limits(settings.search_sku)
     return 0
 
@@ -189,16 +197,12 @@ def _print_tier_limits(sku: str) -> None:
         )
 
 
-def _print_reset(reasons: Sequence[str], done: bool) -> None:
-    if not reasons:
-        return
-    why = "; ".join(reasons)
-    if done:
-        print(f"indexer reset and started ({why}): every file is indexed again")
-    else:
+def _print_reset(reasons: Sequence[str], ledger: Path) -> None:
+    if reasons:
         print(
-            f"reset needed ({why}): files indexed before keep their old chunks until the "
-            "indexer is reset. Run again with --reset, or reset it in the portal."
+            f"reset needed ({'; '.join(reasons)}): files indexed before keep their old chunks "
+            "until the indexer is reset. Run again with --reset (azd: azd env set "
+            f"AZURE_SEARCH_RESET true); this is remembered in {ledger} until then."
         )
 
 

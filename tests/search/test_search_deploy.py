@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from azure.core.exceptions import HttpResponseError, ResourceExistsError
 from fake_search_service import echo
 
 from skills.search.cli import main
@@ -24,6 +26,7 @@ from skills.search.deploy import (
     redact,
     reset_reasons,
 )
+from skills.search.pending import FileLedger, MemoryLedger
 from skills.search.settings import SearchSettings, SettingsError, missing_azure_settings
 from skills.search.templates import Kind, render
 
@@ -251,3 +254,102 @@ def test_a_real_timeout_change_is_still_a_change() -> None:
     skillset = next(change for change in changes if change.kind == "skillset")
     assert skillset.action == "update"
     assert '-      "timeout": "PT3M50S"' in skillset.diff and '"PT120S"' in skillset.diff
+
+
+class BusyService(FakeService):
+    """An indexer already running (started by an upload): Run Indexer answers 409; ``refuse``
+    names the calls that fail (a 403 while roles apply)."""
+
+    def __init__(self, refuse: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    def put(self, kind: Kind, body: dict[str, Any]) -> None:
+        if f"put {kind}" in self.refuse:
+            raise _status_error(403)
+        super().put(kind, body)
+
+    def reset_indexer(self, name: str) -> None:
+        if "reset" in self.refuse:
+            raise _status_error(403)
+        super().reset_indexer(name)
+
+    def run_indexer(self, name: str) -> None:
+        self.indexer_calls.append(("run", name))
+        busy = ResourceExistsError("another run is in progress")
+        busy.status_code = 409  # what azure-core sets from the response
+        raise busy
+
+
+def _status_error(status: int) -> HttpResponseError:
+    error = HttpResponseError(f"status {status}")
+    error.status_code = status
+    return error
+
+
+def _changed_batch_size() -> Any:
+    return render("embedded", SearchSettings(skill_function_key="secret-key", skill_batch_size=8))
+
+
+def test_a_run_already_in_progress_after_a_reset_is_no_failure() -> None:
+    service, ledger, said = BusyService(), MemoryLedger(), []
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s",
+           say=said.append)  # fmt: skip
+    assert service.indexer_calls == [("reset", "hcs-embedded-indexer"),
+                                      ("run", "hcs-embedded-indexer")]  # fmt: skip
+    assert ledger.reasons("s") == []
+    assert "already in progress (409)" in said[0] and "skillset hcs-embedded-skillset" in said[0]
+
+
+def test_a_reset_that_fails_is_done_by_the_next_deploy_with_nothing_to_change() -> None:
+    ledger = MemoryLedger()
+    service = BusyService(refuse=("reset",))
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    with pytest.raises(HttpResponseError):
+        deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert ledger.reasons("s") == ["skillset hcs-embedded-skillset changed"]
+    service.refuse = ()
+    changes = deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert {change.action for change in changes} == {"unchanged"}
+    assert ("reset", "hcs-embedded-indexer") in service.indexer_calls
+    assert ledger.reasons("s") == []
+
+
+def test_a_deploy_stopped_halfway_still_owes_the_reset() -> None:
+    service, ledger = BusyService(), MemoryLedger()
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    service.refuse = ("put indexer",)
+    changed = _changed_batch_size()
+    changed.indexer["parameters"]["configuration"]["parsingMode"] = "markdown"
+    with pytest.raises(HttpResponseError):
+        deploy(service, changed, reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls == []
+    assert ledger.reasons("s") == [
+        "skillset hcs-embedded-skillset changed",
+        "indexer hcs-embedded-indexer changed parameters.configuration",
+    ]
+    service.refuse = ()
+    deploy(service, changed, reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls[0] == ("reset", "hcs-embedded-indexer")
+    assert ledger.reasons("s") == []
+
+
+def test_a_reset_not_asked_for_is_remembered_until_one_is() -> None:
+    service, ledger = FakeService(), MemoryLedger()
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), ledger=ledger, ledger_name="s")
+    assert ledger.reasons("s") == ["skillset hcs-embedded-skillset changed"]
+    assert service.indexer_calls == []
+    deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls[0] == ("reset", "hcs-embedded-indexer")
+    assert ledger.reasons("s") == []
+
+
+def test_the_file_ledger_survives_a_new_process(tmp_path: Path) -> None:
+    path = tmp_path / "pending.json"
+    FileLedger(path).record("s", ["index i changed"])
+    assert FileLedger(path).reasons("s") == ["index i changed"]
+    FileLedger(path).clear("s")
+    assert FileLedger(path).reasons("s") == []
