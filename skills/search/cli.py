@@ -34,10 +34,12 @@ from skills.search.doctor import FORBIDDEN_TRIES
 from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
 from skills.search.settings import (
     MODES,
+    Mode,
     SearchSettings,
     SettingsError,
     indexed_formats,
     missing_azure_settings,
+    stand_ins,
 )
 from skills.search.templates import render
 from skills.terminal import preview
@@ -150,14 +152,23 @@ def _deploy(args: argparse.Namespace) -> int:
 
     settings = SearchSettings.from_env()
     definitions = render(args.mode, settings)
+    filled = stand_ins(settings, args.mode)
     if args.dry_run:
         rendered = [
             {"kind": item.kind, "template": item.template, "body": redact(item.body)}
             for item in definitions.items
         ]
         print(json.dumps(rendered, indent=2))  # in dependency order; secrets redacted
+        for variable, value in filled.items():
+            print(f"note: {value} is a stand-in: set {variable} (an azd output) for a real "
+                  "deployment", file=sys.stderr)  # fmt: skip
         return 0
-    _require_azure()
+    _require_azure(mode=args.mode)
+    if filled:
+        raise SettingsError(
+            "these settings still hold a stand-in, and a deploy must not send one: "
+            + ", ".join(f"{variable} ({value})" for variable, value in filled.items())
+        )
     from skills.search.azure import credential
 
     service = Service(str(settings.search_endpoint), credential())
@@ -242,6 +253,13 @@ def _check(args: argparse.Namespace) -> int:
     post = urllib_post if env.get("SKILL_URI") else None
     findings = diagnose(settings, definitions, inspector=inspector, post=post, storage=storage)
     print(render_report(findings))
+    skipped = [f"{f.part} ({f.message})" for f in findings if f.status == "skipped"]
+    if skipped:
+        print(f"not checked: {'; '.join(skipped)}", file=sys.stderr)
+    if all(finding.status == "skipped" for finding in findings):
+        print("error: nothing could be checked; set the variables above (azd env get-values "
+              "has them after azd up)", file=sys.stderr)  # fmt: skip
+        return 2
     return 1 if any(finding.status == "problem" for finding in findings) else 0
 
 
@@ -350,8 +368,8 @@ def _expand_files(names: Sequence[str], suffixes: frozenset[str]) -> list[Path]:
     return found
 
 
-def _require_azure(names: Sequence[str] | None = None) -> None:
-    missing = missing_azure_settings()
+def _require_azure(names: Sequence[str] | None = None, mode: Mode = "embedded") -> None:
+    missing = missing_azure_settings(mode=mode)
     if names is not None:
         missing = [name for name in missing if name in names]
     if missing:

@@ -27,7 +27,12 @@ from skills.search.deploy import (
     reset_reasons,
 )
 from skills.search.pending import FileLedger, MemoryLedger
-from skills.search.settings import SearchSettings, SettingsError, missing_azure_settings
+from skills.search.settings import (
+    STAND_INS,
+    SearchSettings,
+    SettingsError,
+    missing_azure_settings,
+)
 from skills.search.templates import Kind, render
 
 
@@ -353,3 +358,39 @@ def test_the_file_ledger_survives_a_new_process(tmp_path: Path) -> None:
     assert FileLedger(path).reasons("s") == ["index i changed"]
     FileLedger(path).clear("s")
     assert FileLedger(path).reasons("s") == []
+
+
+def test_a_dry_run_names_every_stand_in_it_filled_and_the_variable_behind_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in STAND_INS:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("SKILL_URI", "https://func-chunk-abc.azurewebsites.net/api/chunk")
+    assert main(["deploy", "--mode", "layout", "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "https://example.cognitiveservices.azure.com is a stand-in: set " \
+        "AZURE_AI_SERVICES_ENDPOINT" in err  # fmt: skip
+    assert "set AZURE_OPENAI_ENDPOINT" in err and "set AZURE_STORAGE_RESOURCE_ID" in err
+    assert "SKILL_URI" not in err
+
+
+@pytest.mark.parametrize("mode", ["embedded", "layout"])
+def test_a_real_deploy_refuses_a_stand_in_before_contacting_anything(
+    mode: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = {
+        "AZURE_SEARCH_ENDPOINT": "https://127.0.0.1:9", "AZURE_OPENAI_EMBEDDING_DEPLOYMENT": "e",
+        "AZURE_OPENAI_ENDPOINT": "https://oai-abc.openai.azure.com/", "SKILL_FUNCTION_KEY": "k",
+        "SKILL_URI": "https://func-chunk-abc.azurewebsites.net/api/chunk",
+        "AZURE_STORAGE_RESOURCE_ID": SearchSettings.storage_resource_id,  # the stand-in itself
+        "AZURE_AI_SERVICES_ENDPOINT": "https://ais-abc.cognitiveservices.azure.com/",
+    }  # fmt: skip
+    for variable, value in real.items():
+        monkeypatch.setenv(variable, value)
+    assert main(["deploy", "--mode", mode]) == 2
+    assert "AZURE_STORAGE_RESOURCE_ID (/subscriptions/00000000" in capsys.readouterr().err
+
+
+def test_layout_needs_the_ai_services_endpoint() -> None:
+    assert "AZURE_AI_SERVICES_ENDPOINT" in missing_azure_settings({}, mode="layout")
+    assert "AZURE_AI_SERVICES_ENDPOINT" not in missing_azure_settings({}, mode="files")

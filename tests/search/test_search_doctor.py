@@ -326,3 +326,15 @@ def test_only_a_403_is_tried_again() -> None:
     with pytest.raises(ResourceNotFoundError):
         patience.call("reading", missing)
     assert calls == [1]
+
+
+def test_the_cli_with_nothing_configured_fails_and_says_what_it_could_not_check(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SKILL_URI", "AZURE_SEARCH_ENDPOINT", "AZURE_STORAGE_RESOURCE_ID",
+                 "AZURE_STORAGE_BLOB_ENDPOINT"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing could be checked" in err
+    assert "skill (set SKILL_URI)" in err and "service (set AZURE_SEARCH_ENDPOINT)" in err
