@@ -141,11 +141,11 @@ param embeddingDeploymentCapacity int = 100
 @maxValue(3072)
 param embeddingDimensions int = 1536
 
-@description('Chat model that writes context notes for contextualize=llm (docs/contextual.md); empty: no chat deployment and the option stays off.')
+@description('Chat model that writes context notes for contextualize=llm (docs/contextual.md), e.g. gpt-5.2; empty: no chat deployment and the option stays off.')
 param contextChatModelName string = ''
 
-@description('Version of that chat model.')
-param contextChatModelVersion string = '2024-07-18'
+@description('Version of that chat model. Default 2025-12-11, gpt-5.2: the one text model of the Azure OpenAI retirement table (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/model-retirements, "Current models", table of 2025-12-16) still open to new deployments on 2026-12-05 (gpt-4o-mini 2024-07-18 is retired). Set name and version together (docs/deploy.md).')
+param contextChatModelVersion string = '2025-12-11'
 
 @description('Chat deployment capacity in thousands of tokens per minute.')
 @minValue(1)
