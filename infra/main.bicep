@@ -375,6 +375,8 @@ output AZURE_OPENAI_EMBEDDING_DEPLOYMENT string = openAi.outputs.embeddingDeploy
 output AZURE_OPENAI_EMBEDDING_MODEL string = embeddingModelName
 output AZURE_OPENAI_EMBEDDING_DIMENSIONS int = embeddingDimensions
 output AZURE_OPENAI_CHAT_DEPLOYMENT string = openAi.outputs.chatDeploymentName
+// what the deploy's estimate of contextual notes divides the container's tokens by
+output AZURE_OPENAI_CHAT_CAPACITY int = contextChatDeploymentCapacity
 
 // layout mode: the AI Services account the skillset bills Document Layout to (by identity)
 output AZURE_AI_SERVICES_ENDPOINT string = withLayout ? aiServices.outputs.endpoint : ''
