@@ -95,3 +95,23 @@ def test_the_contract_catches_a_dropped_field() -> None:
     selector["mappings"] = [m for m in selector["mappings"] if m["name"] != "language"]
     assert mappings(definitions) != expected_mappings("files")
     assert "language" in set(SENT_CHILD) - fields_read(definitions, CHILDREN)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_field_the_query_selects_is_one_the_projections_fill(mode: Mode) -> None:
+    """The budgeted query reads ``prefix`` and ``parentPrefix``: in ``files`` and ``layout`` they
+    were selected from an index that never received them."""
+    from skills.search.query import CHILD_FIELDS, EMBEDDED_PARENT_FIELDS, PARENT_FIELDS
+    from skills.search.settings import parents_in_children
+
+    definitions = rendered(mode)
+    filled: dict[str, set[str]] = {}
+    for selector in definitions.skillset["indexProjections"]["selectors"]:
+        names = {m["name"] for m in selector["mappings"]} | {selector["parentKeyFieldName"]}
+        filled[selector["sourceContext"]] = names
+    children = set(CHILD_FIELDS) | (
+        set(EMBEDDED_PARENT_FIELDS) if parents_in_children(mode) else set()
+    )
+    assert children - filled[CHILDREN] == set()
+    if not parents_in_children(mode):
+        assert set(PARENT_FIELDS) - filled[PARENTS] == set()
