@@ -50,6 +50,27 @@ THROTTLED_ADVICE = (
     "python -m skills.search deploy --reset to index the failed files again"
 )
 
+#: Item errors a first run on Azure can show that no test here can, and what to do about each
+ADVICE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (THROTTLED, THROTTLED_ADVICE),
+    (
+        re.compile(r"caller is not in SKILL_ALLOWED_CALLER_IDS", re.IGNORECASE),
+        "entra mode: the skill refused the caller Easy Auth vouched for (X-MS-CLIENT-PRINCIPAL-ID "
+        "is not in SKILL_ALLOWED_CALLER_IDS): azd up sets it to the Search identity's principal "
+        "id; add other callers with the skillExtraCallerPrincipalIds parameter",
+    ),
+    (
+        # Without a billable resource, billable skills stop after 20 documents a day and the run
+        # shows "Time Out" (https://learn.microsoft.com/azure/search/cognitive-search-attach-
+        # cognitive-services); a missing role shows as a 401/403 from the AI Services account.
+        re.compile(r"DocumentIntelligenceLayoutSkill|document-layout", re.IGNORECASE),
+        "the Document Layout skill failed: check that AZURE_AI_SERVICES_ENDPOINT is the account "
+        "azd up made in layout mode, that the Search identity has Cognitive Services User on it "
+        "(role assignments take minutes), and that the account's region is one the skill "
+        "supports (AZURE_AI_SERVICES_LOCATION, docs/deploy.md)",
+    ),
+)
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -344,8 +365,9 @@ def check_indexer(name: str, status: dict[str, Any] | None) -> list[Finding]:
     errors = last.get("errors") or []
     findings += _items("problem", "error", errors, "errorMessage")
     findings += _items("warning", "warning", last.get("warnings") or [], "message")
-    if any(THROTTLED.search(json.dumps(error)) for error in errors):
-        findings.append(Finding("indexer", "problem", THROTTLED_ADVICE))
+    for pattern, advice in ADVICE:
+        if any(pattern.search(json.dumps(error)) for error in errors):
+            findings.append(Finding("indexer", "problem", advice))
     return findings
 
 

@@ -338,3 +338,23 @@ def test_the_cli_with_nothing_configured_fails_and_says_what_it_could_not_check(
     err = capsys.readouterr().err
     assert "nothing could be checked" in err
     assert "skill (set SKILL_URI)" in err and "service (set AZURE_SEARCH_ENDPOINT)" in err
+
+
+@pytest.mark.parametrize(
+    ("error", "advice"),
+    [
+        ({"key": "k1", "errorMessage": "Could not execute skill: hierarchical-chunker",
+          "details": "403: caller is not in SKILL_ALLOWED_CALLER_IDS"},  # the skill's own words
+         "skillExtraCallerPrincipalIds"),
+        ({"key": "k2", "errorMessage": "Could not execute skill: document-layout",
+          "details": "Time Out"},
+         "Cognitive Services User"),
+    ],
+)  # fmt: skip
+def test_first_run_failures_come_with_what_to_do(
+    fake: FakeDeployment, error: dict[str, str], advice: str
+) -> None:
+    last = {**HEALTHY_STATUS["lastResult"], "itemsFailed": 1, "errors": [error]}  # type: ignore[dict-item]
+    fake.statuses["hcs-embedded-indexer"] = {**HEALTHY_STATUS, "lastResult": last}
+    found = problems(run(fake))
+    assert sum(advice in p for p in found) == 1, found
