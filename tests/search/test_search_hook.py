@@ -69,6 +69,7 @@ def run_hook(
         "PYTHONPATH": str(ROOT),
         "AZURE_SEARCH_API_KEY": fake.api_key,  # the fake speaks API keys, not Entra tokens
         "HOOK_TRIES": "1",
+        "AZURE_SEARCH_PENDING_RESETS": str(tmp_path / "pending-resets.json"),  # not the repo's
         **extra,
     }
     env = {name: value for name, value in env.items() if value != "<unset>"}
