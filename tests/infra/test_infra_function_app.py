@@ -156,6 +156,23 @@ def test_search_identity_is_an_allowed_caller() -> None:
     assert isinstance(callers, Expr) and "search.outputs.principalId" in callers.text
 
 
+def test_entra_mode_tells_the_skill_the_same_callers_easy_auth_admits() -> None:
+    """The skill checks X-MS-CLIENT-PRINCIPAL-ID against SKILL_ALLOWED_CALLER_IDS (comma-separated
+    object ids, skills/skill/caller.py); the template fills it from the list the authorization
+    policy admits, so the two checks cannot disagree, and leaves it empty in key mode."""
+    from skills.skill import caller
+
+    value = app_settings()[caller.ALLOWED_CALLERS_SETTING]
+    assert value == Ternary(
+        "skillAuthMode == 'entra'", Expr("join(allowedCallerPrincipalIds, ',')"), ""
+    )
+    search_id = "5a0b6f43-0000-4c1d-9e8f-000000000001"
+    env = {"SKILL_AUTH": "entra", caller.ALLOWED_CALLERS_SETTING: ",".join([search_id, "other"])}
+    assert caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": search_id}, env) is None
+    refused = caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": "someone-else"}, env)
+    assert refused is not None and refused.status == 403
+
+
 def test_azd_service_tag_matches_the_service_in_azure_yaml() -> None:
     services = yaml.safe_load(AZURE_YAML.read_text(encoding="utf-8"))["services"]
     tags = site().body["tags"]
