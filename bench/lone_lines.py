@@ -55,7 +55,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.newlines import line_view
 from skills.chunking.pack import text_start

@@ -38,13 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cputime import cpu_seconds
 from skills.chunking import LANGUAGES, chunk_document
-from skills.chunking.markdown import _indented_code_lines
+from skills.chunking.markup.markdown import _indented_code_lines
 
 MODULES = (
-    "markdown",
-    "plaintext",
-    "rst",
-    "html_tables",
+    "markup.markdown",
+    "markup.plaintext",
+    "markup.rst",
+    "markup.html_tables",
     "outline",
     "pack",
     "context",
@@ -53,8 +53,8 @@ MODULES = (
     "chunker",
     "pages",
     "ids",
-    "code",
-    "languages",
+    "markup.code",
+    "markup.languages",
 )
 SEEDS = (
     "a", " ", "\t", "\n", "a ", " \n", "\n    x", "[", "[a](", "(", "<a ", "<tr", "{#", "#",
@@ -98,7 +98,7 @@ def patterns() -> dict[str, re.Pattern[str]]:
         module = importlib.import_module(f"skills.chunking.{name}")
         for attribute, value in vars(module).items():
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
-                found.setdefault(f"{name}.{attribute}", value)
+                found.setdefault(f"{name.rpartition('.')[2]}.{attribute}", value)
     found["markdown._indented_code_lines(4)"] = _indented_code_lines(4)
     for language in LANGUAGES.values():  # patterns held by the languages table's entries
         if language.fallback_signs is not None:

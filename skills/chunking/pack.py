@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
-from skills.chunking.markdown import link_text
 from skills.chunking.outline import Attach, Outline
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
@@ -151,10 +150,11 @@ class Packer:
 
     def reading_tokens(self, start: int, end: int) -> int:
         """The tokens of ``text[start:end]`` as a reader reads it: a link as its text, a link
-        reference definition as nothing (``markdown.link_text``). What fits together is decided
-        by what a piece says; the budget is still checked on every real token."""
+        reference definition as nothing (``Outline.readable``, which the parser sets). What fits
+        together is decided by what a piece says; the budget is still checked on every real
+        token."""
         real = self.index.count(start, end)
-        readable = link_text(self.text[start:end])
+        readable = self.outline.readable(self.text[start:end])
         return real if len(readable) == end - start else min(real, count_tokens(readable))
 
     def _no_word_for_company(self, pieces: list[Piece], budget: Budget) -> list[Piece]:

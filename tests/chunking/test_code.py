@@ -25,10 +25,10 @@ from test_invariants import check_invariants
 
 from bench.cputime import least_growth
 from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens
-from skills.chunking.code import one_line, parse_code
 from skills.chunking.context import PATH_SEPARATOR
-from skills.chunking.languages import LANGUAGES, language_of
 from skills.chunking.levels import Level
+from skills.chunking.markup.code import one_line, parse_code
+from skills.chunking.markup.languages import LANGUAGES, language_of
 from skills.chunking.outline import Outline
 
 ROOT = Path(__file__).resolve().parents[2]

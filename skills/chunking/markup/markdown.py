@@ -21,10 +21,10 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.levels import Level
+from skills.chunking.markup.html_tables import ROW_KEY, ROW_LINE, find_html_tables
+from skills.chunking.markup.plaintext import MIN_TITLES, numbered_title
 from skills.chunking.outline import Container, Outline, OutlineBuilder, SectionTree, Spans
-from skills.chunking.plaintext import MIN_TITLES, numbered_title
 
 #: A paragraph that may be a numbered title (``plaintext.numbered_title``) after blank lines:
 #: a number of two parts or more (``3.1.``; ``3. Scope`` is an ordered list item here).
@@ -153,6 +153,27 @@ _FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILIN
 _FRONT_MATTER_DESCRIPTION = re.compile(r"^description[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
 
 
+#: Markdown's block syntax and links (``looks_like``). Not a numbered line alone: licenses,
+#: contracts and RFCs number their sections ("1. Definitions."), and read as Markdown a LICENSE
+#: lost its titles. A link's URL holds no bracket or parenthesis here: each candidate ``](`` is
+#: then read to the next one at most, where a line of ``[a](`` repeated took seconds to sniff.
+_SIGNS = re.compile(
+    r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
+    r"| {0,3}>[ \t]?|.*\]\([^()\[\]\s]+\)"
+    r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def looks_like(sample: str) -> bool:
+    """Whether the start of a text shows any Markdown block syntax or link.
+
+    >>> looks_like("Intro\\n\\n- one\\n- two\\n"), looks_like("1. Definitions.\\n")
+    (True, False)
+    """
+    return _SIGNS.search(sample) is not None
+
+
 def heading_title(raw: str) -> str:
     """The readable title of a heading line's content, as it leads every chunk's embedded text:
     no closing #s, no ``{ #anchor }``, no images (badges) unless they are all there is (a logo:
@@ -275,6 +296,7 @@ class _MarkdownParser:
         self.text = text
         self.sections_only = sections_only
         self.builder = OutlineBuilder(len(text))
+        self.builder.reads_as(link_text)  # the packer weighs a link by its text
         self.sections = SectionTree(self.builder, heading_depth)
         self.list_columns: list[int] = []  # content columns of the open list items
         self.items: dict[int, tuple[int, int]] = {}  # content column -> its last item's line

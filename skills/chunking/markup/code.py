@@ -38,8 +38,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from skills.chunking.languages import LANGUAGES, CodeLanguage, grammar
 from skills.chunking.levels import MAX_BLOCK_NESTING, Level
+from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, grammar
 from skills.chunking.outline import NO_SECTION, Container, Outline, OutlineBuilder
 
 #: Node kinds (in any of the grammars) whose named children are statements or members.
