@@ -51,6 +51,7 @@ MODULES = (
     "markup.html_tables",
     "outline",
     "pack",
+    "finer",
     "context",
     "token_index",
     "sentences",

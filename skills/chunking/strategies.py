@@ -24,7 +24,8 @@ from skills.chunking.model import NO_PARENT, ChunkRows
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
-from skills.chunking.pack import Packer, Piece, text_start
+from skills.chunking.pack import Packer
+from skills.chunking.piece import Piece, text_start
 from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 T = TypeVar("T")

@@ -29,7 +29,7 @@ from skills.chunking.markup.markdown import back_matter, front_matter, parse_mar
 from skills.chunking.markup.rst import parse_rst
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
-from skills.chunking.pack import text_start
+from skills.chunking.piece import text_start
 from skills.chunking.sentences import sentence_starts
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
