@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skills.chunking.cli import main
 from skills.formats.registry import TEXT_SUFFIXES
+from skills.local.chunk import main
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
