@@ -47,6 +47,8 @@ def project_imports(path: Path, package: str) -> Iterator[tuple[int, str]]:
             names = [module] if node.module else [f"{module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        else:
+            continue
         for name in names:
             if name == "skills" or name.startswith("skills."):
                 yield node.lineno, name

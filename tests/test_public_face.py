@@ -37,6 +37,8 @@ def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
             names = [node.module]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        else:
+            continue
         for name in names:
             if name.startswith("skills.chunking."):
                 yield node.lineno, name
