@@ -132,6 +132,11 @@ class Outline:
     #: definition as nothing); the packer weighs what a piece says by it (``Packer``), so it
     #: needs no parser of its own. As written unless the parser says otherwise.
     readable: Callable[[str], str] = as_written
+    #: Whether a section that fits a piece's limit is one piece, even past the target merging
+    #: aims for (the room kept for an overlap): code's sections are definitions, and a function
+    #: that fits a child is one child (``Packer._pack``). A document's sections are not: a long
+    #: one is shared out in even parts.
+    whole_sections: bool = False
     _section_starts: Sequence[int] = field(init=False, repr=False)
     _container_starts: Sequence[int] = field(init=False, repr=False)
     _heading_starts: Sequence[int] = field(init=False, repr=False)
@@ -166,6 +171,15 @@ class Outline:
         while index != NO_SECTION and self.sections[index].end <= position:
             index = self.sections[index].parent
         return index
+
+    def section_ends(self, start: int) -> list[int]:
+        """Where the sections that start at ``start`` end, outermost first."""
+        index = bisect_left(self._section_starts, start)
+        ends = []
+        while index < len(self.sections) and self.sections[index].start == start:
+            ends.append(self.sections[index].end)
+            index += 1
+        return ends
 
     def section_spanning(self, start: int, end: int) -> int:
         """Index of the innermost section holding all of ``[start, end)``, or ``NO_SECTION``."""
@@ -282,6 +296,7 @@ class OutlineBuilder:
         self._content_end = self.length
         self._lead = ""
         self._readable: Callable[[str], str] = as_written
+        self._whole_sections = False
 
     def cut(self, position: int, level: int) -> None:
         """A cut point: a piece may begin at ``position``, as good a place as ``level`` says."""
@@ -344,6 +359,10 @@ class OutlineBuilder:
         """A span of this document reads as ``readable(span)`` (``Outline.readable``)."""
         self._readable = readable
 
+    def keep_sections_whole(self) -> None:
+        """A section that fits a piece's limit is one piece (``Outline.whole_sections``)."""
+        self._whole_sections = True
+
     def warn(self, message: str) -> None:
         """Something the parser could not read as meant (a syntax error in code)."""
         self._warnings.append(message)
@@ -381,6 +400,7 @@ class OutlineBuilder:
             self._content_end,
             self._lead,
             self._readable,
+            self._whole_sections,
         )
         self._clear()
         return outline

@@ -128,16 +128,45 @@ class Packer:
         """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
         else cut at the best of the cuts that may end a piece in it (``_boundaries``). A range
         with none is one unit, with the lines attached to it: one piece if it fits the limit,
-        else cut by the first fallback of ``_pack_unit`` that applies."""
+        else cut by the first fallback of ``_pack_unit`` that applies. So is a range that is
+        one section an outline keeps whole (a definition in code, ``Outline.whole_sections``)."""
         boundaries = self._boundaries(cuts, i, j)
-        if self._fits(cuts, i, j, budget.target) or (
-            not boundaries and self._fits(cuts, i, j, budget.limit)
-        ):
+        unit = not boundaries or self._is_whole_section(cuts, i, j)
+        if self._fits(cuts, i, j, budget.target) or (unit and self._fits(cuts, i, j, budget.limit)):
             self._emit(cuts, i, j, budget, tier, out)
+        elif (k := self._section_led_into(cuts, i, j, budget)) is not None:
+            self._cut_at_best(cuts, i, j, [k], budget, tier, out)
         elif boundaries:
             self._cut_at_best(cuts, i, j, boundaries, budget, tier, out)
         else:
             self._pack_unit(cuts, i, j, budget, tier, out)
+
+    def _is_whole_section(self, cuts: Cuts, i: int, j: int) -> bool:
+        """Whether cut points ``i`` to ``j`` hold a section the outline keeps whole, and after
+        it only lines with no cut point among them (an ``elif`` line after a definition)."""
+        if not self.outline.whole_sections:
+            return False
+        ends = self.outline.section_ends(cuts.positions[i])
+        return any(cuts.positions[j - 1] < end <= cuts.positions[j] for end in ends)
+
+    def _section_led_into(self, cuts: Cuts, i: int, j: int, budget: Budget) -> int | None:
+        """The cut where a section the outline keeps whole starts, when the range opens with
+        lines that lead into it and the section fits the limit only without them: a closure
+        right under its factory's signature, a class's first method right under the class line.
+        The piece then starts at the section; the lines before it stand alone (and join a
+        neighbour they fit with, ``tidy.absorb_small``), where they ran into it before."""
+        if not self.outline.whole_sections:
+            return None
+        leads, _ = self._attached_units(cuts, i, j)
+        positions = cuts.positions
+        k = i
+        while k in leads and k + 1 < j:
+            k += 1
+            for end in self.outline.section_ends(positions[k]):
+                m = bisect_left(positions, end, k + 1, j + 1)
+                if m <= j and self._fits(cuts, k, m, budget.limit):
+                    return k
+        return None
 
     def _cut_at_best(
         self,
