@@ -12,6 +12,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("skills.local.serve", "serve function_app.py locally with uvicorn (no Core Tools)"),
     "demo": ("skills.local.demo", "send samples/ through the local skill as an indexer would"),
     "package": ("skills.local.package", "list the files a deployment of the Function App carries"),
+    "house": (
+        "skills.local.house",
+        "draw the packages as floors, their imports as arrows (Mermaid)",
+    ),
     "search": ("skills.search.cli", "deploy, query, or simulate the Azure AI Search side"),
 }
 
