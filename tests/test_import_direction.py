@@ -74,6 +74,21 @@ def test_no_import_points_up() -> None:
     assert not found, "imports that point up the house:\n" + "\n".join(found)
 
 
+#: The packer and what it is made of know no markup: what they need of a parsed text comes from
+#: the outline (``Outline.readable``, ``Outline.whole_sections``).
+PACKER = ("pack.py", "finer.py", "tidy.py", "piece.py")
+
+
+def test_the_packer_imports_no_parser() -> None:
+    found = [
+        f"{name}:{line} imports {module}"
+        for name in PACKER
+        for line, module in project_imports(SKILLS / "chunking" / name, "skills.chunking")
+        if _within("skills.chunking.markup")(module)
+    ]
+    assert not found, "the packer reads the outline, not a parser:\n" + "\n".join(found)
+
+
 def test_every_rule_names_a_folder_that_exists() -> None:
     assert all((SKILLS / name / "__init__.py").is_file() for name in RULES)
 

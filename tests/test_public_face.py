@@ -29,8 +29,8 @@ def outside_modules() -> Iterator[Path]:
     yield ROOT / "function_app.py"
 
 
-def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
-    """(line, module) of every import of an engine module other than the package itself."""
+def internal_imports(path: Path, package: str) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of a module inside ``package``, not the package itself."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -40,8 +40,13 @@ def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
         else:
             continue
         for name in names:
-            if name.startswith("skills.chunking."):
+            if name.startswith(package + "."):
                 yield node.lineno, name
+
+
+def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of an engine module other than the package itself."""
+    return internal_imports(path, "skills.chunking")
 
 
 def test_nothing_outside_the_engine_imports_its_internals() -> None:
@@ -81,14 +86,7 @@ SKILL_INTERNALS_STILL_USED = {
 
 def skill_imports(path: Path) -> Iterator[tuple[int, str]]:
     """(line, module) of every import of a module inside the skill, not the package itself."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.startswith("skills.skill."):
-                yield node.lineno, node.module
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith("skills.skill."):
-                    yield node.lineno, alias.name
+    return internal_imports(path, "skills.skill")
 
 
 def test_nothing_outside_the_skill_imports_its_internals() -> None:

@@ -68,20 +68,29 @@ def definitions(outline: Outline, text: str) -> list[tuple[int, int, int, tuple[
     return found
 
 
+def fitting_definitions(
+    text: str, key: str, language: str | None, options: ChunkOptions
+) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(start, end, qualified name) of each definition that fits a child with its heading path."""
+    outline = parse_code(text, language)
+    return [
+        (start, end, names)
+        for start, end, after, names in definitions(outline, text)
+        if count_tokens(PATH_SEPARATOR.join((key, *names)) + "\n\n" + text[start:after])
+        <= options.child_max_tokens
+    ]
+
+
 def cuts_inside_fitting_definitions(
     text: str, key: str, result: Chunking, options: ChunkOptions
 ) -> list[str]:
     """Chunks that start or end strictly inside a definition that fits a child whole."""
-    outline = parse_code(text, result.language)
-    problems = []
-    for start, end, after, names in definitions(outline, text):
-        path = PATH_SEPARATOR.join((key, *names))
-        if count_tokens(path + "\n\n" + text[start:after]) > options.child_max_tokens:
-            continue
-        for chunk in (*result.parents, *result.leaves):
-            if start < chunk.start < end or start < chunk.end < end:
-                problems.append(f"{'/'.join(names)} cut at {chunk.start}-{chunk.end}")
-    return problems
+    return [
+        f"{'/'.join(names)} cut at {chunk.start}-{chunk.end}"
+        for start, end, names in fitting_definitions(text, key, result.language, options)
+        for chunk in (*result.parents, *result.leaves)
+        if start < chunk.start < end or start < chunk.end < end
+    ]
 
 
 def check_code(text: str, key: str, options: ChunkOptions) -> Chunking:
@@ -136,16 +145,13 @@ def installed_sources(modules: tuple[str, ...]) -> list[Path]:
 def definitions_cut(text: str, key: str, result: Chunking, options: ChunkOptions) -> list[str]:
     """Definitions that fit a child with their heading path but that no leaf holds whole, or
     that a leaf runs into (ends inside): a leaf may still start inside one, overlapping it."""
-    outline = parse_code(text, result.language)
-    cut = []
-    for start, end, after, names in definitions(outline, text):
-        path = PATH_SEPARATOR.join((key, *names))
-        if count_tokens(path + "\n\n" + text[start:after]) > options.child_max_tokens:
-            continue
-        whole = any(leaf.start <= start and leaf.end >= end for leaf in result.leaves)
-        if not whole or any(start < leaf.end < end for leaf in result.leaves):
-            cut.append(f"{key}: {'.'.join(names)}")
-    return cut
+    leaves = result.leaves
+    return [
+        f"{key}: {'.'.join(names)}"
+        for start, end, names in fitting_definitions(text, key, result.language, options)
+        if not any(leaf.start <= start and leaf.end >= end for leaf in leaves)
+        or any(start < leaf.end < end for leaf in leaves)
+    ]
 
 
 @pytest.mark.parametrize("project", INSTALLED)
