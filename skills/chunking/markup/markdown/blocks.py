@@ -24,11 +24,10 @@ from functools import lru_cache
 from skills.chunking.levels import Level
 from skills.chunking.markup.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.markup.markdown.dialects import (
-    ADMONITION,
-    BLOCK_FENCE,
     TAB,
     ZONE,
     ZONE_END,
+    marker_rule,
     nothing_to_read,
 )
 from skills.chunking.markup.markdown.inline import heading_title, link_text
@@ -515,14 +514,13 @@ class _MarkdownParser:
             if self._opens_quote_block(start, stripped):
                 self.builder.cut(start, Level.BLOCK)
             return
-        if ADMONITION.match(line):
-            self.builder.cut(start, Level.BLOCK)
-            self.builder.label_line(start, line_end)  # it leads into its body
-            self.admonition_column = _indent(text, start) + _CODE_INDENT
-            return
-        if first == "/" and BLOCK_FENCE.match(line):
-            closing = not stripped.strip("/").strip()
-            self.builder.cut(start, Level.AVOID if closing else Level.BLOCK)
+        rule = marker_rule(line)  # the dialects' markers (``dialects.MARKER_RULES``)
+        if rule is not None:
+            self.builder.cut(start, rule.level)
+            if rule.attach is Attach.NEXT:  # it leads into its body
+                self.builder.label_line(start, line_end)
+            if rule.opens_body:
+                self.admonition_column = _indent(text, start) + _CODE_INDENT
 
     def _variant(self, start: int, line: str, line_end: int) -> bool:
         """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in

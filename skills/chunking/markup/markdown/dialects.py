@@ -2,9 +2,10 @@
 the lines of them that say nothing to a reader, kept as data: a pattern, which neighbour the
 lines it matches stay with (``outline.Attach``), and whether a block starts after them.
 
-The block parser (``blocks.py``) asks ``nothing_to_read`` at every block's start, and matches the
-marker lines below (admonitions, tabs, zones, ``///`` blocks) where a line starts with their
-first character.
+The block parser (``blocks.py``) asks ``nothing_to_read`` at every block's start and
+``marker_rule`` of a line it has no other reading for (admonitions, content tabs, ``///``
+blocks); DocFX's tabs and zones (``TAB``, ``ZONE``, ``ZONE_END``) open and close labelled
+variants of a section, which the parser's section tree keeps.
 
 >>> nothing_to_read('<a id="v2"></a>\\nText.\\n', 0)[2].name
 'a line of HTML tags'
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from skills.chunking.levels import Level
 from skills.chunking.markup.markdown.inline import DEFINITION
 from skills.chunking.outline import Attach
 
@@ -30,6 +32,7 @@ TAB = re.compile(r" {0,3}#{1,6}[ \t]+\[([^\]\n]+)\]\(#tab/[^)\n]*\)[ \t]*$")
 ZONE = re.compile(r' {0,3}:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*"([^"\n]*)"[^\n]*$')
 ZONE_END = re.compile(r" {0,3}:::[ \t]*zone-end[ \t]*$")
 BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
+_BLOCK_CLOSE = re.compile(r" {0,3}/{3,}[/\s]*$")  # a block's closing line: slashes alone
 #: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
 #: ``<br>``. Not a comment (Node's docs keep version history in them), not a table's tags, and
 #: not an autolink (``<https://www.npmjs.com/>``, ``<team@example.com>``): a tag's name ends at
@@ -60,6 +63,36 @@ _NOTHING_TO_READ = re.compile(
 #: Hugo's other shortcodes (``{{< tab "Linux" >}}``, ``{{% include "x.md" %}}``): nothing to
 #: read either, but they open what follows, so a run of them leads into it as a label does.
 _SHORTCODES = re.compile(r"(?:[ \t]*\{\{[<%][ \t]*[^/\s].*?[%>]\}\}[ \t]*(?:\n|\Z))+")
+
+
+class MarkerRule(NamedTuple):
+    """A dialect's marker line: the cut at its start is of ``level``; with ``attach``, the line
+    stays with that neighbour; with ``opens_body``, an indented body follows it (four columns
+    there are the body, not code)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    level: int
+    attach: Attach | None = None
+    opens_body: bool = False
+
+
+#: Tried in this order on a line the block parser has no other reading for (after headings,
+#: breaks, list items and quotes); the first that matches decides.
+MARKER_RULES: tuple[MarkerRule, ...] = (
+    MarkerRule("an admonition or content tab", ADMONITION, Level.BLOCK, Attach.NEXT, True),
+    MarkerRule("a pymdownx block's closing line", _BLOCK_CLOSE, Level.AVOID),
+    MarkerRule("a pymdownx block", BLOCK_FENCE, Level.BLOCK),
+)
+
+
+def marker_rule(line: str) -> MarkerRule | None:
+    """The dialect marker ``line`` is, if any (``MARKER_RULES``).
+
+    >>> marker_rule('!!! note "Heads up"').attach.name, marker_rule("///").level == Level.AVOID
+    ('NEXT', True)
+    """
+    return next((rule for rule in MARKER_RULES if rule.pattern.match(line)), None)
 
 
 class Rule(NamedTuple):
