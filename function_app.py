@@ -17,8 +17,7 @@ import os
 
 import azure.functions as func
 
-from skills.skill import AuthMode, auth_mode, handle_chunk_request
-from skills.skill.caller import refusal
+from skills.skill import AuthMode, auth_mode, handle_chunk_request, refusal
 
 JSON = "application/json"
 

@@ -6,9 +6,10 @@
 [(0, '# Title\\n\\nSome text.'), (1, '# Title\\n\\nSome text.')]
 """
 
-from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.chunker import ChunkingError, chunk_document, detect_format
 from skills.chunking.context import PATH_SEPARATOR, with_note
-from skills.chunking.languages import LANGUAGES, CodeLanguage, language_of
+from skills.chunking.markup import SUFFIX_FORMATS
+from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder

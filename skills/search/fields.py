@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Final
 
 from skills.search.settings import MODES, Mode, parents_in_children
-from skills.skill.contract import ChildOut, ParentOut
+from skills.skill import ChildOut, ParentOut
 
 PARENTS: Final = "/document/parents/*"
 CHILDREN: Final = f"{PARENTS}/children/*"

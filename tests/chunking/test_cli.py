@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from skills.chunking.cli import main
 from skills.formats.registry import TEXT_SUFFIXES
+from skills.local.chunk import main
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
@@ -145,7 +146,7 @@ class _Topics:
 
     dimensions = 2
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [[1.0, 0.0] if "cats" in text else [0.0, 1.0] for text in texts]
 
 

@@ -25,11 +25,11 @@ from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
-from skills.chunking.markdown import back_matter, front_matter, parse_markdown
+from skills.chunking.markup.markdown import back_matter, front_matter, parse_markdown
+from skills.chunking.markup.rst import parse_rst
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
-from skills.chunking.pack import text_start
-from skills.chunking.rst import parse_rst
+from skills.chunking.piece import text_start
 from skills.chunking.sentences import sentence_starts
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")

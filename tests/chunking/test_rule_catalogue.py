@@ -55,7 +55,7 @@ def test_the_catalogue_has_rules() -> None:
 
 def test_every_deciding_function_exists_in_the_engine() -> None:
     names = defined_names(ENGINE, "")
-    modules = {path.stem for path in ENGINE.glob("*.py")} | {"outline"}
+    modules = {path.stem for path in ENGINE.rglob("*.py")} | {"outline"}
     missing = []
     for row in catalogue_rows():
         for ref in CODE.findall(row[2]):

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.levels import Level
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.outline import NO_SECTION
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)

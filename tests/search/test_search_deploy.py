@@ -297,7 +297,8 @@ def _changed_batch_size() -> Any:
 
 
 def test_a_run_already_in_progress_after_a_reset_is_no_failure() -> None:
-    service, ledger, said = BusyService(), MemoryLedger(), []
+    service, ledger = BusyService(), MemoryLedger()
+    said: list[str] = []
     deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
     deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s",
            say=said.append)  # fmt: skip

@@ -43,7 +43,7 @@ def test_more_capacity_takes_less_time_for_the_same_tokens() -> None:
 
 
 def test_a_document_with_one_skipped_note_is_listed_once() -> None:
-    children = [
+    children: list[dict[str, str | None]] = [
         {"sourcePath": "https://a/documents/x.md", "context": "A note."},
         {"sourcePath": "https://a/documents/y.md", "context": ""},
         {"sourcePath": "https://a/documents/y.md", "context": ""},

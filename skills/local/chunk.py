@@ -27,13 +27,14 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from skills.chunking import (
+    Chunk,
+    Chunking,
     ChunkingError,
     ChunkOptions,
     EmbeddingBoundaries,
     Format,
     chunk_document,
 )
-from skills.chunking.model import Chunk, Chunking
 from skills.formats.conversion import ConversionError
 from skills.formats.read import read_file
 from skills.formats.registry import SUFFIXES
