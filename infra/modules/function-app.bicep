@@ -178,6 +178,12 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'SKILL_AUTH'
           value: skillAuthSetting
         }
+        // entra mode checks the caller Easy Auth vouched for against these, and does not start
+        // without them (skills/skill/caller.py, settings.startup_check).
+        {
+          name: 'SKILL_ALLOWED_CALLER_IDS'
+          value: join(allowedCallerPrincipalIds, ',')
+        }
         // The skill degrades to its fastest strategy, then to per-record errors, rather than let
         // the indexer time out a whole batch (skills/skill/budget.py).
         {

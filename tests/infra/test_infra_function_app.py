@@ -115,6 +115,23 @@ def test_service_settings_the_skill_reads_are_set_and_parse() -> None:
     assert budget.decorators["maxValue"] < 230, "the WebApiSkill timeout caps at 230 s"
 
 
+def test_the_code_s_default_budget_is_the_deployed_one() -> None:
+    """A Function App without the setting (a manual deploy, the dev server) budgets as the
+    deployment does, for the skillsets' PT230S."""
+    budget = load(MAIN).params["skillTimeBudgetSeconds"]
+    assert skill_settings.DEFAULT_TIME_BUDGET_SECONDS == float(budget.default)
+
+
+def test_entra_mode_gets_the_callers_easy_auth_admits_as_its_allowed_callers() -> None:
+    """Without SKILL_ALLOWED_CALLER_IDS entra mode would not start (settings.startup_check)."""
+    assert app_settings()["SKILL_ALLOWED_CALLER_IDS"] == Expr(
+        "join(allowedCallerPrincipalIds, ',')"
+    )
+    (app,) = [m for m in load(MAIN).modules if m.symbol == "functionApp"]
+    callers = app.body["params"]["allowedCallerPrincipalIds"]
+    assert callers == Expr("concat([search.outputs.principalId], skillExtraCallerPrincipalIds)")
+
+
 def test_the_semantic_strategy_gets_the_index_embedding_deployment_keylessly() -> None:
     settings = app_settings()
     assert settings[boundaries.ENDPOINT] == Expr("openAiEndpoint")
