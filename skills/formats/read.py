@@ -9,7 +9,8 @@ markup the engine detects.
 
 A converter marked ``serialised`` in the registry (PDFium's) runs under one process-wide lock, so
 concurrent batches on concurrent threads cannot crash the process; a file that waits for its turn
-past its deadline is its own record's error.
+past its deadline is its own record's error. A conversion that leaves the process much larger
+than it found it gives the memory back (:mod:`skills.formats.memory`).
 
 >>> read_file(b"# Notes\\n", "notes.md").text
 '# Notes\\n'
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 
 from skills.chunking import Format
 from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Converted, Limits
+from skills.formats.memory import released
 from skills.formats.registry import FileFormat, by_content_type, by_format, by_name
 from skills.formats.sniff import sniff
 
@@ -72,10 +74,11 @@ def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
     :class:`ConversionError`, never a crash of the record."""
     assert fmt.converter is not None
     try:
-        if fmt.serialised:
-            with _native_turn(fmt, limits):
-                return fmt.converter(data, limits)
-        return fmt.converter(data, limits)
+        with released():
+            if fmt.serialised:
+                with _native_turn(fmt, limits):
+                    return fmt.converter(data, limits)
+            return fmt.converter(data, limits)
     except ConversionError:
         raise
     except (MemoryError, KeyboardInterrupt):
