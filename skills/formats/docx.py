@@ -65,7 +65,8 @@ def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
     title = title_tag.get_text(" ", strip=True) if title_tag is not None else ""
     if title_tag is not None:
         title_tag.decompose()
-    return titled(soup_to_markdown(soup), title, [])
+    markdown, warnings = soup_to_markdown(soup)
+    return titled(markdown, title, warnings)
 
 
 def _no_image(image: Any) -> dict[str, str]:

@@ -15,7 +15,7 @@ from skills.skill.contract import ChildOut, ParentOut
 from skills.skill.handler import Reply, handle_chunk_request
 from skills.skill.hangup import watching
 from skills.skill.inputs import LLM_NOTE_TOKENS
-from skills.skill.settings import AuthMode, SkillSettings, auth_mode
+from skills.skill.settings import AuthMode, SkillSettings, auth_mode, startup_check
 
 __all__ = [
     "LLM_NOTE_TOKENS",
@@ -27,5 +27,6 @@ __all__ = [
     "auth_mode",
     "handle_chunk_request",
     "refusal",
+    "startup_check",
     "watching",
 ]
