@@ -49,7 +49,9 @@ def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[st
     assert main([str(sample), "--output", "tree", "--strategy", "hierarchical"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(str(sample)) and "parents" in out
-    assert "■" in out and "└" in out and "Widget Service API guide > Authentication" in out
+    lines = out.splitlines()
+    assert lines[1].startswith("p0  Widget Service API guide  (sections: Authentication")
+    assert any(line.startswith("    c2  [") and "› Authentication" in line for line in lines)
 
 
 def test_format_reads_every_file_as_the_markup_given(
