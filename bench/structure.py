@@ -11,8 +11,8 @@ path from the repository root. Levels are relative: 1 is the top level of the do
 The file goes through the skill's own path, ``read_file`` then ``chunk_document`` at the default
 options, and this counts, per file and over all files:
 
-- **heading recall and precision**: a heading that reaches the index (an element of the
-  children's heading paths, whether the converter wrote it or the engine found it in plain text)
+- **heading recall and precision**: a section the engine reads in the converted text (a
+  Markdown heading the converter wrote, or a numbered title the engine found in plain text)
   matches a true one when their normalised texts are equal (case, spacing, quotes and dashes
   aside) and, where both are known, their pages are; each true heading matches at most once,
   in document order.
@@ -53,11 +53,14 @@ sys.path.insert(0, str(ROOT))
 
 from bench.corpus import cached  # noqa: E402
 from skills.chunking import ChunkOptions, chunk_document  # noqa: E402
+from skills.chunking.options import Format  # noqa: E402
 from skills.chunking.pages import PageMap  # noqa: E402
+from skills.chunking.strategies import Document  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
 TRUTH = ROOT / "bench" / "structure" / "truth"
 DEFAULT_JSON = ROOT / "bench" / "results" / "structure.json"
+_LINE = re.compile(r"[^\n]+")
 _MARKER = re.compile(r"<!--\s*Page(?:Break|Number|Header|Footer)\b[^>]*-->")
 _HYPHENATED = re.compile(r"\b([A-Za-z]{2,})-([a-z]{2,})\b")
 _WORD = re.compile(r"[A-Za-z]{4,}")
@@ -122,20 +125,16 @@ class Score:
         }
 
 
-def found_headings(leaves: list[Any]) -> list[Heading]:
-    """The headings that reach the index: each new element of the children's heading paths, in
-    order (level: its depth in the path; page: the first page of the first child under it)."""
-    found: list[Heading] = []
-    previous: tuple[str, ...] = ()
-    for leaf in leaves:
-        path = tuple(leaf.headings)
-        for depth, text in enumerate(path):
-            if depth < len(previous) and previous[: depth + 1] == path[: depth + 1]:
-                continue
-            page = leaf.pages[0] if leaf.pages else None
-            found.append(Heading(depth + 1, text, page, leaf.start))
-        previous = path
-    return found
+def found_headings(markdown: str, fmt: str, title: str | None) -> list[Heading]:
+    """The sections the engine reads in the converted text (the converter's Markdown headings
+    and the numbered titles the engine finds in plain text): what the heading paths are made
+    of. Level: the section's depth; page: where its heading line is."""
+    document = Document.prepare(markdown, title, Format(fmt), ChunkOptions())
+    pages = PageMap(markdown)
+    return [
+        Heading(s.depth, s.title, (pages.pages(s.start, s.start + 1) or (None,))[0], s.start)
+        for s in document.outline.sections
+    ]
 
 
 def match(true: list[Heading], found: list[Heading]) -> list[tuple[int, int]]:
@@ -170,16 +169,33 @@ def level_agreement(
 
 
 def locate(true: list[Heading], markdown: str) -> list[Heading]:
-    """The true headings with their position in the converted text: found in order by their
-    normalised words; one not found starts at its page's start (or stays unknown)."""
+    """The true headings with their position in the converted text: in order, the first line
+    (or two lines) after the previous one whose words are the heading's, else the first
+    occurrence of its words, else the start of its page (or unknown)."""
+    lines = [
+        (m.start(), normalise(m.group().lstrip("#"))) for m in re.finditer(r"[^\n]+", markdown)
+    ]
     flat, index = _flatten(markdown)
     starts = [0] + [m.end() for m in re.finditer(r"<!--\s*PageBreak\s*-->", markdown)]
     placed: list[Heading] = []
-    cursor = 0
+    line_cursor = cursor = 0
     for heading in true:
         key = normalise(heading.text)
-        at = flat.find(key, cursor) if key else -1
-        if at >= 0:
+        found = next(
+            (
+                n
+                for n in range(line_cursor, len(lines))
+                if lines[n][1] == key
+                or (n + 1 < len(lines) and f"{lines[n][1]} {lines[n + 1][1]}" == key)
+            ),
+            None,
+        )
+        at = flat.find(key, cursor) if key and found is None else -1
+        if found is not None:
+            position = lines[found][0]
+            line_cursor = found + 1
+            cursor = flat_position(index, position)
+        elif at >= 0:
             cursor = at + len(key)
             position = index[at]
         elif heading.page is not None and heading.page - 1 < len(starts):
@@ -188,6 +204,13 @@ def locate(true: list[Heading], markdown: str) -> list[Heading]:
             position = -1
         placed.append(Heading(heading.level, heading.text, heading.page, position))
     return placed
+
+
+def flat_position(index: list[int], position: int) -> int:
+    """The first flattened character at or after source ``position``."""
+    from bisect import bisect_left
+
+    return bisect_left(index, position)
 
 
 def _flatten(markdown: str) -> tuple[str, list[int]]:
@@ -282,7 +305,7 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
                             options=ChunkOptions())  # fmt: skip
     true = [Heading(h["level"], h["text"], h.get("page")) for h in truth["headings"]]
     leaves = list(result.leaves)
-    found = found_headings(leaves)
+    found = found_headings(markdown, result.format, title)
     if not PageMap(markdown).pages(0, len(markdown)):
         found = [Heading(h.level, h.text, None, h.at) for h in found]
         true = [Heading(h.level, h.text, None) for h in true]
