@@ -25,7 +25,9 @@ options, and this counts, per file and over all files:
 - **furniture lines**: lines found at the same place (among a page's first or last two lines,
   digits aside) on at least half of a PDF's pages, at least three, that are still in children.
 - **page markers in embedText**: children whose ``embedText`` holds a ``<!-- Page...-->``
-  marker, and children made of nothing else.
+  marker, and children made of nothing else;
+- **titles**: files whose title (what heads every heading path) is the true one (or holds it, or
+  is held in it), or none when the truth has none.
 
 ``--markitdown`` also runs MarkItDown (a bench-only dependency: ``bench/requirements.txt``; its
 output has no pages, so its headings match by text alone) through the same engine.
@@ -33,11 +35,13 @@ output has no pages, so its headings match by text alone) through the same engin
     python bench/corpus.py                    # fill .cache/corpus first
     python bench/structure.py                 # a Markdown table; bench/results/structure.json
     python bench/structure.py --markitdown --json bench/results/structure.json
+    python bench/structure.py --speed         # pages a second over every corpus PDF
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import re
@@ -51,7 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import cached  # noqa: E402
+from bench.corpus import cached, entries  # noqa: E402
 from skills.chunking import ChunkOptions, chunk_document  # noqa: E402
 from skills.chunking.options import Format  # noqa: E402
 from skills.chunking.pages import PageMap  # noqa: E402
@@ -101,6 +105,7 @@ class Score:
     furniture_left: int = 0
     marker_children: int = 0
     marker_only_children: int = 0
+    titles_right: int = 0  # files whose title is the true one (or, with none, none is given)
     title: str = ""
     misses: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
@@ -109,7 +114,7 @@ class Score:
         for name in (
             "files", "true_headings", "found_headings", "matched", "level_steps", "level_agree",
             "children", "in_true_section", "hyphen_splits", "furniture_left", "marker_children",
-            "marker_only_children",
+            "marker_only_children", "titles_right",
         ):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -326,14 +331,28 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
         hyphen_splits=hyphen_splits(markdown, texts), furniture_left=furniture_left(lines, texts),
         marker_children=sum(bool(_MARKER.search(leaf.embed_text)) for leaf in leaves),
         marker_only_children=sum(not _MARKER.sub("", leaf.text).strip() for leaf in leaves),
+        titles_right=_same_title(title or "", str(truth.get("title") or "")),
         title=title or "",
         misses=[f"p{h.page} {h.text}" for i, h in enumerate(true) if i not in matched_true],
         wrong=[f"p{h.page} {h.text}" for i, h in enumerate(found) if i not in matched_found],
     )  # fmt: skip
 
 
+def _same_title(found: str, true: str) -> int:
+    """1 when the titles agree: equal, or one holds the other (metadata often says
+    ``Arrests by Sex and Age`` where the page says ``Table 324. Arrests by Sex and Age: 2009``)."""
+    found, true = normalise(found), normalise(true)
+    return int(found == true or bool(found and true and (found in true or true in found)))
+
+
 def markitdown_text(path: Path) -> str:
-    from markitdown import MarkItDown  # bench/requirements.txt
+    """MarkItDown's Markdown of the file: installed from bench/requirements.txt, or into
+    ``.cache/markitdown`` (``pip install --target .cache/markitdown markitdown[pdf]``) so that
+    its dependencies stay out of the project's environment."""
+    target = ROOT / ".cache" / "markitdown"
+    if target.is_dir() and str(target) not in sys.path:
+        sys.path.append(str(target))
+    from markitdown import MarkItDown
 
     return str(MarkItDown().convert(str(path)).text_content)
 
@@ -350,8 +369,8 @@ def truths(folder: Path, only: str | None) -> list[dict[str, Any]]:
 def table(rows: dict[str, Score]) -> str:
     lines = [
         "| file | true | found | recall | precision | levels | children | in section | "
-        "hyphen splits | furniture | marker children | marker-only |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "hyphen splits | furniture | marker children | marker-only | title |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in rows.items():
         share = s.shares()
@@ -359,7 +378,7 @@ def table(rows: dict[str, Score]) -> str:
             f"| {name} | {s.true_headings} | {s.found_headings} | {share['recall']:.0%} | "
             f"{share['precision']:.0%} | {share['levels']:.0%} | {s.children} | "
             f"{share['in_section']:.0%} | {s.hyphen_splits} | {s.furniture_left} | "
-            f"{s.marker_children} | {s.marker_only_children} |"
+            f"{s.marker_children} | {s.marker_only_children} | {s.titles_right}/{s.files} |"
         )
     return "\n".join(lines)
 
@@ -382,6 +401,32 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
     return paths
 
 
+def speed(names: list[str], repeats: int = 2) -> dict[str, float]:
+    """Pages a second of ``read_file`` over the corpus PDFs (best of ``repeats`` per file)."""
+    import time
+
+    import pypdfium2 as pdfium
+
+    pages = 0
+    seconds = 0.0
+    for name in names:
+        data = resolve(name).read_bytes()
+        try:
+            count = len(pdfium.PdfDocument(data))
+        except pdfium.PdfiumError:
+            continue  # an encrypted test file
+        best = float("inf")
+        for _ in range(repeats):
+            began = time.perf_counter()
+            with contextlib.suppress(ValueError):  # a refused file costs its time too
+                read_file(data, "file.pdf")
+            best = min(best, time.perf_counter() - began)
+        pages += count
+        seconds += best
+    return {"files": len(names), "pages": pages, "seconds": round(seconds, 3),
+            "pages_per_second": round(pages / seconds) if seconds else 0}  # fmt: skip
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--truth", type=Path, default=TRUTH, help="folder of truth files")
@@ -389,7 +434,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--markitdown", action="store_true", help="MarkItDown beside ours")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--misses", action="store_true", help="list missed and wrong headings")
+    parser.add_argument("--speed", action="store_true", help="pages/s over every corpus PDF")
     args = parser.parse_args(argv)
+    if args.speed:
+        names = [e["name"] for e in entries() if e["name"].endswith(".pdf")]
+        missing = [name for name in names if not resolve(name).is_file()]
+        if missing:
+            print(f"missing {missing[:3]}...: run python bench/corpus.py first", file=sys.stderr)
+            return 2
+        print(json.dumps(speed(names)))
+        return 0
     missing = [t["file"] for t in truths(args.truth, args.only) if not resolve(t["file"]).is_file()]
     if missing:
         print(f"missing {missing}: run python bench/corpus.py first", file=sys.stderr)

@@ -52,6 +52,7 @@ from skills.formats.pdf_headings import (
     first_page_title,
     from_bookmarks,
     from_typography,
+    is_cover,
     meaningful_title,
     normalised,
 )
@@ -72,6 +73,9 @@ _SHORT_LINE = 0.8  # of the page's long lines' length: shorter ends a paragraph
 _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
+#: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
+#: all): a catalog that ``/NeedsRendering``, an ``/XFA`` stream or array in the form.
+_XFA_MARK = re.compile(rb"/NeedsRendering\s*true|/XFA\s*(?:\[|\d+\s+\d+\s+R)")
 
 
 def pdf_to_markdown(data: bytes, limits: Limits) -> Converted:
@@ -82,9 +86,12 @@ def pdf_to_markdown(data: bytes, limits: Limits) -> Converted:
     except pdfium.PdfiumError as exc:
         raise ConversionError(_open_error(str(exc))) from None
     try:
-        return _convert(pdf, limits)
+        converted = _convert(pdf, limits)
     finally:
         pdf.close()
+    if _XFA_MARK.search(data) and XFA not in converted.warnings:
+        return Converted(converted.text, converted.title, (XFA, *converted.warnings))
+    return converted
 
 
 def _open_error(reason: str) -> str:
@@ -160,9 +167,12 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
     title = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
-    title_lines = _title_lines(pages, title, skip)
-    if not title:
-        title, title_lines = first_page_title(pages, body, skip)
+    shown, title_lines = first_page_title(pages, body, skip)
+    title = title or shown
+    title_lines += _title_lines(pages, title, skip)
+    if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
+        cover = title_lines[0][0]  # a cover's lines are not sections
+        title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())

@@ -7,15 +7,17 @@ when it and the next line together are (a title set over two lines).
 
 **Typography**, per document, when bookmarks do not cover it. The body text's size and weight are
 those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
-bolder than the body, whole (not a bold word opening a paragraph), short (at most 16 words and
+bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
 ``:``), is followed by text of body size (a label in a diagram is followed by smaller text), is
-not repeated three times in the document, and is not an entry of a table of contents (dot
-leaders; a page of lines ending in page numbers). A line in body type is a heading only by its
+not repeated three times in the document, is not a table row (words over an em and a half
+apart) and is not an entry of a table of contents (dot leaders; a page of lines ending in page
+numbers). A line in body type is a heading only by its
 numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``.
 Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
 numbered list, not chapters. A run of two or three heading lines of one type is one heading
-set over several lines; a ``Chapter 3`` line opens the heading under it. Levels come from the
+set over several lines when a line goes on in the next (it starts in lower case, or this one
+ends on ``and``, ``of``...); a ``Chapter 3`` line opens the heading under it. Levels come from the
 numbering depth when most headings are numbered (an unnumbered one takes the level of numbered
 ones of its type), else from the rank of the type (larger first, bolder first).
 
@@ -24,7 +26,7 @@ them in the section before.
 
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
 ``untitled`` or a file name), else the first page's largest line when it is larger than any
-heading type elsewhere (a title page's title, set over up to three lines).
+line elsewhere (a title page's title, set over up to three lines).
 """
 
 from __future__ import annotations
@@ -37,12 +39,13 @@ from dataclasses import dataclass
 
 from skills.formats.pdf_lines import Line, Page
 
-#: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.`` (letters only with a dot or as a
-#: single capital before a capitalised word), then a space and a letter.
+#: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
+#: dot or bracket: ``A Guide`` is words), then a space and a letter.
 _NUMBER = re.compile(
-    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|\.?\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
+    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|[.)]\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
 )
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
+_CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
@@ -54,7 +57,12 @@ _NOT_TITLES = re.compile(
 )
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
-_MAX_WORDS = 16
+_TITLE_PAGE_LINES = 3  # lines of body text on a first page that is a cover
+_JOINING = frozenset(
+    ("a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+     "to", "with")
+)  # fmt: skip
+_MAX_WORDS = 14
 _MAX_CHARS = 120
 _LARGER = 1.12  # a heading's size over the body's, at least
 _LARGER_POINTS = 0.8
@@ -110,8 +118,8 @@ def section_number(text: str) -> tuple[str, ...] | None:
 
     >>> section_number("3.1 Traces"), section_number("7. Evaluation"), section_number("1) Intro")
     (('3', '1'), ('7',), ('1',))
-    >>> section_number("A Makefile options"), section_number("2004 was a year")
-    (('A',), None)
+    >>> section_number("A. Makefile options"), section_number("A Guide"), section_number("2004 was")
+    (('A',), None, None)
     """
     match = _NUMBER.match(text)
     if match is None:
@@ -139,15 +147,23 @@ def meaningful_title(title: str | None) -> str:
 
 def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
     """The first page's largest line (and the one or two after it in that type), when it is
-    clearly larger than the body and the largest text of the first page."""
-    page = next((page for page in pages if page.lines and not page.garbage), None)
-    if page is None or body.size <= 0:
+    clearly larger than the body, not numbered, and larger than any line of the other pages or
+    on a cover (a first page of three lines of body text at most): a title page's title, not
+    the first of the document's chapter headings."""
+    readable = [page for page in pages if page.lines and not page.garbage]
+    if not readable or body.size <= 0:
         return "", []
+    page = readable[0]
     lines = [(i, line) for i, line in enumerate(page.lines) if (page.index, i) not in skip]
     if not lines:
         return "", []
     size = max(line.size for _, line in lines)
-    if size < body.size * 1.3:
+    elsewhere = max(
+        (line.size for other in readable[1:] for i, line in enumerate(other.lines)
+         if (other.index, i) not in skip),
+        default=0.0,
+    )  # fmt: skip
+    if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
         return "", []
     first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
     run = [lines[first]]
@@ -156,9 +172,14 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
             break
         run.append((i, line))
     text = " ".join(line.text for _, line in run)
-    if len(text) > 200 or not any(c.isalpha() for c in text):
+    if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def is_cover(page: Page, body: Body) -> bool:
+    """A page of a title and a few lines (a subtitle, a date): three lines of body text at most."""
+    return sum(line.size < body.size * _LARGER for line in page.lines) <= _TITLE_PAGE_LINES
 
 
 # --- bookmarks -------------------------------------------------------------------------------
@@ -296,11 +317,13 @@ def _prominent(line: Line, body: Body) -> bool:
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
-    if not line.uniform or len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
+    if not line.uniform or line.spread or len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
+        return False
+    if _CONTINUED.search(text):  # a table's title repeated on the pages it goes on over
         return False
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
@@ -315,10 +338,23 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
             break
+        if not _goes_on(page.lines[j - 1].text, nxt.text):
+            break
         if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
             break
         count += 1
     return count
+
+
+def _goes_on(line: str, following: str) -> bool:
+    """A heading line that the next one continues: it starts in lower case, or this one ends
+    on a joining word or mark (``README: Instructions on`` / ``configuring and building``)."""
+    words = line.split()
+    return (
+        following[:1].islower()
+        or line.endswith((",", "&", "-", "/"))
+        or (bool(words) and words[-1].casefold() in _JOINING)
+    )
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:

@@ -33,6 +33,9 @@ _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚"
 _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
+_SPREAD_WORDS = 9  # lines of more words are prose: their gaps are not looked at
+_WIDE_GAP = 1.5  # ems between two words of a line: two cells
+_LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
 
 
@@ -48,6 +51,7 @@ class Line:
     uniform: bool  # every sample has this size (to 0.5 pt) and boldness
     top: float  # points from the page's top edge to the first character's top
     left: float  # points from the page's left edge
+    spread: bool = False  # words set apart by wide gaps: cells of a table row, not a heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,8 @@ def _line(raw: Any, handle: Any, text: str, start: int, end: int, page: int, hei
     size, weight, bold = max(samples, key=samples.count)
     uniform = all(abs(s[0] - size) < 0.5 and s[2] == bold for s in samples)
     left, top = _corner(raw, handle, start, height)
-    return Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left)
+    spread = uniform and _spread(raw, handle, text, start, end, size)
+    return Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
 
 
 def accented(text: str) -> str:
@@ -145,6 +150,32 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
     by_name = bool(length) and bool(_BOLD_NAME.search(name.value.decode("latin-1")))
     bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
     return size, weight, bold
+
+
+def _spread(raw: Any, handle: Any, text: str, start: int, end: int, size: float) -> bool:
+    """Whether a short line's words stand over a em and a half apart somewhere (after its
+    section number, where Word puts a tab): cells of a table row. Long lines are prose."""
+    spaces = [i for i in range(start + 1, end - 1) if text[i] == " " and text[i - 1] != " "]
+    if not spaces or len(spaces) >= _SPREAD_WORDS or size <= 0:
+        return False
+    if _LEADING_NUMBER.match(text, start):
+        spaces = spaces[1:]
+    for i in spaces:
+        after = i + 1
+        while after < end and text[after] == " ":
+            after += 1
+        before_box = _box(raw, handle, i - 1)
+        after_box = _box(raw, handle, after)
+        if before_box and after_box and after_box[0] - before_box[1] > _WIDE_GAP * size:
+            return True
+    return False
+
+
+def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
+    """(left, right) of the character at ``index``."""
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    box = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    return (left.value, right.value) if raw.FPDFText_GetCharBox(handle, index, *box) else None
 
 
 def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, float]:
