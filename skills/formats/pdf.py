@@ -55,6 +55,7 @@ from skills.formats.pdf_headings import (
     is_cover,
     meaningful_title,
     normalised,
+    with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page
 
@@ -177,8 +178,8 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())
     if not headings or len(headings) * 2 < marks:
-        headings = from_typography(pages, body, skip | set(title_lines))
-    return title, headings
+        return title, from_typography(pages, body, skip | set(title_lines))
+    return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
 
 
 def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:

@@ -68,6 +68,7 @@ _LARGER = 1.12  # a heading's size over the body's, at least
 _LARGER_POINTS = 0.8
 _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
 _REPEATED = 3  # a line seen this often is a label, not a heading
+_EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 
 
@@ -200,7 +201,7 @@ def from_bookmarks(
                 used = taken.setdefault(page.index, set())
                 match = _find_bookmark(page, title, used, skip)
                 if match is not None:
-                    start, count = _chapter_start(page, *match, used | _skipped(page, skip))
+                    start, count = _chapter_start(page, *match, skip, used)
                     found[(page.index, start)] = Heading(level, _joined(page, start, count), count)
                     used.update(range(start, start + count))
                     break
@@ -209,10 +210,6 @@ def from_bookmarks(
 
 def _joined(page: Page, start: int, count: int) -> str:
     return " ".join(" ".join(line.text for line in page.lines[start : start + count]).split())
-
-
-def _skipped(page: Page, skip: set[Key]) -> set[int]:
-    return {i for p, i in skip if p == page.index}
 
 
 def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
@@ -236,11 +233,65 @@ def _after_number(words: str) -> str:
     return words[match.end() :] if match is not None else words
 
 
-def _chapter_start(page: Page, i: int, count: int, taken: set[int]) -> tuple[int, int]:
+def _chapter_start(
+    page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
+) -> tuple[int, int]:
     """A ``Chapter 1`` line right above a heading opens it: (first line, lines)."""
-    if i == 0 or i - 1 in taken or not _CHAPTER.match(page.lines[i - 1].text.strip()):
+    if i == 0 or (page.index, i - 1) in skip or (taken is not None and i - 1 in taken):
+        return i, count
+    if not _CHAPTER.match(page.lines[i - 1].text.strip()):
         return i, count
     return i - 1, count + 1
+
+
+def with_bookmarked_types(
+    pages: list[Page], found: dict[Key, Heading], body: Body, skip: set[Key]
+) -> dict[Key, Heading]:
+    """``found`` and the lines set in the type of bookmarked headings that no bookmark names
+    (an outline that stops a level short): a type of two bookmarked headings at least, not the
+    body's, whose heading-like lines are at most three times as many as its bookmarked ones
+    (else the type is emphasis that some bookmarks happen to point at)."""
+    by_index = {page.index: page for page in pages}
+    levels: dict[tuple[float, bool], Counter[int]] = {}
+    taken: set[Key] = set()
+    for (index, start), heading in found.items():
+        line = by_index[index].lines[start + heading.lines - 1]
+        levels.setdefault(_type(line), Counter())[heading.level] += 1
+        taken.update((index, i) for i in range(start, start + heading.lines))
+    levels = {
+        kind: n for kind, n in levels.items() if n.total() >= 2 and kind != (body.size, body.bold)
+    }
+    if not levels:
+        return found
+    counts = Counter(normalised(ln.text) for page in pages for ln in page.lines)
+    extra: dict[Key, Heading] = {}
+    for page in pages:
+        i = 0
+        while i < len(page.lines):
+            key, line = (page.index, i), page.lines[i]
+            kind = _type(line)
+            i += 1
+            if kind not in levels or key in taken or key in skip or page.garbage:
+                continue
+            if not _heading_like(line, counts):
+                continue
+            count = 1
+            if i < len(page.lines) and _type(page.lines[i]) == kind:
+                count += _goes_on(line.text, page.lines[i].text)
+            if _followed_by_text(page, key[1] + count - 1, body):
+                level = levels[kind].most_common(1)[0][0]
+                extra[key] = Heading(level, _joined(page, key[1], count), count)
+                i = key[1] + count
+    for kind, n in levels.items():
+        more = [key for key in extra if _type(by_index[key[0]].lines[key[1]]) == kind]
+        if len(more) + n.total() > _EMPHASIS * n.total():
+            for key in more:
+                del extra[key]
+    return dict(sorted({**found, **extra}.items()))
+
+
+def _type(line: Line) -> tuple[float, bool]:
+    return round(line.size * 2) / 2, line.bold
 
 
 # --- typography ------------------------------------------------------------------------------
@@ -295,7 +346,7 @@ def _candidates(
             if number is None and not _followed_by_text(page, i + count - 1, body):
                 i += 1
                 continue
-            start, count = _chapter_start(page, i, count, _skipped(page, skip))
+            start, count = _chapter_start(page, i, count, skip)
             text = _joined(page, start, count)
             found.append(
                 _Candidate((page.index, start), text, count, line.size, line.bold, strong, number)
