@@ -36,6 +36,7 @@ output has no pages, so its headings match by text alone) through the same engin
     python bench/structure.py                 # a Markdown table; bench/results/structure.json
     python bench/structure.py --markitdown --json bench/results/structure.json
     python bench/structure.py --speed         # pages a second over every corpus PDF
+    python bench/structure.py --memory        # peak memory per page at 120, 480, 960 pages
 """
 
 from __future__ import annotations
@@ -427,6 +428,40 @@ def speed(names: list[str], repeats: int = 2) -> dict[str, float]:
             "pages_per_second": round(pages / seconds) if seconds else 0}  # fmt: skip
 
 
+def memory(copies: int) -> dict[str, float]:
+    """Peak resident memory of converting the runbook fixture imported ``copies`` times (12
+    pages each), above the process's level once the input is built, in a fresh process."""
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(copies)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return dict(json.loads(result.stdout))
+
+
+def _memory_child(copies: int) -> None:
+    import io
+    import resource
+
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(ROOT / "tests" / "formats" / "fixtures" / "operations-runbook.pdf")
+    out = pdfium.PdfDocument.new()
+    for _ in range(copies):
+        out.import_pages(source)
+    buffer = io.BytesIO()
+    out.save(buffer)
+    data = buffer.getvalue()
+    read_file(b"# warm", "warm.md")
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    read_file(data, "big.pdf")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base
+    pages = 12 * copies
+    print(json.dumps({"pages": pages, "peak_mb": round(peak / 1024, 1),
+                      "kb_per_page": round(peak / pages)}))  # fmt: skip
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--truth", type=Path, default=TRUTH, help="folder of truth files")
@@ -435,7 +470,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--misses", action="store_true", help="list missed and wrong headings")
     parser.add_argument("--speed", action="store_true", help="pages/s over every corpus PDF")
+    parser.add_argument("--memory", action="store_true", help="peak memory per page, 3 sizes")
+    parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.memory_child:
+        _memory_child(args.memory_child)
+        return 0
+    if args.memory:
+        for copies in (10, 40, 80):
+            print(json.dumps(memory(copies)))
+        return 0
     if args.speed:
         names = [e["name"] for e in entries() if e["name"].endswith(".pdf")]
         missing = [name for name in names if not resolve(name).is_file()]

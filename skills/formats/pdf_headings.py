@@ -10,9 +10,9 @@ those of most characters; a line is a heading when it is set larger (by 12 % and
 bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
 ``:``), is followed by text of body size (a label in a diagram is followed by smaller text), is
-not repeated three times in the document, is not a table row (words over an em and a half
-apart) and is not an entry of a table of contents (dot leaders; a page of lines ending in page
-numbers). A line in body type is a heading only by its
+not repeated three times in the document, is not a date, a caption, a table row (words over an
+em and a half apart) or an entry of a table of contents (dot leaders; a page of lines ending in
+page numbers). A line in body type is a heading only by its
 numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``.
 Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
 numbered list, not chapters. A run of two or three heading lines of one type is one heading
@@ -45,6 +45,13 @@ _NUMBER = re.compile(
     r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|[.)]\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
 )
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+#: A date alone on its line (a cover's, a letter's): ``October 14, 1998``, ``14 Oct 1998``.
+_DATE = re.compile(
+    rf"^(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
+    re.I,
+)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
@@ -374,7 +381,7 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
-    if _CONTINUED.search(text):  # a table's title repeated on the pages it goes on over
+    if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
         return False
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
