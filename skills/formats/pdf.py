@@ -43,7 +43,7 @@ from skills.formats.conversion import (
     out_of_time,
     titled,
 )
-from skills.formats.markdown_text import heading, plain
+from skills.formats.markdown_text import heading, plain, table
 from skills.formats.pdf_furniture import furniture
 from skills.formats.pdf_headings import (
     Heading,
@@ -58,6 +58,7 @@ from skills.formats.pdf_headings import (
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page
+from skills.formats.pdf_tables import tables
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
 UNREADABLE = (
@@ -252,17 +253,21 @@ def _page_markdown(
     kept = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
     lengths = sorted(len(page.lines[i].text) for i in kept)
     full = lengths[int(len(lengths) * 0.9)] if lengths else 0
+    grids = tables(page, skip)
     out: list[str] = []
-    covered = -1  # the last line a heading took
+    covered = -1  # the last line a heading or a table took
     for i in kept:
         if i <= covered:
             continue
         found = headings.get((page.index, i))
+        grid = grids.get(i)
+        if found is None and grid is not None:
+            end, rows = grid
+            _block(out, table([[clean(cell, words) for cell in row] for row in rows]))
+            covered = end - 1
+            continue
         if found is not None:
-            if out and out[-1]:
-                out.append("")
-            out.append(heading(found.level, clean(found.text, words)))
-            out.append("")
+            _block(out, heading(found.level, clean(found.text, words)))
             covered = i + found.lines - 1
             continue
         line = clean(page.lines[i].text, words)
@@ -272,6 +277,14 @@ def _page_markdown(
         if ends and not _reads_as_numbered_title(line):
             out.append("")
     return "\n".join(out).strip("\n")
+
+
+def _block(out: list[str], block: str) -> None:
+    """A heading or a table, with a blank line before and after it."""
+    if out and out[-1]:
+        out.append("")
+    out.append(block)
+    out.append("")
 
 
 def _reads_as_numbered_title(line: str) -> bool:

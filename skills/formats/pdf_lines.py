@@ -20,7 +20,7 @@ import ctypes
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 #: Characters a font without a Unicode map yields: C0 controls, U+FFFD, the private use area.
@@ -35,9 +35,11 @@ _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚"
 _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
-_SPREAD_WORDS = 9  # lines of more words are prose: their gaps are not looked at
-_WIDE_GAP = 1.5  # ems between two words of a line: two cells
+_CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
+_EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
+_GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
+_WORD = re.compile(r"\S+")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
 
 
@@ -53,7 +55,8 @@ class Line:
     uniform: bool  # every sample has this size (to 0.5 pt) and boldness
     top: float  # points from the page's top edge to the first character's top
     left: float  # points from the page's left edge
-    spread: bool = False  # bold words set apart by wide gaps: a table's header row, not a heading
+    spread: bool = False  # words set apart by wide gaps (past a section number): table cells
+    cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +123,12 @@ def _line(raw: Any, handle: Any, text: str, start: int, end: int, page: int, hei
         last = _style(raw, handle, end - 1)
         uniform = abs(last[0] - size) < 0.5 and last[2] == bold
     left, top = _corner(raw, handle, start, height)
-    spread = uniform and bold and _spread(raw, handle, text, start, end, size)
-    return Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    cells = _cells(raw, handle, text, start, end, size)
+    spread = len(cells) > 2 or (
+        len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
+    )
+    line = Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    return replace(line, cells=cells) if cells else line
 
 
 def accented(text: str) -> str:
@@ -153,23 +160,53 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
     return size, weight, bold
 
 
-def _spread(raw: Any, handle: Any, text: str, start: int, end: int, size: float) -> bool:
-    """Whether a short line's words stand over a em and a half apart somewhere (after its
-    section number, where Word puts a tab): cells of a table row. Long lines are prose."""
-    spaces = [i for i in range(start + 1, end - 1) if text[i] == " " and text[i - 1] != " "]
-    if not spaces or len(spaces) >= _SPREAD_WORDS or size <= 0:
-        return False
-    if _LEADING_NUMBER.match(text, start):
-        spaces = spaces[1:]
-    for i in spaces:
-        after = i + 1
-        while after < end and text[after] == " ":
-            after += 1
-        before_box = _box(raw, handle, i - 1)
-        after_box = _box(raw, handle, after)
-        if before_box and after_box and after_box[0] - before_box[1] > _WIDE_GAP * size:
-            return True
-    return False
+def _cells(
+    raw: Any, handle: Any, text: str, start: int, end: int, size: float
+) -> tuple[tuple[float, float, str], ...]:
+    """The line's words grouped into cells where they stand over an em apart, when there are two
+    cells or more. A line no wider than its characters need is prose (two box calls); for the
+    others PDFium's text rectangles (one a run of text) say where the gaps are, and only a line
+    of several runs has its words placed."""
+    if size <= 0 or " " not in text[start:end]:
+        return ()
+    first, last = _box(raw, handle, start), _box(raw, handle, end - 1)
+    if first is None or last is None:
+        return ()
+    if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
+        return ()  # as wide as its characters: no gap to look for (most lines, at one call)
+    runs = raw.FPDFText_CountRects(handle, start, end - start)
+    if runs < 2:
+        return ()
+    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+    spans: list[list[float]] = []
+    for run in range(runs):
+        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
+        if raw.FPDFText_GetRect(handle, run, *box):
+            spans.append([left.value, right.value])
+    spans.sort()
+    merged: list[list[float]] = []
+    for span in spans:
+        if merged and span[0] - merged[-1][1] < size * _CELL_GAP:
+            merged[-1][1] = max(merged[-1][1], span[1])
+        else:
+            merged.append(span)
+    if len(merged) < 2:
+        return ()
+    words: list[list[str]] = [[] for _ in merged]
+    for word in _WORD.finditer(text, start, end):
+        box_of = _box(raw, handle, word.start())
+        x = box_of[0] if box_of else merged[0][0]
+        column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
+        words[column].append(word.group())
+    return tuple(
+        (span[0], span[1], accented(" ".join(group)))
+        for span, group in zip(merged, words, strict=True)
+        if group
+    )
+
+
+def _distance(x: float, span: list[float]) -> float:
+    return 0.0 if span[0] - 1 <= x <= span[1] + 1 else min(abs(x - span[0]), abs(x - span[1]))
 
 
 def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:

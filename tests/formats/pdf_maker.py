@@ -12,7 +12,8 @@ import ctypes
 import io
 from collections.abc import Sequence
 
-#: One line: (text, font, size) or (text, font, size, top) with ``top`` in points from the top.
+#: One line: (text, font, size) or (text, font, size, top) with ``top`` in points from the top;
+#: a tab in the text starts a cell 150 points further right (a table's columns).
 Spec = tuple[str, str, float] | tuple[str, str, float, float]
 
 WIDTH, HEIGHT, MARGIN = 612.0, 792.0, 72.0
@@ -30,11 +31,15 @@ def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
         for spec in lines:
             text, font, size = spec[0], spec[1], spec[2]
             at = spec[3] if len(spec) == 4 else top
-            obj = raw.FPDFPageObj_NewTextObj(pdf.raw, font.encode("ascii"), ctypes.c_float(size))
-            units = (text + "\0").encode("utf-16-le")
-            raw.FPDFText_SetText(obj, ctypes.cast(units, ctypes.POINTER(raw.FPDF_WCHAR)))
-            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, MARGIN, HEIGHT - at - size)
-            raw.FPDFPage_InsertObject(page.raw, obj)
+            for column, cell in enumerate(text.split("\t")):
+                obj = raw.FPDFPageObj_NewTextObj(
+                    pdf.raw, font.encode("ascii"), ctypes.c_float(size)
+                )
+                units = (cell + "\0").encode("utf-16-le")
+                raw.FPDFText_SetText(obj, ctypes.cast(units, ctypes.POINTER(raw.FPDF_WCHAR)))
+                x = MARGIN + 150 * column
+                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, HEIGHT - at - size)
+                raw.FPDFPage_InsertObject(page.raw, obj)
             top = at + size * 1.5
         raw.FPDFPage_GenerateContent(page.raw)
         page.close()

@@ -203,3 +203,18 @@ def test_an_xfa_form_says_that_its_fields_are_not_read() -> None:
     data = body + xref + b"trailer\n<< /Root 1 0 R /Size 4 >>\nstartxref\n%d\n%%%%EOF\n" % len(body)
     file = read_file(data, "form.pdf")
     assert file.warnings and file.warnings[0].startswith("the PDF is an XFA form")
+
+
+def test_aligned_cells_become_a_pipe_table_whose_rows_keep_their_header() -> None:
+    rows = [("Code\tComponent\tFirst action", *BODY)] + [
+        (f"E10{n}\tindexer\tRestart the pool", *BODY) for n in range(4)
+    ]
+    text, _, _ = converted([[*paragraph(), *rows, *paragraph()]])
+    assert "| Code | Component | First action |\n| --- | --- | --- |\n" in text
+    assert "| E103 | indexer | Restart the pool |" in text
+
+
+def test_cells_that_do_not_line_up_stay_lines_of_text() -> None:
+    rows = [("Code\tComponent", *BODY), ("E100\tindexer\tRestart", *BODY), ("E101", *BODY)]
+    text, _, _ = converted([[*paragraph(), *rows, *paragraph()]])
+    assert "|" not in text
