@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 from skills.chunking.ids import IdMaker
 from skills.chunking.markup import markup_named, markup_of_text
 from skills.chunking.markup.languages import language_of
-from skills.chunking.model import Chunking, ChunkTable
+from skills.chunking.model import Chunking, ChunkTable, fold_marker_only
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.strategies import BoundaryModel, Document, run_strategy
@@ -78,7 +78,7 @@ def chunk_document(
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
     parents = ChunkTable(layout.parents, text, 0, ids)
-    leaves = ChunkTable(layout.leaves, text, 1, ids, parents)
+    leaves = ChunkTable(fold_marker_only(layout.leaves, text), text, 1, ids, parents)
     warnings = list(layout.warnings)
     if options.ignored_overlap:
         warnings.append(
