@@ -1,0 +1,356 @@
+"""Which paragraphs of a Word body are headings, when the writer did not use Heading styles.
+
+mammoth maps ``Heading 1``-``Heading 6`` to headings; real files often say it otherwise. This
+module reads ``word/document.xml`` (with the styles and numbering parts) and marks the other
+headings by giving their paragraphs a style id of ours, ``SkillHeadingN``, that the Word
+converter's style map turns into ``<hN>``. A paragraph is a heading of level N when, in order:
+
+1. its style is a Heading style: left alone (mammoth maps it);
+2. it has an outline level ``w:outlineLvl`` of N-1 (0-5; 6-8 become level 6, 9 is body text), set
+   on the paragraph or on its style or any style that one is ``basedOn``;
+3. it is numbered in a multi-level decimal scheme that the document uses as such (a numbered
+   paragraph at level 2 or deeper shows its parents' numbers, ``%1.%2``): "1 Scope / 1.1 Terms"
+   are headings of levels 1 and 2, when they are short, do not end like a sentence and are
+   followed by body text or by a deeper heading of the same scheme;
+4. only in a document with none of the above: it looks like a heading. It is short (at most
+   10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
+   all bold or larger than the body's dominant size, is not in a table, a list or a text box,
+   and the next non-empty paragraph is plain body text (or a table). Larger sizes rank higher.
+
+A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
+so rule 4 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
+
+>>> body = (
+...     '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+...     "<w:body><w:p><w:pPr><w:outlineLvl w:val='1'/></w:pPr><w:r><w:t>Scope</w:t></w:r></w:p>"
+...     "<w:p><w:r><w:t>The text.</w:t></w:r></w:p></w:body></w:document>"
+... )
+>>> Outline.read(body.encode(), None, None).levels()
+[2]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+#: our style ids, mapped to ``h1``-``h6`` by the Word converter's style map
+STYLE_ID = "SkillHeading{}"
+_HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
+_PARENT_NUMBER = re.compile(r"%(\d)")
+_SENTENCE_END = (".", ",", ";", ":")
+_MAX_WORDS = 10
+_MAX_CHARACTERS = 80
+_FALSE = {"0", "false", "off"}
+_DEFAULT = "\x00default"  # the key of the paragraph style of a paragraph that names none
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    name: str = ""
+    outline: int | None = None
+    bold: bool | None = None
+    size: int | None = None  # half-points
+    numbered: bool = False
+
+
+@dataclass(slots=True)
+class Paragraph:
+    """What the rules read of one body paragraph (``element`` is the ``w:p`` to mark)."""
+
+    element: Any
+    text: str
+    style: Style
+    outline: int | None
+    number: tuple[str, int] | None  # (numId, ilvl) set on the paragraph itself
+    bold: bool
+    size: int | None
+    in_table: bool
+    level: int | None = None
+
+
+@dataclass(slots=True)
+class Outline:
+    """A Word body's paragraphs in order, with the heading level each gets (``None``: none)."""
+
+    root: Any
+    paragraphs: list[Paragraph] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, document: bytes, styles: bytes | None, numbering: bytes | None) -> Outline:
+        from lxml import etree
+
+        parser = etree.XMLParser(resolve_entities=False, huge_tree=True)
+        root = etree.fromstring(document, parser)
+        style_table = _styles(etree.fromstring(styles, parser) if styles else None)
+        outline = cls(root, list(_paragraphs(root, style_table)))
+        schemes = _heading_schemes(etree.fromstring(numbering, parser) if numbering else None)
+        outline._decide(schemes)
+        return outline
+
+    def marks(self) -> bool:
+        """Whether a heading was found that no Heading style marks."""
+        return any(
+            p.level is not None and not _HEADING_STYLE.match(p.style.name) for p in self.paragraphs
+        )
+
+    def levels(self) -> list[int]:
+        return [p.level for p in self.paragraphs if p.level is not None]
+
+    def mark(self) -> bytes:
+        """The document with every heading found here given our style id (Heading styles are
+        left as they are)."""
+        from lxml import etree
+
+        for paragraph in self.paragraphs:
+            if paragraph.level is None or _HEADING_STYLE.match(paragraph.style.name):
+                continue
+            ppr = paragraph.element.find(f"{W}pPr")
+            if ppr is None:
+                ppr = etree.SubElement(paragraph.element, f"{W}pPr")
+                paragraph.element.insert(0, ppr)
+            pstyle = ppr.find(f"{W}pStyle")
+            if pstyle is None:
+                pstyle = etree.Element(f"{W}pStyle")
+                ppr.insert(0, pstyle)
+            pstyle.set(f"{W}val", STYLE_ID.format(paragraph.level))
+            number = ppr.find(f"{W}numPr")
+            if number is not None:  # mammoth would make a numbered heading a list item
+                ppr.remove(number)
+        return bytes(etree.tostring(self.root, xml_declaration=True, encoding="UTF-8"))
+
+    def _decide(self, schemes: dict[str, set[int]]) -> None:
+        for paragraph in self.paragraphs:
+            if not paragraph.text or paragraph.in_table:
+                continue
+            if _HEADING_STYLE.match(paragraph.style.name):
+                paragraph.level = int(paragraph.style.name[-1])
+            elif paragraph.outline is not None and paragraph.outline < 9:
+                paragraph.level = min(6, paragraph.outline + 1)
+        self._numbered(schemes)
+        if not any(p.level for p in self.paragraphs):
+            self._visual()
+
+    def _numbered(self, schemes: dict[str, set[int]]) -> None:
+        used = {p.number for p in self.paragraphs if p.number is not None}
+        deep = {num for num, lvl in used if lvl >= 1 and lvl in schemes.get(num, set())}
+        for index, paragraph in enumerate(self.paragraphs):
+            number = paragraph.number
+            if paragraph.level is not None or number is None or number[0] not in deep:
+                continue
+            if number[1] not in schemes[number[0]] or not _short(paragraph.text):
+                continue
+            after = self._next(index)
+            if after is None:
+                continue
+            followed = after.number is None or (
+                after.number[0] == number[0] and after.number[1] > number[1]
+            )
+            if followed:
+                paragraph.level = min(6, number[1] + 1)
+
+    def _visual(self) -> None:
+        body = _dominant_size(self.paragraphs)
+        looks = [_looks_like_heading(p, body) for p in self.paragraphs]
+        candidates = [p for p, yes in zip(self.paragraphs, looks, strict=True) if yes]
+        ranks = sorted({_emphasis(p, body) for p in candidates})
+        for index, paragraph in enumerate(self.paragraphs):
+            if not looks[index]:
+                continue
+            after = self._next(index)
+            if after is None or after.in_table:
+                followed = after is not None
+            else:
+                following = self.paragraphs.index(after)
+                followed = not looks[following] and not after.bold and after.number is None
+            if followed:
+                paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _next(self, index: int) -> Paragraph | None:
+        for paragraph in self.paragraphs[index + 1 :]:
+            if paragraph.text:
+                return paragraph
+        return None
+
+
+def _styles(root: Any) -> dict[str, Style]:
+    """Every paragraph style with what it inherits through ``basedOn`` resolved, and the
+    document defaults under the key ``""``."""
+    if root is None:
+        return {"": Style(), _DEFAULT: Style()}
+    raw: dict[str, tuple[Any, str | None]] = {}
+    for style in root.iter(f"{W}style"):
+        based = style.find(f"{W}basedOn")
+        raw[style.get(f"{W}styleId") or ""] = (style, _val(based))
+    defaults = root.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr")
+    resolved: dict[str, Style] = {
+        "": Style(bold=_bold(defaults), size=_size(defaults)),
+    }
+
+    def resolve(style_id: str, depth: int = 0) -> Style:
+        if style_id in resolved:
+            return resolved[style_id]
+        if style_id not in raw or depth > 20:
+            return resolved[""]
+        element, based = raw[style_id]
+        parent = resolve(based, depth + 1) if based else resolved[""]
+        rpr = element.find(f"{W}rPr")
+        outline = _val(element.find(f"{W}pPr/{W}outlineLvl"))
+        bold, size = _bold(rpr), _size(rpr)
+        name = _val(element.find(f"{W}name")) or ""
+        numbered = element.find(f"{W}pPr/{W}numPr") is not None or parent.numbered
+        resolved[style_id] = Style(
+            name=name,
+            outline=int(outline) if outline and outline.isdigit() else parent.outline,
+            bold=parent.bold if bold is None else bold,
+            size=parent.size if size is None else size,
+            numbered=numbered,
+        )
+        return resolved[style_id]
+
+    for style_id in raw:
+        resolve(style_id)
+    default = root.find(f"{W}style[@{W}type='paragraph'][@{W}default='1']")
+    resolved[_DEFAULT] = (
+        resolved.get(default.get(f"{W}styleId") or "", resolved[""])
+        if (default is not None)
+        else resolved[""]
+    )
+    return resolved
+
+
+def _heading_schemes(root: Any) -> dict[str, set[int]]:
+    """For each ``numId``, the levels whose number shows every parent's decimal number
+    (``%1.%2.`` at level 2): the shape of numbered headings."""
+    if root is None:
+        return {}
+    levels: dict[str, set[int]] = {}
+    for abstract in root.iter(f"{W}abstractNum"):
+        found = set()
+        for level in abstract.iter(f"{W}lvl"):
+            ilvl = int(level.get(f"{W}ilvl") or 0)
+            text = _val(level.find(f"{W}lvlText")) or ""
+            fmt = _val(level.find(f"{W}numFmt")) or "decimal"
+            shown = {int(n) for n in _PARENT_NUMBER.findall(text)}
+            if fmt == "decimal" and shown == set(range(1, ilvl + 2)):
+                found.add(ilvl)
+        levels[abstract.get(f"{W}abstractNumId") or ""] = found
+    schemes = {}
+    for num in root.iter(f"{W}num"):
+        abstract_id = _val(num.find(f"{W}abstractNumId"))
+        schemes[num.get(f"{W}numId") or ""] = levels.get(abstract_id or "", set())
+    return schemes
+
+
+def _paragraphs(root: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
+    body = root.find(f"{W}body")
+    if body is None:
+        return
+    for element in body.iter(f"{W}p"):
+        if _inside(element, f"{W}txbxContent"):
+            continue
+        ppr = element.find(f"{W}pPr")
+        style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
+        style = styles.get(style_id or _DEFAULT, styles[_DEFAULT])
+        outline = _val(ppr.find(f"{W}outlineLvl")) if ppr is not None else None
+        number = ppr.find(f"{W}numPr") if ppr is not None else None
+        runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
+        text = " ".join("".join(_run_text(r) for r in runs).split())
+        yield Paragraph(
+            element=element,
+            text=text,
+            style=style,
+            outline=int(outline) if outline and outline.isdigit() else style.outline,
+            number=_number(number),
+            bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
+            size=_run_size(runs, style),
+            in_table=_inside(element, f"{W}tbl"),
+        )
+
+
+def _number(element: Any) -> tuple[str, int] | None:
+    if element is None:
+        return None
+    num, ilvl = _val(element.find(f"{W}numId")), _val(element.find(f"{W}ilvl"))
+    if not num or num == "0":
+        return None
+    return num, int(ilvl) if ilvl and ilvl.isdigit() else 0
+
+
+def _run_text(run: Any) -> str:
+    return "".join(
+        (t.text or "") if t.tag == f"{W}t" else " " for t in run if t.tag in (f"{W}t", f"{W}tab")
+    )
+
+
+def _run_bold(run: Any, style: Style, styles: dict[str, Style]) -> bool:
+    rpr = run.find(f"{W}rPr")
+    own = _bold(rpr)
+    if own is None and rpr is not None:  # a character style (``Strong``)
+        own = styles.get(_val(rpr.find(f"{W}rStyle")) or "", Style()).bold
+    return bool(style.bold) if own is None else own
+
+
+def _run_size(runs: list[Any], style: Style) -> int | None:
+    """The size most of the paragraph's characters have."""
+    sizes: Counter[int | None] = Counter()
+    for run in runs:
+        own = _size(run.find(f"{W}rPr"))
+        sizes[style.size if own is None else own] += len(_run_text(run))
+    return sizes.most_common(1)[0][0] if sizes else style.size
+
+
+def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
+    sizes: Counter[int | None] = Counter()
+    for paragraph in paragraphs:
+        if not paragraph.in_table:
+            sizes[paragraph.size] += len(paragraph.text)
+    return sizes.most_common(1)[0][0] if sizes else None
+
+
+def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
+    return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _looks_like_heading(paragraph: Paragraph, body: int | None) -> bool:
+    if not paragraph.text or paragraph.in_table or paragraph.number is not None:
+        return False
+    if paragraph.style.numbered or not _short(paragraph.text):
+        return False
+    larger = body is not None and paragraph.size is not None and paragraph.size >= body + 2
+    return paragraph.bold or larger
+
+
+def _short(text: str) -> bool:
+    return (
+        len(text) <= _MAX_CHARACTERS
+        and len(text.split()) <= _MAX_WORDS
+        and any(c.isalpha() for c in text)
+        and not text.endswith(_SENTENCE_END)
+    )
+
+
+def _inside(element: Any, tag: str) -> bool:
+    return any(ancestor.tag == tag for ancestor in element.iterancestors())
+
+
+def _val(element: Any) -> str | None:
+    return None if element is None else element.get(f"{W}val")
+
+
+def _bold(rpr: Any) -> bool | None:
+    if rpr is None:
+        return None
+    element = rpr.find(f"{W}b")
+    if element is None:
+        return None
+    return (element.get(f"{W}val") or "1").lower() not in _FALSE
+
+
+def _size(rpr: Any) -> int | None:
+    value = _val(rpr.find(f"{W}sz")) if rpr is not None else None
+    return int(value) if value and value.isdigit() else None
