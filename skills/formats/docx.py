@@ -41,6 +41,7 @@ _STYLE_MAP = "\n".join(
     ]
 )
 _BODY = "word/document.xml"
+_INLINE = ("strong", "b", "em", "i", "u", "s")
 _ASIDE = re.compile(r"^word/(header|footer|comments)\d*\.xml$")
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
@@ -72,13 +73,13 @@ def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
             style_map=_STYLE_MAP,
             convert_image=mammoth.images.img_element(_no_image),
         )
-    except (KeyError, ValueError, SyntaxError) as exc:  # no word/document.xml, broken XML
+    except (KeyError, ValueError) as exc:  # a zip without word/document.xml, broken XML
         raise ConversionError(
             f"not a readable Word document ({type(exc).__name__}: {exc})"[:200]
         ) from None
     soup = BeautifulSoup(result.value, "html.parser")
-    for emphasis in soup.select("h1 strong, h2 strong, h3 strong, h4 strong, h5 strong, h6 strong"):
-        emphasis.unwrap()  # a heading is bold already: "# **Scope**" would name the section so
+    for emphasis in soup.select(", ".join(f"h{n} {tag}" for n in range(1, 7) for tag in _INLINE)):
+        emphasis.unwrap()  # a heading path names the section in words: "Scope", not "**Scope**"
     title_tag = soup.find("p", class_="document-title")
     title = title_tag.get_text(" ", strip=True) if title_tag is not None else ""
     if title_tag is not None:
