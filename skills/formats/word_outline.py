@@ -1,11 +1,11 @@
 """Which paragraphs of a Word body are headings, when the writer did not use Heading styles.
 
-mammoth maps ``Heading 1``-``Heading 6`` to headings; real files often say it otherwise. This
-module reads ``word/document.xml`` (with the styles and numbering parts) and marks the other
-headings by giving their paragraphs a style id of ours, ``SkillHeadingN``, that the Word
-converter's style map turns into ``<hN>``. A paragraph is a heading of level N when, in order:
+``Heading 1``-``Heading 6`` styles are the headings Word's own outline uses; real files often
+say it otherwise. This module reads ``word/document.xml`` as a stream (with the styles and
+numbering parts) and gives each body paragraph its heading level, which ``word_stream.py``
+writes. A paragraph is a heading of level N when, in order:
 
-1. its style is a Heading style: left alone (mammoth maps it);
+1. its style is a Heading style (``heading N``, whatever its id);
 2. it has an outline level ``w:outlineLvl`` of N-1 (0-5; 6-8 become level 6, 9 is body text), set
    on the paragraph or on its style or any style that one is ``basedOn``;
 3. it is numbered in a multi-level decimal scheme that the document uses as such (a numbered
@@ -31,6 +31,7 @@ so rule 4 stays narrow: "Heading." is body text to it, and so are runs of bold s
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -38,8 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-#: our style ids, mapped to ``h1``-``h6`` by the Word converter's style map
-STYLE_ID = "SkillHeading{}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
 _PARENT_NUMBER = re.compile(r"%(\d)")
 _SENTENCE_END = (".", ",", ";", ":")
@@ -62,7 +61,7 @@ class Style:
 class Paragraph:
     """What the rules read of one body paragraph (``element`` is the ``w:p`` to mark)."""
 
-    element: Any
+    element: Any  # unused once read: the stream frees it
     text: str
     style: Style
     outline: int | None
@@ -77,51 +76,29 @@ class Paragraph:
 class Outline:
     """A Word body's paragraphs in order, with the heading level each gets (``None``: none)."""
 
-    root: Any
     paragraphs: list[Paragraph] = field(default_factory=list)
 
     @classmethod
-    def read(cls, document: bytes, styles: bytes | None, numbering: bytes | None) -> Outline:
+    def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
+        """The outline of a body read as a stream (``document``: bytes or a binary file), its
+        paragraphs' elements freed as they are read."""
         from lxml import etree
 
         parser = etree.XMLParser(resolve_entities=False, huge_tree=True)
-        root = etree.fromstring(document, parser)
         style_table = _styles(etree.fromstring(styles, parser) if styles else None)
-        outline = cls(root, list(_paragraphs(root, style_table)))
+        source = io.BytesIO(document) if isinstance(document, bytes) else document
+        outline = cls(list(_paragraphs(source, style_table)))
         schemes = _heading_schemes(etree.fromstring(numbering, parser) if numbering else None)
         outline._decide(schemes)
         return outline
 
-    def marks(self) -> bool:
-        """Whether a heading was found that no Heading style marks."""
-        return any(
-            p.level is not None and not _HEADING_STYLE.match(p.style.name) for p in self.paragraphs
-        )
+    def levels_by_index(self) -> dict[int, int]:
+        """Heading levels by paragraph number (body paragraphs in document order, those in
+        tables counted, those in text boxes not)."""
+        return {i: p.level for i, p in enumerate(self.paragraphs) if p.level is not None}
 
     def levels(self) -> list[int]:
         return [p.level for p in self.paragraphs if p.level is not None]
-
-    def mark(self) -> bytes:
-        """The document with every heading found here given our style id (Heading styles are
-        left as they are)."""
-        from lxml import etree
-
-        for paragraph in self.paragraphs:
-            if paragraph.level is None or _HEADING_STYLE.match(paragraph.style.name):
-                continue
-            ppr = paragraph.element.find(f"{W}pPr")
-            if ppr is None:
-                ppr = etree.SubElement(paragraph.element, f"{W}pPr")
-                paragraph.element.insert(0, ppr)
-            pstyle = ppr.find(f"{W}pStyle")
-            if pstyle is None:
-                pstyle = etree.Element(f"{W}pStyle")
-                ppr.insert(0, pstyle)
-            pstyle.set(f"{W}val", STYLE_ID.format(paragraph.level))
-            number = ppr.find(f"{W}numPr")
-            if number is not None:  # mammoth would make a numbered heading a list item
-                ppr.remove(number)
-        return bytes(etree.tostring(self.root, xml_declaration=True, encoding="UTF-8"))
 
     def _decide(self, schemes: dict[str, set[int]]) -> None:
         for paragraph in self.paragraphs:
@@ -246,30 +223,47 @@ def _heading_schemes(root: Any) -> dict[str, set[int]]:
     return schemes
 
 
-def _paragraphs(root: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
-    body = root.find(f"{W}body")
-    if body is None:
-        return
-    for element in body.iter(f"{W}p"):
-        if _inside(element, f"{W}txbxContent"):
-            continue
-        ppr = element.find(f"{W}pPr")
-        style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
-        style = styles.get(style_id or _DEFAULT, styles[_DEFAULT])
-        outline = _val(ppr.find(f"{W}outlineLvl")) if ppr is not None else None
-        number = ppr.find(f"{W}numPr") if ppr is not None else None
-        runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
-        text = " ".join("".join(_run_text(r) for r in runs).split())
-        yield Paragraph(
-            element=element,
-            text=text,
-            style=style,
-            outline=int(outline) if outline and outline.isdigit() else style.outline,
-            number=_number(number),
-            bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
-            size=_run_size(runs, style),
-            in_table=_inside(element, f"{W}tbl"),
-        )
+def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
+    from lxml import etree
+
+    events = etree.iterparse(
+        source, events=("end",), tag=(f"{W}p", f"{W}tbl"), resolve_entities=False, huge_tree=True
+    )
+    for _, element in events:
+        parent = element.getparent()
+        if element.tag == f"{W}p":
+            if _inside(element, f"{W}txbxContent"):
+                continue
+            yield _paragraph(element, styles)
+        if parent is not None and parent.tag == f"{W}body":  # a body block: free it
+            element.clear()
+            while element.getprevious() is not None:
+                del parent[0]
+
+
+def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
+    ppr = element.find(f"{W}pPr")
+    style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
+    style = styles.get(style_id or _DEFAULT, styles[_DEFAULT])
+    outline = _val(ppr.find(f"{W}outlineLvl")) if ppr is not None else None
+    number = ppr.find(f"{W}numPr") if ppr is not None else None
+    runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
+    text = " ".join("".join(_run_text(r) for r in runs).split())
+    return Paragraph(
+        element=None,
+        text=text,
+        style=style,
+        outline=int(outline) if outline and outline.isdigit() else style.outline,
+        number=_number(number),
+        bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
+        size=_run_size(runs, style),
+        in_table=_inside(element, f"{W}tbl"),
+    )
+
+
+def heading_style_level(name: str) -> int | None:
+    """The level of a Heading style by its name (``heading 2``: 2), else ``None``."""
+    return int(name.strip()[-1]) if _HEADING_STYLE.match(name.strip()) else None
 
 
 def _number(element: Any) -> tuple[str, int] | None:
