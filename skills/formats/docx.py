@@ -25,13 +25,11 @@ import zipfile
 from typing import Any
 
 from skills.formats.conversion import ConversionError, Converted, Limits, titled
-from skills.formats.html import soup_to_markdown
 from skills.formats.markdown_text import plain
 from skills.formats.word_outline import Outline
-from skills.formats.word_stream import word_html
+from skills.formats.word_stream import word_markdown
 
 _BODY = "word/document.xml"
-_INLINE = ("strong", "b", "em", "i", "u", "s")
 _ASIDE = re.compile(r"^word/(header|footer|comments)\d*\.xml$")
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
@@ -44,8 +42,6 @@ _DEADLINE_EVERY = 200
 
 
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
-    from bs4 import BeautifulSoup
-
     with zipfile.ZipFile(io.BytesIO(data)) as package:
         size = sum(i.file_size for i in package.infolist() if i.filename == _BODY)
         if size > MAX_DOCUMENT_XML_BYTES:
@@ -56,13 +52,9 @@ def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
             )
         try:
             outline = _outline(package)
-            body, title, stopped = word_html(package, outline, limits, _DEADLINE_EVERY)
+            markdown, title, stopped = word_markdown(package, outline, limits, _DEADLINE_EVERY)
         except KeyError as exc:  # a zip without word/document.xml
             raise ConversionError(f"not a readable Word document ({exc})"[:200]) from None
-    soup = BeautifulSoup(body, "html.parser")
-    for emphasis in soup.select(", ".join(f"h{n} {tag}" for n in range(1, 7) for tag in _INLINE)):
-        emphasis.unwrap()  # a heading path names the section in words: "Scope", not "**Scope**"
-    markdown = soup_to_markdown(soup)
     warnings: list[str] = [stopped] if stopped else []
     asides = _asides(data)
     if not markdown.strip() and not title and any(asides.values()):

@@ -224,21 +224,36 @@ def _heading_schemes(root: Any) -> dict[str, set[int]]:
 
 
 def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
+    """Body paragraphs in document order (not those of text boxes), read as a stream: tables
+    and text boxes are counted as they open and close, so a paragraph knows where it is
+    without a walk up its ancestors, and a table's paragraphs are only counted and named."""
     from lxml import etree
 
+    tags = (f"{W}p", f"{W}tbl", f"{W}txbxContent")
     events = etree.iterparse(
-        source, events=("end",), tag=(f"{W}p", f"{W}tbl"), resolve_entities=False, huge_tree=True
+        source, events=("start", "end"), tag=tags, resolve_entities=False, huge_tree=True
     )
-    for _, element in events:
+    tables = boxes = 0
+    for event, element in events:
+        tag = element.tag
+        if tag != f"{W}p":
+            step = 1 if event == "start" else -1
+            tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
+        if event == "start" or boxes:
+            continue
+        if tag == f"{W}p":
+            yield _cell_paragraph(element) if tables else _paragraph(element, styles)
         parent = element.getparent()
-        if element.tag == f"{W}p":
-            if _inside(element, f"{W}txbxContent"):
-                continue
-            yield _paragraph(element, styles)
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
             while element.getprevious() is not None:
                 del parent[0]
+
+
+def _cell_paragraph(element: Any) -> Paragraph:
+    """A paragraph in a table: never a heading, so only whether it has text matters."""
+    text = "".join(t.text or "" for t in element.iter(f"{W}t")).strip()
+    return Paragraph(None, text, Style(), None, None, False, None, in_table=True)
 
 
 def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
@@ -257,7 +272,7 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         number=_number(number),
         bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
         size=_run_size(runs, style),
-        in_table=_inside(element, f"{W}tbl"),
+        in_table=False,
     )
 
 
@@ -326,10 +341,6 @@ def _short(text: str) -> bool:
         and any(c.isalpha() for c in text)
         and not text.endswith(_SENTENCE_END)
     )
-
-
-def _inside(element: Any, tag: str) -> bool:
-    return any(ancestor.tag == tag for ancestor in element.iterancestors())
 
 
 def _val(element: Any) -> str | None:

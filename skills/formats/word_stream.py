@@ -25,7 +25,6 @@ style map, which the HTML path then turns into Markdown:
 
 from __future__ import annotations
 
-import html
 import re
 import zipfile
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.formats.conversion import Limits, out_of_time
+from skills.formats.markdown_text import heading, plain
 from skills.formats.word_outline import Outline, W, heading_style_level
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -46,6 +46,10 @@ _TRANSPARENT = {f"{W}ins", f"{W}smartTag", f"{W}sdtContent", f"{W}fldSimple", f"
 _TRANSPARENT |= {f"{W}moveTo", f"{W}dir", f"{W}bdo"}
 _SKIPPED = {f"{W}del", f"{W}moveFrom", f"{W}pPr", f"{W}rPr", f"{W}sdtPr", f"{W}sdtEndPr"}
 _FALSE = {"0", "false", "off"}
+_DRAWINGS = {f"{W}drawing", f"{W}pict", f"{_MC}AlternateContent", f"{W}object"}
+_SPACES = re.compile(r"[ \t\u00a0]{2,}|\t")
+_BACKTICKS = re.compile(r"`+")
+_CELL_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,6 @@ class Formatting:
     italic: bool = False
     strike: bool = False
     code: bool = False
-    position: str = ""  # "superscript", "subscript" or ""
 
 
 @dataclass(slots=True)
@@ -71,11 +74,11 @@ class _Parts:
     note_order: list[tuple[str, str]] = field(default_factory=list)
 
 
-def word_html(
+def word_markdown(
     package: zipfile.ZipFile, outline: Outline, limits: Limits, every: int = 200
 ) -> tuple[str, str, str]:
-    """The body as mammoth-shaped HTML, the ``Title`` paragraph's text, and the warning of a
-    conversion stopped at its deadline (``""``: none), checked every ``every`` blocks."""
+    """The body as Markdown, the ``Title`` paragraph's text, and the warning of a conversion
+    stopped at its deadline (``""``: none), checked every ``every`` blocks."""
     parts = _read_parts(package)
     writer = _Writer(parts, outline)
     stopped = ""
@@ -87,7 +90,7 @@ def word_html(
                 break
     writer.close_open()
     writer.footnotes()
-    return "".join(writer.out), writer.title, stopped
+    return "\n\n".join(writer.out) + "\n", writer.title, stopped
 
 
 def _blocks(source: Any) -> Iterator[Any]:
@@ -120,17 +123,20 @@ def _top_level(parent: Any) -> bool:
 
 
 class _Writer:
+    """Markdown blocks from body blocks: lists and code blocks stay open across paragraphs."""
+
     def __init__(self, parts: _Parts, outline: Outline | None) -> None:
         self.parts = parts
         self.levels = outline.levels_by_index() if outline is not None else {}
         self.index = 0  # the next body paragraph's number, as word_outline counts them
         self.out: list[str] = []
         self.title = ""
-        self.lists: list[tuple[str, int]] = []  # open lists: (tag, level)
+        self.lists: list[list[Any]] = []  # open lists: [ordered, level, indent, next number]
+        self.list_lines: list[str] = []
         self.pre: list[str] | None = None
 
     def nested(self) -> _Writer:
-        """A writer for a cell, a text box or a note: its own lists, no headings, no title."""
+        """A writer for a text box or a note: its own lists, no headings, no title."""
         inner = _Writer(self.parts, None)
         inner.title = "taken"
         return inner
@@ -140,7 +146,9 @@ class _Writer:
     def block(self, element: Any) -> None:
         if element.tag == f"{W}tbl":
             self.close_open()
-            self.out.append(self.table(element))
+            rows = self.table(element)
+            if any(rows):
+                self.out.append(_table(rows))
         else:
             self.paragraph(element)
 
@@ -149,210 +157,199 @@ class _Writer:
         self.index += 1
         style = self.style_of(element)
         name = self.parts.style_names.get(style, "").lower()
-        content, boxes = self.content(element)
+        pieces, boxes = self.pieces(element)
+        rank = level or heading_style_level(name)
         if name == "title" and not self.title:
             self.close_open()
-            self.title = " ".join(html.unescape(re.sub(r"<[^>]+>", "", content)).split())
-        elif level is not None or heading_style_level(name):
-            self.close_open()
-            rank = level or heading_style_level(name)
-            if content.strip():
-                self.out.append(f"<h{rank}>{content}</h{rank}>")
+            self.title = _inline(pieces, plain_text=True)
+        elif rank:
+            text = _inline(pieces, plain_text=True)
+            if text:
+                self.close_open()
+                self.out.append(heading(rank, text))
         elif name in _CODE_PARAGRAPHS:
             self.close_lists()
             if self.pre is None:
                 self.pre = []
-            self.pre.append(content)
-        elif content.strip():  # an empty paragraph is spacing: a list goes on across it
-            number = self.number_of(element, style)
-            if number is not None:
-                self.close_pre()
-                self.list_item(number, content)
-            else:
-                self.close_open()
-                self.out.append(f"<p>{content}</p>")
+            self.pre.append(_code_text(pieces))
+        else:
+            text = _inline(pieces)
+            if text:  # an empty paragraph is spacing: a list goes on across it
+                number = self.number_of(element, style)
+                if number is not None:
+                    self.close_pre()
+                    self.list_item(number, text)
+                else:
+                    self.close_open()
+                    self.out.append(plain(text))
         for box in boxes:
             self.close_open()
             self.out.append(box)
 
-    def list_item(self, number: tuple[str, int], content: str) -> None:
+    def list_item(self, number: tuple[str, int], text: str) -> None:
         num, level = number
-        tag = "ol" if self.parts.ordered.get((num, level), True) else "ul"
+        ordered = self.parts.ordered.get((num, level), True)
         while self.lists and self.lists[-1][1] > level:
-            self.out.append(f"</li></{self.lists.pop()[0]}>")
-        if self.lists and self.lists[-1][1] == level and self.lists[-1][0] != tag:
-            self.out.append(f"</li></{self.lists.pop()[0]}>")
-        if self.lists and self.lists[-1][1] == level:
-            self.out.append("</li>")
-        else:
-            self.out.append(f"<{tag}>")
-            self.lists.append((tag, level))
-        self.out.append(f"<li>{content}")
+            self.lists.pop()
+        if self.lists and self.lists[-1][1] == level and self.lists[-1][0] != ordered:
+            if len(self.lists) == 1:  # another kind of list: a list of its own
+                self.close_lists()
+            else:
+                self.lists.pop()
+        if not (self.lists and self.lists[-1][1] == level):
+            parent = self.lists[-1] if self.lists else None
+            indent = parent[2] + len(_bullet(parent)) if parent is not None else 0
+            self.lists.append([ordered, level, indent, 1])
+        current = self.lists[-1]
+        bullet = _bullet(current)
+        current[3] += 1
+        pad = " " * current[2]
+        lines = text.split("\n")
+        self.list_lines.append(pad + bullet + lines[0])
+        self.list_lines.extend(pad + " " * len(bullet) + line for line in lines[1:])
 
     def close_lists(self) -> None:
-        while self.lists:
-            self.out.append(f"</li></{self.lists.pop()[0]}>")
+        if self.list_lines:
+            self.out.append("\n".join(self.list_lines))
+        self.lists, self.list_lines = [], []
 
     def close_pre(self) -> None:
         if self.pre is not None:
-            self.out.append("<pre>" + "\n".join(self.pre) + "</pre>")
+            code = "\n".join(self.pre).strip("\n")
+            if code.strip():
+                fence = "`" * max(3, 1 + max(map(len, _BACKTICKS.findall(code)), default=0))
+                self.out.append(f"{fence}\n{code}\n{fence}")
             self.pre = None
 
     def close_open(self) -> None:
         self.close_lists()
         self.close_pre()
 
-    def table(self, element: Any) -> str:
-        head: list[str] = []
-        body: list[str] = []
+    def table(self, element: Any) -> list[list[str]]:
+        rows = []
         for row in element.iterchildren(f"{W}tr"):
-            header = row.find(f"{W}trPr/{W}tblHeader") is not None and not body
-            cell_tag = "th" if header else "td"
-            cells = []
+            cells: list[str] = []
             for cell in row.iterchildren(f"{W}tc"):
+                cells.append(self.cell(cell))
                 span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
-                attributes = f' colspan="{span}"' if span and span != "1" else ""
-                cells.append(f"<{cell_tag}{attributes}>{self.cell(cell)}</{cell_tag}>")
-            (head if header else body).append("<tr>" + "".join(cells) + "</tr>")
-        thead = f"<thead>{''.join(head)}</thead>" if head else ""
-        tbody = f"<tbody>{''.join(body)}</tbody>" if head else "".join(body)
-        return f"<table>{thead}{tbody}</table>"
+                cells.extend([""] * (int(span) - 1 if span and span.isdigit() else 0))
+            rows.append(cells)
+        return rows
 
     def cell(self, cell: Any) -> str:
-        """A cell's paragraphs and nested tables, through a writer of their own."""
-        inner = self.nested()
-        for child in cell:
-            if child.tag == f"{W}p":
+        """A cell's text on one line: its paragraphs (and nested tables' cells) joined."""
+        texts = []
+        for paragraph in cell.iter(f"{W}p"):
+            if not _inside_box(paragraph, cell):
                 self.index += 1  # word_outline counts table paragraphs too
-                inner.paragraph(child)
-            elif child.tag == f"{W}tbl":
-                inner.close_open()
-                self.index += sum(1 for _ in child.iter(f"{W}p"))
-                inner.out.append(inner.table(child))
-            elif child.tag in (f"{W}sdt", f"{W}customXml"):
-                for paragraph in child.iter(f"{W}p"):
-                    self.index += 1
-                    inner.paragraph(paragraph)
-        inner.close_open()
-        return "".join(inner.out)
+            pieces, _ = self.pieces(paragraph, boxes=False)
+            text = _inline(pieces)
+            if text:
+                texts.append(text)
+        return " ".join(texts)
 
     # --- inline -------------------------------------------------------------------------
 
-    def content(self, paragraph: Any) -> tuple[str, list[str]]:
-        """A paragraph's inline HTML, and the HTML of the text boxes it anchors."""
-        pieces: list[tuple[Formatting, str]] = []
-        boxes: list[str] = []
-        self.inline(paragraph, pieces, boxes, [False])
-        return _merge(pieces), boxes
+    def pieces(self, paragraph: Any, boxes: bool = True) -> tuple[list[Piece], list[str]]:
+        """A paragraph's runs as pieces, and the Markdown of the text boxes it anchors."""
+        pieces: list[Piece] = []
+        found: list[str] = []
+        self.inline(paragraph, pieces, found if boxes else None, [False])
+        return pieces, found
 
     def inline(
-        self,
-        element: Any,
-        pieces: list[tuple[Formatting, str]],
-        boxes: list[str],
-        field: list[bool],
+        self, element: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
     ) -> None:
         for child in element:
             tag = child.tag
             if tag == f"{W}r":
                 self.run(child, pieces, boxes, field)
             elif tag == f"{W}hyperlink":
-                inner: list[tuple[Formatting, str]] = []
+                inner: list[Piece] = []
                 self.inline(child, inner, boxes, field)
-                href = self.href(child)
-                text = _merge(inner)
-                raw = (Formatting(), f'<a href="{html.escape(href)}">{text}</a>')
-                pieces.append(raw if href and text else (Formatting(), text))
+                text, href = _inline(inner), self.href(child)
+                if text and href:
+                    link = f"<{href}>" if text == href else f"[{text}]({href})"
+                    pieces.append(Piece(Formatting(), link, raw=True))
+                elif text:
+                    pieces.extend(inner)
             elif tag in _TRANSPARENT or tag == f"{W}sdt":
                 self.inline(child, pieces, boxes, field)
-            elif tag in _SKIPPED:
-                continue
 
     def run(
-        self, run: Any, pieces: list[tuple[Formatting, str]], boxes: list[str], field: list[bool]
+        self, run: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
     ) -> None:
         formatting = self.formatting(run.find(f"{W}rPr"))
         for child in run:
             tag = child.tag
             if tag == f"{W}fldChar":
-                kind = child.get(f"{W}fldCharType")
-                field[0] = kind == "begin"
+                field[0] = child.get(f"{W}fldCharType") == "begin"
             elif field[0] or tag == f"{W}instrText":
                 continue
             elif tag == f"{W}t":
-                pieces.append((formatting, html.escape(child.text or "", quote=False)))
+                pieces.append(Piece(formatting, child.text or ""))
             elif tag == f"{W}tab":
-                pieces.append((formatting, "\t"))
+                pieces.append(Piece(formatting, "\t"))
             elif tag in (f"{W}br", f"{W}cr"):
                 if child.get(f"{W}type") not in ("page", "column"):
-                    pieces.append((Formatting(), "<br />"))
+                    pieces.append(Piece(formatting, "\n", raw=True))
             elif tag == f"{W}noBreakHyphen":
-                pieces.append((formatting, "-"))
+                pieces.append(Piece(formatting, "-"))
             elif tag in (f"{W}footnoteReference", f"{W}endnoteReference"):
                 kind = "footnote" if tag == f"{W}footnoteReference" else "endnote"
-                pieces.append((Formatting(), self.note_reference(kind, child.get(f"{W}id") or "")))
-            elif tag in (f"{W}drawing", f"{W}pict", f"{_MC}AlternateContent", f"{W}object"):
-                self.drawing(child, pieces, boxes)
+                reference = self.note_reference(kind, child.get(f"{W}id") or "")
+                pieces.append(Piece(Formatting(), reference, raw=True))
+            elif boxes is not None and tag in _DRAWINGS:
+                boxes.extend(self.text_boxes(child))
 
-    def drawing(self, element: Any, pieces: list[tuple[Formatting, str]], boxes: list[str]) -> None:
-        """An image's alt text, and any text box inside (its paragraphs follow the paragraph)."""
+    def text_boxes(self, element: Any) -> list[str]:
+        """The Markdown of the text boxes in a drawing (its first rendering only)."""
         if element.tag == f"{_MC}AlternateContent":
             choice = element.find(f"{_MC}Choice")
             element = choice if choice is not None else element
+        found: list[str] = []
         for box in element.iter(f"{W}txbxContent"):
             inner = self.nested()
             for paragraph in box.iterchildren(f"{W}p"):
                 inner.paragraph(paragraph)
             inner.close_open()
-            boxes.extend(inner.out)
-        for described in element.iter(f"{_WP}docPr"):
-            alt = described.get("descr") or ""
-            picture = element.find(".//{*}blip") is not None
-            if picture or element.find(f".//{_V}imagedata") is not None:
-                pieces.append((Formatting(), f'<img alt="{html.escape(alt)}" />'))
+            found.extend(inner.out)
+        return found
 
     def formatting(self, rpr: Any) -> Formatting:
         if rpr is None:
             return Formatting()
         style = self.parts.style_names.get(_val(rpr.find(f"{W}rStyle")) or "", "").lower()
-        position = _val(rpr.find(f"{W}vertAlign")) or ""
         return Formatting(
             bold=_on(rpr.find(f"{W}b")) or style in _BOLD_RUNS,
             italic=_on(rpr.find(f"{W}i")),
             strike=_on(rpr.find(f"{W}strike")) or _on(rpr.find(f"{W}dstrike")),
             code=style in _CODE_RUNS,
-            position=position if position in ("superscript", "subscript") else "",
         )
 
     def href(self, link: Any) -> str:
-        rid = link.get(f"{_R}id")
+        target = self.parts.links.get(link.get(f"{_R}id") or "", "")
         anchor = link.get(f"{W}anchor")
-        target = self.parts.links.get(rid or "", "")
-        if anchor:
-            return f"{target}#{anchor}"
-        return target
+        return f"{target}#{anchor}" if anchor else target
 
     def note_reference(self, kind: str, note_id: str) -> str:
         if (kind, note_id) not in self.parts.notes:
             return ""
         self.parts.note_order.append((kind, note_id))
-        number = len(self.parts.note_order)
-        return f'<sup><a href="#{kind}-{note_id}" id="{kind}-ref-{note_id}">[{number}]</a></sup>'
+        return f"[[{len(self.parts.note_order)}]](#{kind}-{note_id})"
 
     def footnotes(self) -> None:
-        if not self.parts.note_order:
-            return
-        items = []
-        for kind, note_id in self.parts.note_order:
-            inner = self.nested()
+        """The notes referred to, in order of reference, as a numbered list."""
+        lines = []
+        for number, (kind, note_id) in enumerate(self.parts.note_order, start=1):
+            texts = []
             for paragraph in self.parts.notes[(kind, note_id)].iter(f"{W}p"):
-                inner.paragraph(paragraph)
-            inner.close_open()
-            back = f' <a href="#{kind}-ref-{note_id}">↑</a>'
-            body = "".join(inner.out)
-            body = body[: -len("</p>")] + back + "</p>" if body.endswith("</p>") else body + back
-            items.append(f'<li id="{kind}-{note_id}">{body}</li>')
-        self.out.append("<ol>" + "".join(items) + "</ol>")
+                pieces, _ = self.pieces(paragraph, boxes=False)
+                texts.append(_inline(pieces))
+            text = " ".join(t for t in texts if t)
+            lines.append(f"{number}. {text} [↑](#{kind}-ref-{note_id})".replace("  ", " "))
+        if lines:
+            self.out.append("\n".join(lines))
 
     # --- styles and numbering -------------------------------------------------------------
 
@@ -364,43 +361,95 @@ class _Writer:
         if numpr is not None:
             num = _val(numpr.find(f"{W}numId"))
             level = _val(numpr.find(f"{W}ilvl"))
-            if num and num != "0":
-                return num, int(level) if level and level.isdigit() else 0
             if num == "0":
                 return None
+            if num:
+                return num, int(level) if level and level.isdigit() else 0
         return self.parts.style_numbers.get(style)
 
 
-def _merge(pieces: list[tuple[Formatting, str]]) -> str:
-    """Runs as HTML, neighbours of the same formatting in one element."""
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Text of one formatting; ``raw`` is Markdown already (a link, a note, a line break)."""
+
+    formatting: Formatting
+    text: str
+    raw: bool = False
+
+
+def _table(rows: list[list[str]]) -> str:
+    """A pipe table whose first row is the header, rows padded to the widest (a cell's ``|``
+    escaped; its no-break spaces kept, as Word wrote them)."""
+    width = max(len(row) for row in rows)
+    lines = []
+    for number, row in enumerate(rows):
+        cells = [_CELL_SPACE.sub(" ", c).strip().replace("|", "\\|") for c in row]
+        lines.append("| " + " | ".join(cells + [""] * (width - len(row))) + " |")
+        if number == 0:
+            lines.append("|" + " --- |" * width)
+    return "\n".join(lines)
+
+
+def _bullet(open_list: list[Any]) -> str:
+    return f"{open_list[3]}. " if open_list[0] else "- "
+
+
+def _inline(pieces: list[Piece], plain_text: bool = False) -> str:
+    """Pieces as one line of Markdown (a line break as a new line), neighbours of the same
+    formatting merged, whitespace collapsed; ``plain_text``: without emphasis (a heading)."""
     out: list[str] = []
     index = 0
     while index < len(pieces):
-        formatting, text = pieces[index]
+        piece = pieces[index]
         index += 1
-        while index < len(pieces) and pieces[index][0] == formatting and formatting != Formatting():
-            text += pieces[index][1]
+        if piece.raw:
+            out.append(" " if plain_text and piece.text == "\n" else piece.text)
+            continue
+        text = piece.text
+        while index < len(pieces) and not pieces[index].raw:
+            if pieces[index].formatting != piece.formatting:
+                break
+            text += pieces[index].text
             index += 1
-        out.append(_wrap(formatting, text))
-    return "".join(out)
+        text = _SPACES.sub(" ", text)
+        out.append(_wrap(piece.formatting, text, plain_text))
+    joined = "".join(out)
+    lines = [_SPACES.sub(" ", line).strip() for line in joined.split("\n")]
+    return "\n".join(line for line in lines if line)
 
 
-def _wrap(formatting: Formatting, text: str) -> str:
-    if not text:
-        return ""
+def _wrap(formatting: Formatting, text: str, plain_text: bool) -> str:
+    """Text in its markers, spaces kept outside them (``** a**`` is not emphasis)."""
+    core = text.strip(" ")
+    if not core:
+        return text
+    lead = " " if text.startswith(" ") else ""
+    tail = " " if text.endswith(" ") else ""
     if formatting.code:
-        text = f"<code>{text}</code>"
-    if formatting.position == "superscript":
-        text = f"<sup>{text}</sup>"
-    elif formatting.position == "subscript":
-        text = f"<sub>{text}</sub>"
-    if formatting.strike:
-        text = f"<s>{text}</s>"
-    if formatting.italic:
-        text = f"<em>{text}</em>"
-    if formatting.bold:
-        text = f"<strong>{text}</strong>"
-    return text
+        fence = "`" * (1 + max(map(len, _BACKTICKS.findall(core)), default=0))
+        core = f"{fence}{core}{fence}"
+    if not plain_text:
+        if formatting.strike:
+            core = f"~~{core}~~"
+        if formatting.italic:
+            core = f"*{core}*"
+        if formatting.bold:
+            core = f"**{core}**"
+    return lead + core + tail
+
+
+def _code_text(pieces: list[Piece]) -> str:
+    """A code paragraph's text as it is: tabs, spaces and line breaks kept."""
+    return "".join(piece.text for piece in pieces if not piece.raw or piece.text == "\n")
+
+
+def _inside_box(paragraph: Any, cell: Any) -> bool:
+    parent = paragraph.getparent()
+    while parent is not None and parent is not cell:
+        if parent.tag == f"{W}txbxContent":
+            return True
+        parent = parent.getparent()
+    return False
 
 
 def _read_parts(package: zipfile.ZipFile) -> _Parts:
