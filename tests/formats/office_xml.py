@@ -97,3 +97,35 @@ def docx(
         for name, xml in (parts or {}).items():
             package.writestr(name, xml)
     return out.getvalue()
+
+
+def run(text: str, *, bold: bool = False, italic: bool = False, style: str = "") -> str:
+    rpr = ("<w:b/>" if bold else "") + ("<w:i/>" if italic else "")
+    rpr += f'<w:rStyle w:val="{style}"/>' if style else ""
+    return f"<w:r><w:rPr>{rpr}</w:rPr><w:t xml:space='preserve'>{escape(text)}</w:t></w:r>"
+
+
+def raw_para(inner: str, ppr: str = "") -> str:
+    """A ``w:p`` of the given runs (and other inline XML)."""
+    return f"<w:p><w:pPr>{ppr}</w:pPr>{inner}</w:p>"
+
+
+def tables_docx(xml_bytes: int) -> bytes:
+    """A report of sections, each a heading, a sentence and a table of 12 rows of 6 cells, with
+    about ``xml_bytes`` of body XML (the shape of a generated report that mammoth read slowly)."""
+
+    def cell(text: str) -> str:
+        return f"<w:tc><w:tcPr><w:tcW w:w='1500' w:type='dxa'/></w:tcPr>{para(text)}</w:tc>"
+
+    body, size, number = [], 0, 0
+    while size < xml_bytes:
+        rows = "".join(
+            "<w:tr>" + "".join(cell(f"r{r}c{c} value {number}") for c in range(6)) + "</w:tr>"
+            for r in range(12)
+        )
+        part = para(f"Section {number}", outline=0) + para("About the table below.")
+        part += f"<w:tbl>{rows}</w:tbl>"
+        body.append(part)
+        size += len(part)
+        number += 1
+    return docx(body)
