@@ -50,6 +50,7 @@ _DRAWINGS = {f"{W}drawing", f"{W}pict", f"{_MC}AlternateContent", f"{W}object"}
 _SPACES = re.compile(r"[ \t\u00a0]{2,}|\t")
 _BACKTICKS = re.compile(r"`+")
 _CELL_SPACE = re.compile(r"[ \t\r\n]+")
+_PLACEHOLDER = re.compile(r"%(\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +69,7 @@ class _Parts:
     style_names: dict[str, str]
     style_numbers: dict[str, tuple[str, int]]
     default_style: str
-    ordered: dict[tuple[str, int], bool]
+    levels: dict[tuple[str, int], Level]
     links: dict[str, str]
     notes: dict[tuple[str, str], Any]
     note_order: list[tuple[str, str]] = field(default_factory=list)
@@ -132,6 +133,7 @@ class _Writer:
         self.out: list[str] = []
         self.title = ""
         self.lists: list[list[Any]] = []  # open lists: [ordered, level, indent, next number]
+        self.counters: dict[str, dict[int, int]] = {}  # numId: level: the number shown last
         self.list_lines: list[str] = []
         self.pre: list[str] | None = None
 
@@ -159,6 +161,8 @@ class _Writer:
         name = self.parts.style_names.get(style, "").lower()
         pieces, boxes = self.pieces(element)
         rank = level or heading_style_level(name)
+        number = self.number_of(element, style)
+        label = self.count(number) if number is not None else ""
         if name == "title" and not self.title:
             self.close_open()
             self.title = _inline(pieces, plain_text=True)
@@ -166,7 +170,7 @@ class _Writer:
             text = _inline(pieces, plain_text=True)
             if text:
                 self.close_open()
-                self.out.append(heading(rank, text))
+                self.out.append(heading(rank, f"{label} {text}" if label else text))
         elif name in _CODE_PARAGRAPHS:
             self.close_lists()
             if self.pre is None:
@@ -175,7 +179,6 @@ class _Writer:
         else:
             text = _inline(pieces)
             if text:  # an empty paragraph is spacing: a list goes on across it
-                number = self.number_of(element, style)
                 if number is not None:
                     self.close_pre()
                     self.list_item(number, text)
@@ -188,7 +191,8 @@ class _Writer:
 
     def list_item(self, number: tuple[str, int], text: str) -> None:
         num, level = number
-        ordered = self.parts.ordered.get((num, level), True)
+        known = self.parts.levels.get((num, level))
+        ordered = known is None or known.ordered
         while self.lists and self.lists[-1][1] > level:
             self.lists.pop()
         if self.lists and self.lists[-1][1] == level and self.lists[-1][0] != ordered:
@@ -207,6 +211,28 @@ class _Writer:
         lines = text.split("\n")
         self.list_lines.append(pad + bullet + lines[0])
         self.list_lines.extend(pad + " " * len(bullet) + line for line in lines[1:])
+
+    def count(self, number: tuple[str, int]) -> str:
+        """Advance the numbering of ``number`` (numId, level) and return the label Word shows
+        for it (``2.3``; ``""`` for a bullet), as a heading's prefix."""
+        num, ilvl = number
+        level = self.parts.levels.get(number)
+        if level is None:
+            return ""
+        counters = self.counters.setdefault(num, {})
+        counters[ilvl] = counters.get(ilvl, level.start - 1) + 1
+        for deeper in [k for k in counters if k > ilvl]:
+            del counters[deeper]
+        if not level.ordered:
+            return ""
+
+        def shown(match: re.Match[str]) -> str:
+            k = int(match.group(1)) - 1
+            parent = self.parts.levels.get((num, k))
+            value = counters.get(k, parent.start if parent else 1)
+            return _format_number(value, parent.fmt if parent else "decimal")
+
+        return _PLACEHOLDER.sub(shown, level.text).strip()
 
     def close_lists(self) -> None:
         if self.list_lines:
@@ -390,6 +416,30 @@ def _table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _format_number(value: int, fmt: str) -> str:
+    """A number in a Word numbering format (the common ones; others as decimals)."""
+    if fmt in ("lowerLetter", "upperLetter"):
+        text = ""
+        while value > 0:
+            value, rest = divmod(value - 1, 26)
+            text = chr(ord("a") + rest) + text
+        return text.upper() if fmt == "upperLetter" else text
+    if fmt in ("lowerRoman", "upperRoman"):
+        text = _roman(value)
+        return text if fmt == "upperRoman" else text.lower()
+    return str(value)
+
+
+def _roman(value: int) -> str:
+    numerals = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC")]
+    numerals += [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    text = ""
+    for amount, numeral in numerals:
+        while value >= amount:
+            text, value = text + numeral, value - amount
+    return text
+
+
 def _bullet(open_list: list[Any]) -> str:
     return f"{open_list[3]}. " if open_list[0] else "- "
 
@@ -464,6 +514,7 @@ def _read_parts(package: zipfile.ZipFile) -> _Parts:
     style_names: dict[str, str] = {}
     style_numbers: dict[str, tuple[str, int]] = {}
     default_style = ""
+    levels, style_levels = _levels(part("word/numbering.xml"))
     styles = part("word/styles.xml")
     if styles is not None:
         for style in styles.iter(f"{W}style"):
@@ -473,7 +524,8 @@ def _read_parts(package: zipfile.ZipFile) -> _Parts:
             num = _val(numpr.find(f"{W}numId")) if numpr is not None else None
             if num and num != "0":
                 level = _val(numpr.find(f"{W}ilvl")) if numpr is not None else None
-                style_numbers[style_id] = (num, int(level) if level and level.isdigit() else 0)
+                ilvl = int(level) if level and level.isdigit() else style_levels.get(style_id, 0)
+                style_numbers[style_id] = (num, ilvl)
             is_default = style.get(f"{W}default") in ("1", "true")
             if style.get(f"{W}type") == "paragraph" and is_default:
                 default_style = style_id
@@ -481,30 +533,53 @@ def _read_parts(package: zipfile.ZipFile) -> _Parts:
         style_names=style_names,
         style_numbers=style_numbers,
         default_style=default_style,
-        ordered=_ordered(part("word/numbering.xml")),
+        levels=levels,
         links=_links(part("word/_rels/document.xml.rels")),
         notes=_notes(part("word/footnotes.xml"), "footnote")
         | _notes(part("word/endnotes.xml"), "endnote"),
     )
 
 
-def _ordered(root: Any) -> dict[tuple[str, int], bool]:
-    """Whether each (numId, level) is numbered (``<ol>``) rather than bulleted."""
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level of a numbering: its format (``decimal``, ``bullet``...), its text (``%1.%2``)
+    and its first number."""
+
+    fmt: str
+    text: str
+    start: int
+
+    @property
+    def ordered(self) -> bool:
+        return self.fmt not in ("bullet", "none")
+
+
+def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
+    """Every (numId, level) of the numbering part, and the level a paragraph style is linked
+    to (a ``w:lvl`` naming the style: how Heading styles get their numbers)."""
     if root is None:
-        return {}
-    abstract: dict[str, dict[int, bool]] = {}
+        return {}, {}
+    abstract: dict[str, dict[int, Level]] = {}
+    style_levels: dict[str, int] = {}
     for element in root.iter(f"{W}abstractNum"):
-        levels = {}
+        found = {}
         for level in element.iter(f"{W}lvl"):
-            fmt = _val(level.find(f"{W}numFmt")) or "decimal"
-            levels[int(level.get(f"{W}ilvl") or 0)] = fmt not in ("bullet", "none")
-        abstract[element.get(f"{W}abstractNumId") or ""] = levels
-    ordered = {}
+            ilvl = int(level.get(f"{W}ilvl") or 0)
+            start = _val(level.find(f"{W}start"))
+            found[ilvl] = Level(
+                fmt=_val(level.find(f"{W}numFmt")) or "decimal",
+                text=_val(level.find(f"{W}lvlText")) or "",
+                start=int(start) if start and start.isdigit() else 1,
+            )
+            linked = _val(level.find(f"{W}pStyle"))
+            if linked:
+                style_levels[linked] = ilvl
+        abstract[element.get(f"{W}abstractNumId") or ""] = found
+    levels = {}
     for num in root.iter(f"{W}num"):
-        levels = abstract.get(_val(num.find(f"{W}abstractNumId")) or "", {})
-        for level, is_ordered in levels.items():
-            ordered[(num.get(f"{W}numId") or "", level)] = is_ordered
-    return ordered
+        for ilvl, level in abstract.get(_val(num.find(f"{W}abstractNumId")) or "", {}).items():
+            levels[(num.get(f"{W}numId") or "", ilvl)] = level
+    return levels, style_levels
 
 
 def _links(root: Any) -> dict[str, str]:

@@ -54,12 +54,23 @@ def table(*cells: str) -> str:
     )
 
 
-def style(style_id: str, name: str, *, based_on: str = "", outline: int | None = None) -> str:
+def style(
+    style_id: str,
+    name: str,
+    *,
+    based_on: str = "",
+    outline: int | None = None,
+    number: int | None = None,
+) -> str:
+    """A paragraph style; ``number``: a numId its paragraphs are numbered by (the level from
+    the numbering's ``w:pStyle`` link)."""
     inner = f'<w:name w:val="{name}"/>'
     if based_on:
         inner += f'<w:basedOn w:val="{based_on}"/>'
-    if outline is not None:
-        inner += f'<w:pPr><w:outlineLvl w:val="{outline}"/></w:pPr>'
+    ppr = f'<w:outlineLvl w:val="{outline}"/>' if outline is not None else ""
+    ppr += f'<w:numPr><w:numId w:val="{number}"/></w:numPr>' if number is not None else ""
+    if ppr:
+        inner += f"<w:pPr>{ppr}</w:pPr>"
     return f'<w:style w:type="paragraph" w:styleId="{style_id}">{inner}</w:style>'
 
 
@@ -85,7 +96,7 @@ def docx(
 ) -> bytes:
     """A Word package whose body is ``body``'s paragraphs and tables."""
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as package:
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
         package.writestr("[Content_Types].xml", _TYPES)
         package.writestr("_rels/.rels", _RELS)
         package.writestr(

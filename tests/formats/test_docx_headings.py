@@ -45,7 +45,24 @@ def test_multi_level_decimal_numbering_makes_numbered_headings() -> None:
         para(BODY),
     ]
     found = headings(docx(body, numbering=decimal_numbering()))
-    assert found == ["# Definitions", "## Agreement", "# Payment"]
+    assert found == ["# 1. Definitions", "## 1.1. Agreement", "# 2. Payment"]
+
+
+def test_a_heading_style_linked_to_a_numbering_shows_its_number() -> None:
+    numbering = decimal_numbering().replace(
+        '<w:lvl w:ilvl="1">', '<w:lvl w:ilvl="1"><w:pStyle w:val="Heading2"/>'
+    )
+    styles = [
+        style("Heading1", "heading 1", number=1),
+        style("Heading2", "heading 2", number=1),
+    ]
+    body = [para("Scope", style="Heading1"), para("Terms", style="Heading2"), para(BODY)]
+    body += [para("Terms again", style="Heading2"), para(BODY)]
+    assert headings(docx(body, styles=styles, numbering=numbering)) == [
+        "# 1. Scope",
+        "## 1.1. Terms",
+        "## 1.2. Terms again",
+    ]
 
 
 def test_a_one_level_numbered_list_is_not_a_run_of_headings() -> None:
