@@ -55,8 +55,9 @@ def word_score(truth: dict[str, Any], markdown: str) -> dict[str, int]:
 
 
 def sheet_sections(markdown: str) -> dict[str, str]:
-    """Each sheet's Markdown by sheet name (a sheet is a level-1 heading and a page)."""
-    parts = re.split(r"^# (.+)$", markdown, flags=re.MULTILINE)
+    """Each sheet's Markdown by sheet name (a sheet is a heading: level 1 here, level 2 in
+    MarkItDown's)."""
+    parts = re.split(r"^#{1,6} (.+)$", markdown, flags=re.MULTILINE)
     return {normalise(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
@@ -95,9 +96,16 @@ def sheet_score(truth: dict[str, Any], markdown: str) -> dict[str, Any]:
 
 
 def markitdown_text(path: Path) -> str:
-    from markitdown import MarkItDown  # not a project dependency: the bench skips it if absent
+    """MarkItDown's Markdown of the file (not a project dependency: install it apart, e.g.
+    ``pip install --target DIR markitdown[docx,xlsx]`` and run with ``PYTHONPATH=DIR``); a file
+    it cannot convert counts as empty."""
+    from markitdown import MarkItDown
 
-    return str(MarkItDown().convert(str(path)).text_content)
+    try:
+        return str(MarkItDown().convert(str(path)).text_content)
+    except Exception as exc:
+        print(f"{path.name}: MarkItDown failed ({type(exc).__name__})", file=sys.stderr)
+        return ""
 
 
 def run(only: str | None, converter: str) -> dict[str, dict[str, Any]]:
