@@ -24,7 +24,7 @@ import re
 import zipfile
 from typing import Any
 
-from skills.formats.conversion import ConversionError, Converted, Limits, titled
+from skills.formats.conversion import ConversionError, Converted, Limits, no_text, titled
 from skills.formats.markdown_text import plain
 from skills.formats.word_outline import Outline
 from skills.formats.word_stream import word_markdown
@@ -67,6 +67,8 @@ def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
         warnings.append(
             f"{count} comment{'s' if count != 1 else ''} not indexed (only the text is)"
         )
+    if not markdown.strip() and not title:
+        warnings.append(no_text("document"))
     return titled(markdown, title, warnings)
 
 

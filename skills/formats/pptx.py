@@ -13,6 +13,7 @@ a chart's numbers (its data lives in an embedded workbook).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ from skills.formats.conversion import (
     ConversionError,
     Converted,
     Limits,
+    no_text,
     out_of_time,
     titled,
 )
@@ -30,6 +32,7 @@ _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 _DIAGRAM = _DGM
+_MARKER = re.compile(r"<!-- Page(?:Number=\"\d+\"|Break) -->")
 #: placeholders of a notes page that are furniture: slide number, date, header, footer
 _NOTES_FURNITURE = {13, 16, 14, 15}  # PP_PLACEHOLDER.SLIDE_NUMBER, DATE, HEADER, FOOTER
 
@@ -56,7 +59,10 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
         pages.append(_slide(slide, number))
     first_title = next((_title_of(slide) for slide in slides if _title_of(slide)), "")
     title = deck.core_properties.title or first_title
-    return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
+    text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
+    if not _MARKER.sub("", text).strip():
+        warnings.append(no_text("deck"))
+    return titled(text, title, warnings)
 
 
 def _slide(slide: Any, number: int) -> str:

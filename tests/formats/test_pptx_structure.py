@@ -102,3 +102,21 @@ def test_every_text_of_the_notes_page_is_kept_but_its_slide_number() -> None:
     text = converted(presentation)
     assert "Say the numbers slowly." in text
     assert "Backup figures are in the appendix." in text
+
+
+def test_a_deck_without_any_text_says_so() -> None:
+    from pptx import Presentation
+
+    presentation = Presentation()
+    presentation.slides.add_slide(presentation.slide_layouts[6])  # blank
+    out = io.BytesIO()
+    presentation.save(out)
+    converted = pptx_to_markdown(out.getvalue(), Limits())
+    assert any("has no text to index" in w for w in converted.warnings)
+
+
+def test_a_deck_with_text_has_no_such_warning() -> None:
+    presentation, _ = deck()
+    out = io.BytesIO()
+    presentation.save(out)
+    assert pptx_to_markdown(out.getvalue(), Limits()).warnings == ()

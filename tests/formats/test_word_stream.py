@@ -144,3 +144,9 @@ def test_memory_grows_with_the_largest_block_not_the_document(tmp_path: Path) ->
     path.write_bytes(data)
     extra_kb = _peak_kb(path, convert=True) - _peak_kb(path, convert=False)
     assert extra_kb * 1024 < 4 * 2**20, f"{extra_kb / 1024:.0f} MB for 4 MB of XML"
+
+
+def test_a_document_without_any_text_says_so() -> None:
+    converted = docx_to_markdown(docx([para("")]), Limits())
+    assert converted.text.strip() == ""
+    assert any("has no text to index" in w and "'layout'" in w for w in converted.warnings)
