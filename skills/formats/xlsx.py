@@ -1,25 +1,22 @@
-"""Excel (.xlsx) to the engine's Markdown: one page per sheet, each a heading and a table.
+"""Excel (.xlsx) to the engine's Markdown: one page per sheet, each a heading and its tables.
 
-A sheet becomes ``# <sheet name>`` and its tables: runs of non-empty rows, a blank row between
-two tables. A table's header is its first row that spans the table (it reaches the last column
-most of its rows reach, with at most one cell fewer than they have) and is mostly text; rows
-above it (a title, a caption, notes) are written as text before the table, not as its header.
-Every child cut from a long table repeats the header. A run whose first row is not such a row
-but has the width of the table before it continues that table (a blank row inside a table). A
-cell shows as the sheet displays it (``number_format.py``: ``62.3%``, ``$1,234.50``,
-``11-Nov-22``), formulas as their cached values. Empty rows and the empty columns after the last
-used one are left out; the sheet's declared dimension is not trusted (some writers declare
-``A1:A1`` over a whole table). Sheets are separated
-by Document Intelligence's page markers (a chunk's pages are its sheets' numbers). The workbook
-is read as a stream (openpyxl's read-only mode), and at most ``Limits.max_cells`` cells are read:
-the rest is left out with a warning rather than holding a huge sheet in memory.
+A sheet becomes ``# <sheet name>`` and its tables, each under its real header row, with the
+title, caption and note rows around it as text (``sheet_tables.py``); every child cut from a
+long table repeats the header. Merged ranges are read from the sheet's XML and their value fills
+each of their cells (a merged category names every row it spans). A cell shows as the sheet
+displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``), formulas as their
+cached values. Empty rows and the empty columns after the last used one are left out; the
+sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a whole table).
+Sheets are separated by Document Intelligence's page markers (a chunk's pages are its sheets'
+numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
+``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
+huge sheet in memory.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from collections import Counter
 from typing import Any
 
 from skills.formats.conversion import (
@@ -30,8 +27,9 @@ from skills.formats.conversion import (
     out_of_time,
     titled,
 )
-from skills.formats.markdown_text import heading, plain, table
+from skills.formats.markdown_text import heading
 from skills.formats.number_format import display
+from skills.formats.sheet_tables import Row, tables
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
@@ -51,7 +49,7 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
                 warnings.append(out_of_time("sheets", number - 1, len(sheets)))
                 break
             rows, budget = _rows(sheet, budget)
-            body = "\n\n".join(_blocks(rows)) if rows else "(empty sheet)"
+            body = "\n\n".join(tables(rows)) if rows else "(empty sheet)"
             pages.append(f'{heading(1, sheet.title)}\n\n{body}\n\n<!-- PageNumber="{number}" -->')
             if budget <= 0:
                 warnings.append(
@@ -65,129 +63,83 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
 
 
-Row = tuple[int, list[str]]  # the row's number in the sheet, its cells as displayed
+#: merged ranges read per sheet, at most (a sheet of more is read without filling the rest)
+MAX_MERGED_RANGES = 10_000
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)"')
+Range = tuple[int, int, int, int]  # first row, first column, last row, last column (1-based)
 
 
 def _rows(sheet: Any, budget: int) -> tuple[list[Row], int]:
-    """The sheet's non-empty rows as displayed, trimmed of trailing empty cells, and the cells
-    left."""
+    """The sheet's non-empty rows as displayed, trimmed of trailing empty cells, merged ranges
+    filled from their first cell, and the cells left."""
     rows: list[Row] = []
     if hasattr(sheet, "reset_dimensions"):
         sheet.reset_dimensions()
+    pending = sorted(_merged_ranges(sheet), reverse=True)  # popped from the end: by first row
+    active: dict[Range, str] = {}
     for number, cells in enumerate(sheet.iter_rows(), start=1):
         budget -= len(cells)
-        shown = [
-            display(getattr(c, "value", None), getattr(c, "number_format", None)) for c in cells
-        ]
-        while shown and not shown[-1].strip():
-            shown.pop()
+        own = [display(getattr(c, "value", None), getattr(c, "number_format", None)) for c in cells]
+        while pending and pending[-1][0] == number:
+            merged = pending.pop()
+            active[merged] = own[merged[1] - 1] if merged[1] <= len(own) else ""
+        shown, spans = _filled_from_merges(own, active, number)
+        starts = frozenset(r[1] - 1 for r in active if r[0] == number)
+        active = {r: v for r, v in active.items() if r[2] > number}
+        while pending and pending[-1][0] < number:  # a range above the rows read: none
+            pending.pop()
+        _trim(own)
+        _trim(shown)
         if shown:
-            rows.append((number, shown))
+            rows.append(Row(number, shown, own if own != shown else [], spans, starts))
         if budget <= 0:
             break
     return rows, budget
 
 
-def _blocks(rows: list[Row]) -> list[str]:
-    """The sheet's tables (and the text above each), as Markdown blocks."""
-    blocks: list[str] = []
-    previous_width = 0
-    runs = _runs(rows)
-    for index, run in enumerate(runs):
-        if index + 1 < len(runs) and _caption(run):
-            blocks.append(
-                plain("\n".join(" ".join(c for c in cells if c.strip()) for _, cells in run))
-            )
-            continue
-        start = _header_index(run)
-        if start is None and previous_width and _width(run[0][1]) == previous_width:
-            blocks.append(_continued(run))
-            continue
-        if start is None:  # numbers from the first row on: a table without a header
-            blocks.append(_continued(run))
-            previous_width = max(_width(cells) for _, cells in run)
-            continue
-        captions = [" ".join(c for c in cells if c.strip()) for _, cells in run[:start]]
-        if captions:
-            blocks.append(plain("\n".join(captions)))
-        body = [cells for _, cells in run[start:]]
-        if len(body) == 1 and start == 0 and _filled(body[0]) == 1:
-            blocks.append(plain(body[0][-1]))  # a lone cell between tables: a caption
-            continue
-        notes = _notes(body)
-        blocks.append(table(body[: len(body) - len(notes)]))
-        if notes:
-            blocks.append(
-                plain("\n".join(" ".join(c for c in cells if c.strip()) for cells in notes))
-            )
-        previous_width = max(_width(cells) for cells in body)
-    return blocks
+def _filled_from_merges(
+    own: list[str], active: dict[Range, str], number: int
+) -> tuple[list[str], bool]:
+    """The row with each merged range's value in all its cells, and whether a range spans
+    columns from this row (a merged header over the row below)."""
+    shown = list(own)
+    spans = False
+    for (first_row, first, _, last), value in active.items():
+        if len(shown) < last:
+            shown.extend([""] * (last - len(shown)))
+        for column in range(first, last + 1):
+            shown[column - 1] = value
+        spans = spans or (first_row == number and last > first and bool(value.strip()))
+    return shown, spans
 
 
-def _caption(run: list[Row]) -> bool:
-    """A title or a few lines of text above the next table: at most three rows of one cell of
-    words each."""
-    return len(run) <= 3 and all(_filled(cells) == 1 and _texty(cells) for _, cells in run)
+def _trim(cells: list[str]) -> None:
+    while cells and not cells[-1].strip():
+        cells.pop()
 
 
-def _runs(rows: list[Row]) -> list[list[Row]]:
-    """Rows cut at blank rows."""
-    runs: list[list[Row]] = []
-    for row in rows:
-        if runs and row[0] == runs[-1][-1][0] + 1:
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    return runs
-
-
-def _header_index(run: list[Row]) -> int | None:
-    """The index of the run's header row: the first that spans the table's usual width and is
-    mostly text (``None``: no row of the run is one)."""
-    if len(run) == 1:
-        return 0 if _texty(run[0][1]) else None
-    widths = Counter(_width(cells) for _, cells in run)
-    usual_width = widths.most_common(1)[0][0]
-    usual_filled = Counter(_filled(cells) for _, cells in run).most_common(1)[0][0]
-    for index, (_, cells) in enumerate(run[: max(1, len(run) - 1)]):
-        gaps = [i for i, c in enumerate(cells) if not c.strip()]
-        full = _filled(cells) >= usual_filled or gaps == [0]  # a crosstab's empty corner
-        if _width(cells) >= usual_width and full:
-            return index if _texty(cells) else None
-    return None
-
-
-def _notes(body: list[list[str]]) -> list[list[str]]:
-    """The rows after the table's data that fill under half of its header's cells (notes
-    written below a table), when the table has data rows above them."""
-    if len(body) < 3:
+def _merged_ranges(sheet: Any) -> list[Range]:
+    """The sheet's merged ranges, from its XML (openpyxl's read-only mode does not read them):
+    scanned in blocks, never held whole."""
+    source = getattr(sheet, "_get_source", None)
+    if source is None:
         return []
-    wanted = _filled(body[0])
-    end = len(body)
-    while end > 2 and _filled(body[end - 1]) * 2 < wanted and _texty(body[end - 1]):
-        end -= 1
-    return body[end:]
+    found: set[Range] = set()
+    tail = b""
+    with source() as stream:
+        while block := stream.read(1 << 20):
+            data = tail + block
+            for match in _MERGE.finditer(data):
+                a, r1, b, r2 = match.groups()
+                found.add((int(r1), _column(a), int(r2), _column(b)))
+            tail = data[-128:]
+            if len(found) >= MAX_MERGED_RANGES:
+                break
+    return [r for r in found if r[0] <= r[2] and r[1] <= r[3]]
 
 
-def _continued(run: list[Row]) -> str:
-    """A table without a header of its own (numbers from its first row, or the rest of the
-    table above after a blank row): its header row is empty rather than a row of data."""
-    return table([[""] * _width(run[0][1]), *[cells for _, cells in run]])
-
-
-def _width(cells: list[str]) -> int:
-    return len(cells)
-
-
-def _filled(cells: list[str]) -> int:
-    return sum(1 for c in cells if c.strip())
-
-
-def _texty(cells: list[str]) -> bool:
-    """Most of the row's filled cells are words, not numbers or dates."""
-    filled = [c for c in cells if c.strip()]
-    words = [c for c in filled if not _NUMBERISH.fullmatch(c.strip())]
-    return bool(filled) and len(words) * 2 > len(filled)
-
-
-_NUMBERISH = re.compile(r"[-+($€£¥]*[\d.,:/% -]+[)%]?|TRUE|FALSE")
+def _column(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number

@@ -12,8 +12,13 @@ from skills.formats.conversion import Limits
 from skills.formats.xlsx import xlsx_to_markdown
 
 
-def workbook(rows: dict[int, Sequence[object]], formats: dict[str, str] | None = None) -> bytes:
-    """One sheet, ``Data``, with ``rows`` by row number (1-based; missing numbers are blank)."""
+def workbook(
+    rows: dict[int, Sequence[object]],
+    formats: dict[str, str] | None = None,
+    merged: Sequence[str] = (),
+) -> bytes:
+    """One sheet, ``Data``, with ``rows`` by row number (1-based; missing numbers are blank),
+    number formats by cell, and merged ranges (``"B1:C1"``)."""
     from openpyxl import Workbook
 
     book = Workbook()
@@ -25,6 +30,8 @@ def workbook(rows: dict[int, Sequence[object]], formats: dict[str, str] | None =
                 sheet.cell(row=number, column=column, value=value)
     for ref, fmt in (formats or {}).items():
         sheet[ref].number_format = fmt
+    for ref in merged:
+        sheet.merge_cells(ref)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -113,3 +120,23 @@ def test_a_declared_dimension_smaller_than_the_data_is_not_trusted() -> None:
                 part = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:A1"', part)
             copy.writestr(item, part)
     assert "| Bowie | 69 |" in converted(out.getvalue())
+
+
+def test_a_merged_group_header_prefixes_the_names_under_it() -> None:
+    rows = {1: ["Region", "Sales"], 2: [None, "2023", "2024"], 3: ["North", 10, 12]}
+    rows |= {4: ["South", 9, 14]}
+    text = converted(workbook(rows, merged=["A1:A2", "B1:C1"]))
+    assert headers(text) == ["| Region | Sales 2023 | Sales 2024 |"]
+
+
+def test_a_merged_category_names_every_row_it_spans() -> None:
+    rows = {1: ["Region", "Product", "Units"], 2: ["North", "Widget", 3], 3: [None, "Gadget", 4]}
+    text = converted(workbook(rows, merged=["A2:A3"]))
+    assert "| North | Gadget | 4 |" in text
+
+
+def test_notes_that_merge_a_cell_above_a_table_are_not_its_header() -> None:
+    rows = {1: ["or", "merging", None, None, "cells"], 2: ["Name", "Age", "Born", "Died", "Job"]}
+    rows |= {3: ["Bowie", 69, 1947, 2016, "musician"], 4: ["Fisher", 60, 1956, 2016, "actor"]}
+    text = converted(workbook(rows, merged=["B1:D1"]))
+    assert headers(text) == ["| Name | Age | Born | Died | Job |"]
