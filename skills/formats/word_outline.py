@@ -104,6 +104,8 @@ class Outline:
         for paragraph in self.paragraphs:
             if not paragraph.text or paragraph.in_table:
                 continue
+            if _prose(paragraph.text):  # body text given a heading's style by mistake
+                continue
             if _HEADING_STYLE.match(paragraph.style.name):
                 paragraph.level = int(paragraph.style.name[-1])
             elif paragraph.outline is not None and paragraph.outline < 9:
@@ -121,9 +123,10 @@ class Outline:
                 continue
             if number[1] not in schemes[number[0]] or not _short(paragraph.text):
                 continue
-            after = self._next(index)
-            if after is None:
+            following = self._next_index(index)
+            if following is None:
                 continue
+            after = self.paragraphs[following]
             followed = after.number is None or (
                 after.number[0] == number[0] and after.number[1] > number[1]
             )
@@ -132,25 +135,29 @@ class Outline:
 
     def _visual(self) -> None:
         body = _dominant_size(self.paragraphs)
-        looks = [_looks_like_heading(p, body) for p in self.paragraphs]
+        bold_body = _bold_body(self.paragraphs)
+        looks = [_looks_like_heading(p, body, bold_body) for p in self.paragraphs]
         candidates = [p for p, yes in zip(self.paragraphs, looks, strict=True) if yes]
         ranks = sorted({_emphasis(p, body) for p in candidates})
         for index, paragraph in enumerate(self.paragraphs):
             if not looks[index]:
                 continue
-            after = self._next(index)
-            if after is None or after.in_table:
-                followed = after is not None
-            else:
-                following = self.paragraphs.index(after)
-                followed = not looks[following] and not after.bold and after.number is None
+            following = self._next_index(index)
+            if following is None:
+                continue
+            after = self.paragraphs[following]
+            emphasised = after.bold and not bold_body
+            followed = after.in_table or (
+                not looks[following] and not emphasised and after.number is None
+            )
             if followed:
                 paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
 
-    def _next(self, index: int) -> Paragraph | None:
-        for paragraph in self.paragraphs[index + 1 :]:
-            if paragraph.text:
-                return paragraph
+    def _next_index(self, index: int) -> int | None:
+        """The index of the next paragraph with text."""
+        for following in range(index + 1, len(self.paragraphs)):
+            if self.paragraphs[following].text:
+                return following
         return None
 
 
@@ -325,13 +332,26 @@ def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
     return (paragraph.size or body or 0, paragraph.bold)
 
 
-def _looks_like_heading(paragraph: Paragraph, body: int | None) -> bool:
+def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool) -> bool:
     if not paragraph.text or paragraph.in_table or paragraph.number is not None:
         return False
     if paragraph.style.numbered or not _short(paragraph.text):
         return False
     larger = body is not None and paragraph.size is not None and paragraph.size >= body + 2
-    return paragraph.bold or larger
+    return (paragraph.bold and not bold_body) or larger
+
+
+def _bold_body(paragraphs: list[Paragraph]) -> bool:
+    """Whether most of the body's characters are bold (then bold marks nothing)."""
+    bold = sum(len(p.text) for p in paragraphs if p.bold and not p.in_table)
+    return bold * 2 > sum(len(p.text) for p in paragraphs if not p.in_table)
+
+
+def _prose(text: str) -> bool:
+    """Text that reads as a sentence or more, not a title: very long, or ending with a full
+    stop after more than a short phrase ("Payment is due within 30 days of the invoice.")."""
+    ends = text.endswith((".", "。", "!", "！"))
+    return len(text) > 150 or (ends and (len(text.split()) > 12 or len(text) > 40))
 
 
 def _short(text: str) -> bool:

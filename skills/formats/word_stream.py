@@ -33,7 +33,7 @@ from typing import Any
 
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
-from skills.formats.word_outline import Outline, W, heading_style_level
+from skills.formats.word_outline import Outline, W
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
@@ -160,7 +160,7 @@ class _Writer:
         style = self.style_of(element)
         name = self.parts.style_names.get(style, "").lower()
         pieces, boxes = self.pieces(element)
-        rank = level or heading_style_level(name)
+        rank = level  # word_outline decides, Heading styles included
         number = self.number_of(element, style)
         label = self.count(number) if number is not None else ""
         if name == "title" and not self.title:
