@@ -131,3 +131,17 @@ def test_comments_left_out_are_counted_in_a_warning() -> None:
 def test_the_headings_found_reach_the_markdown_parser() -> None:
     body = [para("Scope", outline=0), para(BODY)]
     assert markdown_headings(docx_to_markdown(docx(body), Limits()).text) == ["Scope"]
+
+
+def test_a_paragraph_styled_as_a_heading_that_reads_as_prose_is_body_text() -> None:
+    styles = [style("Heading2", "heading 2")]
+    prose = "The supplier declares that it has kept its accounts in order for three years."
+    body = [para("Declaration", style="Heading2"), para(prose, style="Heading2"), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["## Declaration"]
+
+
+def test_bold_is_no_emphasis_in_a_body_that_is_mostly_bold() -> None:
+    body = [para("Scope", bold=True), para(BODY, bold=True), para("Terms", bold=True)]
+    assert headings(docx([*body, para(BODY, bold=True)])) == []
+    larger = [para("Scope", bold=True, size=32), para(BODY, bold=True, size=24)]
+    assert headings(docx(larger)) == ["# Scope"]
