@@ -12,13 +12,20 @@ writes. A paragraph is a heading of level N when, in order:
    paragraph at level 2 or deeper shows its parents' numbers, ``%1.%2``): "1 Scope / 1.1 Terms"
    are headings of levels 1 and 2, when they are short, do not end like a sentence and are
    followed by body text or by a deeper heading of the same scheme;
-4. only in a document with none of the above: it looks like a heading. It is short (at most
+4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
+   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
+   title, is bold or larger than the body, and is followed by body text, not by a sibling
+   (numbered lines back to back are a list or a table of contents); level: the number's depth;
+5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
    and the next non-empty paragraph is plain body text (or a table). Larger sizes rank higher.
 
+Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
+than a short phrase, a CJK full stop, or wholly in brackets) is body text.
+
 A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
-so rule 4 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
+so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
 
 >>> body = (
 ...     '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
@@ -37,6 +44,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from skills.formats.typed_numbers import Number, typed_number
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
@@ -111,6 +120,7 @@ class Outline:
             elif paragraph.outline is not None and paragraph.outline < 9:
                 paragraph.level = min(6, paragraph.outline + 1)
         self._numbered(schemes)
+        self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
 
@@ -133,6 +143,44 @@ class Outline:
             if followed:
                 paragraph.level = min(6, number[1] + 1)
 
+    def _typed(self) -> None:
+        """Section numbers typed into the text (``typed_numbers.py``): a heading when its
+        family runs in sequence (the number before or after it is there too), it reads as a
+        title, bold or larger than the body, and body text follows it; numbered lines
+        back to back are a list or a table of contents, none of them a heading."""
+        body = _dominant_size(self.paragraphs)
+        found: dict[int, Number] = {}
+        values: dict[str, set[int]] = {}  # every typed number, headings by style included
+        for index, paragraph in enumerate(self.paragraphs):
+            if paragraph.in_table or not paragraph.text:
+                continue
+            number = typed_number(paragraph.text)
+            if number is None:
+                continue
+            values.setdefault(number.family, set()).add(number.value)
+            if paragraph.level is not None or paragraph.number is not None:
+                continue
+            larger = body is not None and (paragraph.size or 0) >= body + 2
+            if _titled(paragraph.text) and (paragraph.bold or larger):
+                found[index] = number
+        for index, number in found.items():
+            family = values[number.family]
+            if number.value - 1 not in family and number.value + 1 not in family:
+                continue
+            following = self._next_index(index)
+            previous = self._previous_index(index)
+            sibling_after = following in found and found[following].family == number.family
+            sibling_before = previous in found and found[previous].family == number.family
+            if following is not None and not sibling_after and not sibling_before:
+                self.paragraphs[index].level = min(6, number.depth)
+
+    def _previous_index(self, index: int) -> int | None:
+        """The index of the previous paragraph with text."""
+        for previous in range(index - 1, -1, -1):
+            if self.paragraphs[previous].text:
+                return previous
+        return None
+
     def _visual(self) -> None:
         body = _dominant_size(self.paragraphs)
         bold_body = _bold_body(self.paragraphs)
@@ -143,8 +191,9 @@ class Outline:
             if not looks[index]:
                 continue
             following = self._next_index(index)
-            if following is None:
-                continue
+            previous = self._previous_index(index)
+            if following is None or (previous is not None and looks[previous]):
+                continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
             emphasised = after.bold and not bold_body
             followed = after.in_table or (
@@ -348,10 +397,25 @@ def _bold_body(paragraphs: list[Paragraph]) -> bool:
 
 
 def _prose(text: str) -> bool:
-    """Text that reads as a sentence or more, not a title: very long, or ending with a full
-    stop after more than a short phrase ("Payment is due within 30 days of the invoice.")."""
-    ends = text.endswith((".", "。", "!", "！"))
-    return len(text) > 150 or (ends and (len(text.split()) > 12 or len(text) > 40))
+    """Text that reads as a sentence or a note, not a title: very long, ending with a full
+    stop after more than a short phrase ("Payment is due within 30 days of the invoice."), a
+    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets."""
+    ends = text.endswith((".", "!", "！"))
+    bracketed = text[:1] in "(（[【" and text[-1:] in ")）]】"
+    long_sentence = ends and (len(text.split()) > 12 or len(text) > 40)
+    return len(text) > 150 or long_sentence or text.endswith("。") or bracketed
+
+
+def _titled(text: str) -> bool:
+    """A numbered title: short (a CJK character counts as two), and not ending like a sentence
+    or a clause (a colon may end it: "六、付款方式：")."""
+    width = len(text) + sum(1 for c in text if _wide(c))
+    short = width <= _MAX_CHARACTERS and len(text.split()) <= _MAX_WORDS + 2
+    return short and not text.endswith((".", "。", ";", "；", ",", "，"))
+
+
+def _wide(character: str) -> bool:
+    return "\u2e80" <= character <= "\u9fff" or "\uf900" <= character <= "\uffef"
 
 
 def _short(text: str) -> bool:

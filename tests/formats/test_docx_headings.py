@@ -145,3 +145,49 @@ def test_bold_is_no_emphasis_in_a_body_that_is_mostly_bold() -> None:
     assert headings(docx([*body, para(BODY, bold=True)])) == []
     larger = [para("Scope", bold=True, size=32), para(BODY, bold=True, size=24)]
     assert headings(docx(larger)) == ["# Scope"]
+
+
+def test_typed_section_numbers_in_sequence_are_headings_of_their_depth() -> None:
+    body = [para("1 Scope", bold=True), para(BODY), para("1.1 Terms", bold=True), para(BODY)]
+    body += [para("1.2 Notices", bold=True), para(BODY), para("2 Payment", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# 1 Scope", "## 1.1 Terms", "## 1.2 Notices", "# 2 Payment"]
+
+
+def test_cjk_chapters_and_parts_are_headings_beside_heading_styles() -> None:
+    styles = [style("Heading1", "heading 1")]
+    body = [para("第一章 总则", style="Heading1"), para("一、项目概况", bold=True), para(BODY)]
+    body += [para("二、采购需求", bold=True), para(BODY), para("第二章 附件", bold=True, size=32)]
+    body += [para(BODY)]
+    assert headings(docx(body, styles=styles)) == [
+        "# 第一章 总则",
+        "## 一、项目概况",
+        "## 二、采购需求",
+        "# 第二章 附件",
+    ]
+
+
+def test_a_typed_number_without_its_neighbour_in_sequence_is_not_a_heading() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("3 Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Scope"]
+
+
+def test_numbered_lines_back_to_back_are_a_list_or_contents_not_headings() -> None:
+    body = [para("1 Scope", bold=True), para("2 Payment", bold=True), para("3 Notices", bold=True)]
+    assert headings(docx([*body, para(BODY)])) == []
+
+
+def test_typed_steps_in_plain_text_are_not_headings() -> None:
+    body = [para("1. Mix the flour"), para(BODY), para("2. Add the water"), para(BODY)]
+    assert headings(docx(body)) == []
+
+
+def test_a_numbered_sentence_is_not_a_heading() -> None:
+    body = [para("1. The supplier shall deliver on time.", bold=True), para(BODY)]
+    body += [para("2. Payment is due in thirty days.", bold=True), para(BODY)]
+    assert headings(docx(body)) == []
+
+
+def test_a_heading_style_on_a_cjk_sentence_or_a_bracketed_note_is_body_text() -> None:
+    styles = [style("Heading2", "heading 2")]
+    body = [para("特此声明。", style="Heading2"), para("（内容包括：设备）", style="Heading2")]
+    assert headings(docx([*body, para(BODY)], styles=styles)) == []
