@@ -1,15 +1,14 @@
-"""Word (.docx) to the engine's Markdown: the body streamed to HTML (``word_stream.py``), then
-the HTML converter.
+"""Word (.docx) to the engine's Markdown: the body streamed (``word_stream.py``), its headings
+decided by ``word_outline.py``.
 
-The document's paragraph styles decide: ``Heading 1``-``Heading 6`` become headings, and so
-do the paragraphs ``word_outline.py`` finds to be headings without such a style (an outline
-level on the paragraph or its style, a multi-level decimal numbering, and, in a file with
-none of these, a short bold or larger paragraph followed by body text); numbered and
-bulleted paragraphs become nested lists, tables keep their header row (``thead`` when the
-row repeats as a header, else the first row, as for any HTML table), and code styles (``Source
-Code``, ``HTML Preformatted``, ``Code``) become fenced blocks. The ``Title`` paragraph is the
-document's title, not a heading. Images are left out (their bytes are never decoded); page
-numbers are not kept: a Word file has no fixed pages until it is laid out.
+``Heading 1``-``Heading 6`` become headings, and so do the paragraphs ``word_outline.py``
+finds to be headings without such a style (an outline level on the paragraph or its style, a
+multi-level decimal numbering, section numbers typed in sequence, and, in a file with none of
+these, a short bold or larger paragraph followed by body text); numbered and bulleted
+paragraphs become nested lists, tables pipe tables whose first row is the header, and code
+styles (``Source Code``, ``HTML Preformatted``, ``Code``) fenced blocks. The ``Title``
+paragraph is the document's title, not a heading. Images are left out (their bytes are never
+decoded); page numbers are not kept: a Word file has no fixed pages until it is laid out.
 
 Headers and footers repeat on every page (a running title, "Page 3 of 9", a confidentiality
 line) and comments are remarks about the text, not the text: both are left out. A document

@@ -58,8 +58,7 @@ def html_to_markdown(data: bytes, limits: Limits) -> Converted:
 
 
 def soup_to_markdown(root: Any) -> str:
-    """A parsed element's content as Markdown (the Word converter's HTML comes through here
-    too)."""
+    """A parsed element's content as Markdown."""
     try:
         markdown = str(_converter().convert_soup(root))
     except RecursionError:

@@ -1,26 +1,32 @@
-"""A Word body to HTML in one streaming pass over ``word/document.xml``, in place of mammoth.
+"""A Word body to the engine's Markdown in one streaming pass over ``word/document.xml``.
 
-mammoth builds the whole document in memory before writing any of it: some 75 bytes of memory
-and 4 µs per byte of XML, so a 474 KB file of tables (12.6 MB of XML) took 29-73 s and near 1 GB.
-This reads the body with ``lxml.etree.iterparse`` one top-level paragraph or table at a time,
-writes its HTML, and frees it, so time and memory grow with the XML and the memory with the
-largest table, not the document. The HTML is the one mammoth writes with the Word converter's
-style map, which the HTML path then turns into Markdown:
+mammoth, which this replaces, built the whole document in memory before writing any of it: 13-16
+s and 52-53 MB of memory per MB of XML, so a 474 KB file of tables (12.6 MB of XML) took 29-208
+s and near 700 MB. This reads the body with ``lxml.etree.iterparse`` one top-level paragraph or
+table at a time, writes its Markdown and frees it: time is linear in the XML and memory grows
+with the largest table and the Markdown written, not the document (0.7 s and 1.4-2.0 MB per MB
+of XML, ``bench/formats.py``). What it writes, the Markdown mammoth's path wrote for the
+project's fixture (but for a code block's second blank line, which that path dropped):
 
 - a paragraph's heading level comes from ``word_outline.py`` (Heading styles, outline levels,
-  numbered headings, the visual rule): ``<h1>``-``<h6>``; the ``Title`` paragraph is the
+  numbered and typed section numbers, the visual rule), with Word's own number when the
+  paragraph or its style is numbered (``## 1.1. Terms``); the ``Title`` paragraph is the
   document's title; ``Source Code``, ``HTML Preformatted`` and ``Code`` paragraphs, consecutive
-  ones joined by newlines, a ``<pre>``;
+  ones joined by newlines, one fenced block;
 - numbered and bulleted paragraphs (``w:numPr`` on the paragraph or its style) nested lists,
-  ``<ol>`` unless the level's format is ``bullet`` (or ``none``);
-- runs: bold ``<strong>``, italic ``<em>``, struck ``<s>``, superscript and subscript, the
-  ``Verbatim Char`` and ``HTML Code`` character styles ``<code>``; tabs, line breaks, hyperlinks
+  numbered unless the level's format is ``bullet`` (or ``none``); an empty paragraph does not
+  end a list;
+- runs: bold, italic and struck text (the ``Strong`` character style is bold), the ``Verbatim
+  Char`` and ``HTML Code`` character styles as inline code; tabs, line breaks, hyperlinks
   (``w:hyperlink`` to its relationship's target or ``#anchor``); deleted text is left out and
-  inserted text kept (tracked changes as accepted); field codes are left out, their results kept;
-- tables with ``<thead>`` for rows marked as repeating headers, ``colspan`` for merged columns;
-- footnotes and endnotes as numbered references and a list at the end, as mammoth writes them;
-- images as their alt text (``<img alt>``), never decoded; text boxes' paragraphs after the
-  paragraph that anchors them.
+  inserted text kept (tracked changes as accepted); field codes are left out, their results
+  kept;
+- tables as pipe tables whose first row is the header, a merged column as an empty cell, a
+  nested table flattened into its cell;
+- footnotes and endnotes as numbered references (``[[1]](#footnote-4)``) and a numbered list
+  at the end;
+- images are left out, never decoded; text boxes' paragraphs follow the paragraph that anchors
+  them; a line that would read as Markdown syntax (``# not a heading``) is escaped.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _V = "{urn:schemas-microsoft-com:vml}"
 _CODE_PARAGRAPHS = {"source code", "html preformatted", "code"}
 _CODE_RUNS = {"verbatim char", "html code"}
-_BOLD_RUNS = {"strong"}  # mammoth's default style map: the Strong character style is bold
+_BOLD_RUNS = {"strong"}  # the Strong character style is bold (mammoth's default map said so too)
 _TRANSPARENT = {f"{W}ins", f"{W}smartTag", f"{W}sdtContent", f"{W}fldSimple", f"{W}customXml"}
 _TRANSPARENT |= {f"{W}moveTo", f"{W}dir", f"{W}bdo"}
 _SKIPPED = {f"{W}del", f"{W}moveFrom", f"{W}pPr", f"{W}rPr", f"{W}sdtPr", f"{W}sdtEndPr"}
