@@ -157,6 +157,8 @@ class Outline:
             number = typed_number(paragraph.text)
             if number is None:
                 continue
+            if _contents(paragraph):
+                continue
             values.setdefault(number.family, set()).add(number.value)
             if paragraph.level is not None or paragraph.number is not None:
                 continue
@@ -195,6 +197,8 @@ class Outline:
             if following is None or (previous is not None and looks[previous]):
                 continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
+            if len(after.text) <= len(paragraph.text) and not after.in_table:
+                continue  # a label over a shorter line: a list of samples, not a section
             emphasised = after.bold and not bold_body
             followed = after.in_table or (
                 not looks[following] and not emphasised and after.number is None
@@ -384,10 +388,17 @@ def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
 def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool) -> bool:
     if not paragraph.text or paragraph.in_table or paragraph.number is not None:
         return False
+    if _contents(paragraph):
+        return False
     if paragraph.style.numbered or not _short(paragraph.text):
         return False
     larger = body is not None and paragraph.size is not None and paragraph.size >= body + 2
     return (paragraph.bold and not bold_body) or larger
+
+
+def _contents(paragraph: Paragraph) -> bool:
+    """A table of contents entry (``TOC 1``-``TOC 9``): it names a heading, it is none."""
+    return paragraph.style.name.lower().startswith("toc ")
 
 
 def _bold_body(paragraphs: list[Paragraph]) -> bool:

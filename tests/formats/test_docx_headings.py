@@ -191,3 +191,16 @@ def test_a_heading_style_on_a_cjk_sentence_or_a_bracketed_note_is_body_text() ->
     styles = [style("Heading2", "heading 2")]
     body = [para("特此声明。", style="Heading2"), para("（内容包括：设备）", style="Heading2")]
     assert headings(docx([*body, para(BODY)], styles=styles)) == []
+
+
+def test_table_of_contents_entries_are_never_headings() -> None:
+    styles = [style("TOC1", "toc 1"), style("Heading1", "heading 1")]
+    body = [para("1 Scope 3", style="TOC1", bold=True), para(BODY)]
+    body += [para("2 Payment 5", style="TOC1", bold=True), para(BODY)]
+    body += [para("Scope", style="Heading1"), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["# Scope"]
+
+
+def test_a_bold_label_over_a_shorter_line_is_not_a_heading() -> None:
+    body = [para("Bold", bold=True), para("Red"), para("Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Results"]
