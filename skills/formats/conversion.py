@@ -100,3 +100,12 @@ def stopped_at(place: str) -> str:
         f"conversion stopped at its time budget after {place}: the rest is not indexed; lower "
         "the skill's batchSize or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
     )
+
+
+def no_text(what: str) -> str:
+    """The warning of an Office file with no text at all (pictures only, or nothing): never an
+    empty record without a word."""
+    return (
+        f"the {what} has no text to index: pictures are not read; index images and scanned files "
+        "with the 'layout' definitions (docs/search.md)"
+    )

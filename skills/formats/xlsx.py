@@ -1,17 +1,23 @@
-"""Excel (.xlsx) to the engine's Markdown: one page per sheet, each a heading and a table.
+"""Excel (.xlsx) to the engine's Markdown: one page per sheet, each a heading and its tables.
 
-A sheet becomes ``# <sheet name>`` and a pipe table of its used cells (formulas as their cached
-values), whose first non-empty row is the header, so every child cut from a long sheet repeats
-it. Empty rows and the empty columns after the last used one are left out. Sheets are separated
-by Document Intelligence's page markers (a chunk's pages are its sheets' numbers). The workbook
-is read as a stream (openpyxl's read-only mode), and at most ``Limits.max_cells`` cells are read:
-the rest is left out with a warning rather than holding a huge sheet in memory. The deadline is
-checked on every row, so a wide sheet stops where the time ran out, with a warning.
+A sheet becomes ``# <sheet name>`` and its tables, each under its real header row, with the
+title, caption and note rows around it as text (``sheet_tables.py``); every child cut from a
+long table repeats the header. Merged ranges are read from the sheet's XML and their value fills
+each of their cells (a merged category names every row it spans). A cell shows as the sheet
+displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``), formulas as their
+cached values. Empty rows and the empty columns after the last used one are left out; the
+sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a whole table).
+Sheets are separated by Document Intelligence's page markers (a chunk's pages are its sheets'
+numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
+``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
+huge sheet in memory. The deadline is checked on every row, so a wide sheet stops where the time
+ran out, with a warning.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from skills.formats.conversion import (
@@ -23,7 +29,9 @@ from skills.formats.conversion import (
     stopped_at,
     titled,
 )
-from skills.formats.markdown_text import heading, table
+from skills.formats.markdown_text import heading
+from skills.formats.number_format import display
+from skills.formats.sheet_tables import Row, tables
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
@@ -43,7 +51,7 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
                 warnings.append(out_of_time("sheets", number - 1, len(sheets)))
                 break
             rows, budget, read = _rows(sheet, budget, limits)
-            body = table(rows) if rows else "(empty sheet)"
+            body = "\n\n".join(tables(rows)) if rows else "(empty sheet)"
             pages.append(f'{heading(1, sheet.title)}\n\n{body}\n\n<!-- PageNumber="{number}" -->')
             if limits.expired():
                 warnings.append(stopped_at(f"{read} rows of sheet {sheet.title!r}"))
@@ -60,25 +68,88 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
 
 
-def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[list[Any]], int, int]:
-    """The sheet's non-empty rows, trimmed of trailing empty cells, the cells left, and how many
-    rows were read: up to the deadline, checked on every row (one row may hold 16,384 cells).
+#: merged ranges read per sheet, at most (a sheet of more is read without filling the rest)
+MAX_MERGED_RANGES = 10_000
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)"')
+Range = tuple[int, int, int, int]  # first row, first column, last row, last column (1-based)
 
-    The sheet's declared size is ignored (``reset_dimensions``): openpyxl would pad every row to
-    it, and a file may declare 16,384 columns for a few cells."""
-    rows: list[list[Any]] = []
+
+def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]:
+    """The sheet's non-empty rows as displayed, trimmed of trailing empty cells, merged ranges
+    filled from their first cell, the cells left, and how many rows were read: up to the
+    deadline, checked on every row (one row may hold 16,384 cells)."""
+    rows: list[Row] = []
     read = 0
-    sheet.reset_dimensions()
-    for values in sheet.iter_rows(values_only=True):
+    if hasattr(sheet, "reset_dimensions"):
+        sheet.reset_dimensions()
+    pending = sorted(_merged_ranges(sheet), reverse=True)  # popped from the end: by first row
+    active: dict[Range, str] = {}
+    for number, cells in enumerate(sheet.iter_rows(), start=1):
         if limits.expired():
             break
         read += 1
-        budget -= len(values)
-        cells = list(values)
-        while cells and (cells[-1] is None or str(cells[-1]).strip() == ""):
-            cells.pop()
-        if cells:
-            rows.append(cells)
+        budget -= len(cells)
+        own = [display(getattr(c, "value", None), getattr(c, "number_format", None)) for c in cells]
+        while pending and pending[-1][0] == number:
+            merged = pending.pop()
+            active[merged] = own[merged[1] - 1] if merged[1] <= len(own) else ""
+        shown, spans = _filled_from_merges(own, active, number)
+        starts = frozenset(r[1] - 1 for r in active if r[0] == number)
+        active = {r: v for r, v in active.items() if r[2] > number}
+        while pending and pending[-1][0] < number:  # a range above the rows read: none
+            pending.pop()
+        _trim(own)
+        _trim(shown)
+        if shown:
+            rows.append(Row(number, shown, own if own != shown else [], spans, starts))
         if budget <= 0:
             break
     return rows, budget, read
+
+
+def _filled_from_merges(
+    own: list[str], active: dict[Range, str], number: int
+) -> tuple[list[str], bool]:
+    """The row with each merged range's value in all its cells, and whether a range spans
+    columns from this row (a merged header over the row below)."""
+    shown = list(own)
+    spans = False
+    for (first_row, first, _, last), value in active.items():
+        if len(shown) < last:
+            shown.extend([""] * (last - len(shown)))
+        for column in range(first, last + 1):
+            shown[column - 1] = value
+        spans = spans or (first_row == number and last > first and bool(value.strip()))
+    return shown, spans
+
+
+def _trim(cells: list[str]) -> None:
+    while cells and not cells[-1].strip():
+        cells.pop()
+
+
+def _merged_ranges(sheet: Any) -> list[Range]:
+    """The sheet's merged ranges, from its XML (openpyxl's read-only mode does not read them):
+    scanned in blocks, never held whole."""
+    source = getattr(sheet, "_get_source", None)
+    if source is None:
+        return []
+    found: set[Range] = set()
+    tail = b""
+    with source() as stream:
+        while block := stream.read(1 << 20):
+            data = tail + block
+            for match in _MERGE.finditer(data):
+                a, r1, b, r2 = match.groups()
+                found.add((int(r1), _column(a), int(r2), _column(b)))
+            tail = data[-128:]
+            if len(found) >= MAX_MERGED_RANGES:
+                break
+    return [r for r in found if r[0] <= r[2] and r[1] <= r[3]]
+
+
+def _column(letters: bytes) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + letter - 64
+    return number

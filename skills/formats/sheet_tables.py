@@ -1,0 +1,164 @@
+"""A sheet's rows as the tables people drew on it: which row is a table's header, and which rows
+are a title, a caption or notes around it.
+
+Rows are cut into runs at blank rows. In a run, the header is the first row that spans the
+table: it reaches the last column most rows reach and has a cell of its own in each column they
+fill (a crosstab's empty top-left corner allowed), and most of its cells are words. Rows above it
+are text before the table; rows under the data that fill under half of the header's cells, in
+words, are text after it. A header under a row of cells merged across columns ("Sales" over
+"2023 | 2024") takes that row's words as a prefix ("Sales 2023 | Sales 2024"); only a row made
+of merged cells is such a group row (notes above a table that happen to merge a cell are text).
+A run of at most three single-cell rows of words before another run is a caption. A run with no
+header row is a table with an empty header row (numbers from its first row on, or the rest of a
+table after a blank row): data never becomes a header.
+
+"Own" cells decide (what each cell holds); the table shows the cells with merged ranges filled
+from their first cell, so a merged category names every row it spans.
+
+>>> rows = [Row(1, ["BUDGET"]), Row(3, ["Item", "Cost"]), Row(4, ["Rent", "1200"])]
+>>> print("\\n\\n".join(tables(rows)))
+BUDGET
+<BLANKLINE>
+| Item | Cost |
+| --- | --- |
+| Rent | 1200 |
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import zip_longest
+
+from skills.formats.markdown_text import plain, table
+
+_NUMBERISH = re.compile(r"[-+($€£¥]*[\d.,:/% -]+[)%]?|TRUE|FALSE")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One non-empty row: its number in the sheet, its cells as displayed (merged ranges filled
+    from their first cell), each cell's own value (``own``, default: the same), and whether a
+    merged range spans columns from this row."""
+
+    number: int
+    cells: list[str]
+    own: list[str] = field(default_factory=list)
+    spans: bool = False
+    starts: frozenset[int] = frozenset()  # columns (0-based) where a merged range begins
+
+    @property
+    def mine(self) -> list[str]:
+        return self.own or self.cells
+
+    @property
+    def group_header(self) -> bool:
+        """A row of merged group names ("Sales" over "2023 | 2024"): one range spans columns,
+        and every cell of its own is the first of a merged range."""
+        mine = self.mine
+        return self.spans and all(i in self.starts for i, c in enumerate(mine) if c.strip())
+
+
+def tables(rows: list[Row]) -> list[str]:
+    """The sheet's tables and the text around them, as Markdown blocks."""
+    blocks: list[str] = []
+    runs = _runs(rows)
+    for index, run in enumerate(runs):
+        if index + 1 < len(runs) and _caption(run):
+            blocks.append(_text(run))
+            continue
+        start = _header_index(run)
+        if start is None:  # numbers from the first row on, or a table going on after a blank
+            blocks.append(table([[""] * _width(run), *_cells(run)]))
+            continue
+        header = run[start].cells
+        above = run[:start]
+        if above and above[-1].group_header:  # "Sales" merged over "2023 | 2024"
+            header = _joined(above[-1].cells, header)
+            above = above[:-1]
+        if above:
+            blocks.append(_text(above))
+        body = run[start + 1 :]
+        if not body and _filled(run[start].mine) == 1:
+            blocks.append(plain(" ".join(c for c in header if c.strip())))  # a lone label
+            continue
+        notes = _notes(run[start], body)
+        blocks.append(table([header, *_cells(body[: len(body) - len(notes)])]))
+        if notes:
+            blocks.append(_text(notes))
+    return blocks
+
+
+def _runs(rows: list[Row]) -> list[list[Row]]:
+    """Rows cut at blank rows."""
+    runs: list[list[Row]] = []
+    for row in rows:
+        if runs and row.number == runs[-1][-1].number + 1:
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    return runs
+
+
+def _caption(run: list[Row]) -> bool:
+    """A title or a few lines of text above the next table: at most three rows of one cell of
+    words each."""
+    return len(run) <= 3 and all(_filled(r.mine) == 1 and _texty(r.mine) for r in run)
+
+
+def _header_index(run: list[Row]) -> int | None:
+    """The index of the run's header row (``None``: no row of the run is one)."""
+    if len(run) == 1:
+        return 0 if _texty(run[0].mine) else None
+    usual_width = Counter(len(r.mine) for r in run).most_common(1)[0][0]
+    usual_filled = Counter(_filled(r.mine) for r in run).most_common(1)[0][0]
+    for index, row in enumerate(run[: max(1, len(run) - 1)]):
+        cells = row.mine
+        gaps = [i for i, c in enumerate(cells) if not c.strip()]
+        full = _filled(cells) >= usual_filled or gaps == [0]  # a crosstab's empty corner
+        if len(cells) >= usual_width and full:
+            grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
+            return index if _texty(cells) or grouped else None
+    return None
+
+
+def _notes(header: Row, body: list[Row]) -> list[Row]:
+    """The rows after the data that fill under half of the header's cells, in words (notes
+    written below a table), when data rows stand above them."""
+    wanted = _filled(header.mine)
+    end = len(body)
+    while end > 1 and _filled(body[end - 1].mine) * 2 < wanted and _texty(body[end - 1].mine):
+        end -= 1
+    return body[end:]
+
+
+def _joined(upper: list[str], lower: list[str]) -> list[str]:
+    """Group names before the names under them, once ("Region" merged down both rows)."""
+    return [
+        " ".join(dict.fromkeys(part for part in (up.strip(), low.strip()) if part))
+        for up, low in zip_longest(upper, lower, fillvalue="")
+    ]
+
+
+def _cells(rows: list[Row]) -> list[list[str]]:
+    return [row.cells for row in rows]
+
+
+def _text(rows: list[Row]) -> str:
+    return plain("\n".join(" ".join(c for c in row.mine if c.strip()) for row in rows))
+
+
+def _width(rows: list[Row]) -> int:
+    return max((len(row.cells) for row in rows), default=0)
+
+
+def _filled(cells: list[str]) -> int:
+    return sum(1 for c in cells if c.strip())
+
+
+def _texty(cells: list[str]) -> bool:
+    """Most of the row's filled cells are words, not numbers or dates."""
+    filled = [c for c in cells if c.strip()]
+    words = [c for c in filled if not _NUMBERISH.fullmatch(c.strip())]
+    return bool(filled) and len(words) * 2 > len(filled)

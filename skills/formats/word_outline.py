@@ -1,0 +1,456 @@
+"""Which paragraphs of a Word body are headings, when the writer did not use Heading styles.
+
+``Heading 1``-``Heading 6`` styles are the headings Word's own outline uses; real files often
+say it otherwise. This module reads ``word/document.xml`` as a stream (with the styles and
+numbering parts) and gives each body paragraph its heading level, which ``word_stream.py``
+writes. A paragraph is a heading of level N when, in order:
+
+1. its style is a Heading style (``heading N``, whatever its id);
+2. it has an outline level ``w:outlineLvl`` of N-1 (0-5; 6-8 become level 6, 9 is body text), set
+   on the paragraph or on its style or any style that one is ``basedOn``;
+3. it is numbered in a multi-level decimal scheme that the document uses as such (a numbered
+   paragraph at level 2 or deeper shows its parents' numbers, ``%1.%2``): "1 Scope / 1.1 Terms"
+   are headings of levels 1 and 2, when they are short, do not end like a sentence and are
+   followed by body text or by a deeper heading of the same scheme;
+4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
+   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
+   title, is bold or larger than the body, and is followed by body text, not by a sibling
+   (numbered lines back to back are a list or a table of contents); level: the number's depth;
+5. only in a document with none of the above: it looks like a heading. It is short (at most
+   10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
+   all bold or larger than the body's dominant size, is not in a table, a list or a text box,
+   and the next non-empty paragraph is plain body text (or a table). Larger sizes rank higher.
+
+Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
+than a short phrase, a CJK full stop, or wholly in brackets) is body text.
+
+A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
+so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
+
+>>> body = (
+...     '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+...     "<w:body><w:p><w:pPr><w:outlineLvl w:val='1'/></w:pPr><w:r><w:t>Scope</w:t></w:r></w:p>"
+...     "<w:p><w:r><w:t>The text.</w:t></w:r></w:p></w:body></w:document>"
+... )
+>>> Outline.read(body.encode(), None, None).levels()
+[2]
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from skills.formats.typed_numbers import Number, typed_number
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
+_PARENT_NUMBER = re.compile(r"%(\d)")
+_SENTENCE_END = (".", ",", ";", ":")
+_MAX_WORDS = 10
+_MAX_CHARACTERS = 80
+_FALSE = {"0", "false", "off"}
+_DEFAULT = "\x00default"  # the key of the paragraph style of a paragraph that names none
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    name: str = ""
+    outline: int | None = None
+    bold: bool | None = None
+    size: int | None = None  # half-points
+    numbered: bool = False
+
+
+@dataclass(slots=True)
+class Paragraph:
+    """What the rules read of one body paragraph (``element`` is the ``w:p`` to mark)."""
+
+    element: Any  # unused once read: the stream frees it
+    text: str
+    style: Style
+    outline: int | None
+    number: tuple[str, int] | None  # (numId, ilvl) set on the paragraph itself
+    bold: bool
+    size: int | None
+    in_table: bool
+    level: int | None = None
+
+
+@dataclass(slots=True)
+class Outline:
+    """A Word body's paragraphs in order, with the heading level each gets (``None``: none)."""
+
+    paragraphs: list[Paragraph] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
+        """The outline of a body read as a stream (``document``: bytes or a binary file), its
+        paragraphs' elements freed as they are read."""
+        from lxml import etree
+
+        parser = etree.XMLParser(resolve_entities=False, huge_tree=True)
+        style_table = _styles(etree.fromstring(styles, parser) if styles else None)
+        source = io.BytesIO(document) if isinstance(document, bytes) else document
+        outline = cls(list(_paragraphs(source, style_table)))
+        schemes = _heading_schemes(etree.fromstring(numbering, parser) if numbering else None)
+        outline._decide(schemes)
+        return outline
+
+    def levels_by_index(self) -> dict[int, int]:
+        """Heading levels by paragraph number (body paragraphs in document order, those in
+        tables counted, those in text boxes not)."""
+        return {i: p.level for i, p in enumerate(self.paragraphs) if p.level is not None}
+
+    def levels(self) -> list[int]:
+        return [p.level for p in self.paragraphs if p.level is not None]
+
+    def _decide(self, schemes: dict[str, set[int]]) -> None:
+        for paragraph in self.paragraphs:
+            if not paragraph.text or paragraph.in_table:
+                continue
+            if _prose(paragraph.text):  # body text given a heading's style by mistake
+                continue
+            if _HEADING_STYLE.match(paragraph.style.name):
+                paragraph.level = int(paragraph.style.name[-1])
+            elif paragraph.outline is not None and paragraph.outline < 9:
+                paragraph.level = min(6, paragraph.outline + 1)
+        self._numbered(schemes)
+        self._typed()
+        if not any(p.level for p in self.paragraphs):
+            self._visual()
+
+    def _numbered(self, schemes: dict[str, set[int]]) -> None:
+        used = {p.number for p in self.paragraphs if p.number is not None}
+        deep = {num for num, lvl in used if lvl >= 1 and lvl in schemes.get(num, set())}
+        for index, paragraph in enumerate(self.paragraphs):
+            number = paragraph.number
+            if paragraph.level is not None or number is None or number[0] not in deep:
+                continue
+            if number[1] not in schemes[number[0]] or not _short(paragraph.text):
+                continue
+            following = self._next_index(index)
+            if following is None:
+                continue
+            after = self.paragraphs[following]
+            followed = after.number is None or (
+                after.number[0] == number[0] and after.number[1] > number[1]
+            )
+            if followed:
+                paragraph.level = min(6, number[1] + 1)
+
+    def _typed(self) -> None:
+        """Section numbers typed into the text (``typed_numbers.py``): a heading when its
+        family runs in sequence (the number before or after it is there too), it reads as a
+        title, bold or larger than the body, and body text follows it; numbered lines
+        back to back are a list or a table of contents, none of them a heading."""
+        body = _dominant_size(self.paragraphs)
+        found: dict[int, Number] = {}
+        values: dict[str, set[int]] = {}  # every typed number, headings by style included
+        for index, paragraph in enumerate(self.paragraphs):
+            if paragraph.in_table or not paragraph.text:
+                continue
+            number = typed_number(paragraph.text)
+            if number is None:
+                continue
+            if _contents(paragraph):
+                continue
+            values.setdefault(number.family, set()).add(number.value)
+            if paragraph.level is not None or paragraph.number is not None:
+                continue
+            larger = body is not None and (paragraph.size or 0) >= body + 2
+            if _titled(paragraph.text) and (paragraph.bold or larger):
+                found[index] = number
+        for index, number in found.items():
+            family = values[number.family]
+            if number.value - 1 not in family and number.value + 1 not in family:
+                continue
+            following = self._next_index(index)
+            previous = self._previous_index(index)
+            sibling_after = following in found and found[following].family == number.family
+            sibling_before = previous in found and found[previous].family == number.family
+            if following is not None and not sibling_after and not sibling_before:
+                self.paragraphs[index].level = min(6, number.depth)
+
+    def _previous_index(self, index: int) -> int | None:
+        """The index of the previous paragraph with text."""
+        for previous in range(index - 1, -1, -1):
+            if self.paragraphs[previous].text:
+                return previous
+        return None
+
+    def _visual(self) -> None:
+        body = _dominant_size(self.paragraphs)
+        bold_body = _bold_body(self.paragraphs)
+        looks = [_looks_like_heading(p, body, bold_body) for p in self.paragraphs]
+        candidates = [p for p, yes in zip(self.paragraphs, looks, strict=True) if yes]
+        ranks = sorted({_emphasis(p, body) for p in candidates})
+        for index, paragraph in enumerate(self.paragraphs):
+            if not looks[index]:
+                continue
+            following = self._next_index(index)
+            previous = self._previous_index(index)
+            if following is None or (previous is not None and looks[previous]):
+                continue  # the last of a run of bold lines is no more a heading than the rest
+            after = self.paragraphs[following]
+            if len(after.text) <= len(paragraph.text) and not after.in_table:
+                continue  # a label over a shorter line: a list of samples, not a section
+            emphasised = after.bold and not bold_body
+            followed = after.in_table or (
+                not looks[following] and not emphasised and after.number is None
+            )
+            if followed:
+                paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _next_index(self, index: int) -> int | None:
+        """The index of the next paragraph with text."""
+        for following in range(index + 1, len(self.paragraphs)):
+            if self.paragraphs[following].text:
+                return following
+        return None
+
+
+def _styles(root: Any) -> dict[str, Style]:
+    """Every paragraph style with what it inherits through ``basedOn`` resolved, and the
+    document defaults under the key ``""``."""
+    if root is None:
+        return {"": Style(), _DEFAULT: Style()}
+    raw: dict[str, tuple[Any, str | None]] = {}
+    for style in root.iter(f"{W}style"):
+        based = style.find(f"{W}basedOn")
+        raw[style.get(f"{W}styleId") or ""] = (style, _val(based))
+    defaults = root.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr")
+    resolved: dict[str, Style] = {
+        "": Style(bold=_bold(defaults), size=_size(defaults)),
+    }
+
+    def resolve(style_id: str, depth: int = 0) -> Style:
+        if style_id in resolved:
+            return resolved[style_id]
+        if style_id not in raw or depth > 20:
+            return resolved[""]
+        element, based = raw[style_id]
+        parent = resolve(based, depth + 1) if based else resolved[""]
+        rpr = element.find(f"{W}rPr")
+        outline = _val(element.find(f"{W}pPr/{W}outlineLvl"))
+        bold, size = _bold(rpr), _size(rpr)
+        name = _val(element.find(f"{W}name")) or ""
+        numbered = element.find(f"{W}pPr/{W}numPr") is not None or parent.numbered
+        resolved[style_id] = Style(
+            name=name,
+            outline=int(outline) if outline and outline.isdigit() else parent.outline,
+            bold=parent.bold if bold is None else bold,
+            size=parent.size if size is None else size,
+            numbered=numbered,
+        )
+        return resolved[style_id]
+
+    for style_id in raw:
+        resolve(style_id)
+    default = root.find(f"{W}style[@{W}type='paragraph'][@{W}default='1']")
+    resolved[_DEFAULT] = (
+        resolved.get(default.get(f"{W}styleId") or "", resolved[""])
+        if (default is not None)
+        else resolved[""]
+    )
+    return resolved
+
+
+def _heading_schemes(root: Any) -> dict[str, set[int]]:
+    """For each ``numId``, the levels whose number shows every parent's decimal number
+    (``%1.%2.`` at level 2): the shape of numbered headings."""
+    if root is None:
+        return {}
+    levels: dict[str, set[int]] = {}
+    for abstract in root.iter(f"{W}abstractNum"):
+        found = set()
+        for level in abstract.iter(f"{W}lvl"):
+            ilvl = int(level.get(f"{W}ilvl") or 0)
+            text = _val(level.find(f"{W}lvlText")) or ""
+            fmt = _val(level.find(f"{W}numFmt")) or "decimal"
+            shown = {int(n) for n in _PARENT_NUMBER.findall(text)}
+            if fmt == "decimal" and shown == set(range(1, ilvl + 2)):
+                found.add(ilvl)
+        levels[abstract.get(f"{W}abstractNumId") or ""] = found
+    schemes = {}
+    for num in root.iter(f"{W}num"):
+        abstract_id = _val(num.find(f"{W}abstractNumId"))
+        schemes[num.get(f"{W}numId") or ""] = levels.get(abstract_id or "", set())
+    return schemes
+
+
+def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
+    """Body paragraphs in document order (not those of text boxes), read as a stream: tables
+    and text boxes are counted as they open and close, so a paragraph knows where it is
+    without a walk up its ancestors, and a table's paragraphs are only counted and named."""
+    from lxml import etree
+
+    tags = (f"{W}p", f"{W}tbl", f"{W}txbxContent")
+    events = etree.iterparse(
+        source, events=("start", "end"), tag=tags, resolve_entities=False, huge_tree=True
+    )
+    tables = boxes = 0
+    for event, element in events:
+        tag = element.tag
+        if tag != f"{W}p":
+            step = 1 if event == "start" else -1
+            tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
+        if event == "start" or boxes:
+            continue
+        if tag == f"{W}p":
+            yield _cell_paragraph(element) if tables else _paragraph(element, styles)
+        parent = element.getparent()
+        if parent is not None and parent.tag == f"{W}body":  # a body block: free it
+            element.clear()
+            while element.getprevious() is not None:
+                del parent[0]
+
+
+def _cell_paragraph(element: Any) -> Paragraph:
+    """A paragraph in a table: never a heading, so only whether it has text matters."""
+    text = "".join(t.text or "" for t in element.iter(f"{W}t")).strip()
+    return Paragraph(None, text, Style(), None, None, False, None, in_table=True)
+
+
+def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
+    ppr = element.find(f"{W}pPr")
+    style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
+    style = styles.get(style_id or _DEFAULT, styles[_DEFAULT])
+    outline = _val(ppr.find(f"{W}outlineLvl")) if ppr is not None else None
+    number = ppr.find(f"{W}numPr") if ppr is not None else None
+    runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
+    text = " ".join("".join(_run_text(r) for r in runs).split())
+    return Paragraph(
+        element=None,
+        text=text,
+        style=style,
+        outline=int(outline) if outline and outline.isdigit() else style.outline,
+        number=_number(number),
+        bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
+        size=_run_size(runs, style),
+        in_table=False,
+    )
+
+
+def heading_style_level(name: str) -> int | None:
+    """The level of a Heading style by its name (``heading 2``: 2), else ``None``."""
+    return int(name.strip()[-1]) if _HEADING_STYLE.match(name.strip()) else None
+
+
+def _number(element: Any) -> tuple[str, int] | None:
+    if element is None:
+        return None
+    num, ilvl = _val(element.find(f"{W}numId")), _val(element.find(f"{W}ilvl"))
+    if not num or num == "0":
+        return None
+    return num, int(ilvl) if ilvl and ilvl.isdigit() else 0
+
+
+def _run_text(run: Any) -> str:
+    return "".join(
+        (t.text or "") if t.tag == f"{W}t" else " " for t in run if t.tag in (f"{W}t", f"{W}tab")
+    )
+
+
+def _run_bold(run: Any, style: Style, styles: dict[str, Style]) -> bool:
+    rpr = run.find(f"{W}rPr")
+    own = _bold(rpr)
+    if own is None and rpr is not None:  # a character style (``Strong``)
+        own = styles.get(_val(rpr.find(f"{W}rStyle")) or "", Style()).bold
+    return bool(style.bold) if own is None else own
+
+
+def _run_size(runs: list[Any], style: Style) -> int | None:
+    """The size most of the paragraph's characters have."""
+    sizes: Counter[int | None] = Counter()
+    for run in runs:
+        own = _size(run.find(f"{W}rPr"))
+        sizes[style.size if own is None else own] += len(_run_text(run))
+    return sizes.most_common(1)[0][0] if sizes else style.size
+
+
+def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
+    sizes: Counter[int | None] = Counter()
+    for paragraph in paragraphs:
+        if not paragraph.in_table:
+            sizes[paragraph.size] += len(paragraph.text)
+    return sizes.most_common(1)[0][0] if sizes else None
+
+
+def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
+    return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool) -> bool:
+    if not paragraph.text or paragraph.in_table or paragraph.number is not None:
+        return False
+    if _contents(paragraph):
+        return False
+    if paragraph.style.numbered or not _short(paragraph.text):
+        return False
+    larger = body is not None and paragraph.size is not None and paragraph.size >= body + 2
+    return (paragraph.bold and not bold_body) or larger
+
+
+def _contents(paragraph: Paragraph) -> bool:
+    """A table of contents entry (``TOC 1``-``TOC 9``): it names a heading, it is none."""
+    return paragraph.style.name.lower().startswith("toc ")
+
+
+def _bold_body(paragraphs: list[Paragraph]) -> bool:
+    """Whether most of the body's characters are bold (then bold marks nothing)."""
+    bold = sum(len(p.text) for p in paragraphs if p.bold and not p.in_table)
+    return bold * 2 > sum(len(p.text) for p in paragraphs if not p.in_table)
+
+
+def _prose(text: str) -> bool:
+    """Text that reads as a sentence or a note, not a title: very long, ending with a full
+    stop after more than a short phrase ("Payment is due within 30 days of the invoice."), a
+    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets."""
+    ends = text.endswith((".", "!", "！"))
+    bracketed = text[:1] in "(（[【" and text[-1:] in ")）]】"
+    long_sentence = ends and (len(text.split()) > 12 or len(text) > 40)
+    return len(text) > 150 or long_sentence or text.endswith("。") or bracketed
+
+
+def _titled(text: str) -> bool:
+    """A numbered title: short (a CJK character counts as two), and not ending like a sentence
+    or a clause (a colon may end it: "六、付款方式：")."""
+    width = len(text) + sum(1 for c in text if _wide(c))
+    short = width <= _MAX_CHARACTERS and len(text.split()) <= _MAX_WORDS + 2
+    return short and not text.endswith((".", "。", ";", "；", ",", "，"))
+
+
+def _wide(character: str) -> bool:
+    return "\u2e80" <= character <= "\u9fff" or "\uf900" <= character <= "\uffef"
+
+
+def _short(text: str) -> bool:
+    return (
+        len(text) <= _MAX_CHARACTERS
+        and len(text.split()) <= _MAX_WORDS
+        and any(c.isalpha() for c in text)
+        and not text.endswith(_SENTENCE_END)
+    )
+
+
+def _val(element: Any) -> str | None:
+    return None if element is None else element.get(f"{W}val")
+
+
+def _bold(rpr: Any) -> bool | None:
+    if rpr is None:
+        return None
+    element = rpr.find(f"{W}b")
+    if element is None:
+        return None
+    return (element.get(f"{W}val") or "1").lower() not in _FALSE
+
+
+def _size(rpr: Any) -> int | None:
+    value = _val(rpr.find(f"{W}sz")) if rpr is not None else None
+    return int(value) if value and value.isdigit() else None

@@ -1,0 +1,612 @@
+"""A Word body to the engine's Markdown in one streaming pass over ``word/document.xml``.
+
+mammoth, which this replaces, built the whole document in memory before writing any of it: 13-16
+s and 52-53 MB of memory per MB of XML, so a 474 KB file of tables (12.6 MB of XML) took 29-208
+s and near 700 MB. This reads the body with ``lxml.etree.iterparse`` one top-level paragraph or
+table at a time, writes its Markdown and frees it: time is linear in the XML and memory grows
+with the largest table and the Markdown written, not the document (0.7 s and 1.4-2.0 MB per MB
+of XML, ``bench/formats.py``). What it writes, the Markdown mammoth's path wrote for the
+project's fixture (but for a code block's second blank line, which that path dropped):
+
+- a paragraph's heading level comes from ``word_outline.py`` (Heading styles, outline levels,
+  numbered and typed section numbers, the visual rule), with Word's own number when the
+  paragraph or its style is numbered (``## 1.1. Terms``); the ``Title`` paragraph is the
+  document's title; ``Source Code``, ``HTML Preformatted`` and ``Code`` paragraphs, consecutive
+  ones joined by newlines, one fenced block;
+- numbered and bulleted paragraphs (``w:numPr`` on the paragraph or its style) nested lists,
+  numbered unless the level's format is ``bullet`` (or ``none``); an empty paragraph does not
+  end a list;
+- runs: bold, italic and struck text (the ``Strong`` character style is bold), the ``Verbatim
+  Char`` and ``HTML Code`` character styles as inline code; tabs, line breaks, hyperlinks
+  (``w:hyperlink`` to its relationship's target or ``#anchor``); deleted text is left out and
+  inserted text kept (tracked changes as accepted); field codes are left out, their results
+  kept;
+- tables as pipe tables whose first row is the header, a merged column as an empty cell, a
+  nested table flattened into its cell;
+- footnotes and endnotes as numbered references (``[[1]](#footnote-4)``) and a numbered list
+  at the end;
+- images are left out, never decoded; text boxes' paragraphs follow the paragraph that anchors
+  them; a line that would read as Markdown syntax (``# not a heading``) is escaped.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from skills.formats.conversion import Limits, out_of_time
+from skills.formats.markdown_text import heading, plain
+from skills.formats.word_outline import Outline, W
+
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+_V = "{urn:schemas-microsoft-com:vml}"
+_CODE_PARAGRAPHS = {"source code", "html preformatted", "code"}
+_CODE_RUNS = {"verbatim char", "html code"}
+_BOLD_RUNS = {"strong"}  # the Strong character style is bold (mammoth's default map said so too)
+_TRANSPARENT = {f"{W}ins", f"{W}smartTag", f"{W}sdtContent", f"{W}fldSimple", f"{W}customXml"}
+_TRANSPARENT |= {f"{W}moveTo", f"{W}dir", f"{W}bdo"}
+_SKIPPED = {f"{W}del", f"{W}moveFrom", f"{W}pPr", f"{W}rPr", f"{W}sdtPr", f"{W}sdtEndPr"}
+_FALSE = {"0", "false", "off"}
+_DRAWINGS = {f"{W}drawing", f"{W}pict", f"{_MC}AlternateContent", f"{W}object"}
+_SPACES = re.compile(r"[ \t\u00a0]{2,}|\t")
+_BACKTICKS = re.compile(r"`+")
+_CELL_SPACE = re.compile(r"[ \t\r\n]+")
+_PLACEHOLDER = re.compile(r"%(\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class Formatting:
+    bold: bool = False
+    italic: bool = False
+    strike: bool = False
+    code: bool = False
+
+
+@dataclass(slots=True)
+class _Parts:
+    """What the body refers to: styles by id (names and their list numbering), numbering
+    formats, relationship targets, footnotes and endnotes."""
+
+    style_names: dict[str, str]
+    style_numbers: dict[str, tuple[str, int]]
+    default_style: str
+    levels: dict[tuple[str, int], Level]
+    links: dict[str, str]
+    notes: dict[tuple[str, str], Any]
+    note_order: list[tuple[str, str]] = field(default_factory=list)
+
+
+def word_markdown(
+    package: zipfile.ZipFile, outline: Outline, limits: Limits, every: int = 200
+) -> tuple[str, str, str]:
+    """The body as Markdown, the ``Title`` paragraph's text, and the warning of a conversion
+    stopped at its deadline (``""``: none), checked every ``every`` blocks."""
+    parts = _read_parts(package)
+    writer = _Writer(parts, outline)
+    stopped = ""
+    with package.open("word/document.xml") as body:
+        for count, block in enumerate(_blocks(body), start=1):
+            writer.block(block)
+            if count % every == 0 and limits.expired():
+                stopped = out_of_time("paragraphs", writer.index, len(outline.paragraphs))
+                break
+    writer.close_open()
+    writer.footnotes()
+    return "\n\n".join(writer.out) + "\n", writer.title, stopped
+
+
+def _blocks(source: Any) -> Iterator[Any]:
+    """The body's top-level paragraphs and tables, each freed once the caller has it."""
+    from lxml import etree
+
+    context = etree.iterparse(
+        source, events=("end",), tag=(f"{W}p", f"{W}tbl"), resolve_entities=False, huge_tree=True
+    )
+    for _, element in context:
+        parent = element.getparent()
+        if parent is None or not _top_level(parent):
+            continue
+        yield element
+        element.clear()
+        while element.getprevious() is not None:
+            del parent[0]
+
+
+def _top_level(parent: Any) -> bool:
+    """Whether a paragraph or table with this parent is a body block (the body, or content
+    controls directly in it)."""
+    while parent is not None:
+        if parent.tag == f"{W}body":
+            return True
+        if parent.tag not in (f"{W}sdtContent", f"{W}sdt", f"{W}customXml"):
+            return False
+        parent = parent.getparent()
+    return False
+
+
+class _Writer:
+    """Markdown blocks from body blocks: lists and code blocks stay open across paragraphs."""
+
+    def __init__(self, parts: _Parts, outline: Outline | None) -> None:
+        self.parts = parts
+        self.levels = outline.levels_by_index() if outline is not None else {}
+        self.index = 0  # the next body paragraph's number, as word_outline counts them
+        self.out: list[str] = []
+        self.title = ""
+        self.lists: list[list[Any]] = []  # open lists: [ordered, level, indent, next number]
+        self.counters: dict[str, dict[int, int]] = {}  # numId: level: the number shown last
+        self.list_lines: list[str] = []
+        self.pre: list[str] | None = None
+
+    def nested(self) -> _Writer:
+        """A writer for a text box or a note: its own lists, no headings, no title."""
+        inner = _Writer(self.parts, None)
+        inner.title = "taken"
+        return inner
+
+    # --- blocks -------------------------------------------------------------------------
+
+    def block(self, element: Any) -> None:
+        if element.tag == f"{W}tbl":
+            self.close_open()
+            rows = self.table(element)
+            if any(rows):
+                self.out.append(_table(rows))
+        else:
+            self.paragraph(element)
+
+    def paragraph(self, element: Any) -> None:
+        level = self.levels.get(self.index)
+        self.index += 1
+        style = self.style_of(element)
+        name = self.parts.style_names.get(style, "").lower()
+        pieces, boxes = self.pieces(element)
+        rank = level  # word_outline decides, Heading styles included
+        number = self.number_of(element, style)
+        label = self.count(number) if number is not None else ""
+        if name == "title" and not self.title:
+            self.close_open()
+            self.title = _inline(pieces, plain_text=True)
+        elif rank:
+            text = _inline(pieces, plain_text=True)
+            if text:
+                self.close_open()
+                self.out.append(heading(rank, f"{label} {text}" if label else text))
+        elif name in _CODE_PARAGRAPHS:
+            self.close_lists()
+            if self.pre is None:
+                self.pre = []
+            self.pre.append(_code_text(pieces))
+        else:
+            text = _inline(pieces)
+            if text:  # an empty paragraph is spacing: a list goes on across it
+                if number is not None:
+                    self.close_pre()
+                    self.list_item(number, text)
+                else:
+                    self.close_open()
+                    self.out.append(plain(text))
+        for box in boxes:
+            self.close_open()
+            self.out.append(box)
+
+    def list_item(self, number: tuple[str, int], text: str) -> None:
+        num, level = number
+        known = self.parts.levels.get((num, level))
+        ordered = known is None or known.ordered
+        while self.lists and self.lists[-1][1] > level:
+            self.lists.pop()
+        if self.lists and self.lists[-1][1] == level and self.lists[-1][0] != ordered:
+            if len(self.lists) == 1:  # another kind of list: a list of its own
+                self.close_lists()
+            else:
+                self.lists.pop()
+        if not (self.lists and self.lists[-1][1] == level):
+            parent = self.lists[-1] if self.lists else None
+            indent = parent[2] + len(_bullet(parent)) if parent is not None else 0
+            self.lists.append([ordered, level, indent, 1])
+        current = self.lists[-1]
+        bullet = _bullet(current)
+        current[3] += 1
+        pad = " " * current[2]
+        lines = text.split("\n")
+        self.list_lines.append(pad + bullet + lines[0])
+        self.list_lines.extend(pad + " " * len(bullet) + line for line in lines[1:])
+
+    def count(self, number: tuple[str, int]) -> str:
+        """Advance the numbering of ``number`` (numId, level) and return the label Word shows
+        for it (``2.3``; ``""`` for a bullet), as a heading's prefix."""
+        num, ilvl = number
+        level = self.parts.levels.get(number)
+        if level is None:
+            return ""
+        counters = self.counters.setdefault(num, {})
+        counters[ilvl] = counters.get(ilvl, level.start - 1) + 1
+        for deeper in [k for k in counters if k > ilvl]:
+            del counters[deeper]
+        if not level.ordered:
+            return ""
+
+        def shown(match: re.Match[str]) -> str:
+            k = int(match.group(1)) - 1
+            parent = self.parts.levels.get((num, k))
+            value = counters.get(k, parent.start if parent else 1)
+            return _format_number(value, parent.fmt if parent else "decimal")
+
+        return _PLACEHOLDER.sub(shown, level.text).strip()
+
+    def close_lists(self) -> None:
+        if self.list_lines:
+            self.out.append("\n".join(self.list_lines))
+        self.lists, self.list_lines = [], []
+
+    def close_pre(self) -> None:
+        if self.pre is not None:
+            code = "\n".join(self.pre).strip("\n")
+            if code.strip():
+                fence = "`" * max(3, 1 + max(map(len, _BACKTICKS.findall(code)), default=0))
+                self.out.append(f"{fence}\n{code}\n{fence}")
+            self.pre = None
+
+    def close_open(self) -> None:
+        self.close_lists()
+        self.close_pre()
+
+    def table(self, element: Any) -> list[list[str]]:
+        rows = []
+        for row in element.iterchildren(f"{W}tr"):
+            cells: list[str] = []
+            for cell in row.iterchildren(f"{W}tc"):
+                cells.append(self.cell(cell))
+                span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
+                cells.extend([""] * (int(span) - 1 if span and span.isdigit() else 0))
+            rows.append(cells)
+        return rows
+
+    def cell(self, cell: Any) -> str:
+        """A cell's text on one line: its paragraphs (and nested tables' cells) joined."""
+        texts = []
+        for paragraph in cell.iter(f"{W}p"):
+            if not _inside_box(paragraph, cell):
+                self.index += 1  # word_outline counts table paragraphs too
+            pieces, _ = self.pieces(paragraph, boxes=False)
+            text = _inline(pieces)
+            if text:
+                texts.append(text)
+        return " ".join(texts)
+
+    # --- inline -------------------------------------------------------------------------
+
+    def pieces(self, paragraph: Any, boxes: bool = True) -> tuple[list[Piece], list[str]]:
+        """A paragraph's runs as pieces, and the Markdown of the text boxes it anchors."""
+        pieces: list[Piece] = []
+        found: list[str] = []
+        self.inline(paragraph, pieces, found if boxes else None, [False])
+        return pieces, found
+
+    def inline(
+        self, element: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
+    ) -> None:
+        for child in element:
+            tag = child.tag
+            if tag == f"{W}r":
+                self.run(child, pieces, boxes, field)
+            elif tag == f"{W}hyperlink":
+                inner: list[Piece] = []
+                self.inline(child, inner, boxes, field)
+                text, href = _inline(inner), self.href(child)
+                if text and href:
+                    link = f"<{href}>" if text == href else f"[{text}]({href})"
+                    pieces.append(Piece(Formatting(), link, raw=True))
+                elif text:
+                    pieces.extend(inner)
+            elif tag in _TRANSPARENT or tag == f"{W}sdt":
+                self.inline(child, pieces, boxes, field)
+
+    def run(
+        self, run: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
+    ) -> None:
+        formatting = self.formatting(run.find(f"{W}rPr"))
+        for child in run:
+            tag = child.tag
+            if tag == f"{W}fldChar":
+                field[0] = child.get(f"{W}fldCharType") == "begin"
+            elif field[0] or tag == f"{W}instrText":
+                continue
+            elif tag == f"{W}t":
+                pieces.append(Piece(formatting, child.text or ""))
+            elif tag == f"{W}tab":
+                pieces.append(Piece(formatting, "\t"))
+            elif tag in (f"{W}br", f"{W}cr"):
+                if child.get(f"{W}type") not in ("page", "column"):
+                    pieces.append(Piece(formatting, "\n", raw=True))
+            elif tag == f"{W}noBreakHyphen":
+                pieces.append(Piece(formatting, "-"))
+            elif tag in (f"{W}footnoteReference", f"{W}endnoteReference"):
+                kind = "footnote" if tag == f"{W}footnoteReference" else "endnote"
+                reference = self.note_reference(kind, child.get(f"{W}id") or "")
+                pieces.append(Piece(Formatting(), reference, raw=True))
+            elif boxes is not None and tag in _DRAWINGS:
+                boxes.extend(self.text_boxes(child))
+
+    def text_boxes(self, element: Any) -> list[str]:
+        """The Markdown of the text boxes in a drawing (its first rendering only)."""
+        if element.tag == f"{_MC}AlternateContent":
+            choice = element.find(f"{_MC}Choice")
+            element = choice if choice is not None else element
+        found: list[str] = []
+        for box in element.iter(f"{W}txbxContent"):
+            inner = self.nested()
+            for paragraph in box.iterchildren(f"{W}p"):
+                inner.paragraph(paragraph)
+            inner.close_open()
+            found.extend(inner.out)
+        return found
+
+    def formatting(self, rpr: Any) -> Formatting:
+        if rpr is None:
+            return Formatting()
+        style = self.parts.style_names.get(_val(rpr.find(f"{W}rStyle")) or "", "").lower()
+        return Formatting(
+            bold=_on(rpr.find(f"{W}b")) or style in _BOLD_RUNS,
+            italic=_on(rpr.find(f"{W}i")),
+            strike=_on(rpr.find(f"{W}strike")) or _on(rpr.find(f"{W}dstrike")),
+            code=style in _CODE_RUNS,
+        )
+
+    def href(self, link: Any) -> str:
+        target = self.parts.links.get(link.get(f"{_R}id") or "", "")
+        anchor = link.get(f"{W}anchor")
+        return f"{target}#{anchor}" if anchor else target
+
+    def note_reference(self, kind: str, note_id: str) -> str:
+        if (kind, note_id) not in self.parts.notes:
+            return ""
+        self.parts.note_order.append((kind, note_id))
+        return f"[[{len(self.parts.note_order)}]](#{kind}-{note_id})"
+
+    def footnotes(self) -> None:
+        """The notes referred to, in order of reference, as a numbered list."""
+        lines = []
+        for number, (kind, note_id) in enumerate(self.parts.note_order, start=1):
+            texts = []
+            for paragraph in self.parts.notes[(kind, note_id)].iter(f"{W}p"):
+                pieces, _ = self.pieces(paragraph, boxes=False)
+                texts.append(_inline(pieces))
+            text = " ".join(t for t in texts if t)
+            lines.append(f"{number}. {text} [↑](#{kind}-ref-{note_id})".replace("  ", " "))
+        if lines:
+            self.out.append("\n".join(lines))
+
+    # --- styles and numbering -------------------------------------------------------------
+
+    def style_of(self, paragraph: Any) -> str:
+        return _val(paragraph.find(f"{W}pPr/{W}pStyle")) or self.parts.default_style
+
+    def number_of(self, paragraph: Any, style: str) -> tuple[str, int] | None:
+        numpr = paragraph.find(f"{W}pPr/{W}numPr")
+        if numpr is not None:
+            num = _val(numpr.find(f"{W}numId"))
+            level = _val(numpr.find(f"{W}ilvl"))
+            if num == "0":
+                return None
+            if num:
+                return num, int(level) if level and level.isdigit() else 0
+        return self.parts.style_numbers.get(style)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Text of one formatting; ``raw`` is Markdown already (a link, a note, a line break)."""
+
+    formatting: Formatting
+    text: str
+    raw: bool = False
+
+
+def _table(rows: list[list[str]]) -> str:
+    """A pipe table whose first row is the header, rows padded to the widest (a cell's ``|``
+    escaped; its no-break spaces kept, as Word wrote them)."""
+    width = max(len(row) for row in rows)
+    lines = []
+    for number, row in enumerate(rows):
+        cells = [_CELL_SPACE.sub(" ", c).strip().replace("|", "\\|") for c in row]
+        lines.append("| " + " | ".join(cells + [""] * (width - len(row))) + " |")
+        if number == 0:
+            lines.append("|" + " --- |" * width)
+    return "\n".join(lines)
+
+
+def _format_number(value: int, fmt: str) -> str:
+    """A number in a Word numbering format (the common ones; others as decimals)."""
+    if fmt in ("lowerLetter", "upperLetter"):
+        text = ""
+        while value > 0:
+            value, rest = divmod(value - 1, 26)
+            text = chr(ord("a") + rest) + text
+        return text.upper() if fmt == "upperLetter" else text
+    if fmt in ("lowerRoman", "upperRoman"):
+        text = _roman(value)
+        return text if fmt == "upperRoman" else text.lower()
+    return str(value)
+
+
+def _roman(value: int) -> str:
+    numerals = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC")]
+    numerals += [(50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    text = ""
+    for amount, numeral in numerals:
+        while value >= amount:
+            text, value = text + numeral, value - amount
+    return text
+
+
+def _bullet(open_list: list[Any]) -> str:
+    return f"{open_list[3]}. " if open_list[0] else "- "
+
+
+def _inline(pieces: list[Piece], plain_text: bool = False) -> str:
+    """Pieces as one line of Markdown (a line break as a new line), neighbours of the same
+    formatting merged, whitespace collapsed; ``plain_text``: without emphasis (a heading)."""
+    out: list[str] = []
+    index = 0
+    while index < len(pieces):
+        piece = pieces[index]
+        index += 1
+        if piece.raw:
+            out.append(" " if plain_text and piece.text == "\n" else piece.text)
+            continue
+        text = piece.text
+        while index < len(pieces) and not pieces[index].raw:
+            if pieces[index].formatting != piece.formatting:
+                break
+            text += pieces[index].text
+            index += 1
+        text = _SPACES.sub(" ", text)
+        out.append(_wrap(piece.formatting, text, plain_text))
+    joined = "".join(out)
+    lines = [_SPACES.sub(" ", line).strip() for line in joined.split("\n")]
+    return "\n".join(line for line in lines if line)
+
+
+def _wrap(formatting: Formatting, text: str, plain_text: bool) -> str:
+    """Text in its markers, spaces kept outside them (``** a**`` is not emphasis)."""
+    core = text.strip(" ")
+    if not core:
+        return text
+    lead = " " if text.startswith(" ") else ""
+    tail = " " if text.endswith(" ") else ""
+    if formatting.code:
+        fence = "`" * (1 + max(map(len, _BACKTICKS.findall(core)), default=0))
+        core = f"{fence}{core}{fence}"
+    if not plain_text:
+        if formatting.strike:
+            core = f"~~{core}~~"
+        if formatting.italic:
+            core = f"*{core}*"
+        if formatting.bold:
+            core = f"**{core}**"
+    return lead + core + tail
+
+
+def _code_text(pieces: list[Piece]) -> str:
+    """A code paragraph's text as it is: tabs, spaces and line breaks kept."""
+    return "".join(piece.text for piece in pieces if not piece.raw or piece.text == "\n")
+
+
+def _inside_box(paragraph: Any, cell: Any) -> bool:
+    parent = paragraph.getparent()
+    while parent is not None and parent is not cell:
+        if parent.tag == f"{W}txbxContent":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _read_parts(package: zipfile.ZipFile) -> _Parts:
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, huge_tree=True)
+    names = set(package.namelist())
+
+    def part(name: str) -> Any:
+        return etree.fromstring(package.read(name), parser) if name in names else None
+
+    style_names: dict[str, str] = {}
+    style_numbers: dict[str, tuple[str, int]] = {}
+    default_style = ""
+    levels, style_levels = _levels(part("word/numbering.xml"))
+    styles = part("word/styles.xml")
+    if styles is not None:
+        for style in styles.iter(f"{W}style"):
+            style_id = style.get(f"{W}styleId") or ""
+            style_names[style_id] = _val(style.find(f"{W}name")) or ""
+            numpr = style.find(f"{W}pPr/{W}numPr")
+            num = _val(numpr.find(f"{W}numId")) if numpr is not None else None
+            if num and num != "0":
+                level = _val(numpr.find(f"{W}ilvl")) if numpr is not None else None
+                ilvl = int(level) if level and level.isdigit() else style_levels.get(style_id, 0)
+                style_numbers[style_id] = (num, ilvl)
+            is_default = style.get(f"{W}default") in ("1", "true")
+            if style.get(f"{W}type") == "paragraph" and is_default:
+                default_style = style_id
+    return _Parts(
+        style_names=style_names,
+        style_numbers=style_numbers,
+        default_style=default_style,
+        levels=levels,
+        links=_links(part("word/_rels/document.xml.rels")),
+        notes=_notes(part("word/footnotes.xml"), "footnote")
+        | _notes(part("word/endnotes.xml"), "endnote"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level of a numbering: its format (``decimal``, ``bullet``...), its text (``%1.%2``)
+    and its first number."""
+
+    fmt: str
+    text: str
+    start: int
+
+    @property
+    def ordered(self) -> bool:
+        return self.fmt not in ("bullet", "none")
+
+
+def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
+    """Every (numId, level) of the numbering part, and the level a paragraph style is linked
+    to (a ``w:lvl`` naming the style: how Heading styles get their numbers)."""
+    if root is None:
+        return {}, {}
+    abstract: dict[str, dict[int, Level]] = {}
+    style_levels: dict[str, int] = {}
+    for element in root.iter(f"{W}abstractNum"):
+        found = {}
+        for level in element.iter(f"{W}lvl"):
+            ilvl = int(level.get(f"{W}ilvl") or 0)
+            start = _val(level.find(f"{W}start"))
+            found[ilvl] = Level(
+                fmt=_val(level.find(f"{W}numFmt")) or "decimal",
+                text=_val(level.find(f"{W}lvlText")) or "",
+                start=int(start) if start and start.isdigit() else 1,
+            )
+            linked = _val(level.find(f"{W}pStyle"))
+            if linked:
+                style_levels[linked] = ilvl
+        abstract[element.get(f"{W}abstractNumId") or ""] = found
+    levels = {}
+    for num in root.iter(f"{W}num"):
+        for ilvl, level in abstract.get(_val(num.find(f"{W}abstractNumId")) or "", {}).items():
+            levels[(num.get(f"{W}numId") or "", ilvl)] = level
+    return levels, style_levels
+
+
+def _links(root: Any) -> dict[str, str]:
+    if root is None:
+        return {}
+    return {rel.get("Id") or "": rel.get("Target") or "" for rel in root if rel.get("Id")}
+
+
+def _notes(root: Any, kind: str) -> dict[tuple[str, str], Any]:
+    if root is None:
+        return {}
+    found = {}
+    for note in root.iter(f"{W}{kind}"):
+        if note.get(f"{W}type") in (None, "normal"):
+            found[(kind, note.get(f"{W}id") or "")] = note
+    return found
+
+
+def _val(element: Any) -> str | None:
+    return None if element is None else element.get(f"{W}val")
+
+
+def _on(element: Any) -> bool:
+    return element is not None and (element.get(f"{W}val") or "1").lower() not in _FALSE

@@ -1,0 +1,207 @@
+"""Word headings as people write them: outline levels, numbered headings, bold short lines, and
+what is never a heading (skills/formats/word_outline.py)."""
+
+from __future__ import annotations
+
+from format_fixtures import markdown_headings
+from office_xml import NS, decimal_numbering, docx, para, style, table
+
+from skills.formats.conversion import Limits
+from skills.formats.docx import docx_to_markdown
+
+BODY = "The body text of the section says what it is about, in a full sentence."
+
+
+def headings(data: bytes) -> list[str]:
+    text = docx_to_markdown(data, Limits()).text
+    return [line for line in text.splitlines() if line.startswith("#")]
+
+
+def test_an_outline_level_on_a_plain_paragraph_makes_a_heading_of_that_level() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("Terms", outline=1), para(BODY)]
+    assert headings(docx(body)) == ["# Scope", "## Terms"]
+
+
+def test_an_outline_level_on_a_custom_style_or_the_style_it_is_based_on_counts() -> None:
+    styles = [style("Clause", "Clause", outline=0), style("SubClause", "Sub clause", based_on="X")]
+    styles.append(style("X", "X base", outline=1))
+    body = [para("Payment", style="Clause"), para(BODY), para("Late fees", style="SubClause")]
+    assert headings(docx([*body, para(BODY)], styles=styles)) == ["# Payment", "## Late fees"]
+
+
+def test_outline_level_nine_is_body_text() -> None:
+    assert headings(docx([para("Scope", outline=9), para(BODY)])) == []
+
+
+def test_a_heading_keeps_no_bold_markup() -> None:
+    assert headings(docx([para("Scope", outline=0, bold=True), para(BODY)])) == ["# Scope"]
+
+
+def test_multi_level_decimal_numbering_makes_numbered_headings() -> None:
+    body = [
+        para("Definitions", number=(1, 0)),
+        para("Agreement", number=(1, 1)),
+        para(BODY),
+        para("Payment", number=(1, 0)),
+        para(BODY),
+    ]
+    found = headings(docx(body, numbering=decimal_numbering()))
+    assert found == ["# 1. Definitions", "## 1.1. Agreement", "# 2. Payment"]
+
+
+def test_a_heading_style_linked_to_a_numbering_shows_its_number() -> None:
+    numbering = decimal_numbering().replace(
+        '<w:lvl w:ilvl="1">', '<w:lvl w:ilvl="1"><w:pStyle w:val="Heading2"/>'
+    )
+    styles = [
+        style("Heading1", "heading 1", number=1),
+        style("Heading2", "heading 2", number=1),
+    ]
+    body = [para("Scope", style="Heading1"), para("Terms", style="Heading2"), para(BODY)]
+    body += [para("Terms again", style="Heading2"), para(BODY)]
+    assert headings(docx(body, styles=styles, numbering=numbering)) == [
+        "# 1. Scope",
+        "## 1.1. Terms",
+        "## 1.2. Terms again",
+    ]
+
+
+def test_a_one_level_numbered_list_is_not_a_run_of_headings() -> None:
+    body = [para("Apples", number=(1, 0)), para("Pears", number=(1, 0)), para(BODY)]
+    assert headings(docx(body, numbering=decimal_numbering())) == []
+
+
+def test_a_short_bold_paragraph_followed_by_body_text_is_a_heading() -> None:
+    body = [para("Introduction", bold=True), para(BODY), para("Method", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Introduction", "# Method"]
+
+
+def test_a_larger_paragraph_outranks_a_bold_one() -> None:
+    body = [para("Results", size=32), para(BODY, size=22), para("Sample", bold=True, size=22)]
+    assert headings(docx([*body, para(BODY, size=22)])) == ["# Results", "## Sample"]
+
+
+def test_a_bold_sentence_is_not_a_heading() -> None:
+    assert headings(docx([para("Payment is due.", bold=True), para(BODY)])) == []
+    assert headings(docx([para("Note:", bold=True), para(BODY)])) == []
+
+
+def test_a_run_of_bold_lines_is_not_a_run_of_headings() -> None:
+    body = [para("Alpha", bold=True), para("Beta", bold=True), para("Gamma", bold=True)]
+    assert headings(docx(body)) == []
+
+
+def test_a_bold_table_cell_is_never_a_heading() -> None:
+    assert headings(docx([table("Name", "Size"), para(BODY)])) == []
+
+
+def test_the_visual_rule_is_off_when_the_document_marks_its_headings() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("Important", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Scope"]
+
+
+def test_heading_styles_are_still_mammoths() -> None:
+    styles = [style("Heading2", "heading 2")]
+    assert headings(docx([para("Usage", style="Heading2"), para(BODY)], styles=styles)) == [
+        "## Usage"
+    ]
+
+
+def test_a_file_whose_only_text_is_in_its_header_is_indexed_with_a_warning() -> None:
+    header = f"<w:hdr {NS}>{para('ACME confidential: rates 2024')}</w:hdr>"
+    converted = docx_to_markdown(docx([para("")], parts={"word/header1.xml": header}), Limits())
+    assert "ACME confidential: rates 2024" in converted.text
+    assert any("headers, footers and comments are indexed" in w for w in converted.warnings)
+
+
+def test_a_header_is_left_out_when_the_body_has_text() -> None:
+    header = f"<w:hdr {NS}>{para('ACME confidential')}</w:hdr>"
+    converted = docx_to_markdown(docx([para(BODY)], parts={"word/header1.xml": header}), Limits())
+    assert "ACME" not in converted.text and converted.warnings == ()
+
+
+def test_comments_left_out_are_counted_in_a_warning() -> None:
+    comments = f"<w:comments {NS}><w:comment w:id='0'>{para('Check this')}</w:comment></w:comments>"
+    converted = docx_to_markdown(
+        docx([para(BODY)], parts={"word/comments.xml": comments}), Limits()
+    )
+    assert "Check this" not in converted.text
+    assert converted.warnings == ("1 comment not indexed (only the text is)",)
+
+
+def test_the_headings_found_reach_the_markdown_parser() -> None:
+    body = [para("Scope", outline=0), para(BODY)]
+    assert markdown_headings(docx_to_markdown(docx(body), Limits()).text) == ["Scope"]
+
+
+def test_a_paragraph_styled_as_a_heading_that_reads_as_prose_is_body_text() -> None:
+    styles = [style("Heading2", "heading 2")]
+    prose = "The supplier declares that it has kept its accounts in order for three years."
+    body = [para("Declaration", style="Heading2"), para(prose, style="Heading2"), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["## Declaration"]
+
+
+def test_bold_is_no_emphasis_in_a_body_that_is_mostly_bold() -> None:
+    body = [para("Scope", bold=True), para(BODY, bold=True), para("Terms", bold=True)]
+    assert headings(docx([*body, para(BODY, bold=True)])) == []
+    larger = [para("Scope", bold=True, size=32), para(BODY, bold=True, size=24)]
+    assert headings(docx(larger)) == ["# Scope"]
+
+
+def test_typed_section_numbers_in_sequence_are_headings_of_their_depth() -> None:
+    body = [para("1 Scope", bold=True), para(BODY), para("1.1 Terms", bold=True), para(BODY)]
+    body += [para("1.2 Notices", bold=True), para(BODY), para("2 Payment", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# 1 Scope", "## 1.1 Terms", "## 1.2 Notices", "# 2 Payment"]
+
+
+def test_cjk_chapters_and_parts_are_headings_beside_heading_styles() -> None:
+    styles = [style("Heading1", "heading 1")]
+    body = [para("第一章 总则", style="Heading1"), para("一、项目概况", bold=True), para(BODY)]
+    body += [para("二、采购需求", bold=True), para(BODY), para("第二章 附件", bold=True, size=32)]
+    body += [para(BODY)]
+    assert headings(docx(body, styles=styles)) == [
+        "# 第一章 总则",
+        "## 一、项目概况",
+        "## 二、采购需求",
+        "# 第二章 附件",
+    ]
+
+
+def test_a_typed_number_without_its_neighbour_in_sequence_is_not_a_heading() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("3 Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Scope"]
+
+
+def test_numbered_lines_back_to_back_are_a_list_or_contents_not_headings() -> None:
+    body = [para("1 Scope", bold=True), para("2 Payment", bold=True), para("3 Notices", bold=True)]
+    assert headings(docx([*body, para(BODY)])) == []
+
+
+def test_typed_steps_in_plain_text_are_not_headings() -> None:
+    body = [para("1. Mix the flour"), para(BODY), para("2. Add the water"), para(BODY)]
+    assert headings(docx(body)) == []
+
+
+def test_a_numbered_sentence_is_not_a_heading() -> None:
+    body = [para("1. The supplier shall deliver on time.", bold=True), para(BODY)]
+    body += [para("2. Payment is due in thirty days.", bold=True), para(BODY)]
+    assert headings(docx(body)) == []
+
+
+def test_a_heading_style_on_a_cjk_sentence_or_a_bracketed_note_is_body_text() -> None:
+    styles = [style("Heading2", "heading 2")]
+    body = [para("特此声明。", style="Heading2"), para("（内容包括：设备）", style="Heading2")]
+    assert headings(docx([*body, para(BODY)], styles=styles)) == []
+
+
+def test_table_of_contents_entries_are_never_headings() -> None:
+    styles = [style("TOC1", "toc 1"), style("Heading1", "heading 1")]
+    body = [para("1 Scope 3", style="TOC1", bold=True), para(BODY)]
+    body += [para("2 Payment 5", style="TOC1", bold=True), para(BODY)]
+    body += [para("Scope", style="Heading1"), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["# Scope"]
+
+
+def test_a_bold_label_over_a_shorter_line_is_not_a_heading() -> None:
+    body = [para("Bold", bold=True), para("Red"), para("Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Results"]

@@ -1,0 +1,122 @@
+"""Chart words, SmartArt text and every text of the notes page (skills/formats/pptx.py), on
+decks written here with python-pptx."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from skills.formats.conversion import Limits
+from skills.formats.pptx import pptx_to_markdown
+
+_DATA_MODEL = (
+    '<dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>'
+    '<dgm:pt modelId="0" type="doc"/>'
+    '<dgm:pt modelId="1"><dgm:t><a:p><a:r><a:t>Plan the rollout</a:t></a:r></a:p></dgm:t></dgm:pt>'
+    '<dgm:pt modelId="2"><dgm:t><a:p><a:r><a:t>Train the support team</a:t></a:r></a:p></dgm:t>'
+    "</dgm:pt></dgm:ptLst></dgm:dataModel>"
+)
+_FRAME = (
+    '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    '<p:nvGraphicFramePr><p:cNvPr id="90" name="Diagram"/><p:cNvGraphicFramePr/><p:nvPr/>'
+    '</p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/></p:xfrm>'
+    '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram">'
+    '<dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+    'r:dm="{rid}" r:lo="" r:qs="" r:cs=""/></a:graphicData></a:graphic></p:graphicFrame>'
+)
+
+_BOX = (
+    '<p:sp xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:nvSpPr>'
+    '<p:cNvPr id="91" name="Text box"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/>'
+    "<p:txBody><a:bodyPr/><a:p><a:r><a:t>Backup figures are in the appendix.</a:t></a:r></a:p>"
+    "</p:txBody></p:sp>"
+)
+
+
+def deck() -> tuple[Any, Any]:
+    from pptx import Presentation
+
+    presentation = Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[5])
+    slide.shapes.title.text = "Quarterly results"
+    return presentation, slide
+
+
+def converted(presentation: Any) -> str:
+    out = io.BytesIO()
+    presentation.save(out)
+    return pptx_to_markdown(out.getvalue(), Limits()).text
+
+
+def test_a_chart_keeps_its_title_categories_and_series_names() -> None:
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    presentation, slide = deck()
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["North", "South"]
+    data.add_series("Revenue 2023", (1.0, 2.0))  # type: ignore[no-untyped-call]
+    data.add_series("Revenue 2024", (1.5, 2.5))  # type: ignore[no-untyped-call]
+    frame = slide.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, 0, Inches(2), Inches(4), Inches(3), data
+    )
+    frame.chart.has_title = True
+    frame.chart.chart_title.text_frame.text = "Revenue by region"
+    text = converted(presentation)
+    assert "Chart: Revenue by region" in text
+    assert "Categories: North, South" in text
+    assert "Series: Revenue 2023, Revenue 2024" in text
+
+
+def test_smartart_text_comes_from_its_diagram_data() -> None:
+    from lxml import etree
+    from pptx.opc.constants import RELATIONSHIP_TYPE
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+
+    presentation, slide = deck()
+    part = Part(
+        PackURI("/ppt/diagrams/data1.xml"),
+        "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml",
+        slide.part.package,
+        _DATA_MODEL.encode(),
+    )
+    rid = slide.part.relate_to(part, RELATIONSHIP_TYPE.DIAGRAM_DATA)
+    slide.shapes._spTree.append(etree.fromstring(_FRAME.format(rid=rid)))
+    text = converted(presentation)
+    assert "Plan the rollout\nTrain the support team" in text
+
+
+def test_every_text_of_the_notes_page_is_kept_but_its_slide_number() -> None:
+    from lxml import etree
+
+    presentation, slide = deck()
+    notes = slide.notes_slide
+    notes.notes_text_frame.text = "Say the numbers slowly."
+    notes.shapes._spTree.append(etree.fromstring(_BOX))
+    text = converted(presentation)
+    assert "Say the numbers slowly." in text
+    assert "Backup figures are in the appendix." in text
+
+
+def test_a_deck_without_any_text_says_so() -> None:
+    from pptx import Presentation
+
+    presentation = Presentation()
+    presentation.slides.add_slide(presentation.slide_layouts[6])  # blank
+    out = io.BytesIO()
+    presentation.save(out)
+    converted = pptx_to_markdown(out.getvalue(), Limits())
+    assert any("has no text to index" in w for w in converted.warnings)
+
+
+def test_a_deck_with_text_has_no_such_warning() -> None:
+    presentation, _ = deck()
+    out = io.BytesIO()
+    presentation.save(out)
+    assert pptx_to_markdown(out.getvalue(), Limits()).warnings == ()

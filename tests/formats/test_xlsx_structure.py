@@ -1,0 +1,143 @@
+"""A sheet's real header row, several tables on one sheet, and cells as displayed
+(skills/formats/xlsx.py), on workbooks written here with openpyxl."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from skills.formats.conversion import Limits
+from skills.formats.xlsx import xlsx_to_markdown
+
+
+def workbook(
+    rows: Mapping[int, Any],
+    formats: dict[str, str] | None = None,
+    merged: Sequence[str] = (),
+) -> bytes:
+    """One sheet, ``Data``, with ``rows`` by row number (1-based; missing numbers are blank),
+    number formats by cell, and merged ranges (``"B1:C1"``)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Data"
+    for number, values in rows.items():
+        for column, value in enumerate(values, start=1):
+            if value is not None:
+                sheet.cell(row=number, column=column, value=value)
+    for ref, fmt in (formats or {}).items():
+        sheet[ref].number_format = fmt
+    for ref in merged:
+        sheet.merge_cells(ref)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def converted(data: bytes) -> str:
+    return xlsx_to_markdown(data, Limits()).text
+
+
+def headers(markdown: str) -> list[str]:
+    """The header row of every table, in order."""
+    lines = markdown.splitlines()
+    return [lines[i - 1] for i, line in enumerate(lines) if re.fullmatch(r"\|( --- \|)+", line)]
+
+
+BUDGET: dict[int, Sequence[Any]] = {
+    1: ["SIMPLE MONTHLY BUDGET"],
+    2: ["Prepared by the finance team"],
+    4: ["Item", "Planned", "Actual"],
+    5: ["Rent", 1200, 1200],
+    6: ["Food", 400, 385.5],
+    7: ["Travel", 150, 210],
+}
+
+
+def test_a_title_row_above_the_table_is_text_not_the_header() -> None:
+    text = converted(workbook(BUDGET))
+    assert headers(text) == ["| Item | Planned | Actual |"]
+    assert "SIMPLE MONTHLY BUDGET" in text.split("| Item")[0]
+
+
+def test_caption_rows_touching_the_table_are_not_its_header() -> None:
+    rows = {1: ["Deaths in 2016"], 2: ["compiled", None, "in 2017"], 3: ["Name", "Age", "Born"]}
+    rows |= {4: ["Bowie", 69, "London"], 5: ["Fisher", 60, "Burbank"]}
+    assert headers(converted(workbook(rows))) == ["| Name | Age | Born |"]
+
+
+def test_notes_under_the_table_are_text_after_it() -> None:
+    rows = {1: ["Name", "Age", "Born"], 2: ["Bowie", 69, "London"], 3: ["Fisher", 60, "Burbank"]}
+    rows |= {4: ["Source: the newspapers"]}
+    text = converted(workbook(rows))
+    assert "| Source" not in text and text.index("Source: the newspapers") > text.index("Fisher")
+
+
+def test_two_tables_separated_by_a_blank_row_keep_their_own_headers() -> None:
+    rows = {1: ["Region", "Sales"], 2: ["North", 10], 3: ["South", 12], 5: ["Product", "Units"]}
+    rows |= {6: ["Widget", 3], 7: ["Gadget", 4]}
+    assert headers(converted(workbook(rows))) == ["| Region | Sales |", "| Product | Units |"]
+
+
+def test_a_blank_row_inside_a_table_does_not_make_data_a_header() -> None:
+    rows = {1: ["Region", "Sales"], 2: ["North", 10], 4: [12.5, 11], 5: [13.5, 12]}
+    found = headers(converted(workbook(rows)))
+    assert found[0] == "| Region | Sales |" and "12.5" not in "".join(found)
+
+
+def test_a_table_of_numbers_has_an_empty_header_not_a_row_of_data() -> None:
+    text = converted(workbook({1: [1, 2], 2: [3, 4]}))
+    assert headers(text) == ["|  |  |"] and "| 1 | 2 |" in text
+
+
+def test_a_crosstab_header_with_an_empty_corner_is_the_header() -> None:
+    rows = {1: ["Sales by quarter"], 2: [None, "Q1", "Q2", "Q3"], 3: ["North", 1, 2, 3]}
+    rows |= {4: ["South", 4, 5, 6]}
+    assert headers(converted(workbook(rows))) == ["|  | Q1 | Q2 | Q3 |"]
+
+
+def test_cells_show_as_the_sheet_displays_them() -> None:
+    rows = {
+        1: ["Share", "Amount", "Day"],
+        2: [0.6229333333333333, 1234.5, dt.datetime(2022, 11, 11)],
+    }
+    text = converted(workbook(rows, {"A2": "0.0%", "B2": '"$"#,##0.00', "C2": "d-mmm-yy"}))
+    assert "| 62.3% | $1,234.50 | 11-Nov-22 |" in text
+
+
+def test_a_declared_dimension_smaller_than_the_data_is_not_trusted() -> None:
+    import zipfile
+
+    data = workbook({1: ["Name", "Age"], 2: ["Bowie", 69]})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as copy:
+        for item in source.infolist():
+            part = source.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                part = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:A1"', part)
+            copy.writestr(item, part)
+    assert "| Bowie | 69 |" in converted(out.getvalue())
+
+
+def test_a_merged_group_header_prefixes_the_names_under_it() -> None:
+    rows = {1: ["Region", "Sales"], 2: [None, "2023", "2024"], 3: ["North", 10, 12]}
+    rows |= {4: ["South", 9, 14]}
+    text = converted(workbook(rows, merged=["A1:A2", "B1:C1"]))
+    assert headers(text) == ["| Region | Sales 2023 | Sales 2024 |"]
+
+
+def test_a_merged_category_names_every_row_it_spans() -> None:
+    rows = {1: ["Region", "Product", "Units"], 2: ["North", "Widget", 3], 3: [None, "Gadget", 4]}
+    text = converted(workbook(rows, merged=["A2:A3"]))
+    assert "| North | Gadget | 4 |" in text
+
+
+def test_notes_that_merge_a_cell_above_a_table_are_not_its_header() -> None:
+    rows = {1: ["or", "merging", None, None, "cells"], 2: ["Name", "Age", "Born", "Died", "Job"]}
+    rows |= {3: ["Bowie", 69, 1947, 2016, "musician"], 4: ["Fisher", 60, 1956, 2016, "actor"]}
+    text = converted(workbook(rows, merged=["B1:D1"]))
+    assert headers(text) == ["| Name | Age | Born | Died | Job |"]
