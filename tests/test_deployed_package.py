@@ -64,3 +64,16 @@ def test_the_function_imports_from_the_package_alone(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     loaded = done.stdout
     assert "skills.local" not in loaded and "skills.search" not in loaded
+
+
+def test_the_deploy_docs_list_what_the_package_command_prints() -> None:
+    """``docs/deploy.md`` shows ``python -m skills package``'s listing; a folder added to or
+    left out of the package must show there too (the sizes are the listing's of its day)."""
+    page = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    block = page.split("$ python -m skills package\n", 1)[1].split("```", 1)[0]
+    listed = {line.split()[1] for line in block.splitlines() if line.split()[1:2] != ["in"]}
+    shown = {
+        path.as_posix() if not path.parent.parts else path.parent.as_posix()
+        for path in deployed_files()
+    }
+    assert listed == shown
