@@ -46,6 +46,7 @@ MODULES = (
     "markup.markdown.dialects",
     "markup.markdown.inline",
     "markup.markdown.matter",
+    "markup.markdown.tables",
     "markup.plaintext",
     "markup.rst",
     "markup.html_tables",

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from skills.chunking.levels import Level
-from skills.chunking.markup.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.markup.markdown.dialects import (
     TAB,
     ZONE,
@@ -32,6 +31,7 @@ from skills.chunking.markup.markdown.dialects import (
 )
 from skills.chunking.markup.markdown.inline import heading_title, link_text
 from skills.chunking.markup.markdown.matter import back_matter, front_matter
+from skills.chunking.markup.markdown.tables import html_tables, pipe_tables
 from skills.chunking.markup.plaintext import MIN_TITLES, numbered_title
 from skills.chunking.outline import Attach, Container, Outline, OutlineBuilder, SectionTree, Spans
 
@@ -47,10 +47,6 @@ _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
 _NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
-# A pipe table row's first cell, with its pipes ("| `name` |", "name |"; "\|" escapes a pipe).
-# Possessive: the leading blanks and the cell never trade characters, which on a row of tabs
-# made each match quadratic in the row.
-_ROW_KEY = re.compile(r"[ \t]*+(?:\|(?:\\.|[^|\\\n])*+|(?:\\.|[^|\\\n])++)\|")
 _QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
@@ -65,13 +61,10 @@ _EVENT = re.compile(
 )
 _LINE_CONTENT = re.compile(r"[ \t]*\S")
 _HEADING_EVENT = re.compile(rf"\n(?P<marker>)(?={_HEADING_LINE})")
-# A table is found by its delimiter row ("|---|:--:|", "--- | ---"), the line after its header.
-_DELIMITER_ROW = re.compile(r"\n(?= {0,3}(?:\|[ \t]*:?-|:?-+:?[ \t]*\|))")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
-_TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _CONTENT = re.compile(r"\S")
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
@@ -113,7 +106,6 @@ class _MarkdownParser:
         self._back_matter(start)
         comments = self._comments(start)
         if not self.sections_only:
-            self._html_tables(start)
             self._tables(start)
         opaque = Spans(self.opaque)
         if not self.sections_only:
@@ -205,10 +197,8 @@ class _MarkdownParser:
         start = opening.start()
         body = min(opening.end() + 1, len(self.text))
         reopen = self.text[start : opening.end()].rstrip() + "\n"
-        self.builder.container(Container(start, body, end, reopen, (body, close)))
-        self.builder.cut(start, Level.BLOCK)
+        self._container(Container(start, body, end, reopen, (body, close)))
         self._break_after(end)
-        self.opaque.append((start, end))
 
     def _comments(self, start: int) -> list[tuple[int, int]]:
         """HTML comments that open a line outside code blocks, to their ``-->``: one block, with
@@ -248,60 +238,20 @@ class _MarkdownParser:
             self.builder.heading_line(start, line_end)
             leads.add(line_end)
 
-    def _html_tables(self, start: int) -> None:
-        """HTML tables outside code blocks (``html_tables``), cut only between rows. A table
-        holding a fenced code block (Markdown in a cell) is left as blocks: containers never
-        nest, and the code block's own rule matters more."""
-        fences = Spans(self.opaque)
-        text = self.text
-        for table in find_html_tables(text, start, fences.hold):
-            if fences.first_start_after(table.start) < table.end:
-                continue
-            reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
-            self.builder.container(
-                Container(
-                    table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE, ROW_KEY
-                )
-            )
-            self.builder.cut(table.start, Level.BLOCK)
-            self._break_after(table.end)  # a footnote right after it
-            self.opaque.append((table.start, table.end))
-
     def _tables(self, start: int) -> None:
-        """Tables outside code blocks: a header line with a pipe, then a delimiter row."""
-        text = self.text
-        opaque = Spans(self.opaque)  # code blocks and HTML tables
-        table_end = -1
-        for match in _DELIMITER_ROW.finditer(text, max(start - 1, 0)):
-            header_end = match.start()
-            header_start = text.rfind("\n", 0, header_end) + 1
-            if opaque.hold(header_end) or header_start < max(start, table_end):
-                continue
-            header = text[header_start:header_end]
-            if "|" in header and header.strip():
-                table_end = self._table(header_start, header_end)
+        """Tables outside code blocks (``tables``): HTML tables, then pipe tables outside them;
+        each a container and a block of its own."""
+        for table in html_tables(self.text, start, Spans(self.opaque)):
+            self._container(table)
+            self._break_after(table.end)  # a footnote right after it
+        for table in pipe_tables(self.text, start, Spans(self.opaque)):
+            self._container(table)
 
-    def _table(self, start: int, header_end: int) -> int:
-        """The table whose header is ``text[start:header_end]``; returns its end."""
-        text = self.text
-        delimiter_end = _line_end(text, header_end + 1)
-        delimiter = text[header_end + 1 : delimiter_end]
-        if "-" not in delimiter or not _TABLE_DELIMITER.match(delimiter):
-            return start
-        body = min(delimiter_end + 1, len(text))
-        end = body
-        while end < len(text):  # rows run to a blank line or a line without a pipe
-            row_end = _line_end(text, end)
-            row = text[end:row_end]
-            if "|" not in row or not row.strip():
-                break
-            end = min(row_end + 1, len(text))
-        reopen = text[start:header_end].rstrip() + "\n" + delimiter.rstrip() + "\n"
-        avoid = (header_end + 1, body)
-        self.builder.container(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
-        self.builder.cut(start, Level.BLOCK)
-        self.opaque.append((start, end))
-        return end
+    def _container(self, container: Container) -> None:
+        """A code block or table: a block of its own, with no event read inside it."""
+        self.builder.container(container)
+        self.builder.cut(container.start, Level.BLOCK)
+        self.opaque.append((container.start, container.end))
 
     def _gap(self, block_start: int, opaque: Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
