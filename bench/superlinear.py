@@ -38,14 +38,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cputime import cpu_seconds
 from skills.chunking import LANGUAGES, chunk_document
-from skills.chunking.markup.markdown.blocks import _indented_code_lines
+from skills.chunking.markup.markdown.fences import indented_code_lines
 
 MODULES = (
     "markup.markdown",
     "markup.markdown.blocks",
     "markup.markdown.dialects",
+    "markup.markdown.fences",
     "markup.markdown.inline",
     "markup.markdown.matter",
+    "markup.markdown.tables",
     "markup.plaintext",
     "markup.rst",
     "markup.html_tables",
@@ -104,7 +106,7 @@ def patterns() -> dict[str, re.Pattern[str]]:
         for attribute, value in vars(module).items():
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 found.setdefault(f"{name.removeprefix('markup.')}.{attribute}", value)
-    found["markdown._indented_code_lines(4)"] = _indented_code_lines(4)
+    found["markdown.fences.indented_code_lines(4)"] = indented_code_lines(4)
     for language in LANGUAGES.values():  # patterns held by the languages table's entries
         if language.fallback_signs is not None:
             found[f"languages.{language.name}.fallback_signs"] = language.fallback_signs

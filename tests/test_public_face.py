@@ -18,13 +18,16 @@ import skills.skill
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "skills" / "chunking"
 #: Diagnostics of the parsers' own output and patterns, which read the internals on purpose.
-INTERNAL_READERS = {ROOT / "bench" / "lone_lines.py", ROOT / "bench" / "superlinear.py"}
+INTERNAL_READERS = frozenset({ROOT / "bench" / "lone_lines.py", ROOT / "bench" / "superlinear.py"})
 
 
-def outside_modules() -> Iterator[Path]:
+def outside_modules(
+    package: Path = ENGINE, readers: frozenset[Path] = INTERNAL_READERS
+) -> Iterator[Path]:
+    """The project's modules outside ``package``, but for the ``readers`` of its internals."""
     for folder in (ROOT / "skills", ROOT / "bench"):
         for path in sorted(folder.rglob("*.py")):
-            if ENGINE not in path.parents and path not in INTERNAL_READERS:
+            if package not in path.parents and path not in readers:
                 yield path
     yield ROOT / "function_app.py"
 
@@ -75,7 +78,7 @@ def test_the_check_sees_an_internal_import(tmp_path: Path) -> None:
 
 SKILL = ROOT / "skills" / "skill"
 #: Diagnostics of the skill's own memory, which read its internals on purpose.
-SKILL_INTERNAL_READERS = {ROOT / "bench" / "skill_memory.py"}
+SKILL_INTERNAL_READERS = frozenset({ROOT / "bench" / "skill_memory.py"})
 #: Imports of the skill's internals still made from outside, each a line: the LLM-calling
 #: modules, which issue 35 (item 4) moves to a package of their own; its face replaces these.
 SKILL_INTERNALS_STILL_USED = {
@@ -90,15 +93,9 @@ def skill_imports(path: Path) -> Iterator[tuple[int, str]]:
 
 
 def test_nothing_outside_the_skill_imports_its_internals() -> None:
-    outside = [
-        path
-        for folder in (ROOT / "skills", ROOT / "bench")
-        for path in sorted(folder.rglob("*.py"))
-        if SKILL not in path.parents and path not in SKILL_INTERNAL_READERS
-    ]
     found = [
         f"{path.relative_to(ROOT)}:{line} imports {module}"
-        for path in [*outside, ROOT / "function_app.py"]
+        for path in outside_modules(SKILL, SKILL_INTERNAL_READERS)
         for line, module in skill_imports(path)
         if (path.relative_to(ROOT).as_posix(), module) not in SKILL_INTERNALS_STILL_USED
     ]

@@ -24,6 +24,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
 from skills.chunking.finer import FinerCuts
@@ -36,6 +37,17 @@ from skills.chunking.token_index import TokenIndex
 #: Parts may exceed an even share of their range by this factor (never the budget).
 BALANCE_SLACK = 1.15
 _CONTENT = re.compile(r"\S")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """What the recursive core carries down a ``pack`` call: the ``budget``, the finer tier a
+    unit too big alone is cut at next (``_split_finer``; 0: lines or sentences first), and
+    ``out``, the pieces made so far, in document order."""
+
+    budget: Budget
+    tier: int
+    out: list[Piece]
 
 
 class Packer:
@@ -104,7 +116,7 @@ class Packer:
         positions, levels = self.cuts.positions, self.cuts.levels
         first, last = bisect_left(positions, cut), bisect_left(positions, end)
         if positions[first] == cut and last < len(positions) and positions[last] == end:
-            self._pack(self.cuts, first, last, budget, 0, out)
+            self._pack(self.cuts, first, last, Task(budget, 0, out))
         else:  # a range cut inside a line (a parent of a long paragraph): its own cut points
             inner = positions[bisect_right(positions, cut) : last]
             local = Cuts.of(
@@ -112,7 +124,7 @@ class Packer:
                 array("b", [Level.EDGE, *levels[last - len(inner) : last], Level.EDGE]),
                 self.index,
             )
-            self._pack(local, 0, len(local.positions) - 1, budget, 0, out)
+            self._pack(local, 0, len(local.positions) - 1, Task(budget, 0, out))
         return out
 
     # -- the recursive packer: why a cut is where it is, read top-down -----------------------
@@ -122,24 +134,23 @@ class Packer:
             return False
         return self.context.upper_bound(cuts.positions[i], budget) + estimate <= budget
 
-    def _pack(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> None:
+    def _pack(self, cuts: Cuts, i: int, j: int, task: Task) -> None:
         """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
         else cut at the best of the cuts that may end a piece in it (``_boundaries``). A range
         with none is one unit, with the lines attached to it: one piece if it fits the limit,
         else cut by the first fallback of ``_pack_unit`` that applies. So is a range that is
         one section an outline keeps whole (a definition in code, ``Outline.whole_sections``)."""
+        budget = task.budget
         boundaries = self._boundaries(cuts, i, j)
         unit = not boundaries or self._is_whole_section(cuts, i, j)
         if self._fits(cuts, i, j, budget.target) or (unit and self._fits(cuts, i, j, budget.limit)):
-            self._emit(cuts, i, j, budget, tier, out)
+            self._emit(cuts, i, j, task)
         elif (k := self._section_led_into(cuts, i, j, budget)) is not None:
-            self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+            self._cut_at_best(cuts, i, j, [k], task)
         elif boundaries:
-            self._cut_at_best(cuts, i, j, boundaries, budget, tier, out)
+            self._cut_at_best(cuts, i, j, boundaries, task)
         else:
-            self._pack_unit(cuts, i, j, budget, tier, out)
+            self._pack_unit(cuts, i, j, task)
 
     def _is_whole_section(self, cuts: Cuts, i: int, j: int) -> bool:
         """Whether cut points ``i`` to ``j`` hold a section the outline keeps whole, and after
@@ -174,9 +185,7 @@ class Packer:
         i: int,
         j: int,
         boundaries: Sequence[int],
-        budget: Budget,
-        tier: int,
-        out: list[Piece],
+        task: Task,
     ) -> None:
         """Cut the range at those of ``boundaries`` of the best level present, then merge
         neighbouring pieces while they fit, aiming for equal parts rather than full ones
@@ -187,23 +196,24 @@ class Packer:
         else:
             best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
-        room = max(1, budget.target - self.context.upper_bound(positions[i], budget.target))
+        goal = task.budget.target
+        room = max(1, goal - self.context.upper_bound(positions[i], goal))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
         k = 0
         while k < len(chosen) - 1:
             first = chosen[k]
             # ``_fits`` for every end at once: the prefix bound depends on the start alone
-            text_room = budget.target - self.context.upper_bound(positions[first], budget.target)
+            text_room = goal - self.context.upper_bound(positions[first], goal)
             reach = min(target, text_room)
             k += 1
             while k < len(chosen) - 1 and cumulative[chosen[k + 1]] - cumulative[first] <= reach:
                 k += 1
             last = chosen[k]
             if cumulative[last] - cumulative[first] <= text_room:
-                self._emit(cuts, first, last, budget, tier, out)
+                self._emit(cuts, first, last, task)
             else:
-                self._pack(cuts, first, last, budget, tier, out)
+                self._pack(cuts, first, last, task)
 
     def _boundaries(self, cuts: Cuts, i: int, j: int) -> Sequence[int]:
         """The cuts inside ``(i, j)`` that may end a piece: the one place where the packer obeys
@@ -237,9 +247,7 @@ class Packer:
         return first, stop
 
     # -- one unit too big: the fallbacks, tried in order ---------------------------------------
-    def _pack_unit(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> None:
+    def _pack_unit(self, cuts: Cuts, i: int, j: int, task: Task) -> None:
         """Pack one unit that does not fit the limit with the lines attached to it. Each
         fallback says when it applies; the first that does decides the cut. The attached lines
         give way before the unit is cut inside: a code block or table is cut only when it alone
@@ -251,35 +259,29 @@ class Packer:
             self._cut_off_bare_tail,
         )
         for fallback in fallbacks:
-            if fallback(cuts, i, j, budget, tier, out):
+            if fallback(cuts, i, j, task):
                 return
-        self._split_finer(cuts.positions[i], cuts.positions[j], budget, tier, out)
+        self._split_finer(cuts.positions[i], cuts.positions[j], task)
 
-    def _cut_off_empty_sections(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> bool:
+    def _cut_off_empty_sections(self, cuts: Cuts, i: int, j: int, task: Task) -> bool:
         """When headings end the range (empty sections, with nothing after them to lead into):
         cut before them."""
         leads, trails = self._attached_units(cuts, i, j)
         first, stop = self._between_attached(i, j, {*leads, *trails})
         ending = [k for k in range(stop, j) if k not in trails] if first < j else []
         if ending:
-            self._cut_at_best(cuts, i, j, ending, budget, tier, out)
+            self._cut_at_best(cuts, i, j, ending, task)
         return bool(ending)
 
-    def _keep_block_whole(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> bool:
+    def _keep_block_whole(self, cuts: Cuts, i: int, j: int, task: Task) -> bool:
         """When the unit is a code block or table (or a line or row of one) that fits under a
         shorter heading path: keep it whole so (``_kept_whole``)."""
-        whole = self._kept_whole(cuts.positions[i], cuts.positions[j], budget.limit)
+        whole = self._kept_whole(cuts.positions[i], cuts.positions[j], task.budget.limit)
         if whole is not None:
-            out.append(whole)
+            task.out.append(whole)
         return whole is not None
 
-    def _cut_before_block(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> bool:
+    def _cut_before_block(self, cuts: Cuts, i: int, j: int, task: Task) -> bool:
         """When a code block or table starts inside the range and fits the limit: cut where it
         starts, or where the nearest of the headings leading into it start, as many of them as
         fit with it (the others stand alone)."""
@@ -292,26 +294,27 @@ class Packer:
             return False
         end = min(block.end, positions[j])
         for k in range(i + 1, b + 1):
-            piece = self.measure(positions[k], end, budget.limit)
-            if (piece is not None and piece.tokens <= budget.limit) or self._kept_whole(
-                positions[k], end, budget.limit
+            piece = self.measure(positions[k], end, task.budget.limit)
+            if (piece is not None and piece.tokens <= task.budget.limit) or self._kept_whole(
+                positions[k], end, task.budget.limit
             ):
-                self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+                self._cut_at_best(cuts, i, j, [k], task)
                 return True
         return False
 
-    def _cut_off_bare_tail(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> bool:
+    def _cut_off_bare_tail(self, cuts: Cuts, i: int, j: int, task: Task) -> bool:
         """When lines that trail end the range (a ``---`` after a table) and the code block or
         table before them fits the limit without them: cut before them."""
         _, trails = self._attached_units(cuts, i, j)
         k = j
         while k - 1 > i and k - 1 in trails:
             k -= 1
-        if k == j or self._kept_whole(cuts.positions[i], cuts.positions[k], budget.limit) is None:
+        if (
+            k == j
+            or self._kept_whole(cuts.positions[i], cuts.positions[k], task.budget.limit) is None
+        ):
             return False
-        self._cut_at_best(cuts, i, j, [k], budget, tier, out)
+        self._cut_at_best(cuts, i, j, [k], task)
         return True
 
     def _kept_whole(self, cut: int, end: int, limit: int) -> Piece | None:
@@ -414,29 +417,27 @@ class Packer:
             start = text_start(self.text, line[0], end)
         return start
 
-    def _emit(
-        self, cuts: Cuts, i: int, j: int, budget: Budget, tier: int, out: list[Piece]
-    ) -> None:
+    def _emit(self, cuts: Cuts, i: int, j: int, task: Task) -> None:
         """Emit the range between cut points ``i`` and ``j`` after an exact count; split it if it
         overflows."""
         start, end = cuts.positions[i], cuts.positions[j]
-        piece = self.measure(start, end, budget.limit)
+        piece = self.measure(start, end, task.budget.limit)
         if piece is None:
             return
-        if piece.tokens <= budget.limit:
-            out.append(piece)
+        if piece.tokens <= task.budget.limit:
+            task.out.append(piece)
             return
         # the estimate was off at an unsafe cut: give back the part after the last cut that may
         # end a piece (not the one after a heading: it would leave the heading alone)
         boundaries = self._boundaries(cuts, i, j) if j - i > 1 else ()
         if boundaries:
             last = boundaries[-1]
-            self._pack(cuts, i, last, budget, tier, out)
-            self._pack(cuts, last, j, budget, tier, out)
-        elif whole := self._kept_whole(start, end, budget.limit):
-            out.append(whole)
+            self._pack(cuts, i, last, task)
+            self._pack(cuts, last, j, task)
+        elif whole := self._kept_whole(start, end, task.budget.limit):
+            task.out.append(whole)
         else:
-            self._split_finer(start, end, budget, tier, out)
+            self._split_finer(start, end, task)
 
     def measure(self, cut: int, end: int, budget: int, start: int | None = None) -> Piece | None:
         """The piece for ``[cut, end)`` with its exact token count; None if it holds only spaces.
@@ -482,17 +483,17 @@ class Packer:
         return line is not None and line[1] is Attach.PREVIOUS
 
     # -- below the line: the finer tiers (``finer.FinerCuts``), tried in turn ------------------
-    def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
+    def _split_finer(self, cut: int, end: int, task: Task) -> None:
         """Cut one oversized unit at the first finer tier with a cut point inside it: lines
         first in code and tables, sentences first in prose, then words; tokens last."""
         lines, sentences, words = (
             (Level.LINE, self.finer.lines),
             (Level.SENTENCE, self.finer.sentences),
-            (Level.WORD, lambda cut, end: self.finer.words(cut, end, budget.limit)),
+            (Level.WORD, lambda cut, end: self.finer.words(cut, end, task.budget.limit)),
         )
         in_container = self.outline.overlaps_container(cut, end)
         tiers = (lines, sentences, words) if in_container else (sentences, lines, words)
-        for next_tier in range(tier, len(tiers)):
+        for next_tier in range(task.tier, len(tiers)):
             level, find_cuts = tiers[next_tier]
             inner = find_cuts(cut, end)
             if inner:
@@ -501,9 +502,9 @@ class Packer:
                     array("b", [Level.EDGE, *([level] * len(inner)), Level.EDGE]),
                     self.index,
                 )
-                self._pack(local, 0, len(inner) + 1, budget, next_tier + 1, out)
+                self._pack(local, 0, len(inner) + 1, Task(task.budget, next_tier + 1, task.out))
                 return
-        self.finer.token_windows(text_start(self.text, cut, end), end, budget.limit, out)
+        self.finer.token_windows(text_start(self.text, cut, end), end, task.budget.limit, task.out)
 
 
 def _first_content(text: str, start: int, end: int) -> int:

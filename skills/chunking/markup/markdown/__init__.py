@@ -1,8 +1,9 @@
 """Markdown -> ``Outline``: where sections, blocks, list items and containers begin.
 
-By concern: ``blocks`` reads the block structure (headings, fences, tables, lists, quotes);
-``dialects`` holds the MkDocs, DocFX and Hugo lines and the lines with nothing to read as a
-table of rules; ``matter`` finds the front and back matter around a page's text; ``inline``
+By concern: ``blocks`` reads the block structure (headings, lists, quotes, the events between
+them); ``fences`` pairs fence lines into code blocks; ``tables`` finds pipe and HTML tables;
+``dialects`` holds the MkDocs, DocFX and Hugo lines and the lines with nothing to read as
+tables of rules; ``matter`` finds the front and back matter around a page's text; ``inline``
 reads a heading's title and a span's text as a reader reads them (links as their text).
 
 Example: ``"# A\\n\\ntext\\n\\n## B\\n- x\\n- y\\n"`` gives sections ``A`` (depth 1) and ``B``

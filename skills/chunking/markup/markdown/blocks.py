@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 
 from skills.chunking.levels import Level
-from skills.chunking.markup.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.markup.markdown.dialects import (
     TAB,
     ZONE,
@@ -30,15 +28,24 @@ from skills.chunking.markup.markdown.dialects import (
     marker_rule,
     nothing_to_read,
 )
+from skills.chunking.markup.markdown.fences import (
+    CODE_INDENT,
+    NESTED_FENCE,
+    closes_fence,
+    fenced_blocks,
+    indented_code_lines,
+    line_indent,
+    opens_fence,
+)
 from skills.chunking.markup.markdown.inline import heading_title, link_text
 from skills.chunking.markup.markdown.matter import back_matter, front_matter
+from skills.chunking.markup.markdown.tables import html_tables, pipe_tables
 from skills.chunking.markup.plaintext import MIN_TITLES, numbered_title
 from skills.chunking.outline import Attach, Container, Outline, OutlineBuilder, SectionTree, Spans
 
 #: A paragraph that may be a numbered title (``plaintext.numbered_title``) after blank lines:
 #: a number of two parts or more (``3.1.``; ``3. Scope`` is an ordered list item here).
 _NUMBERED_START = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n[ \t]\n))[ \t]{0,3}\d{1,2}\.\d")
-_FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 # A line that may start a block, and (for ``sections_only``) a line that may make a heading: ATX,
 # or a setext underline (or a thematic break). Each is matched at a line start (``_MARKER``,
 # ``_HEADING_MARKER``) and, in the event scans, looked ahead to after a newline.
@@ -46,11 +53,6 @@ _MARKER_LINE = r"[ \t]*(?:[#=\-*_+>!?/`~:]|\d{1,9}[.)])"
 _HEADING_LINE = r" {0,3}(?:#|=+[ \t]*(?:\n|$)|-+[ \t]*(?:\n|$))"
 _MARKER = re.compile(_MARKER_LINE)
 _HEADING_MARKER = re.compile(_HEADING_LINE)
-_NESTED_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})([^\n]*)")
-# A pipe table row's first cell, with its pipes ("| `name` |", "name |"; "\|" escapes a pipe).
-# Possessive: the leading blanks and the cell never trade characters, which on a row of tabs
-# made each match quadratic in the row.
-_ROW_KEY = re.compile(r"[ \t]*+(?:\|(?:\\.|[^|\\\n])*+|(?:\\.|[^|\\\n])++)\|")
 _QUOTE_MARKS = re.compile(r" {0,3}>(?:[ \t]*>)*[ \t]?")  # "> ", "> > ": a quote line's markers
 # The event patterns begin with a plain newline, which lets the regex engine jump from one
 # newline to the next; the line (or block) of interest starts where the match ends. A line after
@@ -65,17 +67,11 @@ _EVENT = re.compile(
 )
 _LINE_CONTENT = re.compile(r"[ \t]*\S")
 _HEADING_EVENT = re.compile(rf"\n(?P<marker>)(?={_HEADING_LINE})")
-# A table is found by its delimiter row ("|---|:--:|", "--- | ---"), the line after its header.
-_DELIMITER_ROW = re.compile(r"\n(?= {0,3}(?:\|[ \t]*:?-|:?-+:?[ \t]*\|))")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
-_TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _CONTENT = re.compile(r"\S")
-_ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
-_CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
-_TAB_STOP = 4
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
 
 
@@ -113,7 +109,6 @@ class _MarkdownParser:
         self._back_matter(start)
         comments = self._comments(start)
         if not self.sections_only:
-            self._html_tables(start)
             self._tables(start)
         opaque = Spans(self.opaque)
         if not self.sections_only:
@@ -121,8 +116,8 @@ class _MarkdownParser:
             first = _CONTENT.search(text, start)
             if first is not None and not opaque.hold(first.start()):  # the first block: no gap
                 self._bare_line(text.rfind("\n", 0, first.start()) + 1)
-            if _indent(text, start) >= _CODE_INDENT:
-                self._indented_code(start, _CODE_INDENT, opaque)
+            if line_indent(text, start) >= CODE_INDENT:
+                self._indented_code(start, CODE_INDENT, opaque)
         for kind, at in self._events(start):
             if at < self.skip_until or opaque.hold(at):
                 continue  # inside a code block or a table
@@ -173,42 +168,10 @@ class _MarkdownParser:
             self.builder.back_matter(end)
 
     def _fences(self, start: int) -> None:
-        """Pair fence lines into code blocks; an unclosed fence runs to the end.
-
-        Fences indented four columns or more are paired too but left to ``_nested_fence``, which
-        knows the list item they belong to: so the closing fence of one (npm's docs close a
-        ``    ```bash`` block with a fence indented three spaces) is not taken for the opening of
-        another. Such a fence is closed by a fence indented at least as far as a list item's
-        content can be; a line indented less ends the item, and the line may open a fence of
-        its own."""
-        text = self.text
-        opening: re.Match[str] | None = None
-        for match in _FENCE_LINE.finditer(text, start):
-            indent = _indent(text, match.start())
-            if opening is not None:
-                nested = _indent(text, opening.start()) >= _CODE_INDENT
-                closes = _closes_fence(opening.group(2), match.group(2), match.group(3)) and (
-                    indent >= _ITEM_CONTENT if nested else indent < _CODE_INDENT
-                )
-                if closes:
-                    if not nested:
-                        self._add_fence(opening, match.start(), min(match.end() + 1, len(text)))
-                    opening = None
-                    continue
-                if not (nested and indent < _ITEM_CONTENT):
-                    continue  # a line of the open code block
-            opening = match if _opens_fence(match.group(2), match.group(3)) else None
-        if opening is not None and _indent(text, opening.start()) < _CODE_INDENT:
-            self._add_fence(opening, len(text), len(text))
-
-    def _add_fence(self, opening: re.Match[str], close: int, end: int) -> None:
-        start = opening.start()
-        body = min(opening.end() + 1, len(self.text))
-        reopen = self.text[start : opening.end()].rstrip() + "\n"
-        self.builder.container(Container(start, body, end, reopen, (body, close)))
-        self.builder.cut(start, Level.BLOCK)
-        self._break_after(end)
-        self.opaque.append((start, end))
+        """The fenced code blocks from ``start`` on (``fences.fenced_blocks``)."""
+        for block in fenced_blocks(self.text, start):
+            self._container(block)
+            self._break_after(block.end)
 
     def _comments(self, start: int) -> list[tuple[int, int]]:
         """HTML comments that open a line outside code blocks, to their ``-->``: one block, with
@@ -248,60 +211,20 @@ class _MarkdownParser:
             self.builder.heading_line(start, line_end)
             leads.add(line_end)
 
-    def _html_tables(self, start: int) -> None:
-        """HTML tables outside code blocks (``html_tables``), cut only between rows. A table
-        holding a fenced code block (Markdown in a cell) is left as blocks: containers never
-        nest, and the code block's own rule matters more."""
-        fences = Spans(self.opaque)
-        text = self.text
-        for table in find_html_tables(text, start, fences.hold):
-            if fences.first_start_after(table.start) < table.end:
-                continue
-            reopen = text[table.start : table.body_start] if table.body_start < table.end else ""
-            self.builder.container(
-                Container(
-                    table.start, table.body_start, table.end, reopen, table.avoid, ROW_LINE, ROW_KEY
-                )
-            )
-            self.builder.cut(table.start, Level.BLOCK)
-            self._break_after(table.end)  # a footnote right after it
-            self.opaque.append((table.start, table.end))
-
     def _tables(self, start: int) -> None:
-        """Tables outside code blocks: a header line with a pipe, then a delimiter row."""
-        text = self.text
-        opaque = Spans(self.opaque)  # code blocks and HTML tables
-        table_end = -1
-        for match in _DELIMITER_ROW.finditer(text, max(start - 1, 0)):
-            header_end = match.start()
-            header_start = text.rfind("\n", 0, header_end) + 1
-            if opaque.hold(header_end) or header_start < max(start, table_end):
-                continue
-            header = text[header_start:header_end]
-            if "|" in header and header.strip():
-                table_end = self._table(header_start, header_end)
+        """Tables outside code blocks (``tables``): HTML tables, then pipe tables outside them;
+        each a container and a block of its own."""
+        for table in html_tables(self.text, start, Spans(self.opaque)):
+            self._container(table)
+            self._break_after(table.end)  # a footnote right after it
+        for table in pipe_tables(self.text, start, Spans(self.opaque)):
+            self._container(table)
 
-    def _table(self, start: int, header_end: int) -> int:
-        """The table whose header is ``text[start:header_end]``; returns its end."""
-        text = self.text
-        delimiter_end = _line_end(text, header_end + 1)
-        delimiter = text[header_end + 1 : delimiter_end]
-        if "-" not in delimiter or not _TABLE_DELIMITER.match(delimiter):
-            return start
-        body = min(delimiter_end + 1, len(text))
-        end = body
-        while end < len(text):  # rows run to a blank line or a line without a pipe
-            row_end = _line_end(text, end)
-            row = text[end:row_end]
-            if "|" not in row or not row.strip():
-                break
-            end = min(row_end + 1, len(text))
-        reopen = text[start:header_end].rstrip() + "\n" + delimiter.rstrip() + "\n"
-        avoid = (header_end + 1, body)
-        self.builder.container(Container(start, body, end, reopen, avoid, row_key=_ROW_KEY))
-        self.builder.cut(start, Level.BLOCK)
-        self.opaque.append((start, end))
-        return end
+    def _container(self, container: Container) -> None:
+        """A code block or table: a block of its own, with no event read inside it."""
+        self.builder.container(container)
+        self.builder.cut(container.start, Level.BLOCK)
+        self.opaque.append((container.start, container.end))
 
     def _gap(self, block_start: int, opaque: Spans) -> None:
         """Blank lines end the open lists (and admonition bodies) unless the next line is an item
@@ -311,7 +234,7 @@ class _MarkdownParser:
             self._bare_line(block_start)
         if block_start in self.numbered and not self.list_columns:
             self._numbered_title(block_start)
-        indent = _indent(self.text, block_start)
+        indent = line_indent(self.text, block_start)
         open_list = self.list_columns and indent < self.list_columns[-1]
         if open_list and not _LIST_ITEM.match(self.text, block_start):
             while self.list_columns and self.list_columns[-1] > indent:
@@ -319,8 +242,8 @@ class _MarkdownParser:
         if indent < self.admonition_column:
             self.admonition_column = -1
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
-        if indent >= column + _CODE_INDENT:
-            self._indented_code(block_start, column + _CODE_INDENT, opaque)
+        if indent >= column + CODE_INDENT:
+            self._indented_code(block_start, column + CODE_INDENT, opaque)
 
     def _numbered_titles(self, start: int, opaque: Spans) -> dict[int, tuple[int, int]]:
         """The paragraphs that are numbered titles by plain text's rule, outside code and
@@ -378,7 +301,7 @@ class _MarkdownParser:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
         lines between them included. Like a fenced one it stays whole while it fits and is cut
         between lines when it alone does not; there is no fence line to reopen."""
-        match = _indented_code_lines(column).match(self.text, start)
+        match = indented_code_lines(column).match(self.text, start)
         if match is None or match.end() <= start:
             return
         # containers never nest: stop before a fence or table
@@ -396,15 +319,15 @@ class _MarkdownParser:
         if text[start : start + 1] not in " \t":
             return False
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
-        indent = _indent(text, start)
-        if column <= 0 or not _CODE_INDENT <= indent < column + _CODE_INDENT:
+        indent = line_indent(text, start)
+        if column <= 0 or not CODE_INDENT <= indent < column + CODE_INDENT:
             return False
-        opening = _NESTED_FENCE.match(text, start)
-        if opening is None or not _opens_fence(opening.group(1), opening.group(2)):
+        opening = NESTED_FENCE.match(text, start)
+        if opening is None or not opens_fence(opening.group(1), opening.group(2)):
             return False
 
         def content(position: int, line_end: int) -> int:
-            if text[position:line_end].strip() and _indent(text, position) < column:
+            if text[position:line_end].strip() and line_indent(text, position) < column:
                 return -1  # the item ends, and its block
             return position
 
@@ -419,8 +342,8 @@ class _MarkdownParser:
         text = self.text
         line_end = _line_end(text, start)
         quote = _QUOTE_MARKS.match(text, start, line_end)
-        opening = quote and _NESTED_FENCE.match(text, quote.end(), line_end)
-        if not opening or not _opens_fence(opening.group(1), opening.group(2)):
+        opening = quote and NESTED_FENCE.match(text, quote.end(), line_end)
+        if not opening or not opens_fence(opening.group(1), opening.group(2)):
             return False
 
         def content(position: int, line_end: int) -> int:
@@ -451,8 +374,8 @@ class _MarkdownParser:
             if at < 0:
                 close = end = position
                 break
-            fence = _NESTED_FENCE.match(text, at, line_end)
-            if fence and _closes_fence(opening.group(1), fence.group(1), fence.group(2)):
+            fence = NESTED_FENCE.match(text, at, line_end)
+            if fence and closes_fence(opening.group(1), fence.group(1), fence.group(2)):
                 close, end = position, min(line_end + 1, end)
                 break
             position = line_end + 1
@@ -520,7 +443,7 @@ class _MarkdownParser:
             if rule.attach is Attach.NEXT:  # it leads into its body
                 self.builder.label_line(start, line_end)
             if rule.opens_body:
-                self.admonition_column = _indent(text, start) + _CODE_INDENT
+                self.admonition_column = line_indent(text, start) + CODE_INDENT
 
     def _variant(self, start: int, line: str, line_end: int) -> bool:
         """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in
@@ -573,7 +496,7 @@ class _MarkdownParser:
             return False
         if numbered:  # "3. Responsibilities" over "---" in a document of numbered titles
             self.list_columns.clear()  # is a title, not a list item (MPL 2.0)
-        if self.list_columns and _indent(text, underline) < self.list_columns[-1]:
+        if self.list_columns and line_indent(text, underline) < self.list_columns[-1]:
             # the line above continues a list item lazily, and CommonMark gives a setext
             # underline no such continuation: this ``---`` is a thematic break that ends the list
             return False
@@ -585,40 +508,6 @@ class _MarkdownParser:
         return True
 
 
-@lru_cache(maxsize=16)
-def _indented_code_lines(column: int) -> re.Pattern[str]:
-    """Lines indented at least ``column`` columns (a tab moves to the next multiple of four, as in
-    ``_indent``), with the blank lines between them; the match ends after the last non-blank one.
-
-    Four columns are four spaces or a tab after up to three spaces; ``column = 4 * stops + rest``.
-    """
-    stops, rest = divmod(column, _TAB_STOP)
-    stop = rf"(?: {{{_TAB_STOP}}}| {{0,{_TAB_STOP - 1}}}\t)"
-    indent = rf"{stop}{{{stops}}}" + (rf"(?: {{{rest}}}|{stop})" if rest else "")
-    return re.compile(rf"(?:(?:[ \t]*\n)*{indent}[^\n]*?\S[^\n]*(?:\n|\Z))+")
-
-
-def _opens_fence(run: str, info: str) -> bool:
-    """Whether a fence line (its run of backticks or tildes, then the rest) can open a code
-    block: a backtick fence whose info string holds a backtick is an inline code span."""
-    return not (run[0] == "`" and "`" in info)
-
-
-def _closes_fence(opening: str, run: str, info: str) -> bool:
-    """Whether a fence line closes the block ``opening`` began: the same character, at least as
-    many, and nothing after them."""
-    return run[0] == opening[0] and len(run) >= len(opening) and not info.strip()
-
-
 def _line_end(text: str, start: int) -> int:
     end = text.find("\n", start)
     return len(text) if end < 0 else end
-
-
-def _indent(text: str, start: int) -> int:
-    """The indentation of the line at ``start`` in columns, a tab moving to the next tab stop."""
-    column, position = 0, start
-    while position < len(text) and text[position] in " \t":
-        column += 1 if text[position] == " " else _TAB_STOP - column % _TAB_STOP
-        position += 1
-    return column
