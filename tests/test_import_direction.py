@@ -4,8 +4,8 @@ local tools. A module that needs something from a floor above has it handed in i
 engine takes a ``BoundaryModel``), or the thing moves down.
 
 The floors, bottom up: the engine (``skills.chunking``); the formats (``skills.formats``); the
-skill and the search side (``skills.skill``, ``skills.search``); the evaluation
-(``skills.evaluation``); the tools (``skills.local``, ``bench``).
+skill (``skills.skill``); the search side (``skills.search``, whose field contract names what the
+skill sends); the evaluation (``skills.evaluation``); the tools (``skills.local``, ``bench``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """``python -m skills house``: the packages as floors and their imports as arrows, drawn from the
 code (a Mermaid flowchart, which GitHub renders; ``docs/dev/house.md`` holds the one it prints).
 
-Floors, bottom up: the engine (with the shared modules beside it), the file formats, the skill
-and the search side, the evaluation (and ``function_app.py``, the adapter over the skill), the
-tools. A room is a package with the packages inside it (the engine's
-``markup/`` is in ``chunking``), or a module of its own;
-an arrow ``A -->|n| B`` says that ``n`` modules of ``A`` import ``B``, and points down the house:
-``tests/test_import_direction.py`` fails on an import that points up.
+Floors, bottom up: the engine (with the shared modules beside it), the file formats, the skill,
+the search side (above the skill: its field contract names what the skill sends), the
+evaluation (and ``function_app.py``, the adapter over the skill), the tools. A room is a
+package with the packages inside it (the engine's ``markup/`` is in ``chunking``), or a module of
+its own; an arrow ``A -->|n| B`` says that ``n`` modules of ``A`` import ``B``, and points down
+the house: ``tests/test_import_direction.py`` fails on an import that points up.
 """
 
 from __future__ import annotations
@@ -39,14 +39,21 @@ ROOMS = (
     Room("terminal", "skills/terminal.py", 0),
     Room("formats", "skills/formats", 1),
     Room("skill", "skills/skill", 2),
-    Room("search", "skills/search", 2),
-    Room("evaluation", "skills/evaluation", 3),
-    Room("function_app", "function_app.py", 3),
-    Room("local", "skills/local", 4),
-    Room("bench", "bench", 4),
-    Room("skills.__main__", "skills/__main__.py", 4),
+    Room("search", "skills/search", 3),
+    Room("evaluation", "skills/evaluation", 4),
+    Room("function_app", "function_app.py", 4),
+    Room("local", "skills/local", 5),
+    Room("bench", "bench", 5),
+    Room("skills.__main__", "skills/__main__.py", 5),
 )
-FLOORS = ("engine", "formats", "skill and search", "evaluation and the Azure Function", "tools")
+FLOORS = (
+    "engine",
+    "formats",
+    "skill",
+    "search (what it indexes, the skill sends)",
+    "evaluation and the Azure Function",
+    "tools",
+)
 
 
 def room_of(path: Path) -> Room | None:
