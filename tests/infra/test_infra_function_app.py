@@ -119,7 +119,7 @@ def test_the_code_s_default_budget_is_the_deployed_one() -> None:
     """A Function App without the setting (a manual deploy, the dev server) budgets as the
     deployment does, for the skillsets' PT230S."""
     budget = load(MAIN).params["skillTimeBudgetSeconds"]
-    assert skill_settings.DEFAULT_TIME_BUDGET_SECONDS == float(budget.default)
+    assert float(budget.default) == skill_settings.DEFAULT_TIME_BUDGET_SECONDS
 
 
 def test_entra_mode_gets_the_callers_easy_auth_admits_as_its_allowed_callers() -> None:
