@@ -10,6 +10,15 @@ What it measures (numbers go to docs/skill.md, "Skill load"):
    per case: records/s, MB/s, p50/p95/p99 latency, errors (HTTP or record errors: must be 0).
 3. ``soak``: steady traffic (batches of 100, 5 workers) for ``--soak-seconds`` (default 60; the
    issue's 10-minute run is ``--soak-seconds 600``), sampling the server's resident memory.
+4. ``files`` (``--files``): ``--file-batches`` batches of ``--files-per-batch`` mixed files (the
+   committed fixtures and samples: PDF, Word, PowerPoint, Excel, HTML, Markdown, text, code, as
+   the ``files`` indexer sends them), at the shipped ``perInstanceConcurrency``, at 4 times it and
+   all at once, on one server at the shipped budget: records sent and answered (a lost record is
+   one missing from an answer, or in a call that failed), record errors other than the
+   encrypted PDF's, p50/p95 latency, the server's peak memory and whether it survived.
+5. ``large files`` (``--large-files``): one call of ten large and hostile files
+   (``bench/hostile_files.py``) at the shipped budget: every record answered, the server's peak
+   resident memory.
 
 Documents are cut from real technical Markdown (``--docs``, default ../shared/eval/dev/docs, read
 only, never copied), or generated when that folder is missing. The server is a child process
@@ -17,11 +26,14 @@ only, never copied), or generated when that folder is missing. The server is a c
 
     python bench/load.py                      # the full run (about 4-5 minutes on 2 cores)
     python bench/load.py --quick              # a smoke run (about 30 s)
+    python bench/load.py --files              # mixed files under concurrency (2-4 minutes)
+    python bench/load.py --large-files        # ten large files in one call (2-4 minutes)
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import concurrent.futures
 import json
 import math
@@ -33,6 +45,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -543,6 +556,213 @@ def format_row(row: dict[str, Any]) -> str:
     )
 
 
+#: The files of the ``files`` cases; ``locked.pdf`` is encrypted and answers its own error.
+FILE_SOURCES = (
+    *sorted((ROOT / "tests" / "formats" / "fixtures").iterdir()),
+    *sorted((ROOT / "samples").iterdir()),
+)
+EXPECTED_FILE_ERRORS = frozenset({"locked.pdf"})
+
+
+def files_body(count: int, offset: int) -> tuple[bytes, list[str]]:
+    """A ``files`` indexer's call of ``count`` files taken in turn from :data:`FILE_SOURCES`
+    from ``offset``: each record a base64 ``file_data`` with its name and blob path."""
+    names, values = [], []
+    for k in range(count):
+        path = FILE_SOURCES[(offset + k) % len(FILE_SOURCES)]
+        names.append(path.name)
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        values.append(
+            {
+                "recordId": str(k),
+                "data": {
+                    "file_data": {"$type": "file", "data": data},
+                    "fileName": path.name,
+                    "documentKey": f"https://bench/files/{offset}/{k}/{path.name}",
+                },
+            }
+        )
+    return json.dumps({"values": values}).encode("utf-8"), names
+
+
+@dataclass
+class FilesCase:
+    """One concurrency of the ``files`` cases: what was sent, answered and lost."""
+
+    concurrency: int
+    calls: int = 0
+    records_sent: int = 0
+    records_answered: int = 0
+    records_lost: int = 0
+    unexpected_errors: int = 0
+    expected_errors: int = 0
+    http_errors: int = 0
+    latencies: list[float] = field(default_factory=list)
+    rss_max_mb: float = 0.0
+    server_alive: bool = True
+    errors_seen: list[str] = field(default_factory=list)
+
+    def add(self, call: FilesCase) -> None:
+        """Count one call's outcome in this case."""
+        for name in ("calls", "records_sent", "records_answered", "records_lost"):
+            setattr(self, name, getattr(self, name) + getattr(call, name))
+        for name in ("unexpected_errors", "expected_errors", "http_errors"):
+            setattr(self, name, getattr(self, name) + getattr(call, name))
+        self.latencies += call.latencies
+        self.errors_seen += call.errors_seen
+
+    def summary(self) -> dict[str, Any]:
+        lat = sorted(self.latencies) or [float("nan")]
+        out = {k: v for k, v in asdict(self).items() if k not in ("latencies", "errors_seen")}
+        out.update(p50_s=percentile(lat, 50), p95_s=percentile(lat, 95), max_s=lat[-1])
+        out["errors_seen"] = sorted(set(self.errors_seen))[:10]
+        return out
+
+
+def files_call(
+    client: httpx.Client, url: str, body: bytes, names: list[str], case: FilesCase
+) -> None:
+    started = time.perf_counter()
+    try:
+        response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    except httpx.HTTPError as exc:  # the server died, or the call ran past the client's 240 s
+        case.latencies.append(time.perf_counter() - started)
+        case.http_errors += 1
+        case.records_lost += len(names)
+        case.errors_seen.append(type(exc).__name__)
+        return
+    case.latencies.append(time.perf_counter() - started)
+    if response.status_code >= 300:
+        case.http_errors += 1
+        case.records_lost += len(names)
+        return
+    answered = {value["recordId"]: value for value in response.json()["values"]}
+    case.records_answered += len(answered)
+    case.records_lost += sum(1 for k in range(len(names)) if str(k) not in answered)
+    for k, name in enumerate(names):
+        errors = (answered.get(str(k)) or {}).get("errors") or []
+        if errors and name in EXPECTED_FILE_ERRORS:
+            case.expected_errors += 1
+        elif errors:
+            case.unexpected_errors += 1
+            case.errors_seen.append(f"{name}: {errors[0]['message'][:120]}")
+
+
+def files(args: argparse.Namespace, config: dict[str, int]) -> list[dict[str, Any]]:
+    """The ``files`` cases: the same batches at each concurrency, one server each."""
+    bodies = [
+        files_body(args.files_per_batch, offset=n * args.files_per_batch)
+        for n in range(args.file_batches)
+    ]
+    shipped_concurrency = config["per_instance_concurrency"]
+    levels = sorted({shipped_concurrency, 4 * shipped_concurrency, args.file_batches})
+    env = {"SKILL_TIME_BUDGET_SECONDS": str(config["budget_seconds"])}
+    results = []
+    for concurrency in levels:
+        case = FilesCase(concurrency)
+        server = Server(env, core=None)
+        url = f"{server.url}/api/chunk"
+        done, lock = threading.Event(), threading.Lock()
+        try:
+
+            def one(index: int, case: FilesCase = case, url: str = url, lock: Any = lock) -> None:
+                body, names = bodies[index]
+                call = FilesCase(case.concurrency, calls=1, records_sent=len(names))
+                with httpx.Client(timeout=240) as client:
+                    files_call(client, url, body, names, call)
+                with lock:
+                    case.add(call)
+
+            with concurrent.futures.ThreadPoolExecutor(1) as watcher:
+                watching = watcher.submit(_watch_rss, server, case, done)
+                with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
+                    list(pool.map(one, range(len(bodies))))
+                done.set()
+                watching.result()
+        finally:
+            done.set()
+            case.server_alive = server.process.poll() is None
+            server.stop()
+        results.append(case.summary())
+        print(json.dumps(results[-1]), flush=True)
+    return results
+
+
+def _watch_rss(server: Server, case: FilesCase, done: threading.Event) -> None:
+    """Sample the server's resident memory until the case is over or the server exits."""
+    while not done.is_set() and server.process.poll() is None:
+        try:
+            case.rss_max_mb = max(case.rss_max_mb, server.rss_mb())
+        except OSError:
+            return
+        done.wait(0.2)
+
+
+def large_files(config: dict[str, int]) -> dict[str, Any]:
+    """One call of ten large files (``bench/hostile_files.py``) at the shipped budget: every
+    record answered, and the server's peak resident memory (a 2,048 MB instance must hold it)."""
+    from bench.hostile_files import large_batch
+
+    made = large_batch()
+    names = [name for name, _ in made]
+    values = [
+        {
+            "recordId": str(k),
+            "data": {
+                "file_data": {"$type": "file", "data": base64.b64encode(data).decode("ascii")},
+                "fileName": name,
+                "documentKey": f"https://bench/large/{name}",
+            },
+        }
+        for k, (name, data) in enumerate(made)
+    ]
+    sizes = {name: round(len(data) / 2**20, 2) for name, data in made}
+    body = json.dumps({"values": values}).encode("utf-8")
+    del made, values
+    case = FilesCase(1, calls=1, records_sent=len(names))
+    server = Server({"SKILL_TIME_BUDGET_SECONDS": str(config["budget_seconds"])}, core=None)
+    done = threading.Event()
+    started_mb = server.rss_mb()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as watcher:
+            watching = watcher.submit(_watch_rss, server, case, done)
+            with httpx.Client(timeout=240) as client:
+                response = client.post(
+                    f"{server.url}/api/chunk",
+                    content=body,
+                    headers={"Content-Type": "application/json"},
+                )
+            done.set()
+            watching.result()
+        case.server_alive = server.process.poll() is None
+        answers = response.json()["values"] if response.status_code < 300 else []
+        ended_mb = server.rss_mb()
+    finally:
+        done.set()
+        server.stop()
+    outcome = {
+        value["recordId"]: (
+            "error: " + value["errors"][0]["message"][:160]
+            if value["errors"]
+            else f"{len(value['data'].get('parents', []))} parents"
+            + "".join(f"; warning: {w['message'][:100]}" for w in value["warnings"] or [])
+        )
+        for value in answers
+    }
+    return {
+        "status": response.status_code,
+        "seconds": response.elapsed.total_seconds(),
+        "files_mb": sizes,
+        "records_answered": len(answers),
+        "records_lost": len(names) - len(answers),
+        "rss_start_mb": started_mb,
+        "rss_max_mb": case.rss_max_mb,
+        "rss_end_mb": ended_mb,
+        "server_alive": case.server_alive,
+        "records": {names[int(k)]: v for k, v in outcome.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -579,6 +799,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, help="override the shipped batchSize")
     parser.add_argument("--per-instance-concurrency", type=int, help="override the shipped one")
     parser.add_argument("--budget-seconds", type=int, help="override the shipped budget")
+    parser.add_argument("--files", action="store_true", help="only the mixed-files cases")
+    parser.add_argument("--large-files", action="store_true", help="one call of ten large files")
+    parser.add_argument("--file-batches", type=int, default=5, help="batches of the files cases")
+    parser.add_argument("--files-per-batch", type=int, default=50, help="files in each batch")
     parser.add_argument("--out", type=Path, help="write all results as JSON here")
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # internal: see probe()
     args = parser.parse_args(argv)
@@ -593,6 +817,25 @@ def main(argv: list[str] | None = None) -> int:
     env = {"SKILL_TIME_BUDGET_SECONDS": "230"}
     blocks = paragraphs(args.docs)
     print(f"documents cut from {args.docs if args.docs.is_dir() else 'synthetic blocks'}")
+    if args.large_files:
+        config = shipped_configuration()
+        if args.budget_seconds is not None:
+            config["budget_seconds"] = args.budget_seconds
+        result = large_files(config)
+        print(json.dumps(result, indent=2))
+        if args.out:
+            args.out.write_text(json.dumps({"large_files": result}, indent=2))
+        return 1 if result["records_lost"] or not result["server_alive"] else 0
+    if args.files:
+        config = shipped_configuration()
+        for key in ("per_instance_concurrency", "budget_seconds"):
+            if getattr(args, key) is not None:
+                config[key] = getattr(args, key)
+        cases = files(args, config)
+        if args.out:
+            args.out.write_text(json.dumps({"files": cases}, indent=2))
+        bad = sum(c["records_lost"] + c["unexpected_errors"] + c["http_errors"] for c in cases)
+        return 1 if bad or not all(c["server_alive"] for c in cases) else 0
     if args.shipped:
         config = shipped_configuration()
         for key in ("batch_size", "per_instance_concurrency", "budget_seconds"):

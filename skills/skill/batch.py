@@ -128,6 +128,7 @@ def run_batch(
         output, tally = (
             (outcome.record, outcome.tally) if isinstance(outcome, _Chunked) else (outcome, None)
         )
+        plan = outcome.plan if isinstance(outcome, _Chunked) else plan
         try:  # a record's parents are shaped as they are written (streamed_record_data)
             size = result.answer.add(output)
         except Exception as exc:  # the answer keeps nothing of the record, nor do the stats
@@ -208,6 +209,8 @@ def _run_record(
         return _fail(result, record_id, str(exc))
     warnings = list(inputs.warnings)
     options = inputs.options
+    if plan is Plan.FULL and len(inputs.text) > work.chars:  # a file's text is known only now
+        plan = Plan.FULL if budget.allowance(len(inputs.text), work.rest_chars) > 0 else Plan.FAST
     if plan in (Plan.FAST, Plan.LATE) and options.strategy is not FAST_STRATEGY:
         options = _fast(options)
         result.stats.fallbacks += 1
@@ -228,7 +231,7 @@ def _run_record(
         notes_by = deadline - reserve if plan is Plan.FULL else time.monotonic()
         chunked = _notes(result, inputs, options, chunked, context, notes_by, warnings)
         result.stats.context_seconds += time.perf_counter() - noting
-    return _succeed(result, record_id, inputs, options, chunked, warnings)
+    return _succeed(result, record_id, inputs, options, chunked, warnings, plan)
 
 
 def _notes(
@@ -329,6 +332,7 @@ def _succeed(
     options: ChunkOptions,
     chunked: Chunking,
     warnings: list[str],
+    plan: Plan,
 ) -> _Chunked:
     warnings.extend(chunked.warnings)
     data = streamed_record_data(chunked, inputs.document_key)
@@ -346,7 +350,7 @@ def _succeed(
         "errors": None,
         "warnings": [{"message": warning} for warning in warnings] or None,
     }
-    return _Chunked(record, tally)
+    return _Chunked(record, tally, plan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,10 +376,12 @@ class _Tally:
 
 @dataclass(frozen=True, slots=True)
 class _Chunked:
-    """A chunked record's answer and its tally."""
+    """A chunked record's answer, its tally, and the plan it was chunked by (a file whose text
+    is longer than its bytes promised may be re-planned once converted)."""
 
     record: dict[str, Any]
     tally: _Tally
+    plan: Plan
 
 
 def _crashed(result: BatchResult, record_id: str, exc: Exception) -> dict[str, Any]:

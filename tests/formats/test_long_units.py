@@ -119,3 +119,15 @@ def _rewritten(data: bytes, part: str, change: object) -> bytes:
                 body = change(body.decode("utf-8")).encode("utf-8")  # type: ignore[operator]
             package.writestr(item, body)
     return out.getvalue()
+
+
+def test_a_deck_of_too_much_xml_is_refused_before_it_is_parsed() -> None:
+    """python-pptx holds about 16 bytes per byte of XML: 40 MB of it (a 0.1 MB zip) is refused."""
+    package = io.BytesIO()
+    with zipfile.ZipFile(package, "w", zipfile.ZIP_DEFLATED) as deck:
+        deck.writestr("[Content_Types].xml", "<Types/>")
+        deck.writestr("ppt/presentation.xml", "<p:presentation/>")
+        deck.writestr("ppt/slides/slide1.xml", "<p:sld>" + " " * (40 * 2**20) + "</p:sld>")
+    assert len(package.getvalue()) < 2**20
+    with pytest.raises(ConversionError, match="the deck is 40 MB of XML, more than the 32 MB"):
+        read_file(package.getvalue(), "big.pptx")

@@ -13,44 +13,15 @@ import json
 import subprocess
 import sys
 import textwrap
-import zlib
+from pathlib import Path
 
 import pytest
 from format_fixtures import PROJECT
 
+from bench.hostile_files import one_page_pdf, path_operations
 from skills.formats.memory import RELEASE_ABOVE_BYTES, resident_bytes
 
 MB = 2**20
-
-
-def one_page_pdf(content: bytes) -> bytes:
-    """A PDF of one page whose content stream is ``content``, compressed."""
-    stream = zlib.compress(content, 9)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-    ]
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
-
-
-def path_operations(count: int) -> bytes:
-    return b"".join(
-        b"%d %d m %d %d l S\n" % (i % 600, i % 700, i % 500, i % 300) for i in range(count)
-    )
 
 
 _CHILD = textwrap.dedent(
@@ -71,9 +42,9 @@ _CHILD = textwrap.dedent(
 
 
 @pytest.mark.skipif(resident_bytes() is None, reason="needs Linux's /proc/self/statm")
-def test_a_heavy_pdf_leaves_little_memory_behind(tmp_path: object) -> None:
+def test_a_heavy_pdf_leaves_little_memory_behind(tmp_path: Path) -> None:
     """Before: 341 MB of a 355 MB high-water mark stayed behind."""
-    pdf = tmp_path / "heavy.pdf"  # type: ignore[operator]
+    pdf = tmp_path / "heavy.pdf"
     pdf.write_bytes(one_page_pdf(path_operations(600_000)))
     child = subprocess.run(
         [sys.executable, "-c", _CHILD, str(pdf)],

@@ -25,8 +25,11 @@ from format_fixtures import FIXTURES, PROJECT
 from skills.formats import read
 from skills.formats.conversion import ConversionError, Limits
 from skills.formats.read import read_file
-from skills.formats.registry import FORMATS
+from skills.formats.registry import FORMATS, by_format
 
+_PDF = by_format("pdf")
+assert _PDF is not None
+PDF = _PDF
 MIXED = [
     "operations-runbook.pdf",
     "scanned.pdf",
@@ -91,7 +94,7 @@ def test_a_pdf_waiting_past_the_deadline_for_its_turn_is_its_own_error() -> None
     release = threading.Event()
 
     def hold() -> None:
-        with read._native_turn(FORMATS[0], Limits()):
+        with read._native_turn(PDF, Limits()):
             held.set()
             release.wait(10)
 

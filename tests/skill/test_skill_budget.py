@@ -191,3 +191,36 @@ def test_the_budget_comes_from_the_query_string_then_the_app_setting(
     call_chunk(batch({"text": "x"}), params={"timeBudgetSeconds": "9999"})
     call_chunk(batch({"text": "x"}), params={"timeBudgetSeconds": "soon"})
     assert seen == [100.0, 200.0, 230.0, 100.0]
+
+
+def test_a_file_whose_text_outgrows_its_bytes_is_planned_again_once_converted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file is planned by its base64 length before it is converted; a workbook's text can be
+    many times longer (a 61 x 16,384 sheet: 6.4 million characters of base64, 11.2 million of
+    table, whose full chunking then overran a 229 s budget)."""
+    import base64
+    import io
+
+    from openpyxl import Workbook
+
+    from skills.formats.read import read_file
+
+    book = Workbook()
+    for _ in range(300):
+        book.active.append(["the same long cell text, again and again"] * 20)
+    out = io.BytesIO()
+    book.save(out)
+    data = out.getvalue()
+    encoded = base64.b64encode(data).decode("ascii")
+    assert len(read_file(data, "sheet.xlsx").text) > 3 * len(encoded)
+    monkeypatch.setattr(budget_module, "ASSUMED_FULL_CHARS_PER_SECOND", len(encoded) / 10)
+    monkeypatch.setenv("SKILL_TIME_BUDGET_SECONDS", "20")
+    record = {
+        "file_data": {"$type": "file", "data": encoded},
+        "fileName": "sheet.xlsx",
+        "strategy": "hierarchical",
+    }
+    out_record = records(call_chunk(batch(record)))["1"]
+    assert out_record["errors"] is None
+    assert "instead of 'hierarchical'" in messages(out_record, "warnings")

@@ -1,0 +1,117 @@
+"""Large and hostile files, made on the spot (nothing downloaded, nothing committed): what the
+reliability tests and ``bench/load.py --large-files`` feed the converters.
+
+Each maker takes a size and returns the file's bytes; the sizes in :func:`large_batch` are those
+of the issue that found the converters' limits (issue 32: a wide sheet, a 2-million-operation PDF
+page, nested HTML, a long deck).
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "formats" / "fixtures"
+
+
+def one_page_pdf(content: bytes) -> bytes:
+    """A PDF of one page whose content stream is ``content``, compressed."""
+    stream = zlib.compress(content, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    size = len(objects) + 1
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, xref)
+    return bytes(out)
+
+
+def path_operations(count: int) -> bytes:
+    """``count`` stroked lines: a content stream PDFium parses into ``count`` page objects."""
+    return b"".join(
+        b"%d %d m %d %d l S\n" % (i % 600, i % 700, i % 500, i % 300) for i in range(count)
+    )
+
+
+def pdf_pages(copies: int) -> bytes:
+    """The runbook fixture's pages (text with headings) repeated ``copies`` times."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(FIXTURES / "operations-runbook.pdf")
+    pdf = pdfium.PdfDocument.new()
+    for _ in range(copies):
+        pdf.import_pages(source)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def html_sections(count: int) -> bytes:
+    """A page of ``count`` sections: a heading, a paragraph with a link, a list, a table."""
+    body = "".join(
+        f"<h2>Section {k}</h2><p>Paragraph {k} says <a href='#s{k}'>something</a>.</p>"
+        f"<ul><li>item {k}.1</li><li>item {k}.2</li></ul>"
+        f"<table><tr><th>Key</th><th>Value</th></tr><tr><td>k{k}</td><td>v{k}</td></tr></table>\n"
+        for k in range(count)
+    )
+    return f"<!DOCTYPE html><html><body><main>{body}</main></body></html>".encode()
+
+
+def nested_html(count: int, opening: str = "<div>", closing: str = "</div>") -> bytes:
+    """``count`` levels of ``opening``, each holding one numbered word."""
+    inner = "".join(f"{opening}w{k} " for k in range(count)) + closing * count
+    return f"<!DOCTYPE html><html><body>{inner}</body></html>".encode()
+
+
+def sheet(rows: int, columns: int) -> bytes:
+    """One sheet of ``rows`` x ``columns`` short text cells (61 x 16,384: the widest Excel has)."""
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    data = book.create_sheet("data")
+    for r in range(rows):
+        data.append([f"r{r}c{c}" for c in range(columns)])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def deck(count: int) -> bytes:
+    """``count`` slides of a title and three bullets."""
+    from pptx import Presentation
+
+    presentation = Presentation()
+    for k in range(count):
+        slide = presentation.slides.add_slide(presentation.slide_layouts[1])
+        slide.shapes.title.text = f"Slide {k}"
+        slide.placeholders[1].text = f"point {k}.1\npoint {k}.2\npoint {k}.3"
+    out = io.BytesIO()
+    presentation.save(out)
+    return out.getvalue()
+
+
+def large_batch() -> list[tuple[str, bytes]]:
+    """Ten large files for one call: the issue's hostile shapes at their reported sizes."""
+    return [
+        ("operations.pdf", one_page_pdf(path_operations(2_000_000))),
+        ("runbook-x150.pdf", pdf_pages(150)),  # 1,800 pages: 2,000 is the limit
+        ("sections.html", html_sections(20_000)),
+        ("nested-divs.html", nested_html(100_000)),
+        ("nested-tables.html", nested_html(5_000, "<table><tr><td>", "</td></tr></table>")),
+        ("wide.xlsx", sheet(61, 16_384)),
+        ("tall.xlsx", sheet(100_000, 5)),
+        ("deck.pptx", deck(1_000)),
+        ("guide.docx", (FIXTURES / "widget-api-guide.docx").read_bytes()),
+        ("notes.md", ("# Notes\n\n" + "A line of notes.\n" * 300_000).encode()),
+    ]
