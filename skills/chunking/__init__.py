@@ -6,11 +6,19 @@
 [(0, '# Title\\n\\nSome text.'), (1, '# Title\\n\\nSome text.')]
 """
 
-from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.chunker import (
+    SUFFIX_FORMATS,
+    ChunkingError,
+    chunk_document,
+    detect_format,
+    document_sections,
+)
 from skills.chunking.context import PATH_SEPARATOR, with_note
 from skills.chunking.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
+from skills.chunking.pages import PageMap, without_page_markers
+from skills.chunking.plaintext import numbered_title
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.strategies import BoundaryModel
@@ -28,14 +36,18 @@ __all__ = [
     "CodeLanguage",
     "EmbeddingBoundaries",
     "Format",
+    "PageMap",
     "Strategy",
     "TextEmbedder",
     "chunk_document",
     "count_tokens",
     "detect_format",
+    "document_sections",
     "encode",
     "encoding",
     "language_of",
+    "numbered_title",
     "sentence_starts",
     "with_note",
+    "without_page_markers",
 ]

@@ -36,7 +36,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from skills.chunking.plaintext import numbered_title
+from skills.chunking import numbered_title
 from skills.formats.conversion import (
     PAGE_BREAK,
     ConversionError,
