@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.corpus import cached, entries  # noqa: E402
-from skills.chunking import ChunkOptions, Document, Format, PageMap, chunk_document  # noqa: E402
+from skills.chunking import ChunkOptions, PageMap, chunk_document, document_sections  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
 TRUTH = ROOT / "bench" / "real_files" / "truth"
@@ -132,11 +132,10 @@ def found_headings(markdown: str, fmt: str, title: str | None) -> list[Heading]:
     """The sections the engine reads in the converted text (the converter's Markdown headings
     and the numbered titles the engine finds in plain text): what the heading paths are made
     of. Level: the section's depth; page: where its heading line is."""
-    document = Document.prepare(markdown, title, Format(fmt), ChunkOptions())
     pages = PageMap(markdown)
     return [
         Heading(s.depth, s.title, (pages.pages(s.start, s.start + 1) or (None,))[0], s.start)
-        for s in document.outline.sections
+        for s in document_sections(markdown, title, fmt)
     ]
 
 

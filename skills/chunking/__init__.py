@@ -6,17 +6,22 @@
 [(0, '# Title\\n\\nSome text.'), (1, '# Title\\n\\nSome text.')]
 """
 
-from skills.chunking.chunker import ChunkingError, chunk_document, detect_format
+from skills.chunking.chunker import (
+    ChunkingError,
+    chunk_document,
+    detect_format,
+    document_sections,
+)
 from skills.chunking.context import PATH_SEPARATOR, with_note
 from skills.chunking.markup import SUFFIX_FORMATS
 from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.markup.plaintext import numbered_title
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
-from skills.chunking.pages import PageMap
+from skills.chunking.pages import PageMap, without_page_markers
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
 from skills.chunking.sentences import sentence_starts
-from skills.chunking.strategies import BoundaryModel, Document
+from skills.chunking.strategies import BoundaryModel
 from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
@@ -29,7 +34,6 @@ __all__ = [
     "Chunking",
     "ChunkingError",
     "CodeLanguage",
-    "Document",
     "EmbeddingBoundaries",
     "Format",
     "PageMap",
@@ -38,10 +42,12 @@ __all__ = [
     "chunk_document",
     "count_tokens",
     "detect_format",
+    "document_sections",
     "encode",
     "encoding",
     "language_of",
     "numbered_title",
     "sentence_starts",
     "with_note",
+    "without_page_markers",
 ]

@@ -11,6 +11,7 @@ from skills.chunking.markup.languages import language_of
 from skills.chunking.model import Chunking, ChunkTable, fold_marker_only
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
+from skills.chunking.outline import Section
 from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
@@ -96,6 +97,20 @@ def chunk_document(
 
 #: The warning of a text with nothing to chunk.
 EMPTY_TEXT = "text is empty or whitespace only: no chunks"
+
+
+def document_sections(
+    text: str, title: str | None = None, format: Format | str | None = None
+) -> tuple[Section, ...]:
+    """The sections the engine reads in ``text`` at the default options (Markdown headings,
+    numbered titles of plain text, ...): what heading paths are made of, for measuring them
+    (``bench/structure.py``).
+
+    >>> [(s.depth, s.title) for s in document_sections("# A\\n\\ntext\\n\\n## B\\n\\nmore\\n")]
+    [(1, 'A'), (2, 'B')]
+    """
+    fmt = Format(format) if format is not None else detect_format(text, "")
+    return tuple(Document.prepare(text, title, fmt, ChunkOptions()).outline.sections)
 
 
 def code_title(document_key: str) -> str:

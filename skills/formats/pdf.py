@@ -13,14 +13,16 @@ weight, place (``pdf_lines``). Then, over the whole document:
 - **words** cut at a line end by a soft hyphen (PDFium's U+FFFE) are joined, unless the
   hyphenated form appears elsewhere in the document or the second part opens with a capital or
   a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent
-  set apart by TeX, ``Gr¨obner``, is put back on its letter).
+  set apart by TeX, ``Gr¨obner``, is put back on its letter);
+- **tables** whose cells line up over three rows or more become pipe tables (``pdf_tables``).
 
 Lines are kept as they are; a line clearly shorter than the page's full lines ends a paragraph
 (a blank line follows), ``•`` bullets become list items, and a line that would read as Markdown
 syntax is escaped. Pages are separated by Document Intelligence's page break marker, so every
 chunk knows its pages.
 
-What a text layer does not say is lost: tables are lines of cells, code is lines of text. A page
+What a text layer does not say is lost: a table whose cells wrap or do not line up is lines of
+cells, code is lines of text. A page
 without usable text (a scan, or fonts without a Unicode map that give symbols instead of words)
 is left out, and a warning names it and the route that reads it (the ``layout`` definitions:
 Azure's Document Layout skill, then this skill); an XFA form, whose fields PDFium does not
