@@ -13,14 +13,18 @@ Module-level work is kept to imports and decorators: Flex Consumption allows 30 
 from __future__ import annotations
 
 import json
+import logging
 import os
 
 import azure.functions as func
 
-from skills.skill import AuthMode, auth_mode, handle_chunk_request
-from skills.skill.caller import refusal
+from skills.skill import AuthMode, auth_mode, handle_chunk_request, refusal, startup_check
 
 JSON = "application/json"
+
+# entra mode without allowed callers raises here: the host then loads no function at all
+for _note in startup_check(os.environ):
+    logging.getLogger("skills.skill").warning("%s", _note)
 
 app = func.FunctionApp(
     http_auth_level=(

@@ -55,10 +55,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from skills.chunking import ChunkingError, ChunkOptions, chunk_document
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.newlines import line_view
-from skills.chunking.pack import text_start
+from skills.chunking.piece import text_start
 
 _SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text"})
 _TAGS_ONLY = re.compile(r"(?:\s*<[^!>\n][^>\n]*>)+\s*")

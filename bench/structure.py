@@ -11,8 +11,8 @@ path from the repository root. Levels are relative: 1 is the top level of the do
 The file goes through the skill's own path, ``read_file`` then ``chunk_document`` at the default
 options, and this counts, per file and over all files:
 
-- **heading recall and precision**: a heading that reaches the index (an element of the
-  children's heading paths, whether the converter wrote it or the engine found it in plain text)
+- **heading recall and precision**: a section the engine reads in the converted text (a
+  Markdown heading the converter wrote, or a numbered title the engine found in plain text)
   matches a true one when their normalised texts are equal (case, spacing, quotes and dashes
   aside) and, where both are known, their pages are; each true heading matches at most once,
   in document order.
@@ -25,7 +25,9 @@ options, and this counts, per file and over all files:
 - **furniture lines**: lines found at the same place (among a page's first or last two lines,
   digits aside) on at least half of a PDF's pages, at least three, that are still in children.
 - **page markers in embedText**: children whose ``embedText`` holds a ``<!-- Page...-->``
-  marker, and children made of nothing else.
+  marker, and children made of nothing else;
+- **titles**: files whose title (what heads every heading path) is the true one (or holds it, or
+  is held in it), or none when the truth has none.
 
 ``--markitdown`` also runs MarkItDown (a bench-only dependency: ``bench/requirements.txt``; its
 output has no pages, so its headings match by text alone) through the same engine.
@@ -33,11 +35,14 @@ output has no pages, so its headings match by text alone) through the same engin
     python bench/corpus.py                    # fill .cache/corpus first
     python bench/structure.py                 # a Markdown table; bench/results/structure.json
     python bench/structure.py --markitdown --json bench/results/structure.json
+    python bench/structure.py --speed         # pages a second over every corpus PDF
+    python bench/structure.py --memory        # peak memory per page at 120, 480, 960 pages
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import re
@@ -51,13 +56,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.corpus import cached  # noqa: E402
-from skills.chunking import ChunkOptions, chunk_document  # noqa: E402
-from skills.chunking.pages import PageMap  # noqa: E402
+from bench.corpus import cached, entries  # noqa: E402
+from skills.chunking import ChunkOptions, Document, Format, PageMap, chunk_document  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
 TRUTH = ROOT / "bench" / "structure" / "truth"
 DEFAULT_JSON = ROOT / "bench" / "results" / "structure.json"
+_LINE = re.compile(r"[^\n]+")
 _MARKER = re.compile(r"<!--\s*Page(?:Break|Number|Header|Footer)\b[^>]*-->")
 _HYPHENATED = re.compile(r"\b([A-Za-z]{2,})-([a-z]{2,})\b")
 _WORD = re.compile(r"[A-Za-z]{4,}")
@@ -98,6 +103,7 @@ class Score:
     furniture_left: int = 0
     marker_children: int = 0
     marker_only_children: int = 0
+    titles_right: int = 0  # files whose title is the true one (or, with none, none is given)
     title: str = ""
     misses: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
@@ -106,7 +112,7 @@ class Score:
         for name in (
             "files", "true_headings", "found_headings", "matched", "level_steps", "level_agree",
             "children", "in_true_section", "hyphen_splits", "furniture_left", "marker_children",
-            "marker_only_children",
+            "marker_only_children", "titles_right",
         ):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -122,20 +128,16 @@ class Score:
         }
 
 
-def found_headings(leaves: list[Any]) -> list[Heading]:
-    """The headings that reach the index: each new element of the children's heading paths, in
-    order (level: its depth in the path; page: the first page of the first child under it)."""
-    found: list[Heading] = []
-    previous: tuple[str, ...] = ()
-    for leaf in leaves:
-        path = tuple(leaf.headings)
-        for depth, text in enumerate(path):
-            if depth < len(previous) and previous[: depth + 1] == path[: depth + 1]:
-                continue
-            page = leaf.pages[0] if leaf.pages else None
-            found.append(Heading(depth + 1, text, page, leaf.start))
-        previous = path
-    return found
+def found_headings(markdown: str, fmt: str, title: str | None) -> list[Heading]:
+    """The sections the engine reads in the converted text (the converter's Markdown headings
+    and the numbered titles the engine finds in plain text): what the heading paths are made
+    of. Level: the section's depth; page: where its heading line is."""
+    document = Document.prepare(markdown, title, Format(fmt), ChunkOptions())
+    pages = PageMap(markdown)
+    return [
+        Heading(s.depth, s.title, (pages.pages(s.start, s.start + 1) or (None,))[0], s.start)
+        for s in document.outline.sections
+    ]
 
 
 def match(true: list[Heading], found: list[Heading]) -> list[tuple[int, int]]:
@@ -170,16 +172,33 @@ def level_agreement(
 
 
 def locate(true: list[Heading], markdown: str) -> list[Heading]:
-    """The true headings with their position in the converted text: found in order by their
-    normalised words; one not found starts at its page's start (or stays unknown)."""
+    """The true headings with their position in the converted text: in order, the first line
+    (or two lines) after the previous one whose words are the heading's, else the first
+    occurrence of its words, else the start of its page (or unknown)."""
+    lines = [
+        (m.start(), normalise(m.group().lstrip("#"))) for m in re.finditer(r"[^\n]+", markdown)
+    ]
     flat, index = _flatten(markdown)
     starts = [0] + [m.end() for m in re.finditer(r"<!--\s*PageBreak\s*-->", markdown)]
     placed: list[Heading] = []
-    cursor = 0
+    line_cursor = cursor = 0
     for heading in true:
         key = normalise(heading.text)
-        at = flat.find(key, cursor) if key else -1
-        if at >= 0:
+        found = next(
+            (
+                n
+                for n in range(line_cursor, len(lines))
+                if lines[n][1] == key
+                or (n + 1 < len(lines) and f"{lines[n][1]} {lines[n + 1][1]}" == key)
+            ),
+            None,
+        )
+        at = flat.find(key, cursor) if key and found is None else -1
+        if found is not None:
+            position = lines[found][0]
+            line_cursor = found + 1
+            cursor = flat_position(index, position)
+        elif at >= 0:
             cursor = at + len(key)
             position = index[at]
         elif heading.page is not None and heading.page - 1 < len(starts):
@@ -188,6 +207,13 @@ def locate(true: list[Heading], markdown: str) -> list[Heading]:
             position = -1
         placed.append(Heading(heading.level, heading.text, heading.page, position))
     return placed
+
+
+def flat_position(index: list[int], position: int) -> int:
+    """The first flattened character at or after source ``position``."""
+    from bisect import bisect_left
+
+    return bisect_left(index, position)
 
 
 def _flatten(markdown: str) -> tuple[str, list[int]]:
@@ -282,7 +308,7 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
                             options=ChunkOptions())  # fmt: skip
     true = [Heading(h["level"], h["text"], h.get("page")) for h in truth["headings"]]
     leaves = list(result.leaves)
-    found = found_headings(leaves)
+    found = found_headings(markdown, result.format, title)
     if not PageMap(markdown).pages(0, len(markdown)):
         found = [Heading(h.level, h.text, None, h.at) for h in found]
         true = [Heading(h.level, h.text, None) for h in true]
@@ -303,14 +329,28 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
         hyphen_splits=hyphen_splits(markdown, texts), furniture_left=furniture_left(lines, texts),
         marker_children=sum(bool(_MARKER.search(leaf.embed_text)) for leaf in leaves),
         marker_only_children=sum(not _MARKER.sub("", leaf.text).strip() for leaf in leaves),
+        titles_right=_same_title(title or "", str(truth.get("title") or "")),
         title=title or "",
         misses=[f"p{h.page} {h.text}" for i, h in enumerate(true) if i not in matched_true],
         wrong=[f"p{h.page} {h.text}" for i, h in enumerate(found) if i not in matched_found],
     )  # fmt: skip
 
 
+def _same_title(found: str, true: str) -> int:
+    """1 when the titles agree: equal, or one holds the other (metadata often says
+    ``Arrests by Sex and Age`` where the page says ``Table 324. Arrests by Sex and Age: 2009``)."""
+    found, true = normalise(found), normalise(true)
+    return int(found == true or bool(found and true and (found in true or true in found)))
+
+
 def markitdown_text(path: Path) -> str:
-    from markitdown import MarkItDown  # bench/requirements.txt
+    """MarkItDown's Markdown of the file: installed from bench/requirements.txt, or into
+    ``.cache/markitdown`` (``pip install --target .cache/markitdown markitdown[pdf]``) so that
+    its dependencies stay out of the project's environment."""
+    target = ROOT / ".cache" / "markitdown"
+    if target.is_dir() and str(target) not in sys.path:
+        sys.path.append(str(target))
+    from markitdown import MarkItDown
 
     return str(MarkItDown().convert(str(path)).text_content)
 
@@ -327,8 +367,8 @@ def truths(folder: Path, only: str | None) -> list[dict[str, Any]]:
 def table(rows: dict[str, Score]) -> str:
     lines = [
         "| file | true | found | recall | precision | levels | children | in section | "
-        "hyphen splits | furniture | marker children | marker-only |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "hyphen splits | furniture | marker children | marker-only | title |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in rows.items():
         share = s.shares()
@@ -336,7 +376,7 @@ def table(rows: dict[str, Score]) -> str:
             f"| {name} | {s.true_headings} | {s.found_headings} | {share['recall']:.0%} | "
             f"{share['precision']:.0%} | {share['levels']:.0%} | {s.children} | "
             f"{share['in_section']:.0%} | {s.hyphen_splits} | {s.furniture_left} | "
-            f"{s.marker_children} | {s.marker_only_children} |"
+            f"{s.marker_children} | {s.marker_only_children} | {s.titles_right}/{s.files} |"
         )
     return "\n".join(lines)
 
@@ -359,6 +399,66 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
     return paths
 
 
+def speed(names: list[str], repeats: int = 2) -> dict[str, float]:
+    """Pages a second of ``read_file`` over the corpus PDFs (best of ``repeats`` per file)."""
+    import time
+
+    import pypdfium2 as pdfium
+
+    pages = 0
+    seconds = 0.0
+    for name in names:
+        data = resolve(name).read_bytes()
+        try:
+            count = len(pdfium.PdfDocument(data))
+        except pdfium.PdfiumError:
+            continue  # an encrypted test file
+        best = float("inf")
+        for _ in range(repeats):
+            began = time.perf_counter()
+            with contextlib.suppress(ValueError):  # a refused file costs its time too
+                read_file(data, "file.pdf")
+            best = min(best, time.perf_counter() - began)
+        pages += count
+        seconds += best
+    return {"files": len(names), "pages": pages, "seconds": round(seconds, 3),
+            "pages_per_second": round(pages / seconds) if seconds else 0}  # fmt: skip
+
+
+def memory(copies: int) -> dict[str, float]:
+    """Peak resident memory of converting the runbook fixture imported ``copies`` times (12
+    pages each), above the process's level once the input is built, in a fresh process."""
+    import subprocess
+
+    result = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(copies)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return dict(json.loads(result.stdout))
+
+
+def _memory_child(copies: int) -> None:
+    import io
+    import resource
+
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(ROOT / "tests" / "formats" / "fixtures" / "operations-runbook.pdf")
+    out = pdfium.PdfDocument.new()
+    for _ in range(copies):
+        out.import_pages(source)
+    buffer = io.BytesIO()
+    out.save(buffer)
+    data = buffer.getvalue()
+    read_file(b"# warm", "warm.md")
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    read_file(data, "big.pdf")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base
+    pages = 12 * copies
+    print(json.dumps({"pages": pages, "peak_mb": round(peak / 1024, 1),
+                      "kb_per_page": round(peak / pages)}))  # fmt: skip
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--truth", type=Path, default=TRUTH, help="folder of truth files")
@@ -366,7 +466,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--markitdown", action="store_true", help="MarkItDown beside ours")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--misses", action="store_true", help="list missed and wrong headings")
+    parser.add_argument("--speed", action="store_true", help="pages/s over every corpus PDF")
+    parser.add_argument("--memory", action="store_true", help="peak memory per page, 3 sizes")
+    parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.memory_child:
+        _memory_child(args.memory_child)
+        return 0
+    if args.memory:
+        for copies in (10, 40, 80):
+            print(json.dumps(memory(copies)))
+        return 0
+    if args.speed:
+        names = [e["name"] for e in entries() if e["name"].endswith(".pdf")]
+        missing = [name for name in names if not resolve(name).is_file()]
+        if missing:
+            print(f"missing {missing[:3]}...: run python bench/corpus.py first", file=sys.stderr)
+            return 2
+        print(json.dumps(speed(names)))
+        return 0
     missing = [t["file"] for t in truths(args.truth, args.only) if not resolve(t["file"]).is_file()]
     if missing:
         print(f"missing {missing}: run python bench/corpus.py first", file=sys.stderr)

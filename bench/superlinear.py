@@ -38,23 +38,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.cputime import cpu_seconds
 from skills.chunking import LANGUAGES, chunk_document
-from skills.chunking.markdown import _indented_code_lines
+from skills.chunking.markup.markdown.blocks import _indented_code_lines
 
 MODULES = (
-    "markdown",
-    "plaintext",
-    "rst",
-    "html_tables",
+    "markup.markdown",
+    "markup.markdown.blocks",
+    "markup.markdown.dialects",
+    "markup.markdown.inline",
+    "markup.markdown.matter",
+    "markup.plaintext",
+    "markup.rst",
+    "markup.html_tables",
     "outline",
     "pack",
+    "finer",
     "context",
     "token_index",
     "sentences",
     "chunker",
     "pages",
     "ids",
-    "code",
-    "languages",
+    "markup.code",
+    "markup.languages",
 )
 SEEDS = (
     "a", " ", "\t", "\n", "a ", " \n", "\n    x", "[", "[a](", "(", "<a ", "<tr", "{#", "#",
@@ -98,7 +103,7 @@ def patterns() -> dict[str, re.Pattern[str]]:
         module = importlib.import_module(f"skills.chunking.{name}")
         for attribute, value in vars(module).items():
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
-                found.setdefault(f"{name}.{attribute}", value)
+                found.setdefault(f"{name.removeprefix('markup.')}.{attribute}", value)
     found["markdown._indented_code_lines(4)"] = _indented_code_lines(4)
     for language in LANGUAGES.values():  # patterns held by the languages table's entries
         if language.fallback_signs is not None:

@@ -141,15 +141,36 @@ param embeddingDeploymentCapacity int = 100
 @maxValue(3072)
 param embeddingDimensions int = 1536
 
-@description('Chat model that writes context notes for contextualize=llm (docs/contextual.md); empty: no chat deployment and the option stays off.')
+@description('Chat model that writes context notes for contextualize=llm (docs/contextual.md), e.g. gpt-5.2; empty: no chat deployment and the option stays off.')
 param contextChatModelName string = ''
 
-@description('Version of that chat model.')
-param contextChatModelVersion string = '2024-07-18'
+@description('Version of that chat model. Default 2025-12-11, gpt-5.2: the one text model of the Azure OpenAI retirement table (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/model-retirements, "Current models", table of 2025-12-16) still open to new deployments on 2026-12-05 (gpt-4o-mini 2024-07-18 is retired). Set name and version together (docs/deploy.md).')
+param contextChatModelVersion string = '2025-12-11'
 
 @description('Chat deployment capacity in thousands of tokens per minute.')
 @minValue(1)
 param contextChatDeploymentCapacity int = 50
+
+// ---- the search mode ---------------------------------------------------------------------------
+
+@description('Search side mode (AZURE_SEARCH_MODE; the postdeploy hook deploys it): embedded, reference, files, or layout, which also provisions the AI Services account that bills the Document Layout skill.')
+@allowed([
+  'embedded'
+  'reference'
+  'files'
+  'layout'
+])
+param searchMode string = 'embedded'
+
+@description('layout mode: region of the AI Services account; empty: AZURE_LOCATION when the Document Layout skill documents it, else eastus. The regions are those named by the skill page (https://learn.microsoft.com/azure/search/cognitive-search-skill-document-intelligence-layout, "Supported regions").')
+@allowed([
+  ''
+  'eastus'
+  'westus2'
+  'westeurope'
+  'northcentralus'
+])
+param aiServicesLocation string = ''
 
 // ---- documents -----------------------------------------------------------------------------------
 
@@ -176,6 +197,16 @@ var embeddingDeployment = empty(embeddingDeploymentName) ? embeddingModelName : 
 // azd input SKILL_AUTH_MODE feeds skillAuthMode; the output has another name so that the value azd
 // writes back after provisioning never overrides what the user asked for.
 var effectiveSkillAuthMode = skillAuthMode == 'entra' && !empty(skillAppClientId) ? 'entra' : 'functionKey'
+// layout mode only: the Document Layout skill's documented regions (the @allowed list above);
+// the region of everything else when it is one of them, so that documents stay in one region
+var withLayout = searchMode == 'layout'
+var layoutRegions = [
+  'eastus'
+  'westus2'
+  'westeurope'
+  'northcentralus'
+]
+var layoutLocation = !empty(aiServicesLocation) ? aiServicesLocation : (contains(layoutRegions, location) ? location : 'eastus')
 
 resource rg 'Microsoft.Resources/resourceGroups@2021-04-01' = {
   name: !empty(resourceGroupName) ? resourceGroupName : 'rg-${environmentName}'
@@ -263,6 +294,16 @@ module openAi 'modules/openai.bicep' = {
   }
 }
 
+module aiServices 'modules/ai-services.bicep' = if (withLayout) {
+  name: 'ai-services'
+  scope: rg
+  params: {
+    name: 'ais-${resourceToken}'
+    location: layoutLocation
+    tags: tags
+  }
+}
+
 module rbac 'modules/rbac.bicep' = {
   name: 'rbac'
   scope: rg
@@ -272,6 +313,7 @@ module rbac 'modules/rbac.bicep' = {
     applicationInsightsName: monitoring.outputs.applicationInsightsName
     searchServiceName: search.outputs.name
     openAiAccountName: openAi.outputs.name
+    aiServicesAccountName: withLayout ? aiServices.outputs.name : ''
     functionPrincipalId: functionIdentity.outputs.principalId
     searchPrincipalId: search.outputs.principalId
     deployerPrincipalId: principalId
@@ -333,6 +375,12 @@ output AZURE_OPENAI_EMBEDDING_DEPLOYMENT string = openAi.outputs.embeddingDeploy
 output AZURE_OPENAI_EMBEDDING_MODEL string = embeddingModelName
 output AZURE_OPENAI_EMBEDDING_DIMENSIONS int = embeddingDimensions
 output AZURE_OPENAI_CHAT_DEPLOYMENT string = openAi.outputs.chatDeploymentName
+// what the deploy's estimate of contextual notes divides the container's tokens by
+output AZURE_OPENAI_CHAT_CAPACITY int = contextChatDeploymentCapacity
+
+// layout mode: the AI Services account the skillset bills Document Layout to (by identity)
+output AZURE_AI_SERVICES_ENDPOINT string = withLayout ? aiServices.outputs.endpoint : ''
+output AZURE_AI_SERVICES_LOCATION string = withLayout ? layoutLocation : ''
 
 output AZURE_FUNCTION_APP_NAME string = functionApp.outputs.name
 output AZURE_FUNCTION_APP_ID string = functionApp.outputs.id

@@ -5,10 +5,51 @@
 VENV="${VENV:-.venv}"
 PYTHON="$VENV/bin/python"
 
-install_dependencies() {
-  [ -x "$PYTHON" ] || python3 -m venv "$VENV"
-  "$PYTHON" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# The hash of every file that decides what is installed: a .venv (or node_modules) stamped with
+# it is up to date, so a warm run skips pip and npm (each took 20 s and more even with nothing to do).
+_stamp() {
+  cat "$@" | sha256sum | cut -d' ' -f1
+}
+
+# Runs one named set-up step and says how long it took, so a first run that spends minutes in a
+# quiet pip never looks hung.
+_step() {
+  local what="$1" started=$SECONDS
+  shift
+  echo "-- $what"
+  "$@"
+  echo "   done in $((SECONDS - started)) s"
+}
+
+_npm_install() {
   npm install --silent --no-audit --no-fund >/dev/null
+}
+
+install_dependencies() {
+  if [ ! -x "$PYTHON" ]; then
+    command -v python3 >/dev/null || { echo "Python 3.11+ is needed (python3 not found)" >&2; return 1; }
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+      echo "Python 3.11+ is needed; python3 is $(python3 --version 2>&1)" >&2
+      return 1
+    }
+    _step "creating $VENV (Python $(python3 -c 'import platform; print(platform.python_version())'))" \
+      python3 -m venv "$VENV"
+  fi
+  local python_stamp node_stamp
+  python_stamp="$(_stamp requirements*.txt)"
+  if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$python_stamp" ]; then
+    _step "Python packages into $VENV (requirements-dev.txt; about 1.9 GB the first time, most of it \
+PyTorch for the local embedding model: 3 to 10 minutes; pip prints nothing meanwhile)" \
+      "$PYTHON" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+    echo "$python_stamp" >"$VENV/.installed"
+  fi
+  node_stamp="$(_stamp package.json package-lock.json)"
+  if [ "$(cat node_modules/.installed 2>/dev/null)" != "$node_stamp" ]; then
+    command -v npm >/dev/null || { echo "Node 20+ and npm are needed (npm not found)" >&2; return 1; }
+    _step "Node packages into node_modules (Azurite, the storage emulator; about 360 MB, a minute)" \
+      _npm_install
+    echo "$node_stamp" >node_modules/.installed
+  fi
 }
 
 # Stops Azurite when the calling script exits, keeping that script's exit status. Azurite shuts

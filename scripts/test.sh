@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine (Python 3.11+, Node 20): installs the test dependencies,
-# starts Azurite, then runs lint (ruff), type checks (mypy on skills/) and pytest.
+# starts Azurite, then runs lint (ruff), type checks (mypy on skills/ and tests/) and pytest.
 # Extra arguments go to pytest (e.g. scripts/test.sh -k skill).
 set -euo pipefail
 cd "$(dirname "$0")/.."

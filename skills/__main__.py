@@ -7,11 +7,15 @@ import sys
 
 #: command -> (module with ``main(argv: list[str]) -> int``, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "chunk": ("skills.chunking.cli", "chunk files and print parents/children (jsonl or tree)"),
+    "chunk": ("skills.local.chunk", "chunk files and print parents/children (jsonl or tree)"),
     "eval": ("skills.evaluation.cli", "measure retrieval quality of chunking strategies"),
     "serve": ("skills.local.serve", "serve function_app.py locally with uvicorn (no Core Tools)"),
     "demo": ("skills.local.demo", "send samples/ through the local skill as an indexer would"),
     "package": ("skills.local.package", "list the files a deployment of the Function App carries"),
+    "house": (
+        "skills.local.house",
+        "draw the packages as floors, their imports as arrows (Mermaid)",
+    ),
     "search": ("skills.search.cli", "deploy, query, or simulate the Azure AI Search side"),
 }
 

@@ -1,4 +1,5 @@
-"""The engine's public face: code outside ``skills/chunking/`` imports only ``skills.chunking``.
+"""The public faces: code outside ``skills/chunking/`` imports only ``skills.chunking``, and code
+outside ``skills/skill/`` only ``skills.skill``.
 
 As httpx tests its exported members, this keeps the engine's internals free to change: a module
 outside the engine that needs something from inside asks for it to be exported from
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import skills.chunking
+import skills.skill
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "skills" / "chunking"
@@ -27,17 +29,24 @@ def outside_modules() -> Iterator[Path]:
     yield ROOT / "function_app.py"
 
 
-def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
-    """(line, module) of every import of an engine module other than the package itself."""
+def internal_imports(path: Path, package: str) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of a module inside ``package``, not the package itself."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        else:
+            continue
         for name in names:
-            if name.startswith("skills.chunking."):
+            if name.startswith(package + "."):
                 yield node.lineno, name
+
+
+def engine_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of an engine module other than the package itself."""
+    return internal_imports(path, "skills.chunking")
 
 
 def test_nothing_outside_the_engine_imports_its_internals() -> None:
@@ -62,3 +71,47 @@ def test_the_check_sees_an_internal_import(tmp_path: Path) -> None:
         "skills.chunking.pack",
         "skills.chunking.tokens",
     ]
+
+
+SKILL = ROOT / "skills" / "skill"
+#: Diagnostics of the skill's own memory, which read its internals on purpose.
+SKILL_INTERNAL_READERS = {ROOT / "bench" / "skill_memory.py"}
+#: Imports of the skill's internals still made from outside, each a line: the LLM-calling
+#: modules, which issue 35 (item 4) moves to a package of their own; its face replaces these.
+SKILL_INTERNALS_STILL_USED = {
+    ("skills/evaluation/contextual.py", "skills.skill.contextual"),
+    ("skills/evaluation/contextual.py", "skills.skill.chat"),
+}
+
+
+def skill_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of a module inside the skill, not the package itself."""
+    return internal_imports(path, "skills.skill")
+
+
+def test_nothing_outside_the_skill_imports_its_internals() -> None:
+    outside = [
+        path
+        for folder in (ROOT / "skills", ROOT / "bench")
+        for path in sorted(folder.rglob("*.py"))
+        if SKILL not in path.parents and path not in SKILL_INTERNAL_READERS
+    ]
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in [*outside, ROOT / "function_app.py"]
+        for line, module in skill_imports(path)
+        if (path.relative_to(ROOT).as_posix(), module) not in SKILL_INTERNALS_STILL_USED
+    ]
+    assert not found, "import these from skills.skill (export them there):\n" + "\n".join(found)
+
+
+def test_every_name_the_skill_exports_exists() -> None:
+    missing = [name for name in skills.skill.__all__ if not hasattr(skills.skill, name)]
+    assert not missing
+
+
+def test_the_check_sees_an_import_of_the_skills_internals(tmp_path: Path) -> None:
+    """The rule can fail: a planted import of the skill's internals is found."""
+    planted = tmp_path / "planted.py"
+    planted.write_text("from skills.skill.inputs import LLM_NOTE_TOKENS\nimport skills.skill\n")
+    assert [module for _, module in skill_imports(planted)] == ["skills.skill.inputs"]

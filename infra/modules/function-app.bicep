@@ -178,6 +178,13 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'SKILL_AUTH'
           value: skillAuthSetting
         }
+        // entra mode: the skill's own check of the caller Easy Auth vouched for: its
+        // X-MS-CLIENT-PRINCIPAL-ID (the token's object id) must be one of these object ids, the
+        // same list the authorization policy below allows (skills/skill/caller.py); comma-separated.
+        {
+          name: 'SKILL_ALLOWED_CALLER_IDS'
+          value: skillAuthMode == 'entra' ? join(allowedCallerPrincipalIds, ',') : ''
+        }
         // The skill degrades to its fastest strategy, then to per-record errors, rather than let
         // the indexer time out a whole batch (skills/skill/budget.py).
         {

@@ -7,6 +7,7 @@
 // | function identity  | Cognitive Services OpenAI User | Azure OpenAI      | semantic strategy's embeddings    |
 // | Search identity    | Storage Blob Data Reader       | documents storage | blob indexer (ResourceId=...)     |
 // | Search identity    | Cognitive Services OpenAI User | Azure OpenAI      | embedding skill + vectorizer      |
+// | Search identity    | Cognitive Services User        | AI Services       | Document Layout (layout mode)     |
 // | deployer (opt.)    | Search Service Contributor     | Search            | create index/skillset/indexer     |
 // | deployer (opt.)    | Search Index Data Contributor  | Search            | push/query documents              |
 // | deployer (opt.)    | Storage Blob Data Contributor  | documents storage | upload source documents           |
@@ -33,6 +34,9 @@ param searchServiceName string
 @description('Azure OpenAI account name.')
 param openAiAccountName string
 
+@description('layout mode: AI Services account billing the Document Layout skill; empty: none.')
+param aiServicesAccountName string = ''
+
 @description('Principal (object) id of the function app identity.')
 param functionPrincipalId string
 
@@ -58,9 +62,11 @@ var roles = {
   'Search Service Contributor': '7ca78c08-252a-4471-8644-bb5ff32d4ba0'
   'Search Index Data Contributor': '8ebe5a00-799e-43f5-93ac-243d3dce84a7'
   'Cognitive Services OpenAI User': '5e0bd9bd-7b93-4f28-af87-19fc36ad61bd'
+  'Cognitive Services User': 'a97b65f3-24c7-4388-baec-2e87135dc908'
 }
 
 var withDeployer = !empty(deployerPrincipalId)
+var withLayout = !empty(aiServicesAccountName)
 
 resource hostStorage 'Microsoft.Storage/storageAccounts@2024-01-01' existing = {
   name: hostStorageAccountName
@@ -80,6 +86,10 @@ resource search 'Microsoft.Search/searchServices@2025-05-01' existing = {
 
 resource openAi 'Microsoft.CognitiveServices/accounts@2025-06-01' existing = {
   name: openAiAccountName
+}
+
+resource aiServices 'Microsoft.CognitiveServices/accounts@2025-06-01' existing = if (withLayout) {
+  name: aiServicesAccountName
 }
 
 // ---- function app identity -------------------------------------------------------------------
@@ -138,6 +148,20 @@ resource searchCallsOpenAi 'Microsoft.Authorization/roleAssignments@2022-04-01' 
     principalId: searchPrincipalId
     principalType: 'ServicePrincipal'
     description: 'Embedding skill and vectorizer call Azure OpenAI with the Search identity'
+  }
+}
+
+// The skillset attaches the account by identity (AIServicesByIdentity), which needs this role
+// (https://learn.microsoft.com/azure/search/cognitive-search-attach-cognitive-services, keyless
+// connection: "Cognitive Services User" for the search service's managed identity).
+resource searchBillsLayout 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (withLayout) {
+  name: guid(aiServices.id, searchPrincipalId, roles['Cognitive Services User'])
+  scope: aiServices
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles['Cognitive Services User'])
+    principalId: searchPrincipalId
+    principalType: 'ServicePrincipal'
+    description: 'Document Layout skill billed to the AI Services account by the Search identity'
   }
 }
 

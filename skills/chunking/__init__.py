@@ -6,14 +6,17 @@
 [(0, '# Title\\n\\nSome text.'), (1, '# Title\\n\\nSome text.')]
 """
 
-from skills.chunking.chunker import SUFFIX_FORMATS, ChunkingError, chunk_document, detect_format
+from skills.chunking.chunker import ChunkingError, chunk_document, detect_format
 from skills.chunking.context import PATH_SEPARATOR, with_note
-from skills.chunking.languages import LANGUAGES, CodeLanguage, language_of
+from skills.chunking.markup import SUFFIX_FORMATS
+from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, language_of
+from skills.chunking.markup.plaintext import numbered_title
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
+from skills.chunking.pages import PageMap
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
 from skills.chunking.sentences import sentence_starts
-from skills.chunking.strategies import BoundaryModel
+from skills.chunking.strategies import BoundaryModel, Document
 from skills.chunking.tokens import count_tokens, encode, encoding
 
 __all__ = [
@@ -26,8 +29,10 @@ __all__ = [
     "Chunking",
     "ChunkingError",
     "CodeLanguage",
+    "Document",
     "EmbeddingBoundaries",
     "Format",
+    "PageMap",
     "Strategy",
     "TextEmbedder",
     "chunk_document",
@@ -36,6 +41,7 @@ __all__ = [
     "encode",
     "encoding",
     "language_of",
+    "numbered_title",
     "sentence_starts",
     "with_note",
 ]

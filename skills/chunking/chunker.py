@@ -3,52 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from urllib.parse import unquote, urlsplit
 
 from skills.chunking.ids import IdMaker
-from skills.chunking.languages import language_of
-from skills.chunking.model import Chunking, ChunkTable
+from skills.chunking.markup import markup_named, markup_of_text
+from skills.chunking.markup.languages import language_of
+from skills.chunking.model import Chunking, ChunkTable, fold_marker_only
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
-#: Markdown's block syntax and links. Not a numbered line alone: licenses, contracts and RFCs
-#: number their sections ("1. Definitions."), and read as Markdown a LICENSE lost its titles. A
-#: link's URL holds no bracket or parenthesis here: each candidate ``](`` is then read to the next
-#: one at most, where a line of ``[a](`` repeated took seconds to sniff.
-_MARKDOWN_SIGNS = re.compile(
-    r"^(?: {0,3}#{1,6}[ \t]| {0,3}(?:```|~~~)| {0,3}\|.*\|[ \t]*$| {0,3}[-*+][ \t]+\S"
-    r"| {0,3}>[ \t]?|.*\]\([^()\[\]\s]+\)"
-    r"| {0,3}<table[\s>]|<!-- Page(?:Break|Number|Header|Footer)\b)",  # Document Intelligence
-    re.MULTILINE | re.IGNORECASE,
-)
-#: What only reStructuredText writes: explicit markup at the margin (a directive ``.. note::``, a
-#: target ``.. _install:``), an interpreted-text role (``:class:`Client```), a literal block (a
-#: paragraph ending with ``::``, then an indented block), a table border (``+----+----+``,
-#: ``====  ====``), or a title adorned with a character Markdown gives no heading meaning
-#: (``~~~``, ``^^^``) or with an overline.
-_RST_EXPLICIT = re.compile(
-    r"^\.\.[ \t]+(?:[\w:.+-]+::|_[^\n]*:)|:[\w-]+:`[^`\n]+`|::[ \t\r]*\n[ \t\r]*\n[ \t]+\S"
-    r"|^(?:\+(?:-+\+){2,}|=+(?:[ \t]+=+)+)[ \t\r]*$",
-    re.MULTILINE,
-)
-_RST_TITLE = re.compile(
-    r"^(?P<title>\w[^\n]*)\n(?P<adornment>([!-,./:-<>-@\[-`{-~])\3{2,})[ \t\r]*$"
-    r"|^(?P<overline>([=~^\"'`#*+])\5{2,})[ \t\r]*\n[ \t]*\w[^\n]*\n(?P=overline)[ \t\r]*$",
-    re.MULTILINE,
-)
-#: Markdown's own lines: an ATX heading or a backtick fence at the margin (code samples in a
-#: reStructuredText document are indented).
-_MARKDOWN_ONLY = re.compile(r"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
-#: File suffixes that say the syntax; any other name (``.txt``, a bare key) leaves it to the text.
-SUFFIX_FORMATS: Mapping[str, Format] = {
-    "md": Format.MARKDOWN,
-    "markdown": Format.MARKDOWN,
-    "mdx": Format.MARKDOWN,
-    "rst": Format.RST,
-    "rest": Format.RST,
-}
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
 
@@ -58,10 +22,11 @@ class ChunkingError(ValueError):
 
 
 def detect_format(text: str, name: str = "") -> Format:
-    """The syntax of a document named ``name`` (a path or URL; its suffix decides when it is a
-    Markdown or reStructuredText one, or source code in a language of ``languages.py``). Else
-    from the start of the text: reStructuredText when it shows its own markup and no Markdown
-    heading or fence; else Markdown when it shows any Markdown block syntax or link; else text.
+    """The syntax of a document named ``name`` (a path or URL): the markup its suffix says
+    (``markup.MARKUPS``: Markdown, reStructuredText, or source code in a language of
+    ``languages.py``), else the first its text's start looks like: reStructuredText when it
+    shows its own markup and no Markdown heading or fence; else Markdown when it shows any
+    Markdown block syntax or link; else text.
 
     >>> detect_format("Install\\n~~~~~~~\\n\\nRun ``pip install x``.\\n").value
     'rst'
@@ -70,24 +35,11 @@ def detect_format(text: str, name: str = "") -> Format:
     >>> detect_format("Just words.", "https://account.blob.core.windows.net/docs/guide.rst").value
     'rst'
     """
-    _, dot, suffix = name.rpartition(".")
-    if dot and suffix.lower() in SUFFIX_FORMATS:
-        return SUFFIX_FORMATS[suffix.lower()]
-    if language_of(name) is not None:
-        return Format.CODE
+    named = markup_named(name)
+    if named is not None:
+        return named.format
     sample = line_view(text[:_SNIFF_CHARS])  # Windows line endings read as newlines
-    if not _MARKDOWN_ONLY.search(sample) and (
-        _RST_EXPLICIT.search(sample) or any(map(_adorns_title, _RST_TITLE.finditer(sample)))
-    ):
-        return Format.RST
-    return Format.MARKDOWN if _MARKDOWN_SIGNS.search(sample) else Format.TEXT
-
-
-def _adorns_title(match: re.Match[str]) -> bool:
-    """An underline as long as its title (a fence closing a line of code is usually shorter)."""
-    if match.group("overline"):
-        return True
-    return len(match.group("adornment")) >= len(match.group("title").rstrip())
+    return markup_of_text(sample).format
 
 
 def chunk_document(
@@ -126,7 +78,7 @@ def chunk_document(
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
     parents = ChunkTable(layout.parents, text, 0, ids)
-    leaves = ChunkTable(layout.leaves, text, 1, ids, parents)
+    leaves = ChunkTable(fold_marker_only(layout.leaves, text), text, 1, ids, parents)
     warnings = list(layout.warnings)
     if options.ignored_overlap:
         warnings.append(

@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from skills.chunking.model import Chunk
 from skills.chunking.outline import MAX_TITLE_CHARS, Container, Outline, cut_at_word
+from skills.chunking.pages import without_page_markers
 from skills.chunking.tokens import count_tokens, decode, encode
 
 PATH_SEPARATOR = " > "
@@ -288,7 +289,7 @@ def with_note(chunk: Chunk, note: str, limit: int) -> Chunk:
         prefix = (
             chunk.prefix[: chunk.path_chars] + words + "\n\n" + chunk.prefix[chunk.path_chars :]
         )
-        tokens = count_tokens(prefix + chunk.text)
+        tokens = count_tokens(prefix + without_page_markers(chunk.text))
         if tokens <= limit:
             return replace(chunk, prefix=prefix, tokens=tokens, note=words)
         words = _shorter(words, tokens - limit)

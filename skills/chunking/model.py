@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from skills.chunking.ids import DIGEST_BYTES, IdMaker, chunk_id
-from skills.chunking.pages import PageMap
+from skills.chunking.pages import MARKER_START, PageMap, without_page_markers
+from skills.chunking.tokens import count_tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +23,8 @@ class Chunk:
     ``token_index``) and never above the strategy's limit; children lie inside their parent.
     ``embed_text`` is ``text`` preceded by ``prefix``, the context it needs to stand alone: the
     heading path, and where a table or code block was cut, the table's header rows or the code
-    fence's opening line.
+    fence's opening line; page markers (``<!-- PageBreak -->``) are left out of it, their pages
+    are in ``pages``.
 
     A chunk keeps a reference to the source rather than copies of its text, so chunking a large
     document does not hold it in memory four times over (parents and children, text and embedded
@@ -49,7 +52,8 @@ class Chunk:
 
     @property
     def embed_text(self) -> str:
-        return self.prefix + self.source[self.start : self.end]
+        """``prefix`` and ``text``, without the page markers ``text`` may hold (``pages``)."""
+        return self.prefix + without_page_markers(self.source[self.start : self.end])
 
     def to_dict(self) -> dict[str, Any]:
         """The wire shape: camelCase keys, lists instead of tuples."""
@@ -139,6 +143,7 @@ class ChunkTable(Sequence[Chunk]):
         self._pages: PageMap = PageMap(source) if parents is None else parents._pages  # one scan
         self._digests = bytearray()
         self._repeats: dict[int, int] = {}  # row -> occurrence, for the few repeated chunks
+        _count_without_markers(rows, source)
         for row in range(len(rows)):
             _, headings, _ = rows.context_list[rows.contexts[row]]
             digest, occurrence = ids.key(level, headings, source, rows.starts[row], rows.ends[row])
@@ -206,6 +211,60 @@ class ChunkTable(Sequence[Chunk]):
             pages=self._pages.pages(start, end),
             path_chars=path_chars,
         )
+
+
+def fold_marker_only(rows: ChunkRows, source: str) -> ChunkRows:
+    """``rows`` with each row made only of page markers (``<!-- PageBreak -->`` between a
+    section's last paragraph and the next heading) joined to the row before it under the same
+    parent, else to the row after it: a child of nothing to read is noise in the index, and
+    joined it adds no token to what its neighbour embeds (markers are not embedded)."""
+    markers = [match.start() for match in MARKER_START.finditer(source)]
+    if not markers:
+        return rows
+
+    def lone(row: int) -> bool:
+        start, end = rows.starts[row], rows.ends[row]
+        first = bisect_left(markers, start)
+        holds = first < len(markers) and markers[first] < end
+        return holds and not without_page_markers(source[start:end]).strip()
+
+    kept: list[list[int]] = []  # [start, end, tokens, parent, context row]
+    waiting: list[int] | None = None  # a lone row to join to the next row of its parent
+    for row in range(len(rows)):
+        entry = [rows.starts[row], rows.ends[row], rows.tokens[row], rows.parents[row],
+                 rows.contexts[row]]  # fmt: skip
+        if lone(row):
+            before = kept[-1] if kept else None
+            if before and before[3] == entry[3] and not source[before[1] : entry[0]].strip():
+                before[1] = max(before[1], entry[1])
+                continue
+            waiting = entry
+        elif waiting is not None and kept[-1] is waiting and waiting[3] == entry[3]:
+            if not source[waiting[1] : entry[0]].strip():
+                entry[0] = kept.pop()[0]
+            waiting = None
+        kept.append(entry)
+    folded = ChunkRows()
+    for start, end, tokens, parent, context in kept:
+        prefix, headings, path_chars = rows.context_list[context]
+        folded.add(start, end, tokens, prefix, headings, path_chars, parent)
+    return folded
+
+
+def _count_without_markers(rows: ChunkRows, source: str) -> None:
+    """The tokens of the rows that hold a page marker, counted again as they are embedded
+    (without it): at most a few per page, each a small encode. Leaving a marker out never adds
+    tokens (a marker line is pre-tokens of its own), so the rows stay within their limit."""
+    markers = [match.start() for match in MARKER_START.finditer(source)]
+    if not markers:
+        return
+    for row in range(len(rows)):
+        start, end = rows.starts[row], rows.ends[row]
+        first = bisect_left(markers, start)
+        if first < len(markers) and markers[first] < end:
+            prefix = rows.context_list[rows.contexts[row]][0]
+            text = without_page_markers(source[start:end])
+            rows.tokens[row] = count_tokens(prefix + text)
 
 
 #: A result's ``parents`` or ``leaves``: the engine's table, or chunks a caller made (a tuple).

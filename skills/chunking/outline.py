@@ -15,7 +15,7 @@ import re
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -32,6 +32,11 @@ NO_SECTION = -1
 #: stays small: repeated whole, a 160 KB heading made 89 MB of output.
 MAX_TITLE_CHARS = 200
 ELLIPSIS = "…"
+
+
+def as_written(text: str) -> str:
+    """``text`` itself: how a span reads in a markup without links or other hidden parts."""
+    return text
 
 
 def cut_at_word(text: str, length: int) -> str:
@@ -123,6 +128,15 @@ class Outline:
     content_end: int = -1
     #: What leads the chunks that begin where the text does (the front matter's description).
     lead: str = ""
+    #: The text of a span as a reader reads it (Markdown: a link as its text, a link reference
+    #: definition as nothing); the packer weighs what a piece says by it (``Packer``), so it
+    #: needs no parser of its own. As written unless the parser says otherwise.
+    readable: Callable[[str], str] = as_written
+    #: Whether a section that fits a piece's limit is one piece, even past the target merging
+    #: aims for (the room kept for an overlap): code's sections are definitions, and a function
+    #: that fits a child is one child (``Packer._pack``). A document's sections are not: a long
+    #: one is shared out in even parts.
+    whole_sections: bool = False
     _section_starts: Sequence[int] = field(init=False, repr=False)
     _container_starts: Sequence[int] = field(init=False, repr=False)
     _heading_starts: Sequence[int] = field(init=False, repr=False)
@@ -157,6 +171,15 @@ class Outline:
         while index != NO_SECTION and self.sections[index].end <= position:
             index = self.sections[index].parent
         return index
+
+    def section_ends(self, start: int) -> list[int]:
+        """Where the sections that start at ``start`` end, outermost first."""
+        index = bisect_left(self._section_starts, start)
+        ends = []
+        while index < len(self.sections) and self.sections[index].start == start:
+            ends.append(self.sections[index].end)
+            index += 1
+        return ends
 
     def section_spanning(self, start: int, end: int) -> int:
         """Index of the innermost section holding all of ``[start, end)``, or ``NO_SECTION``."""
@@ -272,6 +295,8 @@ class OutlineBuilder:
         self._content_start = 0
         self._content_end = self.length
         self._lead = ""
+        self._readable: Callable[[str], str] = as_written
+        self._whole_sections = False
 
     def cut(self, position: int, level: int) -> None:
         """A cut point: a piece may begin at ``position``, as good a place as ``level`` says."""
@@ -330,6 +355,14 @@ class OutlineBuilder:
         """The document's text ends at ``start``, before its back matter (metadata, not text)."""
         self._content_end = start
 
+    def reads_as(self, readable: Callable[[str], str]) -> None:
+        """A span of this document reads as ``readable(span)`` (``Outline.readable``)."""
+        self._readable = readable
+
+    def keep_sections_whole(self) -> None:
+        """A section that fits a piece's limit is one piece (``Outline.whole_sections``)."""
+        self._whole_sections = True
+
     def warn(self, message: str) -> None:
         """Something the parser could not read as meant (a syntax error in code)."""
         self._warnings.append(message)
@@ -366,6 +399,8 @@ class OutlineBuilder:
             self._content_start,
             self._content_end,
             self._lead,
+            self._readable,
+            self._whole_sections,
         )
         self._clear()
         return outline

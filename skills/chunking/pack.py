@@ -24,57 +24,18 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from skills.chunking.context import ContextBuilder
+from skills.chunking.finer import FinerCuts
 from skills.chunking.levels import Level
-from skills.chunking.markdown import link_text
 from skills.chunking.outline import Attach, Outline
-from skills.chunking.sentences import sentence_starts
-from skills.chunking.token_index import SAFE, TokenIndex
-from skills.chunking.tokens import count_tokens
+from skills.chunking.piece import Budget, Cuts, Piece, text_start
+from skills.chunking.tidy import absorb_small, no_word_for_company
+from skills.chunking.token_index import TokenIndex
 
 #: Parts may exceed an even share of their range by this factor (never the budget).
 BALANCE_SLACK = 1.15
-_LINE_START = re.compile(r"(?<=\n)(?=[ \t]*\S)")
 _CONTENT = re.compile(r"\S")
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """``limit``: no piece's tokens exceed it. ``target``: what merging aims for (the limit less
-    room kept for overlap); a single unit between the two, such as a code block, stays whole."""
-
-    limit: int
-    target: int
-
-
-@dataclass(frozen=True, slots=True)
-class Cuts:
-    """Cut points of a range, sorted: where (``positions``), how good (``levels``) and how many
-    tokens come before each (``cumulative``, exact between safe positions)."""
-
-    positions: array[int]
-    levels: array[int]
-    cumulative: array[int]
-
-    @classmethod
-    def of(cls, positions: array[int], levels: array[int], index: TokenIndex) -> Cuts:
-        return cls(positions, levels, index.tokens_before_all(positions))
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A packed span: ``cut`` is where it was cut, ``start`` where its text begins."""
-
-    cut: int
-    start: int
-    end: int
-    prefix: str
-    tokens: int  # exact tokens of ``prefix + text[start:end]``
-    headings: tuple[str, ...]
-    text_tokens: int  # of ``text[start:end]`` alone
-    path_chars: int  # of ``prefix``: its heading path line (see ``context.Prefix``)
 
 
 class Packer:
@@ -87,8 +48,7 @@ class Packer:
         self.index = index
         self.context = context
         self.outline = outline
-        self.avoid = {position for c in outline.containers for position in c.avoid}
-        self.by_rows = any(c.row_start is not None for c in outline.containers)
+        self.finer = FinerCuts(text, index, outline, context, self.measure)
         first = _first_content(text, outline.content_start, outline.content_end)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, outline.content_end)
@@ -123,10 +83,16 @@ class Packer:
         A range that fits the limit whole is one piece: the room the target keeps is for an
         overlap with a piece before, and a range packed alone has none."""
         budget = Budget(limit, min(limit, target or limit))
-        return self._no_word_for_company(self._pack_range(cut, end, budget), budget)
+        pieces = self._packed(cut, end, budget)  # the recursive core, with its fallbacks
+        pieces = absorb_small(self, pieces, budget)  # scraps join a neighbour
+        return no_word_for_company(self, pieces, budget)  # no piece ends a few words in
 
-    def _pack_range(self, cut: int, end: int, budget: Budget) -> list[Piece]:
-        """``pack`` but for the words a heading takes for company (``_no_word_for_company``)."""
+    def repack(self, cut: int, end: int, budget: Budget) -> list[Piece]:
+        """``pack`` but for its last pass (``tidy.no_word_for_company``, which asks for it)."""
+        return absorb_small(self, self._packed(cut, end, budget), budget)
+
+    def _packed(self, cut: int, end: int, budget: Budget) -> list[Piece]:
+        """The pieces of ``[cut, end)`` as the recursive core cuts them, before any clean-up."""
         limit = budget.limit
         if cut >= end or not _CONTENT.search(self.text, cut, end):
             return []
@@ -147,103 +113,7 @@ class Packer:
                 self.index,
             )
             self._pack(local, 0, len(local.positions) - 1, budget, 0, out)
-        return self._absorb_small(out, budget)
-
-    def reading_tokens(self, start: int, end: int) -> int:
-        """The tokens of ``text[start:end]`` as a reader reads it: a link as its text, a link
-        reference definition as nothing (``markdown.link_text``). What fits together is decided
-        by what a piece says; the budget is still checked on every real token."""
-        real = self.index.count(start, end)
-        readable = link_text(self.text[start:end])
-        return real if len(readable) == end - start else min(real, count_tokens(readable))
-
-    def _no_word_for_company(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
-        """No piece ends a few words into a sentence. When a piece holds less than an eighth of
-        the budget (as read: a link counts for its text) of a sentence cut at a word, after its
-        headings, it ends at the last sentence or line start with which it fits, else right
-        after the headings; a fragment without headings is packed again with the piece after it (the
-        packer's even parts then share the sentence out). ``### Elementary OS fails to
-        install\\n\\nEOS`` ended a child, ``EOS`` alone was one at 32 tokens, and a changelog's
-        ``## 3.0.1`` took one bare pull-request link of its entry for company."""
-        threshold = budget.target // 8
-        k = 0
-        while k < len(pieces) - 1:
-            piece, following = pieces[k], pieces[k + 1]
-            content = self._past_attached(piece.start, piece.end)
-            cut = following.cut
-            if (
-                content >= piece.end
-                or self.text[cut - 1 : cut] in ("\n", "")
-                or self.reading_tokens(content, piece.end) >= threshold
-                or cut in self._sentence_cuts(content, following.end)
-            ):
-                k += 1
-                continue
-            after = pieces[k + 2 : k + 3]  # a scrap at the end of what is packed again joins it
-            if content > piece.start:  # after headings: end at a sentence, a line, or them
-                new_cut = self._last_whole_cut(piece.cut, content, following.end, budget.limit)
-                head = self.measure(piece.cut, new_cut, budget.limit)
-                rest = self._pack_range(new_cut, following.end, budget)
-                rest = self._absorb_small([*rest, *after], budget)
-                pieces[k : k + 2 + len(after)] = [*([head] if head is not None else []), *rest]
-            else:  # a fragment alone: it and the next piece, packed again as one range
-                rest = self._pack_range(piece.cut, following.end, budget)
-                pieces[k : k + 2 + len(after)] = self._absorb_small([*rest, *after], budget)
-            k += 1
-        return pieces
-
-    def _last_whole_cut(self, cut: int, content: int, end: int, limit: int) -> int:
-        """The last sentence or line start in ``(content, end)`` up to which the piece from
-        ``cut`` fits ``limit``; ``content`` when there is none (the headings then stand alone:
-        the next piece's heading path still names them)."""
-        inner = sorted({*self._sentence_cuts(content, end), *self._line_cuts(content, end)})
-        for position in reversed(inner):
-            if self.outline.container_at(position) is not None:
-                continue  # a code block or table is cut for its headings only when too big
-            piece = self.measure(cut, position, limit)
-            if piece is not None and piece.tokens <= limit:
-                return position
-        return content
-
-    def _absorb_small(self, pieces: list[Piece], budget: Budget) -> list[Piece]:
-        """Merge a piece too small to stand alone (under an eighth of the budget as read, a
-        link counting for its text, or only lines attached to a neighbour) into a neighbour it
-        fits with: the next one for a first piece, else the previous one; attached lines into the
-        next one first (a heading introduces what follows), else into the previous one: a heading
-        before a code block that fits a piece only alone (a content tab's ``=== "Python"``) would
-        be a child that says nothing its path does not. Such a piece may fill the room kept for
-        an overlap (up to the limit)."""
-        threshold = budget.target // 8
-        result = list(pieces)
-        k = 0
-        while k < len(result) and len(result) > 1:
-            piece = result[k]
-            says_nothing = self._attached_only(piece)
-            small = piece.text_tokens < threshold  # as read: a bare link is small too
-            small = small or self.reading_tokens(piece.start, piece.end) < threshold
-            if not small and not says_nothing:
-                k += 1
-                continue
-            neighbours = (k + 1, k - 1) if k == 0 or says_nothing else (k - 1, k + 1)
-            for other in neighbours:
-                if not 0 <= other < len(result):
-                    continue
-                first, last = (other, k) if other < k else (k, other)
-                merged = self.measure(result[first].cut, result[last].end, budget.limit)
-                # lines with nothing to read may take the room kept for an overlap
-                room = budget.limit if says_nothing else budget.target
-                if merged is not None and merged.tokens <= room:
-                    result[first : last + 1] = [merged]
-                    k = first
-                    break
-            else:
-                k += 1
-        return result
-
-    def _attached_only(self, piece: Piece) -> bool:
-        """Whether ``piece`` holds lines attached to a neighbour (headings, labels, bare lines)
-        and nothing else."""
-        return self._past_attached(piece.start, piece.end) >= piece.end
+        return out
 
     # -- the recursive packer: why a cut is where it is, read top-down -----------------------
     def _fits(self, cuts: Cuts, i: int, j: int, budget: int) -> bool:
@@ -258,16 +128,45 @@ class Packer:
         """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
         else cut at the best of the cuts that may end a piece in it (``_boundaries``). A range
         with none is one unit, with the lines attached to it: one piece if it fits the limit,
-        else cut by the first fallback of ``_pack_unit`` that applies."""
+        else cut by the first fallback of ``_pack_unit`` that applies. So is a range that is
+        one section an outline keeps whole (a definition in code, ``Outline.whole_sections``)."""
         boundaries = self._boundaries(cuts, i, j)
-        if self._fits(cuts, i, j, budget.target) or (
-            not boundaries and self._fits(cuts, i, j, budget.limit)
-        ):
+        unit = not boundaries or self._is_whole_section(cuts, i, j)
+        if self._fits(cuts, i, j, budget.target) or (unit and self._fits(cuts, i, j, budget.limit)):
             self._emit(cuts, i, j, budget, tier, out)
+        elif (k := self._section_led_into(cuts, i, j, budget)) is not None:
+            self._cut_at_best(cuts, i, j, [k], budget, tier, out)
         elif boundaries:
             self._cut_at_best(cuts, i, j, boundaries, budget, tier, out)
         else:
             self._pack_unit(cuts, i, j, budget, tier, out)
+
+    def _is_whole_section(self, cuts: Cuts, i: int, j: int) -> bool:
+        """Whether cut points ``i`` to ``j`` hold a section the outline keeps whole, and after
+        it only lines with no cut point among them (an ``elif`` line after a definition)."""
+        if not self.outline.whole_sections:
+            return False
+        ends = self.outline.section_ends(cuts.positions[i])
+        return any(cuts.positions[j - 1] < end <= cuts.positions[j] for end in ends)
+
+    def _section_led_into(self, cuts: Cuts, i: int, j: int, budget: Budget) -> int | None:
+        """The cut where a section the outline keeps whole starts, when the range opens with
+        lines that lead into it and the section fits the limit only without them: a closure
+        right under its factory's signature, a class's first method right under the class line.
+        The piece then starts at the section; the lines before it stand alone (and join a
+        neighbour they fit with, ``tidy.absorb_small``), where they ran into it before."""
+        if not self.outline.whole_sections:
+            return None
+        leads, _ = self._attached_units(cuts, i, j)
+        positions = cuts.positions
+        k = i
+        while k in leads and k + 1 < j:
+            k += 1
+            for end in self.outline.section_ends(positions[k]):
+                m = bisect_left(positions, end, k + 1, j + 1)
+                if m <= j and self._fits(cuts, k, m, budget.limit):
+                    return k
+        return None
 
     def _cut_at_best(
         self,
@@ -427,16 +326,16 @@ class Packer:
             return None
         first, block = start, outline.container_at(start)
         if block is None or block.start == start:  # (indented code's body starts with it)
-            first = self._past_attached(start, end)  # past the lines that lead into it
+            first = self.past_attached(start, end)  # past the lines that lead into it
             block = outline.container_starting_in(first, first + 1)
         if block is None:
             return None
         # only trailing lines may follow the block, and a part of one must be one line or row
         rest = text_start(text, block.end, end)
-        if self._past_attached(rest, end, only=Attach.PREVIOUS) < end:
+        if self.past_attached(rest, end, only=Attach.PREVIOUS) < end:
             return None
         whole = first == block.start and end >= block.end
-        if not whole and self._line_cuts(first, min(end, block.end)):
+        if not whole and self.finer.lines(first, min(end, block.end)):
             return None
         prefix = self.context.fitted(start, end, limit - text_tokens)
         if prefix is None:
@@ -505,7 +404,7 @@ class Packer:
             return None
         return line[1]
 
-    def _past_attached(self, start: int, end: int, only: Attach | None = None) -> int:
+    def past_attached(self, start: int, end: int, only: Attach | None = None) -> int:
         """Where the text after the attached lines that open ``[start, end)`` begins; with
         ``only``, past those that attach that way alone."""
         while start < end:
@@ -569,9 +468,9 @@ class Packer:
         cuts = {positions[k] for k in range(first, last) if levels[k] > Level.AVOID}
         container = self.outline.container_at(low)
         if container is not None and high <= container.end:
-            cuts.update(self._line_cuts(max(low, container.body_start) - 1, high))
+            cuts.update(self.finer.lines(max(low, container.body_start) - 1, high))
         elif not self.outline.overlaps_container(low, high):
-            cuts.update(self._sentence_cuts(low, high, earliest))
+            cuts.update(self.finer.sentences(low, high, earliest))
         found = sorted(cut for cut in cuts if low <= cut < high and cut >= earliest)
         if not any(self._trails(start) for start in self.outline.attached_starts(low, high)):
             return found
@@ -582,14 +481,14 @@ class Packer:
         line = self.outline.attached_line(position)
         return line is not None and line[1] is Attach.PREVIOUS
 
-    # -- below the line: sentences, words, tokens ----------------------------------------------
+    # -- below the line: the finer tiers (``finer.FinerCuts``), tried in turn ------------------
     def _split_finer(self, cut: int, end: int, budget: Budget, tier: int, out: list[Piece]) -> None:
         """Cut one oversized unit at the first finer tier with a cut point inside it: lines
         first in code and tables, sentences first in prose, then words; tokens last."""
         lines, sentences, words = (
-            (Level.LINE, self._line_cuts),
-            (Level.SENTENCE, self._sentence_cuts),
-            (Level.WORD, lambda cut, end: self._word_cuts(cut, end, budget.limit)),
+            (Level.LINE, self.finer.lines),
+            (Level.SENTENCE, self.finer.sentences),
+            (Level.WORD, lambda cut, end: self.finer.words(cut, end, budget.limit)),
         )
         in_container = self.outline.overlaps_container(cut, end)
         tiers = (lines, sentences, words) if in_container else (sentences, lines, words)
@@ -604,85 +503,7 @@ class Packer:
                 )
                 self._pack(local, 0, len(inner) + 1, budget, next_tier + 1, out)
                 return
-        self._split_tokens(text_start(self.text, cut, end), end, budget.limit, out)
-
-    def _line_cuts(self, cut: int, end: int) -> list[int]:
-        starts = (m.start() for m in _LINE_START.finditer(self.text, cut + 1, end))
-        found = [start for start in starts if start not in self.avoid]
-        return [start for start in found if self._starts_row(start)] if self.by_rows else found
-
-    def _starts_row(self, position: int) -> bool:
-        """Whether a line start may begin a piece in a container cut by rows (HTML tables)."""
-        container = self.outline.container_at(position)
-        if container is None or container.row_start is None:
-            return True
-        return container.row_start.match(self.text, position) is not None
-
-    def _sentence_cuts(self, cut: int, end: int, earliest: int = 0) -> list[int]:
-        """Sentence cuts in ``(cut, end)``; those before ``earliest`` may be left out (a cut lies
-        at or before the sentence start it comes from)."""
-        text = self.text
-        cuts = []
-        for start in sentence_starts(text, cut, end, report_from=earliest):
-            position = start - 1 if text[start - 1].isspace() else start  # CJK stops: no space
-            while position > cut and text[position - 1].isspace() and text[position - 1] != "\n":
-                position -= 1
-            if cut < position < end:
-                cuts.append(position)
-        if not cuts or not self.outline.touches_heading(cuts[0], cuts[-1]):
-            return cuts
-        # "## 1. Setup" holds no sentence break: a heading line is cut at words, if at all
-        return [position for position in cuts if self.outline.heading_around(position) is None]
-
-    def _word_cuts(self, cut: int, end: int, limit: int) -> list[int]:
-        """Spaces before words in ``(cut, end)``, outside heading lines that fit ``limit``: such
-        a heading is cut only when it alone exceeds the budget."""
-        words = [m.start() for m in SAFE.finditer(self.text, cut + 1, end)]
-        if not words or not self.outline.touches_heading(words[0], words[-1]):
-            return words
-        fits: dict[tuple[int, int], bool] = {}
-        kept = []
-        for position in words:
-            heading = self.outline.heading_around(position)
-            if heading is not None:
-                if heading not in fits:
-                    piece = self.measure(heading[0], heading[1], limit)
-                    fits[heading] = piece is None or piece.tokens <= limit
-                if fits[heading]:
-                    continue
-            kept.append(position)
-        return kept
-
-    def _split_tokens(self, start: int, end: int, budget: int, out: list[Piece]) -> None:
-        """Last resort for a run without spaces: windows of whole tokens, each counted exactly."""
-        ends = self.index.ends
-        position = start
-        while position < end:
-            room = budget - self.context.upper_bound(position, budget)
-            first_token = self.index.tokens_before(position)
-            stop = min(end, int(ends[min(first_token + max(room, 1), len(ends)) - 1]))
-            stop = max(stop, position + 1)
-            piece = self.measure(position, stop, budget)
-            while piece is not None and piece.tokens > budget and stop > position + 1:
-                stop = position + max(1, (stop - position) * 9 // 10)
-                piece = self.measure(position, stop, budget)
-            if piece is not None:
-                out.append(piece)
-            position = stop
-
-
-def text_start(text: str, cut: int, end: int) -> int:
-    """Where a chunk cut at ``cut`` begins: the next non-space character, or the start of the
-    next non-blank line when the skipped space holds a newline (indentation is kept)."""
-    position = cut
-    line_start = cut if cut == 0 or text[cut - 1] == "\n" else -1
-    while position < end and text[position].isspace():
-        if text[position] == "\n":
-            line_start = position + 1
-        position += 1
-    if position >= end:
-        return end
-    return line_start if line_start >= 0 else position
+        self.finer.token_windows(text_start(self.text, cut, end), end, budget.limit, out)
 
 
 def _first_content(text: str, start: int, end: int) -> int:

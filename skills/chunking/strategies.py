@@ -17,17 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from skills.chunking.code import parse_code
 from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup import MARKUPS, Reading, read_as_paragraphs
 from skills.chunking.model import NO_PARENT, ChunkRows
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import Outline
-from skills.chunking.pack import Packer, Piece, text_start
-from skills.chunking.plaintext import parse_text
-from skills.chunking.rst import parse_rst
+from skills.chunking.pack import Packer
+from skills.chunking.piece import Piece, text_start
 from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 T = TypeVar("T")
@@ -96,16 +94,11 @@ class Document:
         with its topic shifts as cut points too."""
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
-            outline = parse_text(text)
-        elif fmt is Format.TEXT:  # numbered titles are sections
-            outline = parse_text(text, options.heading_depth, titles=True)
-        elif fmt is Format.CODE:
-            outline = parse_code(text, language)
-        elif fmt is Format.RST:
-            outline = parse_rst(text, options.heading_depth)
+            outline = read_as_paragraphs(text)
         else:  # fixed windows only need the heading paths
             sections_only = options.strategy is Strategy.FIXED
-            outline = parse_markdown(text, options.heading_depth, sections_only)
+            reading = Reading(options.heading_depth, sections_only, language)
+            outline = MARKUPS[fmt].parse(text, reading)
         if options.strategy is Strategy.SEMANTIC and boundary_model is not None:
             outline = with_topic_shifts(outline, text, boundary_model)
         return cls(

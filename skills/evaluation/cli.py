@@ -1,11 +1,15 @@
 """``python -m skills eval``: which chunking retrieves best on these documents, at what cost.
 
-    python -m skills eval                                  # dev set, default grid + baselines
+    python -m skills eval                                  # dev set (else a bundled one), baselines
     python -m skills eval --docs DIR --questions FILE      # your documents (.jsonl or Chroma .csv)
     python -m skills eval --grid grid.json --out results/  # your candidates
     python -m skills eval --only "hier-1024-160-32 budget" --no-baselines
     python -m skills eval --retrieval hybrid               # BM25 + vector, as the service queries
     python -m skills eval --set evaluation_sets/licenses   # a set over installed packages' files
+
+Without ``--set``, ``--docs`` or ``--questions`` it measures the shared dev set when this checkout
+has it beside it (``../shared/eval/dev``), else the bundled ``evaluation_sets/licenses``, and
+says which. Before the work starts it says how long it will take (``estimate.py``).
 
 Writes ``results.json``, ``results.csv`` and ``hit_by_budget.png`` to ``--out`` and prints the
 table. Embeds with Azure OpenAI when ``AZURE_OPENAI_ENDPOINT`` and
@@ -22,18 +26,21 @@ from pathlib import Path
 
 from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_dataset
 from skills.evaluation.grid import Candidate, load_grid
-from skills.evaluation.installed import load_set
+from skills.evaluation.installed import SETS, load_set
 from skills.evaluation.retrieval import RETRIEVALS
+
+#: The set measured when the shared dev set is not there: the smallest bundled one (19 questions).
+BUNDLED_SET = SETS / "licenses"
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m skills eval", description=__doc__.split("\n")[0])
-    p.add_argument("--docs", type=Path, default=DEFAULT_DEV_SET / "docs", help="documents folder")
+    p.add_argument("--docs", type=Path, help=f"documents folder (default {DEFAULT_DEV_SET}/docs)")
     p.add_argument(
         "--questions",
         type=Path,
-        default=DEFAULT_DEV_SET / "questions.jsonl",
-        help="questions (.jsonl: dev format or Chroma-style offsets; .csv: Chroma's questions_df)",
+        help="questions (.jsonl: dev format or Chroma-style offsets; .csv: Chroma's "
+        f"questions_df; default {DEFAULT_DEV_SET}/questions.jsonl)",
     )
     p.add_argument(
         "--set",
@@ -61,6 +68,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    _choose_set(args)
     try:
         dataset = load_set(args.set) if args.set else load_dataset(args.docs, args.questions)
         candidates = load_grid(args.grid, with_baselines=not args.no_baselines)
@@ -75,10 +83,18 @@ def main(argv: list[str] | None = None) -> int:
         candidates = [c for c in candidates if c.name in set(args.only)]
     from skills.embeddings import default_embedder
     from skills.evaluation import report
+    from skills.evaluation.estimate import estimate
     from skills.evaluation.run import evaluate
     from skills.evaluation.versus import versus_best_baseline, versus_table
 
     embedder = default_embedder(args.cache)
+    print(
+        f"{len(candidates)} candidates, {len(dataset.questions)} questions over "
+        f"{len(dataset.documents)} documents: "
+        + estimate(dataset, candidates, embedder.inner).sentence(),
+        file=sys.stderr,
+        flush=True,
+    )
     results = evaluate(dataset, candidates, embedder, _progress, args.retrieval)
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -107,6 +123,24 @@ def main(argv: list[str] | None = None) -> int:
         f"* = baseline; outputs in {args.out}/"
     )
     return 0
+
+
+def _choose_set(args: argparse.Namespace) -> None:
+    """Fill in the default set: the shared dev set where it is, else the bundled one, said."""
+    if args.set or args.docs or args.questions:
+        args.docs = args.docs or DEFAULT_DEV_SET / "docs"
+        args.questions = args.questions or DEFAULT_DEV_SET / "questions.jsonl"
+        return
+    if (DEFAULT_DEV_SET / "questions.jsonl").is_file():
+        args.docs, args.questions = DEFAULT_DEV_SET / "docs", DEFAULT_DEV_SET / "questions.jsonl"
+        return
+    args.set = BUNDLED_SET
+    print(
+        f"the shared dev set is not beside this checkout ({DEFAULT_DEV_SET}): measuring the "
+        f"bundled {BUNDLED_SET.relative_to(SETS.parent)} instead (--set, --docs and --questions "
+        "choose another)",
+        file=sys.stderr,
+    )
 
 
 def _progress(candidates: Iterable[Candidate]) -> Iterable[Candidate]:

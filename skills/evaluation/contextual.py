@@ -37,7 +37,7 @@ from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import DEFAULT_DEV_SET, Dataset, load_dataset
 from skills.evaluation.grid import Candidate
 from skills.evaluation.spans import Span
-from skills.skill.inputs import LLM_NOTE_TOKENS
+from skills.skill import LLM_NOTE_TOKENS
 
 NoteWriter = Callable[[str, str, Chunking, ChunkOptions], Chunking]
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.DOTALL)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
 from skills.ranking import BM25, hybrid
@@ -21,7 +21,7 @@ from skills.ranking import BM25, hybrid
 RETRIEVALS = ("vector", "hybrid")
 
 
-def normalized(vectors: Sequence[Sequence[float]]) -> NDArray[np.float32]:
+def normalized(vectors: ArrayLike) -> NDArray[np.float32]:
     """Rows scaled to unit length (a zero row stays zero)."""
     matrix = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)

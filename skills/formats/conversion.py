@@ -90,9 +90,15 @@ def titled(markdown: str, title: str | None, warnings: list[str]) -> Converted:
 
 def out_of_time(what: str, done: int, total: int) -> str:
     """The warning of a conversion stopped at its deadline."""
+    return stopped_at(f"{done} of {total} {what}")
+
+
+def stopped_at(place: str) -> str:
+    """The warning of a conversion stopped at its deadline after ``place`` (``"12 rows of
+    sheet 'Data'"``)."""
     return (
-        f"conversion stopped at its time budget after {done} of {total} {what}: the rest is not "
-        "indexed; lower the skill's batchSize or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
+        f"conversion stopped at its time budget after {place}: the rest is not indexed; lower "
+        "the skill's batchSize or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
     )
 
 

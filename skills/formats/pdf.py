@@ -1,17 +1,31 @@
-"""PDF to the engine's Markdown: the text layer page by page, headings from the bookmarks.
+"""PDF to the engine's Markdown: the text layer page by page, with headings, clean words and no
+page furniture.
 
-PDFium (pypdfium2) reads each page's text in reading order. Lines are kept as they are; a line
-clearly shorter than the page's full lines ends a paragraph (a blank line follows), ``•`` bullets
-become list items, and a line that would read as Markdown syntax is escaped. A line that is a
-bookmark's title on the bookmark's page becomes a heading of the bookmark's depth: born-digital
-PDFs (Word, LibreOffice, LaTeX exports) carry their headings that way. Pages are separated by
-Document Intelligence's page markers, so every chunk knows its pages.
+PDFium (pypdfium2) reads each page's text in reading order, and for each line its type: size,
+weight, place (``pdf_lines``). Then, over the whole document:
 
-What a text layer does not say is lost: tables are lines of cells, code is lines of text. Pages
-without any text are counted; when most pages have none the PDF is a scan and the warning names
-the route that reads it (the ``layout`` definitions: Azure's Document Layout skill, then this
-skill). An encrypted PDF, a broken one, or one with more pages than ``Limits.max_pages`` is an
-error before any page is read.
+- **furniture** (running headers, footers, page numbers) is found by repetition at the same
+  place across pages and left out of the text (``pdf_furniture``); the page is still counted;
+- **headings** come from the bookmarks where they match the page text, else from typography
+  and numbering (``pdf_headings``): ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not
+  the producer wrote an outline; the first page's title line, or the metadata title when it is
+  a real one, is the document's title;
+- **words** cut at a line end by a soft hyphen (PDFium's U+FFFE) are joined, unless the
+  hyphenated form appears elsewhere in the document or the second part opens with a capital or
+  a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent
+  set apart by TeX, ``Gr¨obner``, is put back on its letter).
+
+Lines are kept as they are; a line clearly shorter than the page's full lines ends a paragraph
+(a blank line follows), ``•`` bullets become list items, and a line that would read as Markdown
+syntax is escaped. Pages are separated by Document Intelligence's page break marker, so every
+chunk knows its pages.
+
+What a text layer does not say is lost: tables are lines of cells, code is lines of text. A page
+without usable text (a scan, or fonts without a Unicode map that give symbols instead of words)
+is left out, and a warning names it and the route that reads it (the ``layout`` definitions:
+Azure's Document Layout skill, then this skill); an XFA form, whose fields PDFium does not
+render, gets a warning too. An encrypted PDF, a broken one, or one with more pages than
+``Limits.max_pages`` is an error before any page is read.
 """
 
 from __future__ import annotations
@@ -20,6 +34,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from skills.chunking import numbered_title
 from skills.formats.conversion import (
     PAGE_BREAK,
     ConversionError,
@@ -28,15 +43,41 @@ from skills.formats.conversion import (
     out_of_time,
     titled,
 )
-from skills.formats.markdown_text import heading, plain
+from skills.formats.markdown_text import heading, plain, table
+from skills.formats.pdf_furniture import furniture
+from skills.formats.pdf_headings import (
+    Heading,
+    Key,
+    body_type,
+    first_page_title,
+    from_bookmarks,
+    from_typography,
+    is_cover,
+    meaningful_title,
+    normalised,
+    with_bookmarked_types,
+)
+from skills.formats.pdf_lines import Page, read_page
+from skills.formats.pdf_tables import tables
 
-#: The warning of a file with no text layer: it names the route that reads scans.
-SCANNED = (
-    "{empty} of {pages} pages have no text layer (a scan or images of text): index this file "
-    "with the 'layout' definitions (Document Layout skill, then this skill; docs/formats.md)"
+#: The warning of pages whose text cannot be used: it names them and the route that reads them.
+UNREADABLE = (
+    "{pages} of {count} {verb} no text layer that can be read (a scan, images of text, or "
+    "fonts without a Unicode map) and {pronoun} not indexed: index this file with the 'layout' "
+    "definitions (Document Layout skill, then this skill; docs/formats.md)"
+)
+XFA = (
+    "the PDF is an XFA form: PDFium reads only its static text, not the form's fields and "
+    "values; export it to a plain PDF (print to PDF) to index what it shows"
 )
 _BULLET = re.compile(r"^[ \t]*[•◦▪‣●○■□–][ \t]+")
 _SHORT_LINE = 0.8  # of the page's long lines' length: shorter ends a paragraph
+_SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
+_HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
+_XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
+#: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
+#: all): a catalog that ``/NeedsRendering``, an ``/XFA`` stream or array in the form.
+_XFA_MARK = re.compile(rb"/NeedsRendering\s*true|/XFA\s*(?:\[|\d+\s+\d+\s+R)")
 
 
 def pdf_to_markdown(data: bytes, limits: Limits) -> Converted:
@@ -47,9 +88,12 @@ def pdf_to_markdown(data: bytes, limits: Limits) -> Converted:
     except pdfium.PdfiumError as exc:
         raise ConversionError(_open_error(str(exc))) from None
     try:
-        return _convert(pdf, limits)
+        converted = _convert(pdf, limits)
     finally:
         pdf.close()
+    if _XFA_MARK.search(data) and XFA not in converted.warnings:
+        return Converted(converted.text, converted.title, (XFA, *converted.warnings))
+    return converted
 
 
 def _open_error(reason: str) -> str:
@@ -68,30 +112,88 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             f"the PDF has {count} pages, more than the {limits.max_pages} one file may have: "
             "split it (Document Layout reads at most 2,000 pages too)"
         )
-    headings = _bookmarks(pdf)
-    pages: list[str] = []
-    warnings: list[str] = []
-    empty = 0
+    warnings: list[str] = [XFA] if pdf.get_formtype() in _XFA_FORMS else []
+    pages: list[Page] = []
     for index in range(count):
         if limits.expired():
             warnings.append(out_of_time("pages", index, count))
             break
         page = pdf[index]
         try:
-            textpage = page.get_textpage()
-            text = textpage.get_text_range() if textpage.count_chars() else ""
-            textpage.close()
+            pages.append(read_page(page, index))
         finally:
             page.close()
-        if not text.strip():
-            empty += 1
-        pages.append(_page_markdown(text, headings.get(index, []), index + 1))
-    if empty and empty * 2 >= count:
-        warnings.append(SCANNED.format(empty=empty, pages=count))
-    metadata = pdf.get_metadata_dict(skip_empty=True)
-    first = [headings[index][0] for index in sorted(headings)[:1]]
-    title = metadata.get("Title") or (first[0][1] if first and first[0][0] == 1 else "")
-    return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
+    unreadable = _unreadable(pages)
+    if unreadable:
+        one = len(unreadable) == 1
+        warnings.append(
+            UNREADABLE.format(
+                pages=_page_list(unreadable),
+                count=count,
+                verb="has" if one else "have",
+                pronoun="it is" if one else "they are",
+            )
+        )
+    skip = furniture(pages)
+    title, headings = _structure(pdf, pages, skip)
+    words = _hyphenated(pages)
+    markdown = f"\n\n{PAGE_BREAK}\n\n".join(
+        "" if page.garbage else _page_markdown(page, headings, skip, words) for page in pages
+    )
+    return titled(markdown + "\n", title, warnings)
+
+
+def _unreadable(pages: list[Page]) -> list[int]:
+    """Pages (from 1) left out: those with garbage, and the empty ones when they are half the
+    document (a scan; one blank page in a report is not worth a warning)."""
+    empty = [page.index + 1 for page in pages if not page.lines]
+    garbage = [page.index + 1 for page in pages if page.garbage]
+    if empty and len(empty) * 2 >= len(pages):
+        return sorted(empty + garbage)
+    return garbage
+
+
+def _page_list(numbers: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"pages 1-3, 7"`` (one page: ``"page 4"``)."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+    return ("page " if len(numbers) == 1 else "pages ") + text
+
+
+def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[Key, Heading]]:
+    """The title, and the headings by the line they start at."""
+    body = body_type(pages)
+    title = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
+    shown, title_lines = first_page_title(pages, body, skip)
+    title = title or shown
+    title_lines += _title_lines(pages, title, skip)
+    if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
+        cover = title_lines[0][0]  # a cover's lines are not sections
+        title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
+    bookmarks = _bookmarks(pdf)
+    headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
+    marks = sum(len(found) for found in bookmarks.values())
+    if not headings or len(headings) * 2 < marks:
+        return title, from_typography(pages, body, skip | set(title_lines))
+    return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+
+
+def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
+    """The first page's lines that are the metadata title: not a heading of the body."""
+    if not title or not pages:
+        return []
+    wanted = normalised(title)
+    first = pages[0]
+    return [
+        (first.index, i)
+        for i, line in enumerate(first.lines)
+        if normalised(line.text) == wanted and (first.index, i) not in skip
+    ]
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:
@@ -108,23 +210,84 @@ def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:
     return found
 
 
-def _page_markdown(text: str, headings: list[tuple[int, str]], number: int) -> str:
-    text = text.replace("\ufffe", "-")  # PDFium's mark of a hyphen that ends a line
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    lines = [line for line in lines if line.strip()]
-    full = sorted(len(line) for line in lines)[int(len(lines) * 0.9)] if lines else 0
-    pending = list(headings)
+def _hyphenated(pages: list[Page]) -> set[str]:
+    """The hyphenated words the document writes whole on a line (``data-driven``)."""
+    return {
+        word.casefold()
+        for page in pages
+        if not page.garbage
+        for line in page.lines
+        if "-" in line.text
+        for word in _HYPHENATED.findall(line.text)
+    }
+
+
+def clean(text: str, hyphenated: set[str]) -> str:
+    """A line's words as written: soft hyphens joined, real compounds kept.
+
+    >>> clean("statistically signifi\\ufffecant, Gimp\\ufffePrint", set())
+    'statistically significant, Gimp-Print'
+    >>> clean("a data\\ufffedriven test", {"data-driven"})
+    'a data-driven test'
+    """
+    if "\ufffe" in text:
+        text = _SOFT_HYPHEN.sub(lambda m: _soft_hyphen(m, hyphenated), text)
+        text = text.replace("\ufffe", "-")
+    return text
+
+
+def _soft_hyphen(match: re.Match[str], hyphenated: set[str]) -> str:
+    before, left, right = match.groups()
+    keep = (
+        right[:1].isupper()
+        or right[:1].isdigit()
+        or f"{left}-{right}".casefold() in hyphenated
+        or any(mark in before for mark in "./:@")  # a URL or a path: www.sane-project.org
+    )
+    return f"{before}{left}{'-' if keep else ''}{right}"
+
+
+def _page_markdown(
+    page: Page, headings: dict[Key, Heading], skip: set[Key], words: set[str]
+) -> str:
+    kept = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
+    lengths = sorted(len(page.lines[i].text) for i in kept)
+    full = lengths[int(len(lengths) * 0.9)] if lengths else 0
+    grids = tables(page, skip)
     out: list[str] = []
-    for line in lines:
-        words = " ".join(line.split())
-        match = next((h for h in pending if h[1] == words), None)
-        if match is not None:
-            pending.remove(match)
-            out.append(("\n" if out else "") + heading(match[0], words) + "\n")
+    covered = -1  # the last line a heading or a table took
+    for i in kept:
+        if i <= covered:
             continue
+        found = headings.get((page.index, i))
+        grid = grids.get(i)
+        if found is None and grid is not None:
+            end, rows = grid
+            _block(out, table([[clean(cell, words) for cell in row] for row in rows]))
+            covered = end - 1
+            continue
+        if found is not None:
+            _block(out, heading(found.level, clean(found.text, words)))
+            covered = i + found.lines - 1
+            continue
+        line = clean(page.lines[i].text, words)
         bullet = _BULLET.match(line)
         out.append("- " + plain(line[bullet.end() :]) if bullet else plain(line))
-        if bullet or len(line) < _SHORT_LINE * full:
+        ends = bullet or len(line) < _SHORT_LINE * full
+        if ends and not _reads_as_numbered_title(line):
             out.append("")
-    out.append(f'<!-- PageNumber="{number}" -->')
     return "\n".join(out).strip("\n")
+
+
+def _block(out: list[str], block: str) -> None:
+    """A heading or a table, with a blank line before and after it."""
+    if out and out[-1]:
+        out.append("")
+    out.append(block)
+    out.append("")
+
+
+def _reads_as_numbered_title(line: str) -> bool:
+    """A line the engine would take for a numbered title (``3.1 Traces``) if it stood alone: the
+    typography did not make it a heading, so it stays in its paragraph."""
+    return numbered_title(line.strip() + "\n\n", 0) is not None

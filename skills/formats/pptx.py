@@ -24,6 +24,7 @@ from skills.formats.conversion import (
     Limits,
     no_text,
     out_of_time,
+    stopped_at,
     titled,
 )
 from skills.formats.markdown_text import heading, plain, table
@@ -56,7 +57,11 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
         if limits.expired():
             warnings.append(out_of_time("slides", number - 1, len(slides)))
             break
-        pages.append(_slide(slide, number))
+        pages.append(_slide(slide, number, limits))
+        if limits.expired():  # inside the slide, whose shapes stop at the deadline too
+            done = f"{number - 1} of {len(slides)} slides and part of slide {number}"
+            warnings.append(stopped_at(done))
+            break
     first_title = next((_title_of(slide) for slide in slides if _title_of(slide)), "")
     title = deck.core_properties.title or first_title
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
@@ -65,23 +70,28 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     return titled(text, title, warnings)
 
 
-def _slide(slide: Any, number: int) -> str:
+def _slide(slide: Any, number: int, limits: Limits) -> str:
     blocks = []
     title_shape = slide.shapes.title
     if title_shape is not None and title_shape.text_frame.text.strip():
         blocks.append(heading(1, title_shape.text_frame.text))
     title_id = title_shape.shape_id if title_shape is not None else None
-    blocks.extend(_blocks(shape for shape in slide.shapes if shape.shape_id != title_id))
-    if slide.has_notes_slide:
+    shapes = (shape for shape in slide.shapes if shape.shape_id != title_id)
+    blocks.extend(_blocks(shapes, limits))
+    if slide.has_notes_slide and not limits.expired():
         blocks.extend(_notes(slide.notes_slide))
     blocks.append(f'<!-- PageNumber="{number}" -->')
     return "\n\n".join(blocks)
 
 
-def _blocks(shapes: Iterable[Any]) -> Iterator[str]:
+def _blocks(shapes: Iterable[Any], limits: Limits) -> Iterator[str]:
+    """The shapes' text in reading order, up to the deadline (checked on every shape: one slide
+    may hold thousands; the slide loop then says where conversion stopped)."""
     for shape in sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)):
+        if limits.expired():
+            return
         if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
-            yield from _blocks(shape.shapes)
+            yield from _blocks(shape.shapes, limits)
         elif getattr(shape, "has_chart", False) and shape.has_chart:
             text = _chart(shape.chart)
             if text:

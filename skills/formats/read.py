@@ -7,6 +7,11 @@ it as either would index the wrong thing. A file with no claim is read as what i
 a binary format, an HTML page (``<!doctype html`` or ``<html`` first), or else UTF-8 text whose
 markup the engine detects.
 
+A converter marked ``serialised`` in the registry (PDFium's) runs under one process-wide lock, so
+concurrent batches on concurrent threads cannot crash the process; a file that waits for its turn
+past its deadline is its own record's error. A conversion that leaves the process much larger
+than it found it gives the memory back (:mod:`skills.formats.memory`).
+
 >>> read_file(b"# Notes\\n", "notes.md").text
 '# Notes\\n'
 >>> read_file(b"%PDF-1.7 ...", "report.docx")  # doctest: +ELLIPSIS
@@ -18,13 +23,21 @@ skills.formats.conversion.ConversionError: report.docx is named as docx but its 
 from __future__ import annotations
 
 import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from skills.chunking import Format
 from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Converted, Limits
+from skills.formats.memory import released
 from skills.formats.registry import FileFormat, by_content_type, by_format, by_name
 from skills.formats.sniff import sniff
 
+#: One native converter at a time in this process (``FileFormat.serialised``): PDFium crashes
+#: the process when two threads call it at once, even on different documents.
+_NATIVE_LOCK = threading.Lock()
 _HTML_START = re.compile(
     rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
 )
@@ -61,7 +74,11 @@ def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
     :class:`ConversionError`, never a crash of the record."""
     assert fmt.converter is not None
     try:
-        return fmt.converter(data, limits)
+        with released():
+            if fmt.serialised:
+                with _native_turn(fmt, limits):
+                    return fmt.converter(data, limits)
+            return fmt.converter(data, limits)
     except ConversionError:
         raise
     except (MemoryError, KeyboardInterrupt):
@@ -69,6 +86,24 @@ def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
     except Exception as exc:  # third-party parsers raise their own types on bad input
         reason = f"{type(exc).__name__}: {exc}"[:160]
         raise ConversionError(f"the {fmt.name} file could not be read ({reason})") from None
+
+
+@contextmanager
+def _native_turn(fmt: FileFormat, limits: Limits) -> Iterator[None]:
+    """Hold the process-wide lock of the converters that are not thread-safe
+    (``FileFormat.serialised``), waiting at most until the deadline: a file that cannot get its
+    turn in time is this record's error, never a wait past the batch."""
+    wait = -1.0 if limits.deadline is None else max(0.0, limits.deadline - time.monotonic())
+    if not _NATIVE_LOCK.acquire(timeout=wait):
+        raise ConversionError(
+            f"the {fmt.name} file was not converted: other {fmt.name} files held the converter "
+            "(one at a time per process) until the batch's time budget ran out; lower the "
+            "skill's batchSize or the Function App's perInstanceConcurrency"
+        )
+    try:
+        yield
+    finally:
+        _NATIVE_LOCK.release()
 
 
 def _format(data: bytes, name: str, content_type: str, limits: Limits) -> FileFormat | None:

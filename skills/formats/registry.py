@@ -18,12 +18,13 @@ from there instead of repeating them.
 To add a format, append one :class:`FileFormat` to :data:`FORMATS`: its name, its suffixes (with
 the dot, lower case), the content types that name it, the engine markup it becomes and, unless it
 is text, its converter (``binary=True`` when ``sniff.py`` recognises its bytes, so that a name
-claiming it is checked). A new markup (say ``code``) is a new member of the engine's ``Format``
-first; the entry here then names it. Source code is one format per language of the engine's
-``LANGUAGES`` (its suffixes there, its content types in ``_CODE_CONTENT_TYPES`` here), all
-chunked as ``code``: a new language is added there. Nothing else needs editing: the suffix
-lists, the indexer definitions and the docs table follow, and the drift test says which doc to
-regenerate.
+claiming it is checked; ``serialised=True`` when the converter calls a native library that is not
+thread-safe, so that one such file is converted at a time). A new markup (say ``code``) is a new
+member of the engine's ``Format`` first; the entry here then names it. Source code is one format
+per language of the engine's ``LANGUAGES`` (its suffixes there, its content types in
+``_CODE_CONTENT_TYPES`` here), all chunked as ``code``: a new language is added there. Nothing
+else needs editing: the suffix lists, the indexer definitions and the docs table follow, and the
+drift test says which doc to regenerate.
 
 >>> by_name("https://account.blob.core.windows.net/docs/Guide.MD").markup.value
 'markdown'
@@ -57,6 +58,11 @@ class FileFormat:
     markup: Format  # what the engine parses: the file itself, or what the converter writes
     converter: Converter | None = None  # None: the file is UTF-8 text, chunked as it is
     binary: bool = False  # its bytes show what it is (``sniff``): a name claiming it is checked
+    #: its converter calls a native library that is not thread-safe (PDFium: "not allowed to call
+    #: pdfium functions simultaneously across different threads, not even with different
+    #: documents", https://pypdfium2-team.github.io/pypdfium2/python_api.html): ``read_file``
+    #: runs such a converter under one process-wide lock, from opening the file to closing it
+    serialised: bool = False
 
     @property
     def is_text(self) -> bool:
@@ -157,6 +163,7 @@ FORMATS: tuple[FileFormat, ...] = (
         markup=Format.MARKDOWN,
         converter=pdf_to_markdown,
         binary=True,
+        serialised=True,
     ),
     FileFormat(
         name="image",

@@ -7,14 +7,16 @@ legacy binary one (both OLE compound files), a zip that is not an Office package
 
 Office files are zip packages, and a zip can claim to unpack to far more than it holds (a zip
 bomb). :func:`check_package` refuses one whose parts declare more than ``Limits`` allows before
-any part is decompressed; that bound holds for what is then read, because CPython's
-``zipfile`` never returns more bytes of a member than its declared size (``ZipExtFile`` stops
-at ``file_size`` and fails its CRC check instead).
+any part is decompressed (a deck of more slides than ``Limits.max_pages`` is refused by its slide
+count first, which is what its author can act on); that bound holds for what is then read,
+because CPython's ``zipfile`` never returns more bytes of a member than its declared size
+(``ZipExtFile`` stops at ``file_size`` and fails its CRC check instead).
 """
 
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 
 from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Limits
@@ -29,6 +31,7 @@ _MAIN_PARTS = {
 }
 
 
+_SLIDE = re.compile(r"ppt/slides/slide\d+\.xml")
 _IMAGES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 
 
@@ -63,6 +66,12 @@ def check_package(data: bytes, limits: Limits) -> set[str]:
             infos = package.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise ConversionError(f"the file is a damaged zip package ({exc})"[:200]) from None
+    slides = sum(1 for info in infos if _SLIDE.fullmatch(info.filename))
+    if slides > limits.max_pages:
+        raise ConversionError(
+            f"the deck has {slides} slides, more than the {limits.max_pages} one file may have: "
+            "split it"
+        )
     if len(infos) > limits.max_members:
         raise ConversionError(
             f"the package has {len(infos)} parts, more than {limits.max_members}: not a document"

@@ -10,7 +10,8 @@ sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a
 Sheets are separated by Document Intelligence's page markers (a chunk's pages are its sheets'
 numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
 ``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
-huge sheet in memory.
+huge sheet in memory. The deadline is checked on every row, so a wide sheet stops where the
+time ran out, with a warning.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from skills.formats.conversion import (
     Converted,
     Limits,
     out_of_time,
+    stopped_at,
     titled,
 )
 from skills.formats.markdown_text import heading
@@ -48,9 +50,12 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
             if limits.expired():
                 warnings.append(out_of_time("sheets", number - 1, len(sheets)))
                 break
-            rows, budget = _rows(sheet, budget)
+            rows, budget, read = _rows(sheet, budget, limits)
             body = "\n\n".join(tables(rows)) if rows else "(empty sheet)"
             pages.append(f'{heading(1, sheet.title)}\n\n{body}\n\n<!-- PageNumber="{number}" -->')
+            if limits.expired():
+                warnings.append(stopped_at(f"{read} rows of sheet {sheet.title!r}"))
+                break
             if budget <= 0:
                 warnings.append(
                     f"workbook cut after {limits.max_cells} cells (sheet {sheet.title!r}): the "
@@ -69,15 +74,22 @@ _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]{1,3})(\d+):([A-Z]{1,3})
 Range = tuple[int, int, int, int]  # first row, first column, last row, last column (1-based)
 
 
-def _rows(sheet: Any, budget: int) -> tuple[list[Row], int]:
+def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]:
     """The sheet's non-empty rows as displayed, trimmed of trailing empty cells, merged ranges
-    filled from their first cell, and the cells left."""
+    filled from their first cell; the cells left; and how many rows were read: up to the
+    deadline, checked on every row (one row may hold 16,384 cells).
+
+    The sheet's declared size is ignored (``reset_dimensions``): openpyxl would pad every row to
+    it, and a file may declare 16,384 columns for a few cells, or ``A1:A1`` over a table."""
     rows: list[Row] = []
-    if hasattr(sheet, "reset_dimensions"):
-        sheet.reset_dimensions()
+    read = 0
+    sheet.reset_dimensions()
     pending = sorted(_merged_ranges(sheet), reverse=True)  # popped from the end: by first row
     active: dict[Range, str] = {}
     for number, cells in enumerate(sheet.iter_rows(), start=1):
+        if limits.expired():
+            break
+        read += 1
         budget -= len(cells)
         own = [display(getattr(c, "value", None), getattr(c, "number_format", None)) for c in cells]
         while pending and pending[-1][0] == number:
@@ -94,7 +106,7 @@ def _rows(sheet: Any, budget: int) -> tuple[list[Row], int]:
             rows.append(Row(number, shown, own if own != shown else [], spans, starts))
         if budget <= 0:
             break
-    return rows, budget
+    return rows, budget, read
 
 
 def _filled_from_merges(

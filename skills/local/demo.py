@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 from skills.chunking import count_tokens
 from skills.formats.registry import TEXT_SUFFIXES, by_name
 from skills.local.devserver import PROJECT_ROOT, running
-from skills.terminal import preview
+from skills.terminal import tree_lines
 
 _OPTION_FLAGS = {
     "strategy": "strategy",
@@ -175,7 +175,8 @@ def tree_document(answered: Sequence[Answered], key: str | None) -> Answered:
 def render_tree(document: Answered, width: int, verbose: bool = False) -> str:
     """The document's parents (``p<ordinal>``) and, under each, its children (``c<ordinal>``):
     a parent with its heading path, a child with the headings it adds to its parent's and the
-    start of its text. ``verbose`` adds each chunk's character offsets."""
+    start of its text (:func:`skills.terminal.tree_lines`, the layout ``python -m skills chunk
+    --output tree`` prints too). ``verbose`` adds each chunk's offsets and tokens."""
     parents = document.parents
     children = sum(len(parent["children"]) for parent in parents)
     lines = [
@@ -184,31 +185,8 @@ def render_tree(document: Answered, width: int, verbose: bool = False) -> str:
     ]
     if document.record is None or document.messages("errors"):
         return "\n".join([*lines, "  (no chunks: see the errors above)"])
-    for parent in parents:
-        span = f"  [{parent['start']}:{parent['end']}]" if verbose else ""
-        sections = _sections(parent)
-        covers = f"  (sections: {', '.join(sections)})" if sections else ""
-        lines.append(f"p{parent['ordinal']}  {_path(parent['headings'])}{covers}{span}")
-        for child in parent["children"]:
-            added = _added(parent, child)
-            where = f"› {' > '.join(added)}  " if added else ""
-            span = f"[{child['start']}:{child['end']}] " if verbose else ""
-            lines.append(f"    c{child['ordinal']}  {span}{where}{preview(child['text'], width)}")
+    lines += tree_lines(parents, width, verbose)
     return "\n".join(lines)
-
-
-def _added(parent: dict[str, Any], child: dict[str, Any]) -> list[str]:
-    """The headings of ``child``'s path below its parent's."""
-    return list(child["headings"][len(parent["headings"]) :])
-
-
-def _sections(parent: dict[str, Any]) -> list[str]:
-    """The sections a parent holds: the first heading each child adds, once each, in order."""
-    return list(dict.fromkeys(added[0] for c in parent["children"] if (added := _added(parent, c))))
-
-
-def _path(headings: Sequence[str]) -> str:
-    return " > ".join(headings) or "(no heading)"
 
 
 def _batches(files: list[Path], size: int) -> Iterator[list[Path]]:

@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl
 
 import azure.functions as func
 
-from skills.skill.hangup import watching
+from skills.skill import watching
 
 #: The project root, where ``function_app.py`` and ``host.json`` live.
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

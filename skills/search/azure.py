@@ -58,6 +58,10 @@ class AzureSearcher:
         if request.semantic:
             extra["query_type"] = "semantic"
             extra["semantic_configuration_name"] = SEMANTIC_CONFIGURATION
+        if request.skip:
+            extra["skip"] = request.skip
+        if request.order_by:
+            extra["order_by"] = list(request.order_by)
         results = self._client(request.index).search(
             search_text=request.text, select=list(request.select), top=request.top,
             filter=request.filter, **extra,

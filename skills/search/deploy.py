@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from skills.search.echo import same_meaning
+from skills.search.pending import ResetLedger
 from skills.search.templates import Definition, DefinitionSet, Kind
 
 SECRET_KEYS = frozenset({"httpHeaders", "apiKey", "connectionString"})
@@ -148,7 +150,16 @@ def comparable(current: Any, desired: Any, secret: bool = False) -> Any:
     {'authResourceId': None}
     >>> comparable({"a": 1, "httpHeaders": {"x-functions-key": None}}, {"a": 1})
     {'a': 1, 'httpHeaders': {'x-functions-key': None}}
+
+    A value that means ours in the service's own spelling (:func:`skills.search.echo.same_meaning`:
+    a duration, an enum's casing, null for empty) takes ours, so that it is no change:
+
+    >>> comparable({"timeout": "PT3M50S", "fieldMappings": None},
+    ...            {"timeout": "PT230S", "fieldMappings": []})
+    {'timeout': 'PT230S', 'fieldMappings': []}
     """
+    if same_meaning(current, desired):
+        return desired
     if isinstance(desired, dict) and isinstance(current, dict):
         kept = {
             key: _comparable_value(current, key, value, secret) for key, value in desired.items()
@@ -260,14 +271,23 @@ def plan(service: Reader, definitions: DefinitionSet) -> list[tuple[Definition, 
 
 
 def deploy(
-    service: Store, definitions: DefinitionSet, *, reset: bool = False, resend_secrets: bool = False
+    service: Store,
+    definitions: DefinitionSet,
+    *,
+    reset: bool = False,
+    resend_secrets: bool = False,
+    ledger: ResetLedger | None = None,
+    ledger_name: str = "",
+    say: Callable[[str], None] = lambda line: None,
 ) -> list[Change]:
     """Create or update every object that differs; idempotent (a re-run is all ``unchanged``).
 
     Raises :class:`DeployError` before sending anything when a Web API skill has no auth.
     ``resend_secrets`` also sends the objects whose hidden secrets could not be compared (a
     rotated function key); ``reset`` resets and runs the indexer when :func:`reset_reasons`
-    says the change needs it.
+    says the change needs it, or when ``ledger`` still holds a reset an earlier deploy needed
+    (written before any change is sent, cleared once the service accepted the reset; see
+    :mod:`skills.search.pending`; ``ledger_name`` is the ledger's key for this service).
     """
     unsigned = unauthenticated_skills(definitions)
     if unsigned:
@@ -276,17 +296,39 @@ def deploy(
             "refused with 401): set SKILL_FUNCTION_KEY (functionKey mode) or "
             "SKILL_AUTH_RESOURCE_ID (entra mode); nothing was sent"
         )
-    changes = []
+    planned = []
     for item, change in plan(service, definitions):
         if change.action == "unchanged" and resend_secrets and change.notes:
             change = replace(change, action="update")
+        planned.append((item, change))
+    changes = [change for _, change in planned]
+    reasons = reset_reasons(changes, definitions)
+    if ledger is not None and reasons:
+        ledger.record(ledger_name, reasons)  # before anything is sent: a reset is never lost
+    for item, change in planned:
         if change.action != "unchanged":
             service.put(item.kind, item.body)
-        changes.append(change)
-    if reset and reset_reasons(changes, definitions):
-        service.reset_indexer(definitions.indexer["name"])
-        service.run_indexer(definitions.indexer["name"])
+    owed = ledger.reasons(ledger_name) if ledger is not None else reasons
+    if reset and owed:
+        name = definitions.indexer["name"]
+        service.reset_indexer(name)
+        if ledger is not None:
+            ledger.clear(ledger_name)
+        say(f"indexer {name} reset ({'; '.join(owed)}): {_run_after_reset(service, name)}")
     return changes
+
+
+def _run_after_reset(service: Store, name: str) -> str:
+    """Start the reset indexer; a run already in progress (409) is no failure: the service keeps
+    the reset ("resets the change tracking state", Reset Indexer, REST 2025-09-01), so the next
+    run, the scheduled one at the latest, indexes every file again."""
+    try:
+        service.run_indexer(name)
+    except Exception as error:
+        if getattr(error, "status_code", None) != 409:
+            raise
+        return "a run is already in progress (409); the next run indexes every file again"
+    return "started; every file is indexed again"
 
 
 def reset_reasons(changes: list[Change], definitions: DefinitionSet) -> list[str]:

@@ -24,17 +24,19 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from skills.search.deploy import plan
 from skills.search.safety import TIER_LIMITS, TierLimits, blob_problems, soft_delete_problems
 from skills.search.settings import SearchSettings
 from skills.search.templates import DefinitionSet, Kind
 
+T = TypeVar("T")
 Status = Literal["ok", "warning", "problem", "skipped"]
 #: at most this many item errors and warnings are listed one by one
 LISTED_ITEMS = 20
@@ -46,6 +48,27 @@ THROTTLED_ADVICE = (
     "minute per 1,000 TPM and the skillset embeds one child per request (about 29 per 5 KB "
     "file). Raise AZURE_OPENAI_EMBEDDING_CAPACITY within your quota (azd up), then "
     "python -m skills.search deploy --reset to index the failed files again"
+)
+
+#: Item errors a first run on Azure can show that no test here can, and what to do about each
+ADVICE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (THROTTLED, THROTTLED_ADVICE),
+    (
+        re.compile(r"caller is not in SKILL_ALLOWED_CALLER_IDS", re.IGNORECASE),
+        "entra mode: the skill refused the caller Easy Auth vouched for (X-MS-CLIENT-PRINCIPAL-ID "
+        "is not in SKILL_ALLOWED_CALLER_IDS): azd up sets it to the Search identity's principal "
+        "id; add other callers with the skillExtraCallerPrincipalIds parameter",
+    ),
+    (
+        # Without a billable resource, billable skills stop after 20 documents a day and the run
+        # shows "Time Out" (https://learn.microsoft.com/azure/search/cognitive-search-attach-
+        # cognitive-services); a missing role shows as a 401/403 from the AI Services account.
+        re.compile(r"DocumentIntelligenceLayoutSkill|document-layout", re.IGNORECASE),
+        "the Document Layout skill failed: check that AZURE_AI_SERVICES_ENDPOINT is the account "
+        "azd up made in layout mode, that the Search identity has Cognitive Services User on it "
+        "(role assignments take minutes), and that the account's region is one the skill "
+        "supports (AZURE_AI_SERVICES_LOCATION, docs/deploy.md)",
+    ),
 )
 
 
@@ -128,10 +151,20 @@ def _read_status(
     try:
         status = inspector.indexer_status(name)
     except Exception as error:  # an auth or network error is a finding, not a crash
-        findings.append(Finding("indexer", "problem", f"cannot read the status: {error}"))
+        findings.append(Finding("indexer", "problem", _could_not("indexer", error)))
         return None
     findings += check_indexer(name, status)
     return status
+
+
+#: the role a part's reads need, named when they are refused with 403 (``docs/deploy.md``,
+#: "Who may do what"; azd grants them to the signed-in user)
+NEEDED_ROLES = {
+    "definitions": "Search Service Contributor on the search service",
+    "indexer": "Search Service Contributor on the search service",
+    "documents": "Search Index Data Reader (or Contributor) on the search service",
+    "storage": "Reader on the documents storage account and Storage Blob Data Reader on it",
+}
 
 
 def _guarded(part: str, check: Callable[[], list[Finding]]) -> list[Finding]:
@@ -139,7 +172,97 @@ def _guarded(part: str, check: Callable[[], list[Finding]]) -> list[Finding]:
     try:
         return check()
     except Exception as error:
-        return [Finding(part, "problem", f"could not check: {type(error).__name__}: {error}")]
+        return [Finding(part, "problem", _could_not(part, error))]
+
+
+def _could_not(part: str, error: Exception) -> str:
+    if forbidden(error):
+        return (
+            f"could not check: refused with 403 after every try; the signed-in identity needs "
+            f"{NEEDED_ROLES[part]} (a role assigned minutes ago may still be applying)"
+        )
+    return f"could not check: {type(error).__name__}: {error}"
+
+
+# ---- waiting for roles ------------------------------------------------------------------------
+
+#: tries of a call the service refuses with 403, and the first wait (doubled after each try): new
+#: role assignments can take minutes to apply ("Role assignment changes are not being detected",
+#: https://learn.microsoft.com/azure/role-based-access-control/troubleshooting), and ``azd up``
+#: runs the doctor right after provisioning them: 6 tries wait 10+20+40+80+160 s, about 5 minutes
+FORBIDDEN_TRIES = 6
+FORBIDDEN_FIRST_WAIT_SECONDS = 10.0
+
+
+def forbidden(error: BaseException) -> bool:
+    """A 403 from Search or Resource Manager (azure-core raises ``HttpResponseError`` for it)."""
+    return getattr(error, "status_code", None) == 403
+
+
+@dataclass
+class Patience:
+    """How long to wait for a 403 to go away: ``tries`` calls, waits doubling from ``first``.
+
+    Once a call has used every try, later calls are tried once: a role that is missing, not
+    applying, should cost one wait, not one per check.
+    """
+
+    tries: int = FORBIDDEN_TRIES
+    first: float = FORBIDDEN_FIRST_WAIT_SECONDS
+    sleep: Callable[[float], None] = time.sleep
+    say: Callable[[str], None] = print
+    exhausted: bool = False
+
+    def call(self, what: str, call: Callable[[], T]) -> T:
+        """``call()``, again after a wait while it is refused with 403, at most ``tries`` times."""
+        wait, tries = self.first, 1 if self.exhausted else self.tries
+        for attempt in range(1, tries + 1):
+            try:
+                return call()
+            except Exception as error:
+                if not forbidden(error):
+                    raise
+                if attempt == tries:
+                    self.exhausted = True
+                    raise
+                self.say(
+                    f"{what}: 403, new role assignments may still be applying; trying again in "
+                    f"{wait:.0f} s ({attempt} of {tries})"
+                )
+                self.sleep(wait)
+                wait *= 2
+        raise AssertionError("unreachable: the last try returns or raises")
+
+
+class PatientInspector:
+    """An :class:`Inspector` whose reads wait out a 403 (see :class:`Patience`)."""
+
+    def __init__(self, inner: Inspector, patience: Patience) -> None:
+        self.inner, self.patience = inner, patience
+
+    def get(self, kind: Kind, name: str) -> dict[str, Any] | None:
+        return self.patience.call(f"reading {kind} {name}", lambda: self.inner.get(kind, name))
+
+    def indexer_status(self, name: str) -> dict[str, Any] | None:
+        return self.patience.call(
+            f"reading the status of {name}", lambda: self.inner.indexer_status(name)
+        )
+
+    def document_count(self, index: str) -> int | None:
+        return self.patience.call(f"counting {index}", lambda: self.inner.document_count(index))
+
+
+class PatientStorage:
+    """A :class:`Storage` whose reads wait out a 403 (the doctor's Reader role applying)."""
+
+    def __init__(self, inner: Storage, patience: Patience) -> None:
+        self.inner, self.patience = inner, patience
+
+    def blob_service(self) -> dict[str, Any]:
+        return self.patience.call("reading blob service settings", self.inner.blob_service)
+
+    def blobs(self) -> Iterable[Blob]:
+        return self.patience.call("listing the container", lambda: list(self.inner.blobs()))
 
 
 # ---- 1. the skill --------------------------------------------------------------------------------
@@ -242,8 +365,9 @@ def check_indexer(name: str, status: dict[str, Any] | None) -> list[Finding]:
     errors = last.get("errors") or []
     findings += _items("problem", "error", errors, "errorMessage")
     findings += _items("warning", "warning", last.get("warnings") or [], "message")
-    if any(THROTTLED.search(json.dumps(error)) for error in errors):
-        findings.append(Finding("indexer", "problem", THROTTLED_ADVICE))
+    for pattern, advice in ADVICE:
+        if any(pattern.search(json.dumps(error)) for error in errors):
+            findings.append(Finding("indexer", "problem", advice))
     return findings
 
 

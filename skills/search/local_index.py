@@ -77,12 +77,19 @@ class LocalSearcher:
             ranked = [(position, 1.0) for position in range(len(target.documents))]
         else:
             ranked = self._hybrid(target, request.text, request.vector_k)
+        if request.order_by:
+            ranked.sort(key=lambda r: [target.documents[r[0]].get(f) for f in request.order_by])
         results = []
+        skipped = 0
         for position, score in ranked:
-            if position in allowed:
-                doc = target.documents[position]
-                selected = {name: doc.get(name) for name in request.select}
-                results.append({**selected, "@search.score": score})
+            if position not in allowed:
+                continue
+            if skipped < request.skip:
+                skipped += 1
+                continue
+            doc = target.documents[position]
+            selected = {name: doc.get(name) for name in request.select}
+            results.append({**selected, "@search.score": score})
             if len(results) == request.top:
                 break
         return results

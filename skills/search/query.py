@@ -57,6 +57,9 @@ class SearchRequest:
     filter: str | None = None
     vector_k: int | None = None
     semantic: bool = False
+    #: results to pass over (paging), and the sortable fields that make pages stable
+    skip: int = 0
+    order_by: tuple[str, ...] = ()
 
 
 class Searcher(Protocol):
@@ -182,14 +185,35 @@ def fetch_siblings(
 ) -> dict[str, list[Span]]:
     """Every child's offsets and prefix under the given parents, for ``expand=neighbours`` and
     for what a passage assembled for a budget grows by."""
-    if not parent_ids:
-        return {}
-    filter = search_in("parentChunkId", parent_ids)
-    docs = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter))
     siblings: dict[str, list[Span]] = {}
-    for doc in docs:
+    for doc in _sibling_docs(searcher, index, list(parent_ids)):
         span = Span(
             int(doc["ordinal"]), int(doc["start"]), int(doc["end"]), doc.get("prefix") or ""
         )
         siblings.setdefault(doc["parentChunkId"], []).append(span)
     return siblings
+
+
+def _sibling_docs(searcher: Searcher, index: str, parent_ids: list[str]) -> list[dict[str, Any]]:
+    """Every child of ``parent_ids``, however many: a search returns at most :data:`MAX_TOP`
+    results and offers no next page past ``top``, so a full answer is asked again in halves,
+    and one parent's children past it are paged through by ``ordinal`` (unique within a
+    document, so the pages neither overlap nor miss)."""
+    if not parent_ids:
+        return []
+    filter = search_in("parentChunkId", parent_ids)
+    docs = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter))
+    if len(docs) < MAX_TOP:
+        return docs
+    if len(parent_ids) > 1:
+        half = len(parent_ids) // 2
+        return _sibling_docs(searcher, index, parent_ids[:half]) + _sibling_docs(
+            searcher, index, parent_ids[half:]
+        )
+    found: list[dict[str, Any]] = []
+    while True:
+        page = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter,
+                                             skip=len(found), order_by=("ordinal",)))  # fmt: skip
+        found += page
+        if len(page) < MAX_TOP:
+            return found

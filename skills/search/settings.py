@@ -179,13 +179,16 @@ ENVIRONMENT: dict[str, str] = {
 }
 
 
-def missing_azure_settings(environ: Mapping[str, str] | None = None) -> list[str]:
-    """The variables a real deployment still needs (the defaults above only stand in for them)."""
+def missing_azure_settings(
+    environ: Mapping[str, str] | None = None, mode: Mode = "embedded"
+) -> list[str]:
+    """The variables a real deployment of ``mode`` still needs (the defaults above only stand
+    in for them)."""
     env = os.environ if environ is None else environ
-    return [name for name in REQUIRED_FOR_AZURE if not env.get(name)]
+    return [name for name in required_for_azure(mode) if not env.get(name)]
 
 
-#: what a real deployment cannot do without
+#: what a real deployment of any mode cannot do without
 REQUIRED_FOR_AZURE: tuple[str, ...] = (
     "AZURE_SEARCH_ENDPOINT",
     "AZURE_OPENAI_ENDPOINT",
@@ -193,3 +196,37 @@ REQUIRED_FOR_AZURE: tuple[str, ...] = (
     "SKILL_URI",
     "AZURE_STORAGE_RESOURCE_ID",
 )
+#: what one mode needs besides (``layout`` bills Document Layout to an AI Services resource)
+REQUIRED_BY_MODE: dict[Mode, tuple[str, ...]] = {"layout": ("AZURE_AI_SERVICES_ENDPOINT",)}
+
+
+def required_for_azure(mode: Mode) -> tuple[str, ...]:
+    return REQUIRED_FOR_AZURE + REQUIRED_BY_MODE.get(mode, ())
+
+
+#: settings whose default only stands in for a real resource, so that templates render offline
+STAND_INS: dict[str, str] = {
+    "AZURE_OPENAI_ENDPOINT": SearchSettings.openai_endpoint,
+    "SKILL_URI": SearchSettings.skill_uri,
+    "AZURE_AI_SERVICES_ENDPOINT": SearchSettings.ai_services_endpoint,
+    "AZURE_STORAGE_RESOURCE_ID": SearchSettings.storage_resource_id,
+}
+
+
+def stand_ins(settings: SearchSettings, mode: Mode) -> dict[str, str]:
+    """Variable -> stand-in value, for every setting ``mode`` renders that still holds its
+    stand-in: a deploy must never send one (the layout skillset would bill to
+    ``example.cognitiveservices.azure.com``), and a dry run says which it filled.
+
+    >>> sorted(stand_ins(SearchSettings(), "layout"))  # doctest: +NORMALIZE_WHITESPACE
+    ['AZURE_AI_SERVICES_ENDPOINT', 'AZURE_OPENAI_ENDPOINT', 'AZURE_STORAGE_RESOURCE_ID',
+     'SKILL_URI']
+    >>> "AZURE_AI_SERVICES_ENDPOINT" in stand_ins(SearchSettings(), "embedded")
+    False
+    """
+    used = set(required_for_azure(mode))
+    return {
+        variable: value
+        for variable, value in STAND_INS.items()
+        if variable in used and getattr(settings, ENVIRONMENT[variable]) == value
+    }

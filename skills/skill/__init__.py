@@ -2,14 +2,31 @@
 
 ``function_app.py`` is a thin adapter over :func:`handle_chunk_request` (bytes, query string and
 app settings in; status and JSON bytes out), so everything here is testable without the Functions
-host. Layers point inward: HTTP adapter -> ``skills.skill`` -> ``skills.chunking``.
+host. Layers point inward: HTTP adapter -> ``skills.skill`` -> ``skills.chunking``. Code outside
+``skills/skill/`` imports what it needs from here (``tests/test_public_face.py``).
 
 >>> reply = handle_chunk_request(b'{"values": []}', {}, {})
 >>> reply.status, reply.body
 (200, b'{"values":[]}')
 """
 
+from skills.skill.caller import refusal
+from skills.skill.contract import ChildOut, ParentOut
 from skills.skill.handler import Reply, handle_chunk_request
-from skills.skill.settings import AuthMode, SkillSettings, auth_mode
+from skills.skill.hangup import watching
+from skills.skill.inputs import LLM_NOTE_TOKENS
+from skills.skill.settings import AuthMode, SkillSettings, auth_mode, startup_check
 
-__all__ = ["AuthMode", "Reply", "SkillSettings", "auth_mode", "handle_chunk_request"]
+__all__ = [
+    "LLM_NOTE_TOKENS",
+    "AuthMode",
+    "ChildOut",
+    "ParentOut",
+    "Reply",
+    "SkillSettings",
+    "auth_mode",
+    "handle_chunk_request",
+    "refusal",
+    "startup_check",
+    "watching",
+]

@@ -117,6 +117,7 @@ def run_batch(
             result.answer.add(_fail(result, record.record_id, _unknown_query_message(unknown)))
             continue
         work = _Work(lengths[index], rest[index + 1], len(records), rest[0])
+        left = budget.left()
         plan = budget.plan(work.chars, work.rest_chars)
         started, noting = time.perf_counter(), result.stats.context_seconds
         try:
@@ -136,6 +137,8 @@ def run_batch(
                 tally.add_to(result.stats)
         noted = result.stats.context_seconds - noting
         budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
+        spent = _Slowest(left - budget.left(), record.record_id, work.chars)  # sending included
+        context.slowest = max(context.slowest, spent)
     return result
 
 
@@ -146,6 +149,7 @@ class _Context:
     settings: SkillSettings
     budget: TimeBudget
     notes: _NoteRun | None = None  # made on the batch's first contextualize=llm record
+    slowest: _Slowest = field(default_factory=lambda: _Slowest(0.0, "", 0))  # for the messages
 
     def note_run(self) -> _NoteRun | None:
         """The batch's chat deployment and token ledger; None when none is configured."""
@@ -155,6 +159,15 @@ class _Context:
                 return None
             self.notes = _NoteRun(settings, Ledger(settings.batch_max_tokens))
         return self.notes
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class _Slowest:
+    """The batch's slowest record so far: what the messages of an overrun name."""
+
+    seconds: float
+    record_id: str
+    chars: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,20 +198,25 @@ def _run_record(
     budget = context.budget
     if plan is Plan.SKIP:
         result.stats.skipped += 1
-        return _fail(result, record_id, _skip_message(budget.seconds, work))
+        return _fail(result, record_id, _skip_message(budget.seconds, work, context.slowest))
     try:
         inputs = read_inputs(
             data, context.query, context.env, context.settings.max_text_chars,
-            Limits(deadline=time.monotonic() + max(0.0, budget.left())),
+            Limits(deadline=time.monotonic() + budget.conversion_seconds()),
         )  # fmt: skip
     except InputError as exc:
         return _fail(result, record_id, str(exc))
     warnings = list(inputs.warnings)
     options = inputs.options
-    if plan is Plan.FAST and options.strategy is not FAST_STRATEGY:
+    if plan in (Plan.FAST, Plan.LATE) and options.strategy is not FAST_STRATEGY:
         options = _fast(options)
         result.stats.fallbacks += 1
-        warnings.append(_fallback_message(inputs.options.strategy, budget.seconds))
+        requested = inputs.options.strategy
+        warnings.append(
+            _late_message(requested, budget.seconds, context.slowest)
+            if plan is Plan.LATE
+            else _fallback_message(requested, budget.seconds)
+        )
     deadline = time.monotonic() + max(0.0, budget.allowance(work.chars, work.rest_chars))
     try:
         chunked = _chunk(inputs, options, context.env, warnings, deadline)
@@ -412,12 +430,27 @@ def _unknown_query_message(names: list[str]) -> str:
     )
 
 
-def _skip_message(seconds: float, work: _Work) -> str:
+def _skip_message(seconds: float, work: _Work, slowest: _Slowest) -> str:
     return (
-        f"not chunked: misconfiguration: this batch ({work.batch_records} records, "
-        f"{work.batch_chars} characters) needs more than its time budget ({seconds:g} s) even "
-        "with the fastest strategy; lower the skill's batchSize (or the Function App's "
-        "perInstanceConcurrency), or raise the skill's timeout and SKILL_TIME_BUDGET_SECONDS"
+        f"not chunked: this batch ({work.batch_records} records, {work.batch_chars} characters) "
+        f"ran past its time budget ({seconds:g} s) before this record, and even the fastest "
+        f"strategy would end too late; {_slowest(slowest)}; lower the skill's batchSize (or the "
+        "Function App's perInstanceConcurrency), or raise the skill's timeout and "
+        "SKILL_TIME_BUDGET_SECONDS"
+    )
+
+
+def _late_message(requested: Strategy, seconds: float, slowest: _Slowest) -> str:
+    return (
+        f"chunked with strategy '{FAST_STRATEGY.value}' instead of '{requested.value}': the "
+        f"batch ran past its time budget ({seconds:g} s) before this record; {_slowest(slowest)}"
+    )
+
+
+def _slowest(slowest: _Slowest) -> str:
+    return (
+        f"its slowest record, {slowest.record_id[:60]!r}, took {slowest.seconds:.1f} s for "
+        f"{slowest.chars} characters"
     )
 
 

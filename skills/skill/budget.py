@@ -6,9 +6,14 @@ it expects to send. Before each record it asks: if this record takes the request
 every record after it the fastest one, does the batch still end inside the budget? If so, the
 record gets the requested strategy; if not, the fastest one (with a warning). So records keep the
 full strategy for as long as the fast path can still finish the rest, and the fast path takes
-what the full one cannot. A record gets an error only once the budget is spent, which with the
-shipped settings cannot happen for load alone (``docs/skill.md``): the message calls it a
-misconfiguration.
+what the full one cannot.
+
+One record can still take longer than predicted (a pathological text, a busy neighbour) and
+spend the budget. The records after it are then not failed for it: each one that the fast path
+can finish within a grace past the budget (a quarter of it, at most
+:data:`MAX_OVERRUN_SECONDS`) gets the fast path, planned ``LATE`` (the skill warns why); only a
+record that cannot gets an error. So no record is planned to end more than the grace past the
+budget, which the deployment keeps below the indexer's timeout (180 s of 230 s).
 
 Costs are predicted from the speeds measured on this batch (smoothed towards assumed priors)
 and include the answer's transfer: each answered record's JSON counts at
@@ -34,6 +39,11 @@ ASSUMED_FAST_CHARS_PER_SECOND = 3_000_000.0
 #: Weight of the priors, in seconds of work: one slow first record (a cold cache, a busy
 #: neighbour) must not decide for a whole batch on its own.
 PRIOR_SECONDS = 0.25
+#: How far past the budget a batch may run to answer, on the fast path, the records after one
+#: that overran it: a quarter of the budget, at most this (the default 180 s budget's indexer
+#: allows 230 s).
+MAX_OVERRUN_SECONDS = 5.0
+OVERRUN_FRACTION = 0.25
 #: Transfer rate reserved for the answer (host to indexer): an assumption, kept low, since the
 #: skill cannot see the network; 100 MB of JSON then reserve 4 s.
 SEND_BYTES_PER_SECOND = 25_000_000.0
@@ -44,7 +54,8 @@ class Plan(StrEnum):
 
     FULL = "full"  # the requested strategy
     FAST = "fast"  # the fastest strategy, with a warning
-    SKIP = "skip"  # the budget is spent: a per-record error
+    LATE = "late"  # the budget is spent but the fast path fits in the grace: fast, with a warning
+    SKIP = "skip"  # the budget and its grace are spent: a per-record error
 
 
 class _Speed:
@@ -79,12 +90,25 @@ class TimeBudget:
         """Seconds left once what is answered so far is sent."""
         return self.seconds - (self._clock() - self._start) - self._sending
 
+    @property
+    def grace(self) -> float:
+        """Seconds past the budget that records after an overrun may still use."""
+        return min(MAX_OVERRUN_SECONDS, self.seconds * OVERRUN_FRACTION)
+
     def plan(self, chars: int, rest_chars: int) -> Plan:
-        """FULL while the rest still fits on the fast path after it, else FAST; SKIP when spent."""
+        """FULL while the rest still fits on the fast path after it, else FAST; once the budget
+        is spent, LATE while this record fits in the grace on the fast path, else SKIP."""
         left = self.left()
         if left <= 0:
-            return Plan.SKIP
+            fits = self._speeds[Plan.FAST].seconds_for(chars) <= left + self.grace
+            return Plan.LATE if fits else Plan.SKIP
         return Plan.FULL if self.allowance(chars, rest_chars, left) > 0 else Plan.FAST
+
+    def conversion_seconds(self) -> float:
+        """Seconds a file of the next record may take to convert: what is left of the budget,
+        or of its grace once the budget is spent."""
+        left = self.left()
+        return max(0.0, left if left > 0 else left + self.grace)
 
     def allowance(self, chars: int, rest_chars: int, left: float | None = None) -> float:
         """Seconds this record may still spend on the full path beyond its predicted cost: what
@@ -98,4 +122,5 @@ class TimeBudget:
         sending = answer_bytes / SEND_BYTES_PER_SECOND
         self._sending += sending
         if plan is not Plan.SKIP:
-            self._speeds[plan].add(chars, seconds + sending)
+            speed = Plan.FAST if plan is Plan.LATE else plan
+            self._speeds[speed].add(chars, seconds + sending)

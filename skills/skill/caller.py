@@ -5,14 +5,18 @@ Authentication (Easy Auth) rejects requests without a valid token before Python 
 Auth is ever off or misconfigured, nothing would stop a caller; so the skill also checks what Easy
 Auth injects for an authenticated caller, ``X-MS-CLIENT-PRINCIPAL-ID``, a header that "external
 requests aren't allowed to set" (https://learn.microsoft.com/azure/app-service/configure-
-authentication-user-identities). When ``SKILL_ALLOWED_CALLER_IDS`` lists principal (object) ids,
-comma-separated, the caller must be one of them. In ``key`` mode the Functions host checks the
-function key and this check does nothing.
+authentication-user-identities). ``SKILL_ALLOWED_CALLER_IDS`` lists the principal (object) ids
+allowed, comma-separated, and the caller must be one of them: without the list the Function does
+not start in ``entra`` mode (``settings.startup_check``), and should it run anyway every call is
+refused. In ``key`` mode the Functions host checks the function key and this check does nothing.
 
->>> refusal({}, {"SKILL_AUTH": "entra"}).status
+>>> entra = {"SKILL_AUTH": "entra", "SKILL_ALLOWED_CALLER_IDS": "0c1d"}
+>>> refusal({}, entra).status
 401
->>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"}, {"SKILL_AUTH": "entra"}) is None
+>>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0C1D"}, entra) is None
 True
+>>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"}, {"SKILL_AUTH": "entra"}).status
+500
 """
 
 from __future__ import annotations
@@ -21,10 +25,9 @@ from collections.abc import Mapping
 
 from skills.skill.answer import to_json
 from skills.skill.handler import Reply
-from skills.skill.settings import AuthMode, auth_mode
+from skills.skill.settings import ALLOWED_CALLERS_SETTING, AuthMode, allowed_callers, auth_mode
 
 PRINCIPAL_HEADER = "x-ms-client-principal-id"
-ALLOWED_CALLERS_SETTING = "SKILL_ALLOWED_CALLER_IDS"
 
 
 def refusal(headers: Mapping[str, str], env: Mapping[str, str]) -> Reply | None:
@@ -40,9 +43,12 @@ def refusal(headers: Mapping[str, str], env: Mapping[str, str]) -> Reply | None:
             "no authenticated caller: SKILL_AUTH=entra needs App Service "
             "Authentication in front of the function (docs/deploy.md)",
         )
-    allowed = {part.strip().lower() for part in env.get(ALLOWED_CALLERS_SETTING, "").split(",")}
-    allowed.discard("")
-    if allowed and principal.lower() not in allowed:
+    allowed = allowed_callers(env)
+    if not allowed:
+        return _reply(
+            500, f"SKILL_AUTH=entra without {ALLOWED_CALLERS_SETTING}: every call is refused"
+        )
+    if principal.lower() not in allowed:
         return _reply(403, f"caller is not in {ALLOWED_CALLERS_SETTING}")
     return None
 

@@ -6,6 +6,14 @@ bearer token from ``DefaultAzureCredential`` (the function's managed identity, w
 keys are allowed. The client and its credential are built once per process and shared by every
 record and thread (both are thread-safe), never per record.
 
+The call is what the models Azure OpenAI still deploys accept: every current text model is a
+reasoning model of the gpt-5 family (the retirement table, ``docs/deploy.md``), which rejects
+``max_tokens`` ("use 'max_completion_tokens' instead") and any ``temperature`` but the default
+(https://learn.microsoft.com/azure/ai-foundry/openai/how-to/reasoning: "These models don't
+currently support the same set of parameters"). So the note's room is ``max_completion_tokens``
+and ``reasoning_effort`` (``CONTEXT_REASONING_EFFORT``, ``none`` by default: gpt-5.2's lowest,
+so that the whole room is the note; gpt-5-mini's lowest is ``minimal``) is sent when set.
+
 Retries are ours, not the client's (``max_retries=0``): the client would sleep for a
 ``Retry-After`` of up to a minute whatever the skill's time budget says, so here each attempt gets
 the time that is left as its timeout, and a wait is taken only when it ends before the deadline.
@@ -87,8 +95,10 @@ class ChatModel:
         request_timeout: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        reasoning_effort: str = "",
     ) -> None:
         self.model = deployment
+        self._reasoning_effort = reasoning_effort
         self._client = client
         self._max_retries = max_retries
         self._request_timeout = request_timeout
@@ -131,12 +141,11 @@ class ChatModel:
     def _call(
         self, messages: Sequence[Mapping[str, str]], max_tokens: int, timeout: float
     ) -> Reply:
+        options: dict[str, Any] = {"max_completion_tokens": max_tokens}
+        if self._reasoning_effort:
+            options["reasoning_effort"] = self._reasoning_effort
         response = self._client.chat.completions.create(
-            model=self.model,
-            messages=list(messages),
-            max_tokens=max_tokens,
-            temperature=0,
-            timeout=timeout,
+            model=self.model, messages=list(messages), timeout=timeout, **options
         )
         text = (response.choices[0].message.content or "") if response.choices else ""
         return Reply(text.strip(), _usage(response.usage))

@@ -38,7 +38,11 @@ from skills.skill.note_cache import NoteCache, document_hash, note_key
 NOTE_RESERVE = 0.1
 #: Part of every cache key: a change of the prompt's words must not reuse the old notes.
 PROMPT_VERSION = "context-note-1"
-DEFAULT_API_VERSION = "2024-10-21"
+#: reasoning parameters (``max_completion_tokens``, ``reasoning_effort``) need 2025-04-01-preview
+#: or later on Azure OpenAI (skills/skill/chat.py)
+DEFAULT_API_VERSION = "2025-04-01-preview"
+#: gpt-5.2 thinks not at all with ``none``: the note's room is all note
+DEFAULT_REASONING_EFFORT = "none"
 ENDPOINT = "AZURE_OPENAI_ENDPOINT"
 DEPLOYMENT = "AZURE_OPENAI_CHAT_DEPLOYMENT"
 API_VERSION = "AZURE_OPENAI_API_VERSION"
@@ -68,6 +72,8 @@ class ContextSettings:
     document_max_tokens: int = 8_000
     request_timeout: float = 10.0
     max_retries: int = 3
+    #: ``CONTEXT_REASONING_EFFORT``: empty sends none (a model without reasoning)
+    reasoning_effort: str = DEFAULT_REASONING_EFFORT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ContextSettings | None:
@@ -93,6 +99,7 @@ class ContextSettings:
                 _number(env, "CONTEXT_REQUEST_TIMEOUT_SECONDS", int(cls.request_timeout), 1, 230)
             ),
             max_retries=_number(env, "CONTEXT_MAX_RETRIES", cls.max_retries, 0, 10),
+            reasoning_effort=env.get("CONTEXT_REASONING_EFFORT", DEFAULT_REASONING_EFFORT).strip(),
         )
 
     def model(self) -> ChatModel:
@@ -102,6 +109,7 @@ class ContextSettings:
             self.target.deployment,
             max_retries=self.max_retries,
             request_timeout=self.request_timeout,
+            reasoning_effort=self.reasoning_effort,
         )
 
 

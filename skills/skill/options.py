@@ -93,6 +93,10 @@ def resolve_contextualize(
     item = _given("contextualize", "contextualize", record, query, env)
     if item is None:
         return Contextualize.NONE
+    if isinstance(item.value, list | dict):
+        kind = "an array" if isinstance(item.value, list) else "an object"
+        allowed = ", ".join(member.value for member in Contextualize)
+        raise OptionError(f"contextualize: must be one of {allowed}, got {kind} from the record")
     value = item.value.strip().lower() if isinstance(item.value, str) else item.value
     if value not in tuple(Contextualize):
         allowed = ", ".join(member.value for member in Contextualize)
@@ -136,9 +140,11 @@ def _check_type(wire: str, item: _Given) -> None:
     """Reject what pydantic's lax mode would quietly accept (``true`` as 1; ``12.0`` is fine),
     and what the engine's own int() would fail on without naming the option (``"²³"``, a number
     of thousands of digits)."""
+    value = item.value
+    if isinstance(value, list | dict):
+        _refuse_structure(wire, item)
     if OPTION_FIELDS[wire] not in _INT_FIELDS:
         return
-    value = item.value
     if isinstance(value, bool):
         got = "a boolean"
     elif isinstance(value, HugeInteger):
@@ -150,6 +156,15 @@ def _check_type(wire: str, item: _Given) -> None:
     raise OptionError(
         f"{wire}: must be a whole number{_range(wire)}, got {got} from the {item.source}"
     )
+
+
+def _refuse_structure(wire: str, item: _Given) -> None:
+    """An array or object where an option's value belongs, refused by its kind alone: it is
+    never shown nor validated, since one nested hundreds of levels deep would exhaust the stack
+    of whatever walks it (``repr``, pydantic, an enum lookup)."""
+    kind = "an array" if isinstance(item.value, list) else "an object"
+    what = "a whole number" if OPTION_FIELDS.get(wire) in _INT_FIELDS else "a single value"
+    raise OptionError(f"{wire}: must be {what}{_range(wire)}, got {kind} from the {item.source}")
 
 
 def _describe(exc: ValidationError, given: Mapping[str, _Given]) -> str:

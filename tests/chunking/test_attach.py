@@ -5,7 +5,7 @@ piece after it, a line with nothing to read trails the piece before it."""
 from __future__ import annotations
 
 from skills.chunking import ChunkOptions, Strategy, chunk_document
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.outline import Attach
 
 PARAGRAPH = "Filters narrow the queryset with the parameters of the request, one by one. " * 4

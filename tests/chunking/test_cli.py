@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from skills.chunking.cli import main
 from skills.formats.registry import TEXT_SUFFIXES
+from skills.local.chunk import main
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIELDS = {"doc", "id", "parentId", "level", "ordinal", "start", "end", "text", "embedText",
@@ -48,7 +49,9 @@ def test_tree_shows_parents_with_their_children(capsys: pytest.CaptureFixture[st
     assert main([str(sample), "--output", "tree", "--strategy", "hierarchical"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(str(sample)) and "parents" in out
-    assert "■" in out and "└" in out and "Widget Service API guide > Authentication" in out
+    lines = out.splitlines()
+    assert lines[1].startswith("p0  Widget Service API guide  (sections: Authentication")
+    assert any(line.startswith("    c2  [") and "› Authentication" in line for line in lines)
 
 
 def test_format_reads_every_file_as_the_markup_given(
@@ -126,7 +129,7 @@ def test_jsonl_reports_the_warnings_on_stderr(
     ("argv", "warning"),
     [
         (["tests/formats/fixtures/scanned.pdf"], "no text layer"),  # the converter's
-        (["samples/widget-api-guide.md", "--strategy", "semantic"], "semantic boundaries"),
+        (["samples/widget-api-guide.md", "--strategy", "structural", "--overlap", "8"], "ignored"),
     ],
 )
 def test_jsonl_reports_what_the_skill_would_warn_on_stderr(
@@ -138,3 +141,53 @@ def test_jsonl_reports_what_the_skill_would_warn_on_stderr(
     captured = capsys.readouterr()
     assert f"{PROJECT / argv[0]}: " in captured.err and warning in captured.err
     assert all(json.loads(line) for line in captured.out.splitlines())
+
+
+class _Topics:
+    """Two topics, told apart by one word: what an embedding model sees of them."""
+
+    dimensions = 2
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[1.0, 0.0] if "cats" in text else [0.0, 1.0] for text in texts]
+
+
+def _topics_file(tmp_path: Path) -> Path:
+    cats = "".join(f"The cats sleep all day long, number {n}.\n\n" for n in range(12))
+    ships = "".join(f"The ships sail at dawn from harbour {n}.\n\n" for n in range(12))
+    path = tmp_path / "topics.txt"
+    path.write_text(cats + ships, encoding="utf-8")
+    return path
+
+
+def test_semantic_uses_the_installed_embedder_instead_of_falling_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skills import embeddings
+
+    cached = embeddings.CachedEmbedder(_Topics(), model="topics", directory=tmp_path / "cache")
+    monkeypatch.setattr(embeddings, "default_embedder", lambda: cached)
+    path = _topics_file(tmp_path)
+    assert main([str(path), "--strategy", "semantic", "--output", "tree"]) == 0
+    out = capsys.readouterr()
+    assert "unavailable" not in out.out + out.err
+    assert cached.misses > 0  # the embedder was asked for the topic shifts
+
+
+def test_semantic_without_a_local_model_falls_back_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skills import embeddings
+
+    def missing() -> Path:
+        raise ImportError("no weights here")
+
+    cached = embeddings.CachedEmbedder(
+        embeddings.LocalMiniLMEmbedder(), model="local", directory=tmp_path / "cache"
+    )
+    monkeypatch.setattr(embeddings, "default_embedder", lambda: cached)
+    monkeypatch.setattr(embeddings, "local_model_path", missing)
+    assert main([str(_topics_file(tmp_path)), "--strategy", "semantic", "--output", "tree"]) == 0
+    out = capsys.readouterr()
+    assert "no local embedding model (no weights here)" in out.err
+    assert "semantic boundaries unavailable" in out.out

@@ -13,7 +13,7 @@ import pytest
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import reopen_within
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import NO_SECTION
 

@@ -3,7 +3,8 @@ documents.
 
 - ``source[start:end] == text``; ``tokens`` is the exact count of ``embed_text``, within its limit;
 - every chunk's ``embed_text`` starts with its heading path (its innermost headings when the
-  whole path does not fit) and ends with its text;
+  whole path does not fit) and ends with its text, less the page markers (``<!-- PageBreak -->``:
+  pages are in ``pages``, never in what is embedded);
 - children lie inside their parent, and the children of a parent (the leaves of a flat strategy)
   cover every non-space character of it: nothing is dropped;
 - ids are valid Azure AI Search keys, unique, and the same on every run;
@@ -25,11 +26,12 @@ from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.context import PATH_SEPARATOR
-from skills.chunking.markdown import back_matter, front_matter, parse_markdown
+from skills.chunking.markup.markdown import back_matter, front_matter, parse_markdown
+from skills.chunking.markup.rst import parse_rst
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
-from skills.chunking.pack import text_start
-from skills.chunking.rst import parse_rst
+from skills.chunking.pages import MARKER_START, without_page_markers
+from skills.chunking.piece import text_start
 from skills.chunking.sentences import sentence_starts
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")
@@ -59,7 +61,8 @@ def check_invariants(
         assert chunk.tokens == count_tokens(chunk.embed_text)
         limit = options.parent_max_tokens if chunk.level == 0 else options.child_max_tokens
         assert chunk.tokens <= limit
-        assert chunk.embed_text.endswith(chunk.text)
+        assert chunk.embed_text == chunk.prefix + without_page_markers(chunk.text)
+        assert not MARKER_START.search(chunk.embed_text)
         path = [title, *chunk.headings] if title else list(chunk.headings)
         assert all(path), "no empty heading in a path"
         if path and options.strategy.value != "recursive":

@@ -18,8 +18,8 @@ import pytest
 from bench.cputime import least_growth
 from skills.chunking import ChunkOptions, chunk_document
 from skills.chunking.chunker import detect_format
-from skills.chunking.markdown import parse_markdown
-from skills.chunking.plaintext import parse_text
+from skills.chunking.markup.markdown import parse_markdown
+from skills.chunking.markup.plaintext import parse_text
 from skills.chunking.token_index import SEGMENT_CHARS, TokenIndex
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.

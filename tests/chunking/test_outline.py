@@ -9,7 +9,7 @@ from array import array
 import pytest
 
 from skills.chunking.levels import MAX_BLOCK_NESTING, MAX_LIST_NESTING, Level
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.outline import NO_SECTION, Container, OutlineBuilder, SectionTree
 
 

@@ -7,7 +7,7 @@ import pytest
 from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens
 from skills.chunking.chunker import detect_format
 from skills.chunking.levels import Level
-from skills.chunking.rst import parse_rst
+from skills.chunking.markup.rst import parse_rst
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
 

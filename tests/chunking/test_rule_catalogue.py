@@ -1,5 +1,6 @@
-"""The rule catalogue in ``docs/chunking.md`` stays true: every function it says decides a rule
-exists in the engine, and every test it says pins one exists in the suite."""
+"""The rule catalogues stay true: every function ``docs/chunking.md`` (Markdown, rST, text) and
+``docs/code.md`` (source code) say decides a rule exists in the engine, and every test they say
+pins one exists in the suite."""
 
 from __future__ import annotations
 
@@ -8,19 +9,34 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "docs" / "chunking.md"
+#: Every rules page, and the section of it that holds the rule tables (``None``: the whole page).
+PAGES = {CATALOGUE: "## The rules", ROOT / "docs" / "code.md": None}
 ENGINE = ROOT / "skills" / "chunking"
 TESTS = ROOT / "tests"
 CODE = re.compile(r"`([^`]+)`")
 
 
 def catalogue_rows() -> list[list[str]]:
-    """The cells of every rule row (four columns) of the catalogue's tables."""
-    rules = CATALOGUE.read_text(encoding="utf-8").split("## The rules", 1)[1]
-    rules = rules.split("\n## ", 1)[0]
+    """The cells of every rule row (four columns) of the rules pages' tables."""
     rows = []
+    for page, section in PAGES.items():
+        rows += _rows(page, section)
+    return rows
+
+
+def _rows(page: Path, section: str | None) -> list[list[str]]:
+    rules = page.read_text(encoding="utf-8")
+    if section is not None:
+        rules = rules.split(section, 1)[1].split("\n## ", 1)[0]
+    rows = []
+    in_rules = False  # inside a table whose header's first cell is "Rule"
     for line in rules.splitlines():
         cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
-        if len(cells) == 4 and cells[0] != "Rule" and not set(cells[0]) <= {"-"}:
+        if len(cells) != 4:
+            in_rules = False
+        elif cells[0] == "Rule":
+            in_rules = True
+        elif in_rules and not set(cells[0]) <= {"-"}:
             rows.append(cells)
     return rows
 
@@ -33,12 +49,13 @@ def defined_names(folder: Path, prefix: str) -> set[str]:
 
 
 def test_the_catalogue_has_rules() -> None:
-    assert len(catalogue_rows()) >= 30
+    assert len(_rows(CATALOGUE, PAGES[CATALOGUE])) >= 30
+    assert all(len(_rows(page, section)) >= 5 for page, section in PAGES.items())
 
 
 def test_every_deciding_function_exists_in_the_engine() -> None:
     names = defined_names(ENGINE, "")
-    modules = {path.stem for path in ENGINE.glob("*.py")} | {"outline"}
+    modules = {path.stem for path in ENGINE.rglob("*.py")} | {"outline"}
     missing = []
     for row in catalogue_rows():
         for ref in CODE.findall(row[2]):

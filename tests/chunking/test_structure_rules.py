@@ -9,8 +9,9 @@ from pydantic import ValidationError
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
 from skills.chunking.levels import Level
-from skills.chunking.markdown import parse_markdown
+from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.outline import NO_SECTION
+from skills.chunking.pages import without_page_markers
 
 LEAF = ChunkOptions(strategy="structural", child_max_tokens=64)
 
@@ -747,6 +748,36 @@ def test_page_markers_give_each_chunk_its_pages() -> None:
     )
     assert whole.leaves[0].pages == (1, 2, 3)
     assert chunk_document("no markers here").leaves[0].pages == ()
+
+
+def test_page_markers_are_not_embedded_and_the_tokens_count_what_is() -> None:
+    page = "Clause text that fills the page. " * 12
+    source = f'# Terms\n\n{page}\n<!-- PageNumber="1" -->\n\n<!-- PageBreak -->\n\n{page}\n'
+    result = chunk_document(source, options=ChunkOptions(child_max_tokens=1024))
+    (leaf,) = result.leaves
+    assert "<!--" in leaf.text and leaf.pages == (1, 2)
+    assert "<!--" not in leaf.embed_text and "fills the page. \n\nClause" in leaf.embed_text
+    assert leaf.tokens == count_tokens(leaf.embed_text)
+
+
+def test_a_page_break_after_a_full_child_joins_it_instead_of_making_a_child_alone() -> None:
+    words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "section",
+        "value",
+        "record",
+        "table",
+        "page",
+        "network",
+    ]
+    paragraphs = [" ".join(words[(i * 7 + k) % 10] for i in range(120)) for k in range(6)]
+    source = "# Doc\n\n## S1\n\n" + ".\n\n".join(paragraphs) + ".\n\n<!-- PageBreak -->\n\n"
+    leaves = chunk_document(source, options=ChunkOptions()).leaves
+    assert all(without_page_markers(leaf.text).strip() for leaf in leaves)
+    assert leaves[-1].text.endswith("<!-- PageBreak -->\n\n")  # the marker is still covered
 
 
 def test_an_unchanged_section_keeps_its_ids_when_another_section_changes() -> None:

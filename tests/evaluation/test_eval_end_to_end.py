@@ -168,7 +168,9 @@ def test_the_command_writes_table_json_csv_and_plot(
         str(out),
     ]
     assert cli.main(argv) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    assert "2 candidates" in captured.err and "tokens to embed" in captured.err
     assert "B2000" in printed and "hier" in printed and "cache: 0 hits" in printed
 
     payload = json.loads((out / "results.json").read_text(encoding="utf-8"))
@@ -189,3 +191,25 @@ def test_the_command_refuses_a_bad_input_with_exit_status_2(
     docs, _ = corpus
     assert cli.main(["--docs", str(docs), "--questions", str(tmp_path / "none.jsonl")]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_without_a_set_it_measures_the_dev_set_else_the_bundled_one_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "DEFAULT_DEV_SET", tmp_path / "absent")
+    args = cli.parser().parse_args([])
+    cli._choose_set(args)
+    assert args.set == cli.BUNDLED_SET and (cli.BUNDLED_SET / "manifest.json").is_file()
+    assert "measuring the bundled evaluation_sets/licenses" in capsys.readouterr().err
+
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "questions.jsonl").write_text("{}\n", encoding="utf-8")
+    monkeypatch.setattr(cli, "DEFAULT_DEV_SET", tmp_path / "dev")
+    args = cli.parser().parse_args([])
+    cli._choose_set(args)
+    assert args.set is None and args.docs == tmp_path / "dev" / "docs"
+    assert capsys.readouterr().err == ""
+
+    args = cli.parser().parse_args(["--docs", str(tmp_path)])
+    cli._choose_set(args)
+    assert args.docs == tmp_path and args.questions == tmp_path / "dev" / "questions.jsonl"

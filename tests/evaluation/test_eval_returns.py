@@ -92,7 +92,10 @@ def test_the_budget_policy_sends_what_the_query_sends(ranking: list[int], budget
     siblings: dict[str, list[search.Span]] = {}
     for i in range(6):  # what the query fetches: every child of the hits' parents
         siblings.setdefault(f"p{i // 4}", []).append(search.Span(i, 10 * i, 10 * i + 10, f"H{i}\n"))
-    words = lambda passage: len(passage.split())  # noqa: E731
+
+    def words(passage: str) -> int:
+        return len(passage.split())
+
     query = collapse(hits, parents, top=len(hits), siblings=siblings, budget=(budget, words))
     sent = prompt(ranking, chunks, budget, lambda s: text[s.start : s.end], words)
     assert [(p.start, p.end, p.prefix) for r in query for p in r.passages] == [

@@ -168,7 +168,7 @@ def test_a_conversion_that_cannot_stop_midway_is_refused_when_it_would_end_too_l
 def test_a_word_body_past_the_deadline_stops_where_it_is_with_a_warning() -> None:
     import time
 
-    from tests.formats.office_xml import docx, para
+    from office_xml import docx, para
 
     body = [para(f"Paragraph {n} of the long report.") for n in range(1000)]
     late = Limits(deadline=time.monotonic() - 1)

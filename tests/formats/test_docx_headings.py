@@ -3,10 +3,11 @@ what is never a heading (skills/formats/word_outline.py)."""
 
 from __future__ import annotations
 
+from format_fixtures import markdown_headings
+from office_xml import NS, decimal_numbering, docx, para, style, table
+
 from skills.formats.conversion import Limits
 from skills.formats.docx import docx_to_markdown
-from tests.formats.format_fixtures import markdown_headings
-from tests.formats.office_xml import NS, decimal_numbering, docx, para, style, table
 
 BODY = "The body text of the section says what it is about, in a full sentence."
 
@@ -99,7 +100,7 @@ def test_the_visual_rule_is_off_when_the_document_marks_its_headings() -> None:
     assert headings(docx(body)) == ["# Scope"]
 
 
-def test_heading_styles_are_still_mammoths() -> None:
+def test_heading_styles_are_headings_of_their_level() -> None:
     styles = [style("Heading2", "heading 2")]
     assert headings(docx([para("Usage", style="Heading2"), para(BODY)], styles=styles)) == [
         "## Usage"

@@ -58,10 +58,10 @@ def test_a_chart_keeps_its_title_categories_and_series_names() -> None:
     from pptx.util import Inches
 
     presentation, slide = deck()
-    data = CategoryChartData()
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
     data.categories = ["North", "South"]
-    data.add_series("Revenue 2023", (1.0, 2.0))
-    data.add_series("Revenue 2024", (1.5, 2.5))
+    data.add_series("Revenue 2023", (1.0, 2.0))  # type: ignore[no-untyped-call]
+    data.add_series("Revenue 2024", (1.5, 2.5))  # type: ignore[no-untyped-call]
     frame = slide.shapes.add_chart(
         XL_CHART_TYPE.COLUMN_CLUSTERED, 0, Inches(2), Inches(4), Inches(3), data
     )

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from skills.chunking import SUFFIX_FORMATS, detect_format
-from skills.chunking.cli import iter_documents
 from skills.evaluation.dataset import load_documents
 from skills.formats.registry import (
     FORMATS,
@@ -20,6 +19,7 @@ from skills.formats.registry import (
     indexed_extensions,
     markdown_table,
 )
+from skills.local.chunk import iter_documents
 from skills.local.demo import sample_files
 from skills.search.settings import MODES, SearchSettings, indexed_formats
 from skills.search.templates import render

@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from office_xml import NS, docx, para, raw_para, run, style, tables_docx
+
 from skills.formats.conversion import Limits
 from skills.formats.docx import docx_to_markdown
-from tests.formats.office_xml import NS, docx, para, raw_para, run, style, tables_docx
 
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 

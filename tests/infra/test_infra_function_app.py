@@ -115,6 +115,21 @@ def test_service_settings_the_skill_reads_are_set_and_parse() -> None:
     assert budget.decorators["maxValue"] < 230, "the WebApiSkill timeout caps at 230 s"
 
 
+def test_the_code_s_default_budget_is_the_deployed_one() -> None:
+    """A Function App without the setting (a manual deploy, the dev server) budgets as the
+    deployment does, for the skillsets' PT230S."""
+    budget = load(MAIN).params["skillTimeBudgetSeconds"]
+    assert float(budget.default) == skill_settings.DEFAULT_TIME_BUDGET_SECONDS
+
+
+def test_entra_mode_admits_the_search_identity_first() -> None:
+    """Without SKILL_ALLOWED_CALLER_IDS entra mode would not start (settings.startup_check): the
+    list Easy Auth and the skill share begins with the search service's identity."""
+    (app,) = [m for m in load(MAIN).modules if m.symbol == "functionApp"]
+    callers = app.body["params"]["allowedCallerPrincipalIds"]
+    assert callers == Expr("concat([search.outputs.principalId], skillExtraCallerPrincipalIds)")
+
+
 def test_the_semantic_strategy_gets_the_index_embedding_deployment_keylessly() -> None:
     settings = app_settings()
     assert settings[boundaries.ENDPOINT] == Expr("openAiEndpoint")
@@ -154,6 +169,24 @@ def test_search_identity_is_an_allowed_caller() -> None:
     (app,) = [m for m in load(MAIN).modules if m.path == "modules/function-app.bicep"]
     callers = app.body["params"]["allowedCallerPrincipalIds"]
     assert isinstance(callers, Expr) and "search.outputs.principalId" in callers.text
+
+
+def test_entra_mode_tells_the_skill_the_same_callers_easy_auth_admits() -> None:
+    """The skill checks X-MS-CLIENT-PRINCIPAL-ID against SKILL_ALLOWED_CALLER_IDS (comma-separated
+    object ids, skills/skill/caller.py); the template fills it from the list the authorization
+    policy admits, so the two checks cannot disagree, and leaves it empty in key mode."""
+    from skills.skill import caller
+    from skills.skill.settings import ALLOWED_CALLERS_SETTING
+
+    value = app_settings()[ALLOWED_CALLERS_SETTING]
+    assert value == Ternary(
+        "skillAuthMode == 'entra'", Expr("join(allowedCallerPrincipalIds, ',')"), ""
+    )
+    search_id = "5a0b6f43-0000-4c1d-9e8f-000000000001"
+    env = {"SKILL_AUTH": "entra", ALLOWED_CALLERS_SETTING: ",".join([search_id, "other"])}
+    assert caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": search_id}, env) is None
+    refused = caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": "someone-else"}, env)
+    assert refused is not None and refused.status == 403
 
 
 def test_azd_service_tag_matches_the_service_in_azure_yaml() -> None:

@@ -118,5 +118,5 @@ def test_every_output_the_hook_reads_is_an_output() -> None:
     read = set(re.findall(r"\$\{?([A-Z][A-Z0-9_]+)", script))
     settings = {"AZURE_SEARCH_MODE", "AZURE_SEARCH_RESET", "AZURE_UPLOAD_SAMPLES", "PYTHON",
                 "HOOK_TRIES", "HOOK_WAIT_SECONDS", "SKILL_FUNCTION_KEY", "MODE", "TRIES",
-                "WAIT_SECONDS"}  # fmt: skip
+                "WAIT_SECONDS", "HOOK_VENV", "VENV", "AZURE_TOKEN_CREDENTIALS"}  # fmt: skip
     assert read - settings <= set(outputs())

@@ -37,6 +37,7 @@ EXPECTED_GRANTS = {
     ("functionPrincipalId", "Cognitive Services OpenAI User", OPENAI),
     ("searchPrincipalId", "Storage Blob Data Reader", "Microsoft.Storage/storageAccounts"),
     ("searchPrincipalId", "Cognitive Services OpenAI User", OPENAI),
+    ("searchPrincipalId", "Cognitive Services User", OPENAI),  # the layout mode's AI Services
     ("deployerPrincipalId", "Search Service Contributor", "Microsoft.Search/searchServices"),
     ("deployerPrincipalId", "Search Index Data Contributor", "Microsoft.Search/searchServices"),
     ("deployerPrincipalId", "Storage Blob Data Contributor", "Microsoft.Storage/storageAccounts"),
@@ -137,6 +138,9 @@ def test_managed_identities_are_granted_unconditionally_and_the_deployer_optiona
         if principal.text == "deployerPrincipalId":
             assert resource.condition is not None
             assert principal_type == Expr("deployerPrincipalType")
+        elif role_name(resource) == "Cognitive Services User":
+            assert resource.condition == "(withLayout)"  # only the layout mode's account
+            assert principal_type == "ServicePrincipal"
         else:
             assert resource.condition is None
             assert principal_type == "ServicePrincipal"
@@ -157,3 +161,18 @@ def test_each_storage_grant_targets_the_right_account() -> None:
             assert scope == Expr("hostStorage")
         elif role.startswith("Storage Blob Data"):
             assert scope == Expr("documentsStorage")
+
+
+def test_the_layout_grant_and_the_openai_grants_target_their_own_accounts() -> None:
+    """Both accounts are Microsoft.CognitiveServices/accounts: the scope symbols tell them apart."""
+    rbac = module("rbac")
+    scopes = {r.symbol: r for r in rbac.resources if r.existing}
+    assert scopes["aiServices"].body["name"] == Expr("aiServicesAccountName")
+    assert scopes["aiServices"].condition == "(withLayout)"
+    assert rbac.variables["withLayout"] == Expr("!empty(aiServicesAccountName)")
+    for _, resource in role_assignments():
+        role = role_name(resource)
+        if role == "Cognitive Services User":
+            assert resource.body["scope"] == Expr("aiServices")
+        elif role == "Cognitive Services OpenAI User":
+            assert resource.body["scope"] == Expr("openAi")

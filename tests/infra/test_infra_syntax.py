@@ -14,6 +14,7 @@ from infra_bicep import BicepFile, walk
 from infra_paths import INFRA, MAIN, MODULES, bicep_files
 
 EXPECTED_MODULES = {
+    "ai-services",
     "function-app",
     "identity",
     "monitoring",

@@ -25,9 +25,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from skills.search.echo import duration, enum_values
 from skills.skill import handle_chunk_request
 
 COLLECTIONS = {
@@ -40,13 +42,18 @@ OBJECT = re.compile(r"^/(?P<collection>\w+)\('(?P<name>[^']+)'\)(?P<rest>/[^?]*)
 NEVER_RAN = {"status": "running", "lastResult": None, "executionHistory": [], "limits": {}}
 
 
-def echo(kind: str, body: dict[str, Any], header_names: bool = False) -> dict[str, Any]:
-    """``body`` the way GET returns it: an etag, unset properties null, secrets blanked.
+def echo(
+    kind: str, body: dict[str, Any], header_names: bool = False, respell: bool = False
+) -> dict[str, Any]:
+    """``body`` the way GET returns it: an etag, unset properties null, secrets blanked, and
+    durations in the service's own form (a public GET shows ``PT3M50S`` for a skill timeout
+    sent as ``PT230S``).
 
     ``header_names`` chooses how hidden headers come back (names with null values, or a null
-    ``httpHeaders``); the docs say only that secrets come back null.
+    ``httpHeaders``); the docs say only that secrets come back null. ``respell`` also writes
+    enum values in another casing and empty lists as null, which the service may do.
     """
-    echoed = copy.deepcopy(body)
+    echoed = _respelled(copy.deepcopy(body), respell)
     echoed["@odata.etag"] = '"0x8DC"'
     echoed["encryptionKey"] = None
     if kind == "skillset":
@@ -59,6 +66,30 @@ def echo(kind: str, body: dict[str, Any], header_names: bool = False) -> dict[st
         for item in echoed["fields"]:
             item.setdefault("synonymMaps", [])
     return echoed
+
+
+def _respelled(value: Any, enums: bool) -> Any:
+    """Durations as hours, minutes and seconds; with ``enums``, enum values capitalised and
+    empty lists null."""
+    if isinstance(value, dict):
+        return {key: _respelled(item, enums) for key, item in value.items()}
+    if isinstance(value, list):
+        return None if enums and not value else [_respelled(item, enums) for item in value]
+    if isinstance(value, str) and (length := duration(value)) is not None:
+        return _service_duration(length)
+    if enums and isinstance(value, str) and value.lower() in enum_values():
+        return value[:1].upper() + value[1:]
+    return value
+
+
+def _service_duration(length: timedelta) -> str:
+    """``PT3M50S`` for 230 seconds, ``PT1H`` for an hour, ``P1D`` for a day."""
+    days, seconds = length.days, length.seconds
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M"), (seconds, "S")) if n]
+    time = "".join(parts)
+    return "P" + (f"{days}D" if days else "") + (f"T{time}" if time else ("" if days else "T0S"))
 
 
 @dataclass
@@ -74,6 +105,9 @@ class FakeDeployment:
     blob_service: dict[str, Any] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     url: str = ""
+    #: this many Search and Resource Manager requests are refused with 403 first, as while new
+    #: role assignments apply
+    forbidden: int = 0
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[
         int, dict[str, Any] | int | None
@@ -83,6 +117,9 @@ class FakeDeployment:
         route = path.split("?", 1)[0]
         if route == "/api/chunk":
             return self._skill(headers, body)
+        if self.forbidden > 0:
+            self.forbidden -= 1
+            return 403, _error("Forbidden", "the caller has no role on this resource (yet)")
         if route.startswith("/subscriptions/"):
             return self._arm(headers, route)
         if headers.get("api-key") != self.api_key:

@@ -1,15 +1,21 @@
-"""The rendered definitions load into the azure-search-documents 12 models and round-trip exactly.
+"""The rendered definitions of all four modes load into the azure-search-documents 12 models and
+round-trip exactly.
 
 Exact round-trip alone is weak (SDK 12 keeps unknown properties), so every property we write must
-also be one the model declares: a typo such as ``parentKeyField`` fails here, not at deploy time.
+also be one the model declares, and every value of an enum-typed property one of the enum's
+values: a typo such as ``parentKeyField`` or ``oneToOne`` fails here, not at deploy time.
 """
 
 from __future__ import annotations
 
+import enum
+import sys
+import typing
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from azure.search.documents.indexes import models as sdk_models
 from azure.search.documents.indexes.models import (
     AzureOpenAIEmbeddingSkill,
     IndexProjectionMode,
@@ -20,9 +26,8 @@ from azure.search.documents.indexes.models import (
     SearchIndexerSkillset,
     WebApiSkill,
 )
-from search_fixtures import MODES
 
-from skills.search.settings import ENVIRONMENT, SearchSettings
+from skills.search.settings import ENVIRONMENT, MODES, SearchSettings
 from skills.search.templates import (
     DEFINITIONS_DIR,
     TEMPLATE_FILES,
@@ -91,6 +96,49 @@ def undeclared(model: Any, path: str) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize(("mode", "auth", "template"), CASES)
+def test_every_enum_value_is_one_the_sdk_model_knows(mode: str, auth: str, template: str) -> None:
+    item = _find(mode, auth, template)
+    assert bad_enum_values(MODELS[item.kind](item.body), item.kind) == []
+
+
+def _enum_in(hint: Any) -> type[enum.Enum] | None:
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint
+    return next(filter(None, (_enum_in(arg) for arg in typing.get_args(hint))), None)
+
+
+def bad_enum_values(model: Any, path: str) -> list[str]:
+    """Values of enum-typed properties that are not values of the enum (recursively); a field
+    type ``Collection(T)`` is checked as ``T``, the REST form of a collection of ``T``."""
+    namespace = {**vars(sys.modules[type(model).__module__]), "_models": sdk_models}
+    hints = typing.get_type_hints(type(model), globalns=namespace)
+    found = []
+    for attribute, rest in model._attr_to_rest_field.items():
+        if rest._rest_name not in model:
+            continue
+        raw, kind = model[rest._rest_name], _enum_in(hints.get(attribute, Any))
+        allowed = {str(member.value).lower() for member in kind} if kind else set()
+        for value in (raw if isinstance(raw, list) else [raw]) if kind else []:
+            inner = value[len("Collection(") : -1] if value.startswith("Collection(") else value
+            if inner.lower() not in allowed:
+                found.append(f"{path}.{rest._rest_name}: {value!r} not in {kind.__name__}")
+        nested = getattr(model, attribute)
+        for position, item in enumerate(nested if isinstance(nested, list) else [nested]):
+            if hasattr(item, "_attr_to_rest_field"):
+                found += bad_enum_values(item, f"{path}.{rest._rest_name}[{position}]")
+    return found
+
+
+def test_the_enum_check_catches_a_value_the_service_does_not_know() -> None:
+    body = _find("layout", "function key", "layout/skillset.json").body
+    body["skills"][0]["outputMode"] = "oneToOne"
+    problems = bad_enum_values(SearchIndexerSkillset(body), "skillset")
+    assert problems == [
+        "skillset.skills[0].outputMode: 'oneToOne' not in DocumentIntelligenceLayoutSkillOutputMode"
+    ]
+
+
 def test_undeclared_catches_a_misspelt_property() -> None:
     body = _find("embedded", "function key", "embedded/skillset.json").body
     body["indexProjections"]["selectors"][0]["parentKeyField"] = "documentKey"
@@ -102,7 +150,7 @@ def test_undeclared_catches_a_misspelt_property() -> None:
 def test_sdk_reads_the_typed_values_we_mean(mode: str) -> None:
     definitions = render(mode, SearchSettings(dimensions=256, skill_function_key="k"))
     skillset = SearchIndexerSkillset(definitions.skillset)
-    web_api, embedding = skillset.skills
+    *_, web_api, embedding = skillset.skills  # layout: the Document Layout skill comes first
     assert isinstance(web_api, WebApiSkill)
     assert web_api.timeout == timedelta(seconds=230)
     assert isinstance(embedding, AzureOpenAIEmbeddingSkill)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from azure.core.exceptions import HttpResponseError, ResourceExistsError
 from fake_search_service import echo
 
 from skills.search.cli import main
@@ -24,7 +26,13 @@ from skills.search.deploy import (
     redact,
     reset_reasons,
 )
-from skills.search.settings import SearchSettings, SettingsError, missing_azure_settings
+from skills.search.pending import FileLedger, MemoryLedger
+from skills.search.settings import (
+    STAND_INS,
+    SearchSettings,
+    SettingsError,
+    missing_azure_settings,
+)
 from skills.search.templates import Kind, render
 
 
@@ -218,3 +226,172 @@ def test_a_schedule_change_needs_no_reset_a_parsing_change_does() -> None:
     assert reset_reasons(changes, definitions) == [
         "indexer hcs-embedded-indexer changed parameters.configuration"
     ]
+
+
+class RespellingService(FakeService):
+    """Echoes enum values in another casing and empty lists as null, besides the durations."""
+
+    def get(self, kind: Kind, name: str) -> dict[str, Any] | None:
+        stored = self.objects.get((kind, name))
+        return None if stored is None else echo(kind, stored, respell=True)
+
+
+@pytest.mark.parametrize("mode", ["embedded", "reference", "files", "layout"])
+def test_the_services_own_spelling_is_no_change_and_asks_no_reset(mode: str) -> None:
+    service = RespellingService()
+    definitions = render(mode, SETTINGS)  # type: ignore[arg-type]
+    deploy(service, definitions)
+    skillset = service.get("skillset", definitions.skillset["name"])
+    assert skillset is not None and skillset["skills"][-2]["timeout"] == "PT3M50S"
+    service.puts.clear()
+    changes = deploy(service, definitions, reset=True)
+    assert service.puts == [] and service.indexer_calls == []
+    assert {change.action for change in changes} == {"unchanged"}
+    assert reset_reasons(changes, definitions) == []
+
+
+def test_a_real_timeout_change_is_still_a_change() -> None:
+    service = RespellingService()
+    definitions = render("embedded", SETTINGS)
+    deploy(service, definitions)
+    definitions.skillset["skills"][0]["timeout"] = "PT120S"
+    changes = deploy(service, definitions)
+    skillset = next(change for change in changes if change.kind == "skillset")
+    assert skillset.action == "update"
+    assert '-      "timeout": "PT3M50S"' in skillset.diff and '"PT120S"' in skillset.diff
+
+
+class BusyService(FakeService):
+    """An indexer already running (started by an upload): Run Indexer answers 409; ``refuse``
+    names the calls that fail (a 403 while roles apply)."""
+
+    def __init__(self, refuse: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    def put(self, kind: Kind, body: dict[str, Any]) -> None:
+        if f"put {kind}" in self.refuse:
+            raise _status_error(403)
+        super().put(kind, body)
+
+    def reset_indexer(self, name: str) -> None:
+        if "reset" in self.refuse:
+            raise _status_error(403)
+        super().reset_indexer(name)
+
+    def run_indexer(self, name: str) -> None:
+        self.indexer_calls.append(("run", name))
+        busy = ResourceExistsError("another run is in progress")
+        busy.status_code = 409  # what azure-core sets from the response
+        raise busy
+
+
+def _status_error(status: int) -> HttpResponseError:
+    error = HttpResponseError(f"status {status}")
+    error.status_code = status
+    return error
+
+
+def _changed_batch_size() -> Any:
+    return render("embedded", SearchSettings(skill_function_key="secret-key", skill_batch_size=8))
+
+
+def test_a_run_already_in_progress_after_a_reset_is_no_failure() -> None:
+    service, ledger = BusyService(), MemoryLedger()
+    said: list[str] = []
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s",
+           say=said.append)  # fmt: skip
+    assert service.indexer_calls == [("reset", "hcs-embedded-indexer"),
+                                      ("run", "hcs-embedded-indexer")]  # fmt: skip
+    assert ledger.reasons("s") == []
+    assert "already in progress (409)" in said[0] and "skillset hcs-embedded-skillset" in said[0]
+
+
+def test_a_reset_that_fails_is_done_by_the_next_deploy_with_nothing_to_change() -> None:
+    ledger = MemoryLedger()
+    service = BusyService(refuse=("reset",))
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    with pytest.raises(HttpResponseError):
+        deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert ledger.reasons("s") == ["skillset hcs-embedded-skillset changed"]
+    service.refuse = ()
+    changes = deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert {change.action for change in changes} == {"unchanged"}
+    assert ("reset", "hcs-embedded-indexer") in service.indexer_calls
+    assert ledger.reasons("s") == []
+
+
+def test_a_deploy_stopped_halfway_still_owes_the_reset() -> None:
+    service, ledger = BusyService(), MemoryLedger()
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    service.refuse = ("put indexer",)
+    changed = _changed_batch_size()
+    changed.indexer["parameters"]["configuration"]["parsingMode"] = "markdown"
+    with pytest.raises(HttpResponseError):
+        deploy(service, changed, reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls == []
+    assert ledger.reasons("s") == [
+        "skillset hcs-embedded-skillset changed",
+        "indexer hcs-embedded-indexer changed parameters.configuration",
+    ]
+    service.refuse = ()
+    deploy(service, changed, reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls[0] == ("reset", "hcs-embedded-indexer")
+    assert ledger.reasons("s") == []
+
+
+def test_a_reset_not_asked_for_is_remembered_until_one_is() -> None:
+    service, ledger = FakeService(), MemoryLedger()
+    deploy(service, render("embedded", SETTINGS), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), ledger=ledger, ledger_name="s")
+    deploy(service, _changed_batch_size(), ledger=ledger, ledger_name="s")
+    assert ledger.reasons("s") == ["skillset hcs-embedded-skillset changed"]
+    assert service.indexer_calls == []
+    deploy(service, _changed_batch_size(), reset=True, ledger=ledger, ledger_name="s")
+    assert service.indexer_calls[0] == ("reset", "hcs-embedded-indexer")
+    assert ledger.reasons("s") == []
+
+
+def test_the_file_ledger_survives_a_new_process(tmp_path: Path) -> None:
+    path = tmp_path / "pending.json"
+    FileLedger(path).record("s", ["index i changed"])
+    assert FileLedger(path).reasons("s") == ["index i changed"]
+    FileLedger(path).clear("s")
+    assert FileLedger(path).reasons("s") == []
+
+
+def test_a_dry_run_names_every_stand_in_it_filled_and_the_variable_behind_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in STAND_INS:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("SKILL_URI", "https://func-chunk-abc.azurewebsites.net/api/chunk")
+    assert main(["deploy", "--mode", "layout", "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "https://example.cognitiveservices.azure.com is a stand-in: set " \
+        "AZURE_AI_SERVICES_ENDPOINT" in err  # fmt: skip
+    assert "set AZURE_OPENAI_ENDPOINT" in err and "set AZURE_STORAGE_RESOURCE_ID" in err
+    assert "SKILL_URI" not in err
+
+
+@pytest.mark.parametrize("mode", ["embedded", "layout"])
+def test_a_real_deploy_refuses_a_stand_in_before_contacting_anything(
+    mode: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = {
+        "AZURE_SEARCH_ENDPOINT": "https://127.0.0.1:9", "AZURE_OPENAI_EMBEDDING_DEPLOYMENT": "e",
+        "AZURE_OPENAI_ENDPOINT": "https://oai-abc.openai.azure.com/", "SKILL_FUNCTION_KEY": "k",
+        "SKILL_URI": "https://func-chunk-abc.azurewebsites.net/api/chunk",
+        "AZURE_STORAGE_RESOURCE_ID": SearchSettings.storage_resource_id,  # the stand-in itself
+        "AZURE_AI_SERVICES_ENDPOINT": "https://ais-abc.cognitiveservices.azure.com/",
+    }  # fmt: skip
+    for variable, value in real.items():
+        monkeypatch.setenv(variable, value)
+    assert main(["deploy", "--mode", mode]) == 2
+    assert "AZURE_STORAGE_RESOURCE_ID (/subscriptions/00000000" in capsys.readouterr().err
+
+
+def test_layout_needs_the_ai_services_endpoint() -> None:
+    assert "AZURE_AI_SERVICES_ENDPOINT" in missing_azure_settings({}, mode="layout")
+    assert "AZURE_AI_SERVICES_ENDPOINT" not in missing_azure_settings({}, mode="files")

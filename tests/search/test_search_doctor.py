@@ -14,13 +14,22 @@ from typing import Any
 
 import pytest
 from azure.core.credentials import AccessToken, AzureKeyCredential
+from azure.core.exceptions import ResourceNotFoundError
 from fake_search_service import FakeDeployment, running
 from search_fixtures import AZURITE_PORT, azurite_listening
 
 from skills.search.azure import AzureStorage
 from skills.search.cli import main
 from skills.search.deploy import Service, deploy
-from skills.search.doctor import Blob, Finding, diagnose, urllib_post
+from skills.search.doctor import (
+    Blob,
+    Finding,
+    Patience,
+    PatientInspector,
+    PatientStorage,
+    diagnose,
+    urllib_post,
+)
 from skills.search.settings import SearchSettings
 from skills.search.templates import DefinitionSet, render
 
@@ -213,7 +222,7 @@ def test_a_service_that_refuses_the_caller_is_a_finding_not_a_crash(fake: FakeDe
     assert any(p.startswith("definitions: could not check: ClientAuthenticationError") or
                p.startswith("definitions: could not check: HttpResponseError")
                for p in refused)  # fmt: skip
-    assert any(p.startswith("indexer: cannot read the status") for p in refused)
+    assert any(p.startswith("indexer: could not check") for p in refused)
 
 
 def test_the_cli_runs_the_doctor_from_the_environment(
@@ -273,3 +282,79 @@ def test_throttled_items_come_with_what_to_do(fake: FakeDeployment) -> None:
     fake.statuses["hcs-embedded-indexer"] = {**HEALTHY_STATUS, "lastResult": last}
     found = problems(run(fake))
     assert any("AZURE_OPENAI_EMBEDDING_CAPACITY" in p and "--reset" in p for p in found)
+
+
+def patient_run(fake: FakeDeployment, patience: Patience) -> list[Finding]:
+    settings = settings_for(fake)
+    storage = ListedStorage(fake.url, [Blob("a.md", "https://a/documents/a.md", 10)])
+    return diagnose(
+        settings, render("embedded", settings), post=urllib_post,
+        inspector=PatientInspector(service(fake), patience),
+        storage=PatientStorage(storage, patience),
+    )  # fmt: skip
+
+
+def test_a_403_while_roles_apply_is_waited_out_with_doubling_waits(fake: FakeDeployment) -> None:
+    fake.forbidden = 3
+    waits: list[float] = []
+    said: list[str] = []
+    findings = patient_run(fake, Patience(tries=4, first=10, sleep=waits.append, say=said.append))
+    assert problems(findings) == []
+    assert waits == [10, 20, 40]
+    assert "403, new role assignments may still be applying" in said[0]
+
+
+def test_a_403_that_lasts_is_reported_after_the_last_try(fake: FakeDeployment) -> None:
+    fake.forbidden = 10_000
+    waits: list[float] = []
+    findings = patient_run(fake, Patience(tries=3, first=1, sleep=waits.append, say=print))
+    assert waits == [1, 2]  # the first read waits; the rest are tried once, not waited for
+    found = problems(findings)
+    assert any("definitions: could not check: refused with 403" in line and
+               "Search Service Contributor" in line for line in found)  # fmt: skip
+    assert any(line.startswith("storage: could not check: refused with 403") for line in found)
+
+
+def test_only_a_403_is_tried_again() -> None:
+    calls: list[int] = []
+
+    def missing() -> None:
+        calls.append(1)
+        raise ResourceNotFoundError("gone")
+
+    patience = Patience(tries=5, first=1, sleep=lambda _: None, say=print)
+    with pytest.raises(ResourceNotFoundError):
+        patience.call("reading", missing)
+    assert calls == [1]
+
+
+def test_the_cli_with_nothing_configured_fails_and_says_what_it_could_not_check(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SKILL_URI", "AZURE_SEARCH_ENDPOINT", "AZURE_STORAGE_RESOURCE_ID",
+                 "AZURE_STORAGE_BLOB_ENDPOINT"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing could be checked" in err
+    assert "skill (set SKILL_URI)" in err and "service (set AZURE_SEARCH_ENDPOINT)" in err
+
+
+@pytest.mark.parametrize(
+    ("error", "advice"),
+    [
+        ({"key": "k1", "errorMessage": "Could not execute skill: hierarchical-chunker",
+          "details": "403: caller is not in SKILL_ALLOWED_CALLER_IDS"},  # the skill's own words
+         "skillExtraCallerPrincipalIds"),
+        ({"key": "k2", "errorMessage": "Could not execute skill: document-layout",
+          "details": "Time Out"},
+         "Cognitive Services User"),
+    ],
+)  # fmt: skip
+def test_first_run_failures_come_with_what_to_do(
+    fake: FakeDeployment, error: dict[str, str], advice: str
+) -> None:
+    last = {**HEALTHY_STATUS["lastResult"], "itemsFailed": 1, "errors": [error]}  # type: ignore[dict-item]
+    fake.statuses["hcs-embedded-indexer"] = {**HEALTHY_STATUS, "lastResult": last}
+    found = problems(run(fake))
+    assert sum(advice in p for p in found) == 1, found

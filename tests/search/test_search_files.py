@@ -13,6 +13,7 @@ from azure.search.documents.indexes.models import (
 )
 
 from skills.search.settings import SearchSettings
+from skills.search.templates import DEFINITIONS_DIR as DEFINITIONS
 from skills.search.templates import render
 from skills.skill.inputs import DOCUMENT_INPUTS
 
@@ -45,3 +46,15 @@ def test_the_layout_skill_feeds_the_chunker_its_markdown_sections() -> None:
         skillset["cognitiveServices"]["@odata.type"]
         == "#Microsoft.Azure.Search.AIServicesByIdentity"
     )
+
+
+def test_the_layout_skill_asks_for_the_page_numbers_the_rebuild_reads() -> None:
+    """``skills/formats/layout.py`` turns ``locationMetadata.pageNumber`` into page breaks (the
+    children's ``pages``); the skill writes it only when ``extractionOptions`` names
+    ``locationMetadata`` ("applies to both output formats", Document Layout skill reference).
+    ``images`` is left out: images come out only with ``outputFormat: text``."""
+    layout = render("layout", SearchSettings()).skillset["skills"][0]
+    model = DocumentIntelligenceLayoutSkill(layout)
+    assert model.extraction_options == ["locationMetadata"]
+    rebuild = (DEFINITIONS.parent / "skills" / "formats" / "layout.py").read_text(encoding="utf-8")
+    assert "locationMetadata" in rebuild and "pageNumber" in rebuild

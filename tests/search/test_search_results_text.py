@@ -49,3 +49,23 @@ def test_verbose_and_json_keep_the_real_parent_id(capsys: pytest.CaptureFixture[
     _print_results("What errors?", [result(3)], as_json=True)
     answer = json.loads(capsys.readouterr().out)
     assert answer["results"][0]["parent_chunk_id"] == PARENT_ID
+
+
+def test_a_result_shows_the_sentence_that_answers_under_its_own_heading_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A section's start may be another heading's text: the line shown is the matched
+    children's sentence that holds the question's rarer words, labelled by its child's path."""
+    hits = (
+        ChildHit("c1", PARENT_ID, 0.03, "## Pagination\n\nPages hold at most 100 items.", 0, 44, 1,
+                 headings=("Guide", "Pagination"), source_path=URL),
+        ChildHit("c2", PARENT_ID, 0.03, "## Errors\n\nA stale ETag answers 412. Retry after a GET.",
+                 50, 98, 2, headings=("Guide", "Errors"), source_path=URL),
+    )  # fmt: skip
+    citation = Citation("c1", "Guide", URL, "key", 0, 44, ("Guide", "Pagination"), ())
+    answer = ParentResult(1, PARENT_ID, 0.0312, hits[0].text + "\n\n" + hits[1].text, None, hits,
+                          (citation,))  # fmt: skip
+    _print_results("Which status does a stale ETag answer?", [answer], as_json=False)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[1] == "1. guide.md#c1,c2  Guide > Errors  (score 0.0312)"
+    assert lines[2] == "   'A stale ETag answers 412.'"

@@ -95,7 +95,7 @@ def test_requests_speak_the_azure_api_and_share_the_document_prefix(chat: FakeCh
     (record,) = call(env(chat), title="Widget guide")
     first = chat.requests[0]
     assert first.path == "/openai/deployments/notes/chat/completions"
-    assert first.query["api-version"] == ["2024-10-21"]
+    assert first.query["api-version"] == ["2025-04-01-preview"]
     assert first.headers["api-key"] == "test-key"
     prefixes = {json.dumps(seen.body["messages"][:-1]) for seen in chat.requests}
     assert len(prefixes) == 1  # instructions and document: identical for every child
@@ -106,7 +106,9 @@ def test_requests_speak_the_azure_api_and_share_the_document_prefix(chat: FakeCh
     assert texts == {
         f"The chunk to situate:\n<chunk>\n{c['text']}\n</chunk>" for c in children(record)
     }
-    assert first.body["temperature"] == 0 and first.body["max_tokens"] == 32 + 16
+    assert first.body["max_completion_tokens"] == 32 + 16
+    assert first.body["reasoning_effort"] == "none"
+    assert "temperature" not in first.body and "max_tokens" not in first.body  # gpt-5 rejects them
 
 
 def test_the_first_child_is_asked_alone_then_the_rest_together(chat: FakeChat) -> None:

@@ -336,7 +336,7 @@ def test_auth_level_follows_the_skill_auth_setting(mode: str, level: str) -> Non
         "    binding = json.loads(f.get_function_json())['bindings'][0]\n"
         "    print(f.get_function_name(), binding['authLevel'])"
     )
-    env = {**os.environ, "SKILL_AUTH": mode}
+    env = {**os.environ, "SKILL_AUTH": mode, "SKILL_ALLOWED_CALLER_IDS": "0c1d"}
     out = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
@@ -379,10 +379,48 @@ def _entra_call(headers: dict[str, str]) -> tuple[int, dict[str, object]]:
     return response.status_code, json.loads(response.get_body())
 
 
+def test_entra_mode_does_not_start_without_allowed_callers() -> None:
+    """Any caller App Service Authentication let in would be served: the host loads no function
+    (the import fails and says why)."""
+    env = {k: v for k, v in os.environ.items() if k != "SKILL_ALLOWED_CALLER_IDS"}
+    child = subprocess.run(
+        [sys.executable, "-c", "import function_app"],
+        cwd=ROOT,
+        env={**env, "SKILL_AUTH": "entra"},
+        capture_output=True,
+        text=True,
+    )
+    assert child.returncode != 0
+    assert "SettingsError: SKILL_AUTH=entra needs SKILL_ALLOWED_CALLER_IDS" in child.stderr
+
+
+def test_entra_mode_without_allowed_callers_refuses_every_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SKILL_AUTH", "entra")
+    monkeypatch.delenv("SKILL_ALLOWED_CALLER_IDS", raising=False)
+    status, body = _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})
+    assert status == 500 and "every call is refused" in str(body["error"])
+
+
+def test_a_missing_time_budget_is_said_at_start_up() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SKILL_TIME_BUDGET_SECONDS"}
+    child = subprocess.run(
+        [sys.executable, "-c", "import function_app"],
+        cwd=ROOT,
+        env={**env, "SKILL_AUTH": "key"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "SKILL_TIME_BUDGET_SECONDS is not set: each batch gets 180 s" in child.stderr
+
+
 def test_entra_mode_refuses_a_call_easy_auth_did_not_vouch_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SKILL_AUTH", "entra")
+    monkeypatch.setenv("SKILL_ALLOWED_CALLER_IDS", "0c1d")
     status, body = _entra_call({})
     assert status == 401 and "App Service Authentication" in str(body["error"])
     assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})[0] == 200

@@ -182,3 +182,28 @@ def test_an_integer_of_thousands_of_digits_fails_only_its_record() -> None:
     assert "a number of 4301 digits" in messages(out["1"], "errors")
     assert "documentKey ignored" in messages(out["2"], "warnings")
     assert out["2"]["data"]["parents"] and out["3"]["data"]["parents"]
+
+
+@pytest.mark.parametrize("option", ["strategy", "childMaxTokens", "contextualize"])
+@pytest.mark.parametrize("shape", ["[{}]", '{{"a": {}}}'])
+def test_an_option_nested_hundreds_deep_is_a_record_error_without_a_traceback(
+    option: str, shape: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """980 levels of a strategy used to log a RecursionError traceback (its repr, pydantic, the
+    enum lookup each walk it): an option's array or object is refused by its kind alone. Depths
+    near the stack's limit may fail the whole body's JSON parse instead (a 400), never a crash."""
+    answered = 0
+    for depth in (200, 600, 900, 950, 980):
+        value = "1"
+        for _ in range(depth):
+            value = shape.format(value)
+        body = '{"values": [{"recordId": "1", "data": {"text": "# A\\n\\nb", "%s": %s}}]}'
+        response = call_chunk((body % (option, value)).encode())
+        if response.status_code == 400:
+            assert "nested too deeply" in json.loads(response.get_body())["error"]["message"]
+            continue
+        answered += 1
+        error = messages(records(response)["1"], "errors")
+        assert error.startswith(f"{option}: must be ") and "got an " in error
+    assert answered >= 3
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"

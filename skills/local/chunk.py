@@ -5,26 +5,42 @@
 markup is detected (Markdown, reStructuredText or plain text); ``--format`` reads every file as one,
 as the skill's ``format`` field does. A file of another format (PDF, Word, PowerPoint, Excel,
 HTML: ``docs/formats.md``) is converted to Markdown first, and offsets refer to that Markdown. A
-folder is walked for every suffix of ``skills.formats.registry``, with a progress bar on stderr.
+folder is walked for every suffix of ``skills.formats.registry``, with a progress bar on stderr when
+the output goes to a file or a pipe (on a terminal it would be drawn between the tree's lines).
+
+``--strategy semantic`` finds topic shifts with the evaluation's embedder
+(``skills.embeddings.default_embedder``): the Azure OpenAI deployment when ``AZURE_OPENAI_*`` are
+set, else the local all-MiniLM-L6-v2 that ``requirements-dev.txt`` installs, its vectors cached on
+disk. Only where neither is installed does it fall back to ``hierarchical``, with a warning.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
-import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
 from pydantic import ValidationError
 
-from skills.chunking import ChunkingError, ChunkOptions, Format, chunk_document
-from skills.chunking.model import Chunk, Chunking
+from skills.chunking import (
+    Chunking,
+    ChunkingError,
+    ChunkOptions,
+    EmbeddingBoundaries,
+    Format,
+    chunk_document,
+)
 from skills.formats.conversion import ConversionError
 from skills.formats.read import read_file
 from skills.formats.registry import SUFFIXES
+from skills.terminal import leaf_lines, tree_lines
+
+#: How much of a chunk's text a tree line shows.
+TREE_WIDTH = 96
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,13 +103,16 @@ def main(argv: list[str]) -> int:
     if missing:
         print(f"not found: {', '.join(missing)}", file=sys.stderr)
         return 2
+    boundaries = _boundary_model() if options.strategy.value == "semantic" else None
     failures = 0
-    for path in _progress(files, show=any(p.is_dir() for p in args.paths)):
+    for path in _progress(
+        files, show=any(p.is_dir() for p in args.paths) and not sys.stdout.isatty()
+    ):
         try:
             file = read_file(path.read_bytes(), path.name)
             result = chunk_document(
                 file.text, title=file.title, document_key=str(path),
-                format=args.format or file.markup, options=options,
+                format=args.format or file.markup, options=options, boundary_model=boundaries,
             )  # fmt: skip
         except (ConversionError, ChunkingError) as error:
             print(f"{path}: {error}", file=sys.stderr)
@@ -108,6 +127,23 @@ def main(argv: list[str]) -> int:
         else:
             write_tree(result, str(path), sys.stdout)
     return 1 if failures else 0
+
+
+def _boundary_model() -> EmbeddingBoundaries | None:
+    """Topic shifts from the configured or the installed local embedder; ``None`` (the engine then
+    warns and falls back) when neither is there."""
+    from skills.embeddings import LocalMiniLMEmbedder, default_embedder, local_model_path
+
+    embedder = default_embedder()
+    if isinstance(embedder.inner, LocalMiniLMEmbedder):
+        try:
+            local_model_path()
+            if importlib.util.find_spec("sentence_transformers") is None:
+                raise ImportError("sentence-transformers is not installed")
+        except ImportError as error:
+            print(f"semantic: no local embedding model ({error})", file=sys.stderr)
+            return None
+    return EmbeddingBoundaries(embedder)
 
 
 def _progress(files: list[Path], show: bool) -> Iterable[Path]:
@@ -125,30 +161,23 @@ def write_jsonl(result: Chunking, doc: str, out: TextIO) -> None:
 
 
 def write_tree(result: Chunking, doc: str, out: TextIO) -> None:
-    """Parents with their children, indented, each with its size and where it sits."""
+    """Parents with their children, each with its offsets, tokens and heading path: the demo's
+    tree (:func:`skills.terminal.tree_lines`), verbose."""
     out.write(
-        f"{doc}  ({result.format}, {len(result.parents)} parents, {len(result.leaves)} children)\n"
+        f"{doc}  ({result.format}, {len(result.parents)} parents p<n>, {len(result.leaves)} "
+        "children c<n>; › a child's headings below its parent's)\n"
     )
     for warning in result.warnings:
         out.write(f"  ! {warning}\n")
-    if result.parents:
-        children = result.children_by_parent()
-        for parent in result.parents:
-            out.write(_describe(parent, "  ", "■"))
-            for child in children.get(parent.id, []):
-                out.write(_describe(child, "      ", "└"))
-    else:
-        for leaf in result.leaves:
-            out.write(_describe(leaf, "  ", "└"))
-
-
-def _describe(chunk: Chunk, indent: str, bullet: str) -> str:
-    path = " > ".join(chunk.headings) or "(no heading)"
-    pages = f" pages {chunk.pages[0]}-{chunk.pages[-1]}" if chunk.pages else ""
-    head = f"{indent}{bullet} [{chunk.start}:{chunk.end}] {chunk.tokens} tokens{pages}  {path}\n"
-    preview = " ".join(chunk.text.split())
-    return (
-        head
-        + textwrap.indent(textwrap.shorten(preview, width=96, placeholder=" …"), indent + "    ")
-        + "\n"
+    children = result.children_by_parent()
+    parents = [
+        {**parent.to_dict(), "children": [c.to_dict() for c in children.get(parent.id, [])]}
+        for parent in result.parents
+    ]
+    lines = (
+        tree_lines(parents, TREE_WIDTH, verbose=True)
+        if parents  # else fixed windows: leaves without parents
+        else leaf_lines([leaf.to_dict() for leaf in result.leaves], TREE_WIDTH, verbose=True)
     )
+    for line in lines:
+        out.write(line + "\n")

@@ -38,8 +38,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from skills.chunking.languages import LANGUAGES, CodeLanguage, grammar
 from skills.chunking.levels import MAX_BLOCK_NESTING, Level
+from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, grammar
 from skills.chunking.outline import NO_SECTION, Container, Outline, OutlineBuilder
 
 #: Node kinds (in any of the grammars) whose named children are statements or members.
@@ -211,6 +211,7 @@ class _TreeReader:
         self.spec = spec
         self.chars = chars
         self.builder = OutlineBuilder(len(text))
+        self.builder.keep_sections_whole()  # a definition that fits a child is one
         self.open: list[int] = []  # the sections being read, outermost first
         self.owned: list[list[tuple[int, int]]] = [[]]  # definitions read in each open one
 
@@ -293,7 +294,7 @@ class _TreeReader:
             self.owned[-1].append((start, end))
         self.owned.append([])
         if definition.body is not None and where.rank < MAX_BLOCK_NESTING:
-            body = _Where(where.depth + 1, where.rank + 1, nested=False)
+            body = _Where(where.depth + 1, where.rank + 1, nested=where.nested)
             self._scope(_statements(definition.body), body)
         owned = self.owned.pop()
         if clean:

@@ -77,6 +77,47 @@ _BULLET_ROW = re.compile(r"[ \t]*[-*+][ \t]")
 _MIN_LOOSE_ADORNMENT = 4  # an underline shorter than its title still counts from this length
 
 
+#: What only reStructuredText writes (``looks_like``): explicit markup at the margin (a directive
+#: ``.. note::``, a target ``.. _install:``), an interpreted-text role (``:class:`Client```), a
+#: literal block (a paragraph ending with ``::``, then an indented block), a table border
+#: (``+----+----+``, ``====  ====``), or a title adorned with a character Markdown gives no
+#: heading meaning (``~~~``, ``^^^``) or with an overline.
+_SIGNS = re.compile(
+    r"^\.\.[ \t]+(?:[\w:.+-]+::|_[^\n]*:)|:[\w-]+:`[^`\n]+`|::[ \t\r]*\n[ \t\r]*\n[ \t]+\S"
+    r"|^(?:\+(?:-+\+){2,}|=+(?:[ \t]+=+)+)[ \t\r]*$",
+    re.MULTILINE,
+)
+_TITLE = re.compile(
+    r"^(?P<title>\w[^\n]*)\n(?P<adornment>([!-,./:-<>-@\[-`{-~])\3{2,})[ \t\r]*$"
+    r"|^(?P<overline>([=~^\"'`#*+])\5{2,})[ \t\r]*\n[ \t]*\w[^\n]*\n(?P=overline)[ \t\r]*$",
+    re.MULTILINE,
+)
+#: What reStructuredText never writes at the margin: an ATX heading or a backtick fence (code
+#: samples in a reStructuredText document are indented). Either makes the text Markdown.
+_NEVER = re.compile(r"^(?:#{1,6}[ \t]+\S|```)", re.MULTILINE)
+
+
+def looks_like(sample: str) -> bool:
+    """Whether the start of a text shows reStructuredText's own markup and no Markdown heading
+    or fence.
+
+    >>> looks_like("Install\\n~~~~~~~\\n\\nRun ``pip install x``.\\n")
+    True
+    >>> looks_like("# Install\\n\\n.. not a directive here\\n")
+    False
+    """
+    if _NEVER.search(sample):
+        return False
+    return bool(_SIGNS.search(sample)) or any(map(_adorns_title, _TITLE.finditer(sample)))
+
+
+def _adorns_title(match: re.Match[str]) -> bool:
+    """An underline as long as its title (a fence closing a line of code is usually shorter)."""
+    if match.group("overline"):
+        return True
+    return len(match.group("adornment")) >= len(match.group("title").rstrip())
+
+
 def parse_rst(text: str, heading_depth: int = 6) -> Outline:
     """Find the structure of ``text``; titles deeper than ``heading_depth`` open no section."""
     return _RstParser(text, heading_depth).run()

@@ -1,4 +1,4 @@
-"""Markdown -> ``Outline``: where sections, blocks, list items and containers begin.
+"""Markdown's blocks -> ``Outline``: where sections, blocks, list items and containers begin.
 
 Only block starts are visited in Python. Regular expressions find the fences, the blank-line gaps
 and the lines that start with a block marker; the lines inside a paragraph, a code block or a table
@@ -21,10 +21,19 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from skills.chunking.html_tables import ROW_KEY, ROW_LINE, find_html_tables
 from skills.chunking.levels import Level
-from skills.chunking.outline import Container, Outline, OutlineBuilder, SectionTree, Spans
-from skills.chunking.plaintext import MIN_TITLES, numbered_title
+from skills.chunking.markup.html_tables import ROW_KEY, ROW_LINE, find_html_tables
+from skills.chunking.markup.markdown.dialects import (
+    TAB,
+    ZONE,
+    ZONE_END,
+    marker_rule,
+    nothing_to_read,
+)
+from skills.chunking.markup.markdown.inline import heading_title, link_text
+from skills.chunking.markup.markdown.matter import back_matter, front_matter
+from skills.chunking.markup.plaintext import MIN_TITLES, numbered_title
+from skills.chunking.outline import Attach, Container, Outline, OutlineBuilder, SectionTree, Spans
 
 #: A paragraph that may be a numbered title (``plaintext.numbered_title``) after blank lines:
 #: a number of two parts or more (``3.1.``; ``3. Scope`` is an ordered list item here).
@@ -63,200 +72,11 @@ _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
 _TABLE_DELIMITER = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-# MkDocs admonitions (``!!! note``, ``??? tip``) and content tabs (``=== "Python"``), in a list
-# item too: their bodies are indented four spaces, which alone does not make them code
-_ADMONITION = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]|===\+?[ \t]+\")")
-#: DocFX's labelled variants: a tab (``# [Azure portal](#tab/portal)``, the group closed by a
-#: ``---`` line) and a zone pivot (``::: zone pivot="csharp"`` ... ``::: zone-end``).
-_TAB = re.compile(r" {0,3}#{1,6}[ \t]+\[([^\]\n]+)\]\(#tab/[^)\n]*\)[ \t]*$")
-_ZONE = re.compile(r' {0,3}:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*"([^"\n]*)"[^\n]*$')
-_ZONE_END = re.compile(r" {0,3}:::[ \t]*zone-end[ \t]*$")
-_BLOCK_FENCE = re.compile(r" {0,3}/{3,}")  # pymdownx blocks: "/// tip" ... "///"
-# The heading rewrites below scan a heading's line at every ``[``, ``(``, ``<`` or ``{``: each
-# scan stops at the next one of its own kind, so a line of thousands of them costs linear time.
-# ``{ #anchor }`` is found from the last ``}`` back (``_without_attributes``).
-#: ``{ #anchor }``, ``{: .class }``, ``{ id="x" data-toc-label="X" }`` (attribute lists)
-_ATTRIBUTES_OPEN = re.compile(r"\{:?[ \t]*(?:[#.]|[\w-]+=)")
-#: ``**strong**`` (not ``__``: ``__init__`` is a name)
-_EMPHASIS = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-# A link's text holds no bracket; its URL may hold one pair of parentheses (Wikipedia's do).
-_LINK_TARGET = r"(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])"
-_IMAGE = re.compile(rf"!\[([^\[\]\n]*)\]{_LINK_TARGET}")
-_LINK = re.compile(rf"\[([^\[\]\n]*)\]{_LINK_TARGET}")
-#: Inline HTML tags headings carry (anchors, code, badges), named so that ``Vec<u8>`` or
-#: ``List<String>`` in a heading about types is left alone.
-_INLINE_TAG = re.compile(
-    r"</?(?:a|abbr|b|br|code|del|div|em|i|img|ins|kbd|mark|p|s|small|span|strong|sub|sup|u)"
-    r"(?:[ \t/][^<>\n]*)?>",
-    re.IGNORECASE,
-)
-#: One CommonMark link reference definition: ``[2.3.1]: https://...`` (a ``<...>`` destination,
-#: an optional title); not a footnote (``[^1]: ...``), which is read. The one spelling of it: a
-#: line of one is nothing to read, a run that ends a page is its back matter, and a reader
-#: skips one (``link_text``).
-_DEFINITION = (
-    r"\[(?!\^)[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+)"
-    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?"""
-)
-_LINK_DEFINITION = re.compile(rf"^[ \t]{{0,3}}{_DEFINITION}[ \t]*$", re.MULTILINE)
-_SPACES = re.compile(r"\s+")
 _CONTENT = re.compile(r"\S")
-#: A line of bare HTML tags, nothing to read: an anchor (``<a id="v8.2.0"></a>``), ``</div>``,
-#: ``<br>``. Not a comment (Node's docs keep version history in them), not a table's tags, and
-#: not an autolink (``<https://www.npmjs.com/>``, ``<team@example.com>``): a tag's name ends at
-#: a space, ``/`` or ``>``, a scheme's at ``:``.
-_BARE_HTML = re.compile(
-    r"[ \t]*(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
-    r"/?[A-Za-z][A-Za-z0-9-]*(?:[ \t/][^<>\n]*)?>[ \t]*)+$",
-    re.IGNORECASE | re.MULTILINE,
-)
-#: A block of such tags over several lines, a tag's attributes too, up to a blank line: a README's
-#: logo and badges (``<p align="center">``, ``<a ...><img`` / ``src=... />``), mkdocs-material's
-#: icon search markup. Its ``alt`` texts are inside the tags: nothing outside them to read.
-_BARE_HTML_BLOCK = re.compile(
-    r"(?:[ \t]*+(?:<(?!!|/?(?:table|caption|thead|tbody|tfoot|tr|th|td)\b)"
-    r"/?[A-Za-z][A-Za-z0-9-]*+(?:[ \t\n/](?:[^<>\n]|\n(?![ \t]*\n))*+)?>[ \t]*+)++(?:\n|\Z))++",
-    re.IGNORECASE,
-)
-#: Lines with nothing to read that are not HTML: Hugo's closing shortcodes (``{{< /tab >}}``),
-#: link reference definitions (``[2.3.1]: https://...``, a
-#: changelog's last 132 lines), lines of badges (``[![CI](https://...)](https://...)``) and
-#: mkdocs-material's macros (``<!-- md:version 9.2 -->``). A run of them is one bare "line".
-_NOTHING_TO_READ = re.compile(
-    r"(?:[ \t]*(?:\{\{[<%][ \t]*/.*?[%>]\}\}"
-    rf"|{_DEFINITION}"
-    r"|(?:\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\]\([^)\n]*\))?[ \t]*)+|<!--[ \t]*md:[^\n]*?-->)"
-    r"[ \t]*(?:\n|\Z))+"
-)
-#: Hugo's other shortcodes (``{{< tab "Linux" >}}``, ``{{% include "x.md" %}}``): nothing to
-#: read either, but they open what follows, so a run of them leads into it as a label does.
-_SHORTCODES = re.compile(r"(?:[ \t]*\{\{[<%][ \t]*[^/\s].*?[%>]\}\}[ \t]*(?:\n|\Z))+")
 _ITEM_CONTENT = 2  # the least indentation of a list item's content ("- x")
 _CODE_INDENT = 4  # columns past the enclosing list item or admonition body that make a code block
 _TAB_STOP = 4
-#: What any of the rewrites below could act on: brackets, tags, braces, hashes, ``**``, runs of
-#: spaces.
-_DECORATED = re.compile(r"[\[<{#!]|\*\*|\s\s|[^\S ]")
-#: YAML front matter (``---`` ... ``---``, Hugo's TOML ``+++`` ... ``+++``): its first line is
-#: a key, and blank lines may follow (Hugo's ``layout: single``, blank line, ``menu:``); or it
-#: opens with comment lines (Hugo's ``# Do not remove front matter.``), a key or its end next.
-_FRONT_MATTER_KEYS = r"[ \t]*[\w.-]+[ \t]*[:=][^\n]*\n(?:[^\n]*\n){0,200}?"
-_FRONT_MATTER = re.compile(
-    rf"(?P<fence>---|\+\+\+)[ \t]*\n"
-    rf"(?:{_FRONT_MATTER_KEYS}|(?:#[^\n]*\n)+(?:{_FRONT_MATTER_KEYS})?)"
-    r"(?:(?P=fence)|\.\.\.)[ \t]*(?:\n|$)"
-)
-_DEFINITION_LINE = re.compile(rf" {{0,3}}{_DEFINITION}[ \t]*")
 _COMMENT_START = re.compile(r"^ {0,3}<!--", re.MULTILINE)
-_FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
-_FRONT_MATTER_DESCRIPTION = re.compile(r"^description[ \t]*[:=][ \t]*([^\n]*)$", re.MULTILINE)
-
-
-def heading_title(raw: str) -> str:
-    """The readable title of a heading line's content, as it leads every chunk's embedded text:
-    no closing #s, no ``{ #anchor }``, no images (badges) unless they are all there is (a logo:
-    its alt text), links reduced to their text, no inline HTML tags. A URL in a heading would cost
-    tokens in every chunk of its section and say nothing.
-
-    >>> heading_title("[`Client.get`](api.md#get) <a id='get'></a> { #get }")
-    '`Client.get`'
-    >>> heading_title("rustfmt [![ci](https://ci/badge.svg)](https://ci) ##")
-    'rustfmt'
-    >>> heading_title("![libsodium](https://example.org/logo.png)")
-    'libsodium'
-    >>> heading_title('[**REST**](#tab/rest) { id="rest" }')
-    'REST'
-    """
-    title = raw.strip()
-    if not _DECORATED.search(title):  # most headings: plain words, nothing to take out
-        return title
-    title = _without_attributes(title)
-    return _readable(_IMAGE.sub("", title)) or _readable(_IMAGE.sub(r"\1", title))
-
-
-def link_text(text: str) -> str:
-    """``text`` as a reader reads it: links and images as their text, link reference
-    definitions as nothing. A link's URL takes tokens but says nothing a reader asks about:
-    ``[#2239](https://github.com/org/repo/pull/2239)`` reads ``#2239`` (see ``Packer``).
-
-    >>> link_text("- [#2239](https://x.test/pull/2239) Thanks!\\n[1.0]: https://x.test/1.0\\n")
-    '- #2239 Thanks!\\n\\n'
-    """
-    if "](" not in text and "]:" not in text and "][" not in text:
-        return text
-    text = _LINK_DEFINITION.sub("", text)
-    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
-
-
-def _without_attributes(title: str) -> str:
-    """``title`` without the attribute list that ends it (``{ #install .tab }``): the first
-    ``{`` after the last other ``}`` that opens one, and what follows."""
-    if not title.endswith("}"):
-        return title
-    opening = _ATTRIBUTES_OPEN.search(title, title.rfind("}", 0, len(title) - 1) + 1)
-    return title if opening is None else title[: opening.start()].rstrip(" \t")
-
-
-def _readable(title: str) -> str:
-    title = _SPACES.sub(" ", _INLINE_TAG.sub("", _LINK.sub(r"\1", title)))
-    title = _EMPHASIS.sub(r"\1", title) if "**" in title else title
-    return _CLOSING_HASHES.sub("", title).strip()
-
-
-def front_matter(text: str) -> tuple[int, str, str]:
-    """Where ``text``'s front matter ends (0 without one), and its title and description.
-
-    Front matter is the page's metadata, not its text: DocFX writes ten to fifteen lines of it
-    (``ms.author``, ``ms.date``, ``ms.topic`` ...), and as the first child of most articles it
-    was embedded as if a reader could ask about it. So the page's chunks begin after it; the
-    title names the page, the description leads its first chunk. Front matter with nothing
-    after it is all the page says, and is chunked as text.
-
-    >>> front_matter("---\\ntitle: Install\\n\\nms.date: 2024-01-02\\n---\\n\\nRun it.\\n")
-    (44, 'Install', '')
-    """
-    match = _FRONT_MATTER.match(text)
-    if match is None or not _CONTENT.search(text, match.end()):
-        return 0, "", ""
-    keys = (_FRONT_MATTER_TITLE, _FRONT_MATTER_DESCRIPTION)
-    found = [pattern.search(match.group()) for pattern in keys]
-    title, description = (
-        heading_title(value.group(1).strip().strip("\"'").strip()) if value else ""
-        for value in found
-    )
-    return match.end(), title, description
-
-
-def back_matter(text: str, start: int = 0) -> int:
-    """Where ``text``'s back matter begins (``len(text)`` without one): the run of link reference
-    definitions (blank lines among and after them) that ends it, after a blank line.
-
-    A changelog ends in one (keep-a-changelog's ``[1.1.0]: https://.../compare/v1.0.0...v1.1.0``,
-    one a version); it is never rendered, and as a child it sat under the oldest version's
-    heading (the last one) and matched the keyword queries of every version. So it is
-    metadata, as front matter is: chunks end before it. Definitions right under a paragraph
-    line are text of that paragraph (CommonMark: a definition cannot interrupt one); a document
-    (after its front matter, from ``start`` on) of nothing but definitions is all it says, and
-    is text.
-
-    >>> back_matter("## 1.0\\n\\n- Fixed.\\n\\n[1.0]: https://x.test/v1.0\\n")
-    18
-    """
-    found = len(text)
-    pending = -1  # the first line of the definitions above the last blank line, if any
-    line_end = len(text)
-    while line_end > start:
-        line_start = text.rfind("\n", 0, line_end) + 1
-        if not _CONTENT.search(text, line_start, line_end):  # a blank line
-            if pending >= 0:
-                found, pending = pending, -1
-        elif _DEFINITION_LINE.fullmatch(text, line_start, line_end):
-            pending = line_start
-        else:  # text: the definitions found after a blank line below it are its back matter
-            return found
-        line_end = line_start - 1
-    return len(text)
 
 
 def parse_markdown(text: str, heading_depth: int = 6, sections_only: bool = False) -> Outline:
@@ -275,6 +95,7 @@ class _MarkdownParser:
         self.text = text
         self.sections_only = sections_only
         self.builder = OutlineBuilder(len(text))
+        self.builder.reads_as(link_text)  # the packer weighs a link by its text
         self.sections = SectionTree(self.builder, heading_depth)
         self.list_columns: list[int] = []  # content columns of the open list items
         self.items: dict[int, tuple[int, int]] = {}  # content column -> its last item's line
@@ -539,28 +360,19 @@ class _MarkdownParser:
             self.builder.cut(end, Level.BLOCK)
 
     def _bare_line(self, block_start: int) -> None:
-        """Note a block that opens with lines of bare HTML tags or other markup with nothing to
-        read (``_NOTHING_TO_READ``): never a piece alone, it stays with the piece before it;
-        Hugo's opening shortcodes (``_SHORTCODES``) lead into the piece after them instead."""
-        block = _BARE_HTML_BLOCK.match(self.text, block_start)
-        if block is not None and not _LINE_CONTENT.match(self.text, block.end()):
-            end = block.end() - self.text.endswith("\n", 0, block.end())
-            self.builder.bare_line(block_start, end)  # up to a blank line: the block whole
+        """Note a block that opens with lines with nothing to read (``dialects.nothing_to_read``:
+        bare HTML tags, Hugo's shortcodes, link definitions, badges): never a piece alone, they
+        stay with the neighbour their rule names (most with the piece before them)."""
+        found = nothing_to_read(self.text, block_start)
+        if found is None:
             return
-        bare = _BARE_HTML.match(self.text, block_start)
-        if bare is not None:
-            self.builder.bare_line(block_start, bare.end())
-            return
-        opening = _SHORTCODES.match(self.text, block_start)
-        if opening is not None:
-            end = opening.end()
-            self.builder.label_line(block_start, end - self.text.endswith("\n", 0, end))
-            self._break_after(min(end, len(self.text)))
-            return
-        run = _NOTHING_TO_READ.match(self.text, block_start)
-        if run is not None:
-            self.builder.bare_line(block_start, run.end() - self.text.endswith("\n", 0, run.end()))
-            self._break_after(min(run.end(), len(self.text)))
+        end, after, rule = found
+        if rule.attach is Attach.NEXT:
+            self.builder.label_line(block_start, end)
+        else:
+            self.builder.bare_line(block_start, end)
+        if rule.block_after:
+            self._break_after(after)
 
     def _indented_code(self, start: int, column: int, opaque: Spans) -> None:
         """An indented code block from ``start``: its lines indented at least ``column``, blank
@@ -702,28 +514,27 @@ class _MarkdownParser:
             if self._opens_quote_block(start, stripped):
                 self.builder.cut(start, Level.BLOCK)
             return
-        if _ADMONITION.match(line):
-            self.builder.cut(start, Level.BLOCK)
-            self.builder.label_line(start, line_end)  # it leads into its body
-            self.admonition_column = _indent(text, start) + _CODE_INDENT
-            return
-        if first == "/" and _BLOCK_FENCE.match(line):
-            closing = not stripped.strip("/").strip()
-            self.builder.cut(start, Level.AVOID if closing else Level.BLOCK)
+        rule = marker_rule(line)  # the dialects' markers (``dialects.MARKER_RULES``)
+        if rule is not None:
+            self.builder.cut(start, rule.level)
+            if rule.attach is Attach.NEXT:  # it leads into its body
+                self.builder.label_line(start, line_end)
+            if rule.opens_body:
+                self.admonition_column = _indent(text, start) + _CODE_INDENT
 
     def _variant(self, start: int, line: str, line_end: int) -> bool:
         """A DocFX tab or zone marker line: it opens a labelled variant of the section it is in
         (``SectionTree.variant``), leading into it as a heading does; ``::: zone-end`` closes a
         zone and, with nothing to read, stays with the piece before it. Read as a heading, a tab
         stayed the document's H1 to its end: every later child read only ``Azure portal``."""
-        tab = _TAB.match(line) or _ZONE.match(line)
+        tab = TAB.match(line) or ZONE.match(line)
         if tab is not None:
             kind = "tab" if line.lstrip().startswith("#") else "zone"
             self.sections.variant(start, heading_title(tab.group(1)), kind)
             self.builder.heading_line(start, line_end)
             self.list_columns.clear()
             return True
-        if _ZONE_END.match(line) is None:
+        if ZONE_END.match(line) is None:
             return False
         after = self._next_line(line_end)
         self.sections.close_variant(after, "zone")

@@ -1,0 +1,517 @@
+"""Headings of a PDF from its bookmarks, else from its typography; and its title.
+
+**Bookmarks** win where they match the page text: a line of the bookmark's page (or of the two
+after it: producers point some a page early) is the bookmark's heading when its words are the
+bookmark's title, or the title after a section number (``1 Foo`` for the bookmark ``Foo``), or
+when it and the next line together are (a title set over two lines).
+
+**Typography**, per document, when bookmarks do not cover it. The body text's size and weight are
+those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
+bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
+120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
+``:``), is followed by text of body size (a label in a diagram is followed by smaller text), is
+not repeated three times in the document, is not a date, a caption, a table row (words over an
+em and a half apart) or an entry of a table of contents (dot leaders; a page of lines ending in
+page numbers). A line in body type is a heading only by its
+numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``.
+Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
+numbered list, not chapters. A run of two or three heading lines of one type is one heading
+set over several lines when a line goes on in the next (it starts in lower case, or this one
+ends on ``and``, ``of``...); a ``Chapter 3`` line opens the heading under it. Levels come from the
+numbering depth when most headings are numbered (an unnumbered one takes the level of numbered
+ones of its type), else from the rank of the type (larger first, bolder first).
+
+Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
+them in the section before.
+
+**Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
+``untitled`` or a file name), else the first page's largest line when it is larger than any
+line elsewhere (a title page's title, set over up to three lines).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from skills.formats.pdf_lines import Line, Page
+
+#: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
+#: dot or bracket: ``A Guide`` is words), then a space and a letter.
+_NUMBER = re.compile(
+    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|[.)]\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
+)
+_CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+#: A date alone on its line (a cover's, a letter's): ``October 14, 1998``, ``14 Oct 1998``.
+_DATE = re.compile(
+    rf"^(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
+    re.I,
+)
+_CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
+_CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
+_LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
+_ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
+_SENTENCE_END = (".", ",", ";", ":")
+_NOT_TITLES = re.compile(
+    r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
+    r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
+    re.I,
+)
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
+_BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
+_TITLE_PAGE_LINES = 3  # lines of body text on a first page that is a cover
+_JOINING = frozenset(
+    ("a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+     "to", "with")
+)  # fmt: skip
+_MAX_WORDS = 14
+_MAX_CHARS = 120
+_LARGER = 1.12  # a heading's size over the body's, at least
+_LARGER_POINTS = 0.8
+_HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
+_REPEATED = 3  # a line seen this often is a label, not a heading
+_EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
+_RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading that starts at a line and spans ``lines`` lines (set over several)."""
+
+    level: int
+    text: str
+    lines: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """The body text's type: the size and weight of most characters."""
+
+    size: float
+    weight: int
+    bold: bool
+
+
+Key = tuple[int, int]  # (page index, line index)
+
+
+def body_type(pages: Iterable[Page]) -> Body:
+    sizes: Counter[float] = Counter()
+    types: Counter[tuple[int, bool]] = Counter()
+    for page in pages:
+        if page.garbage:
+            continue
+        for line in page.lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+            types[(line.weight, line.bold)] += len(line.text)
+    if not sizes:
+        return Body(0.0, -1, False)
+    (weight, bold), _ = types.most_common(1)[0]
+    return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+def normalised(text: str) -> str:
+    """Words as a bookmark and its line agree on them: case, spacing and quotes aside."""
+    text = unicodedata.normalize("NFKC", text).replace("\ufffe", "").translate(_QUOTES)
+    return " ".join(text.casefold().split())
+
+
+def section_number(text: str) -> tuple[str, ...] | None:
+    """``("3", "1")`` for ``3.1 Traces``; ``None`` for a line without a section number.
+
+    >>> section_number("3.1 Traces"), section_number("7. Evaluation"), section_number("1) Intro")
+    (('3', '1'), ('7',), ('1',))
+    >>> section_number("A. Makefile options"), section_number("A Guide"), section_number("2004 was")
+    (('A',), None, None)
+    """
+    match = _NUMBER.match(text)
+    if match is None:
+        return None
+    number = match.group("number")
+    if number.isdigit() and len(number) > 2 and not match.group("end"):
+        return None  # a year or a quantity opening a line
+    return tuple(number.split("."))
+
+
+# --- title -----------------------------------------------------------------------------------
+
+
+def meaningful_title(title: str | None) -> str:
+    """The metadata title, or '' when it is a producer's default or a file name.
+
+    >>> meaningful_title("Microsoft Word - report.docx"), meaningful_title("Annual Report 2024")
+    ('', 'Annual Report 2024')
+    """
+    title = " ".join((title or "").split())
+    if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
+        return ""
+    return title
+
+
+def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
+    """The first page's largest line (and the one or two after it in that type), when it is
+    clearly larger than the body, not numbered, and larger than any line of the other pages or
+    on a cover (a first page of three lines of body text at most): a title page's title, not
+    the first of the document's chapter headings."""
+    readable = [page for page in pages if page.lines and not page.garbage]
+    if not readable or body.size <= 0:
+        return "", []
+    page = readable[0]
+    lines = [(i, line) for i, line in enumerate(page.lines) if (page.index, i) not in skip]
+    if not lines:
+        return "", []
+    size = max(line.size for _, line in lines)
+    elsewhere = max(
+        (line.size for other in readable[1:] for i, line in enumerate(other.lines)
+         if (other.index, i) not in skip),
+        default=0.0,
+    )  # fmt: skip
+    if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
+        return "", []
+    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
+    run = [lines[first]]
+    for i, line in lines[first + 1 : first + 3]:
+        if abs(line.size - size) > 0.5 or run[-1][1].text.endswith(_SENTENCE_END):
+            break
+        run.append((i, line))
+    text = " ".join(line.text for _, line in run)
+    if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
+        return "", []
+    return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def is_cover(page: Page, body: Body) -> bool:
+    """A page of a title and a few lines (a subtitle, a date): three lines of body text at most."""
+    return sum(line.size < body.size * _LARGER for line in page.lines) <= _TITLE_PAGE_LINES
+
+
+# --- bookmarks -------------------------------------------------------------------------------
+
+
+def from_bookmarks(
+    pages: list[Page], bookmarks: dict[int, list[tuple[int, str]]], skip: set[Key]
+) -> dict[Key, Heading]:
+    """The bookmarks found on their pages' text, as headings of their depth."""
+    found: dict[Key, Heading] = {}
+    by_index = {page.index: page for page in pages}
+    taken: dict[int, set[int]] = {}
+    for index in sorted(bookmarks):
+        for level, title in bookmarks[index]:
+            for page in (by_index.get(n) for n in range(index, index + _BOOKMARK_PAGES)):
+                if page is None:
+                    continue
+                used = taken.setdefault(page.index, set())
+                match = _find_bookmark(page, title, used, skip)
+                if match is not None:
+                    start, count = _chapter_start(page, *match, skip, used)
+                    found[(page.index, start)] = Heading(level, _joined(page, start, count), count)
+                    used.update(range(start, start + count))
+                    break
+    return found
+
+
+def _joined(page: Page, start: int, count: int) -> str:
+    return " ".join(" ".join(line.text for line in page.lines[start : start + count]).split())
+
+
+def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
+    wanted = normalised(title)
+    lines = page.lines
+    for i, line in enumerate(lines):
+        if i in taken or (page.index, i) in skip:
+            continue
+        words = normalised(line.text)
+        if words == wanted or _after_number(words) == wanted:
+            return i, 1
+        if i + 1 < len(lines) and i + 1 not in taken and wanted.startswith(_after_number(words)):
+            two = normalised(line.text + " " + lines[i + 1].text)
+            if two == wanted or _after_number(two) == wanted:
+                return i, 2
+    return None
+
+
+def _after_number(words: str) -> str:
+    match = _NUMBER.match(words)
+    return words[match.end() :] if match is not None else words
+
+
+def _chapter_start(
+    page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
+) -> tuple[int, int]:
+    """A ``Chapter 1`` line right above a heading opens it: (first line, lines)."""
+    if i == 0 or (page.index, i - 1) in skip or (taken is not None and i - 1 in taken):
+        return i, count
+    if not _CHAPTER.match(page.lines[i - 1].text.strip()):
+        return i, count
+    return i - 1, count + 1
+
+
+def with_bookmarked_types(
+    pages: list[Page], found: dict[Key, Heading], body: Body, skip: set[Key]
+) -> dict[Key, Heading]:
+    """``found`` and the lines set in the type of bookmarked headings that no bookmark names
+    (an outline that stops a level short): a type of two bookmarked headings at least, not the
+    body's, whose heading-like lines are at most three times as many as its bookmarked ones
+    (else the type is emphasis that some bookmarks happen to point at)."""
+    by_index = {page.index: page for page in pages}
+    levels: dict[tuple[float, bool], Counter[int]] = {}
+    taken: set[Key] = set()
+    for (index, start), heading in found.items():
+        line = by_index[index].lines[start + heading.lines - 1]
+        levels.setdefault(_type(line), Counter())[heading.level] += 1
+        taken.update((index, i) for i in range(start, start + heading.lines))
+    levels = {
+        kind: n for kind, n in levels.items() if n.total() >= 2 and kind != (body.size, body.bold)
+    }
+    if not levels:
+        return found
+    counts = Counter(normalised(ln.text) for page in pages for ln in page.lines)
+    extra: dict[Key, Heading] = {}
+    for page in pages:
+        i = 0
+        while i < len(page.lines):
+            key, line = (page.index, i), page.lines[i]
+            kind = _type(line)
+            i += 1
+            if kind not in levels or key in taken or key in skip or page.garbage:
+                continue
+            if not _heading_like(line, counts):
+                continue
+            count = 1
+            if i < len(page.lines) and _type(page.lines[i]) == kind:
+                count += _goes_on(line.text, page.lines[i].text)
+            if _followed_by_text(page, key[1] + count - 1, body):
+                level = levels[kind].most_common(1)[0][0]
+                extra[key] = Heading(level, _joined(page, key[1], count), count)
+                i = key[1] + count
+    for kind, n in levels.items():
+        more = [key for key in extra if _type(by_index[key[0]].lines[key[1]]) == kind]
+        if len(more) + n.total() > _EMPHASIS * n.total():
+            for key in more:
+                del extra[key]
+    return dict(sorted({**found, **extra}.items()))
+
+
+def _type(line: Line) -> tuple[float, bool]:
+    return round(line.size * 2) / 2, line.bold
+
+
+# --- typography ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    key: Key
+    text: str
+    lines: int
+    size: float
+    bold: bool
+    strong: bool  # larger or bolder than the body; False: body type, numbered only
+    number: tuple[str, ...] | None
+
+
+def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
+    """Headings found by type and numbering, with their levels."""
+    if body.size <= 0:
+        return {}
+    counts = Counter(
+        normalised(line.text) for page in pages if not page.garbage for line in page.lines
+    )
+    candidates = _consistent(_apart(_candidates(pages, body, skip, counts)))
+    return _levels(candidates)
+
+
+def _candidates(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        lines = page.lines
+        toc_entries = sum(bool(_ENDS_TOC_ENTRY.search(line.text)) for line in lines)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            strong = _prominent(line, body)
+            if (page.index, i) in skip or not _heading_like(line, counts):
+                i += 1
+                continue
+            number = section_number(line.text)
+            if not strong and (number is None or len(number) < 2 or len(line.text.split()) > 10):
+                i += 1
+                continue
+            if toc_entries >= 3 and _ENDS_TOC_ENTRY.search(line.text):
+                i += 1
+                continue
+            count = _run(page, i, line, body, skip, counts) if strong else 1
+            if number is None and not _followed_by_text(page, i + count - 1, body):
+                i += 1
+                continue
+            start, count = _chapter_start(page, i, count, skip)
+            text = _joined(page, start, count)
+            found.append(
+                _Candidate((page.index, start), text, count, line.size, line.bold, strong, number)
+            )
+            i = start + count
+    return found
+
+
+def _prominent(line: Line, body: Body) -> bool:
+    if not line.uniform:
+        return False
+    larger = line.size >= body.size * _LARGER and line.size - body.size >= _LARGER_POINTS
+    heavier = (line.bold and not body.bold) or (
+        line.weight > 0 and body.weight > 0 and line.weight - body.weight >= _HEAVIER
+    )
+    return larger or (heavier and line.size >= body.size * 0.9)
+
+
+def _heading_like(line: Line, counts: Counter[str]) -> bool:
+    text = line.text.strip()
+    shown = text.replace(" ", "")
+    if not line.uniform or line.spread or len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
+        return False
+    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
+        return False
+    if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
+        return False
+    if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
+        return False
+    return counts[normalised(text)] < _REPEATED or section_number(text) is not None
+
+
+def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Counter[str]) -> int:
+    """How many lines from ``i`` one heading spans: the next one or two lines of the same type
+    that do not open a numbered heading of their own."""
+    count = 1
+    for j in range(i + 1, min(i + 3, len(page.lines))):
+        nxt = page.lines[j]
+        if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
+            break
+        if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
+            break
+        if not _goes_on(page.lines[j - 1].text, nxt.text):
+            break
+        if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
+            break
+        count += 1
+    return count
+
+
+def _goes_on(line: str, following: str) -> bool:
+    """A heading line that the next one continues: it starts in lower case, or this one ends
+    on a joining word or mark (``README: Instructions on`` / ``configuring and building``)."""
+    words = line.split()
+    return (
+        following[:1].islower()
+        or line.endswith((",", "&", "-", "/"))
+        or (bool(words) and words[-1].casefold() in _JOINING)
+    )
+
+
+def _followed_by_text(page: Page, last: int, body: Body) -> bool:
+    """The line after a heading is of body size or larger (or the page ends): a label in a
+    figure is followed by the figure's smaller text."""
+    if last + 1 >= len(page.lines):
+        return True
+    return page.lines[last + 1].size >= body.size * 0.85
+
+
+def _apart(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Without runs of three or more unnumbered headings with no text between them: the labels
+    of a diagram, the lines of a cover page, a table's header cells."""
+    kept: list[_Candidate] = []
+    run: list[_Candidate] = []
+    for candidate in [*candidates, None]:
+        follows = (
+            candidate is not None
+            and run
+            and candidate.number is None
+            and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
+        )
+        if follows:
+            run.append(candidate)  # type: ignore[arg-type]
+            continue
+        if len(run) < _RUN:
+            kept.extend(run)
+        run = []
+        if candidate is None:
+            break
+        if candidate.number is None:
+            run = [candidate]
+        else:
+            kept.append(candidate)
+    return kept
+
+
+def _consistent(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Drop numbered lists taken for chapters, and body-type numbered lines that do not
+    continue the document's numbering."""
+    restarts: set[float] = set()
+    last_single: dict[float, int] = {}
+    for candidate in candidates:
+        number = candidate.number
+        if number is None or len(number) != 1 or not number[0].isdigit():
+            continue
+        value = int(number[0])
+        if candidate.size in last_single and value <= last_single[candidate.size]:
+            restarts.add(candidate.size)
+        last_single[candidate.size] = value
+    kept: list[_Candidate] = []
+    seen: list[tuple[str, ...]] = []
+    for candidate in candidates:
+        number = candidate.number
+        single = number is not None and len(number) == 1 and number[0].isdigit()
+        if single and candidate.size in restarts:
+            continue
+        if not candidate.strong and not _continues(number, seen):
+            continue
+        kept.append(candidate)
+        if number is not None:
+            seen.append(number)
+    return kept
+
+
+def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:
+    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling)."""
+    if number is None or not seen or not all(part.isdigit() for part in number):
+        return False
+    parent, last = number[:-1], int(number[-1])
+    previous = seen[-1]
+    if previous == parent and last == 1:
+        return True
+    if len(previous) >= len(number) and previous[: len(number) - 1] == parent:
+        return previous[len(number) - 1].isdigit() and int(previous[len(number) - 1]) == last - 1
+    return False
+
+
+def _levels(candidates: list[_Candidate]) -> dict[Key, Heading]:
+    if not candidates:
+        return {}
+    types = sorted({(c.size, c.bold) for c in candidates}, key=lambda t: (-t[0], -t[1]))
+    rank = {kind: n + 1 for n, kind in enumerate(types)}
+    numbered = [c for c in candidates if c.number is not None]
+    by_number = len(numbered) * 2 >= len(candidates)
+    type_level: dict[float, int] = {}
+    if by_number:
+        for size in {c.size for c in numbered}:
+            levels = Counter(len(c.number or ()) for c in numbered if c.size == size)
+            type_level[size] = levels.most_common(1)[0][0]
+    headings: dict[Key, Heading] = {}
+    for c in candidates:
+        if by_number and c.number is not None:
+            level = len(c.number)
+        elif by_number and c.size in type_level:
+            level = type_level[c.size]
+        elif by_number:  # a type no numbered heading has: under the larger types
+            level = 1 + max((type_level[s] for s in type_level if s > c.size), default=0)
+        else:
+            level = rank[(c.size, c.bold)]
+        headings[c.key] = Heading(min(6, level), c.text, c.lines)
+    return headings

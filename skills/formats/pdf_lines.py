@@ -1,0 +1,229 @@
+"""One PDF page's text as lines that know their type: size, weight and place (PDFium).
+
+PDFium (``pypdfium2.raw``) reads a page's text in reading order, one character index per
+character of the text it returns, lines ended by ``\\r\\n``. For each line two characters are
+sampled (the first and the last that are not spaces): their font size (the font's
+em size times the text matrix's scale, since some producers write 1 pt fonts scaled by 8), their
+font weight and whether the font is bold by name or flag, and the first character's box for the
+line's place on the page. Two samples per line keep a page's cost near its text's (about a
+millisecond for a full page); a line whose samples disagree is ``uniform=False``: body text with
+an emphasised word, never a heading.
+
+A page whose text is unusable (a font without a Unicode map gives control characters or
+symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
+drops it with a warning or reads no headings from it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: Characters a font without a Unicode map yields: C0 controls, U+FFFD, the private use area.
+_GARBAGE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd\ue000-\uf8ff]")
+_PUNCTUATION = re.compile("[.,;:!?\\-–—_()\\[\\]{}'\"‘’“”/…·•*]")
+_ALNUM = re.compile(r"[^\W_]")
+_SPACE = re.compile(r"\s")
+_LINE = re.compile(r"[^\r\n]+")
+#: TeX's spacing accents (``Gr¨obner``) and the combining marks they stand for.
+_ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚": "\u030a",
+            "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b"}  # fmt: skip
+_SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
+_CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
+_EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
+_GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
+_LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
+_WORD = re.compile(r"\S+")
+_INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a page: its text (soft hyphens still U+FFFE) and its type."""
+
+    page: int  # from 0
+    text: str
+    size: float  # points, as printed
+    weight: int  # 400 regular, 700 bold; -1 unknown (PDFium's FPDFText_GetFontWeight)
+    bold: bool  # weight >= 600, or a bold font by name or flag
+    uniform: bool  # every sample has this size (to 0.5 pt) and boldness
+    top: float  # points from the page's top edge to the first character's top
+    left: float  # points from the page's left edge
+    spread: bool = False  # words set apart by wide gaps (past a section number): table cells
+    cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page's lines, and whether its text can be read at all."""
+
+    index: int
+    lines: tuple[Line, ...]
+    chars: int
+    garbage: bool  # mostly characters of fonts without a Unicode map
+    invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
+
+
+def read_page(page: Any, index: int) -> Page:
+    """The lines of ``page`` (a ``pypdfium2.PdfPage``) with their types."""
+    import pypdfium2.raw as raw
+
+    textpage = page.get_textpage()
+    try:
+        count = textpage.count_chars()
+        text = textpage.get_text_range() if count else ""
+        if not text.strip():
+            return Page(index, (), 0, False, False)
+        height = page.get_height()
+        handle = textpage.raw
+        lines = tuple(
+            _line(raw, handle, text, match.start(), match.end(), index, height)
+            for match in _LINE.finditer(text)
+            if match.group().strip()
+        )
+        first = next(i for i, char in enumerate(text) if not char.isspace())
+        invisible = _render_mode(raw, handle, first) == _INVISIBLE
+    finally:
+        textpage.close()
+    return Page(index, lines, len(text), unusable(text), invisible)
+
+
+def unusable(text: str) -> bool:
+    """Text a reader cannot use: a tenth of its characters are those of fonts without a
+    Unicode map, or under a third of those that are not punctuation are letters or digits
+    (symbols where words should be).
+
+    >>> unusable("\\x19\\x12\\x03 \\x04"), unusable("+%=7<>"), unusable("Index . . . . . 41")
+    (True, True, False)
+    """
+    shown = len(text) - len(_SPACE.findall(text))
+    if not shown:
+        return False
+    if len(_GARBAGE.findall(text)) * 10 >= shown:
+        return True
+    words = len(_ALNUM.findall(text))
+    symbols = shown - words - len(_PUNCTUATION.findall(text))
+    return words + symbols >= 5 and words * 3 < words + symbols
+
+
+def _line(raw: Any, handle: Any, text: str, start: int, end: int, page: int, height: float) -> Line:
+    while text[start].isspace():
+        start += 1
+    while text[end - 1].isspace():
+        end -= 1
+    size, weight, bold = _style(raw, handle, start)
+    uniform = True
+    if end - 1 > start:
+        last = _style(raw, handle, end - 1)
+        uniform = abs(last[0] - size) < 0.5 and last[2] == bold
+    left, top = _corner(raw, handle, start, height)
+    cells = _cells(raw, handle, text, start, end, size)
+    spread = len(cells) > 2 or (
+        len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
+    )
+    line = Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    return replace(line, cells=cells) if cells else line
+
+
+def accented(text: str) -> str:
+    """TeX's accents set apart put back on their letters.
+
+    >>> accented("Gr¨obner bases")
+    'Gröbner bases'
+    """
+    if not _SPACING_ACCENT.search(text):
+        return text
+    return _SPACING_ACCENT.sub(
+        lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text
+    )
+
+
+def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
+    """(size in points, weight, bold) of the character at ``index``."""
+    matrix = raw.FS_MATRIX()
+    scale = 1.0
+    if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
+        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)) or 1.0
+    size = round(raw.FPDFText_GetFontSize(handle, index) * scale, 1)
+    weight = int(raw.FPDFText_GetFontWeight(handle, index))
+    flags = ctypes.c_int(0)
+    name = ctypes.create_string_buffer(96)
+    length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
+    by_name = bool(length) and bool(_BOLD_NAME.search(name.value.decode("latin-1")))
+    bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
+    return size, weight, bold
+
+
+def _cells(
+    raw: Any, handle: Any, text: str, start: int, end: int, size: float
+) -> tuple[tuple[float, float, str], ...]:
+    """The line's words grouped into cells where they stand over an em apart, when there are two
+    cells or more. A line no wider than its characters need is prose (two box calls); for the
+    others PDFium's text rectangles (one a run of text) say where the gaps are, and only a line
+    of several runs has its words placed."""
+    if size <= 0 or " " not in text[start:end]:
+        return ()
+    first, last = _box(raw, handle, start), _box(raw, handle, end - 1)
+    if first is None or last is None:
+        return ()
+    if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
+        return ()  # as wide as its characters: no gap to look for (most lines, at one call)
+    runs = raw.FPDFText_CountRects(handle, start, end - start)
+    if runs < 2:
+        return ()
+    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+    spans: list[list[float]] = []
+    for run in range(runs):
+        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
+        if raw.FPDFText_GetRect(handle, run, *box):
+            spans.append([left.value, right.value])
+    spans.sort()
+    merged: list[list[float]] = []
+    for span in spans:
+        if merged and span[0] - merged[-1][1] < size * _CELL_GAP:
+            merged[-1][1] = max(merged[-1][1], span[1])
+        else:
+            merged.append(span)
+    if len(merged) < 2:
+        return ()
+    words: list[list[str]] = [[] for _ in merged]
+    for word in _WORD.finditer(text, start, end):
+        box_of = _box(raw, handle, word.start())
+        x = box_of[0] if box_of else merged[0][0]
+        column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
+        words[column].append(word.group())
+    return tuple(
+        (span[0], span[1], accented(" ".join(group)))
+        for span, group in zip(merged, words, strict=True)
+        if group
+    )
+
+
+def _distance(x: float, span: list[float]) -> float:
+    return 0.0 if span[0] - 1 <= x <= span[1] + 1 else min(abs(x - span[0]), abs(x - span[1]))
+
+
+def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
+    """(left, right) of the character at ``index``."""
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    box = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    return (left.value, right.value) if raw.FPDFText_GetCharBox(handle, index, *box) else None
+
+
+def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, float]:
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    box = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    if not raw.FPDFText_GetCharBox(handle, index, *box):
+        return 0.0, 0.0
+    return round(left.value, 1), round(height - top.value, 1)
+
+
+def _render_mode(raw: Any, handle: Any, index: int) -> int:
+    obj = raw.FPDFText_GetTextObject(handle, index)
+    return int(raw.FPDFTextObj_GetTextRenderMode(obj)) if obj else -1

@@ -1,0 +1,79 @@
+"""Tables of a PDF page from its aligned cells, as Markdown pipe tables.
+
+A text layer has no table, only lines whose words stand apart (``pdf_lines``: a line's cells,
+where PDFium's runs of text are over an em apart). Three lines or more in a row that have two
+cells or more are a table when they share columns: the rows with the most cells (at least two
+of them, and most rows) give the columns, the columns do not overlap, every cell of every row
+falls in a column of its own, and the first row, the header, holds no figure. Anything else (a
+wrapped cell, a row whose cells straddle two columns, a two-column page of prose) stays lines of
+text: a table made wrong splits its rows from their header, which is worse than none.
+
+>>> from skills.formats.pdf_lines import Line, Page
+>>> def row(i, *cells):
+...     spans = tuple((100.0 * n, 100.0 * n + 40, c) for n, c in enumerate(cells))
+...     return Line(0, " ".join(cells), 10, 400, False, True, 20.0 * i, 0, True, spans)
+>>> lines = (row(0, "Code", "Team"), row(1, "E1", "api"), row(2, "E2", "queue"))
+>>> page = Page(0, lines, 9, False, False)
+>>> tables(page, set())
+{0: (3, [['Code', 'Team'], ['E1', 'api'], ['E2', 'queue']])}
+"""
+
+from __future__ import annotations
+
+import re
+
+from skills.formats.pdf_headings import Key
+from skills.formats.pdf_lines import Line, Page
+
+_NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
+_BULLETS = frozenset("•◦▪‣●○■□–-*")
+_MIN_ROWS = 3
+_FULL_SHARE = 0.6  # of a table's rows that have all its columns, at least
+
+Table = list[list[str]]
+
+
+def tables(page: Page, skip: set[Key]) -> dict[int, tuple[int, Table]]:
+    """First line -> (the line after the table, its rows with the header first)."""
+    found: dict[int, tuple[int, Table]] = {}
+    run: list[int] = []
+    for i in [*range(len(page.lines)), None]:
+        if i is not None and (page.index, i) in skip:
+            continue
+        if i is not None and len(page.lines[i].cells) >= 2:
+            run.append(i)
+            continue
+        if len(run) >= _MIN_ROWS:
+            rows = _aligned([page.lines[j] for j in run])
+            if rows is not None:
+                found[run[0]] = (run[-1] + 1, rows)
+        run = []
+    return found
+
+
+def _aligned(lines: list[Line]) -> Table | None:
+    width = max(len(line.cells) for line in lines)
+    full = [line.cells for line in lines if len(line.cells) == width]
+    if len(full) < _MIN_ROWS - 1 or len(full) < _FULL_SHARE * len(lines):
+        return None
+    columns = [(min(r[j][0] for r in full), max(r[j][1] for r in full)) for j in range(width)]
+    if any(columns[j][1] >= columns[j + 1][0] for j in range(width - 1)):
+        return None  # columns that overlap: the cells are not aligned
+    if any(_NUMBER.match(cell[2]) for cell in lines[0].cells):
+        return None  # a first row of figures is no header: the table's start is not here
+    if all(line.cells[0][2] in _BULLETS for line in lines):
+        return None  # a list whose bullets stand apart from their items
+    rows: Table = []
+    for line in lines:
+        row = [""] * width
+        for left, right, text in line.cells:
+            column = max(range(width), key=lambda j: _overlap(left, right, columns[j]))
+            if row[column] or _overlap(left, right, columns[column]) <= 0:
+                return None  # two cells in one column, or a cell between columns
+            row[column] = text
+        rows.append(row)
+    return rows
+
+
+def _overlap(left: float, right: float, column: tuple[float, float]) -> float:
+    return min(right, column[1]) - max(left, column[0])

@@ -1,0 +1,220 @@
+"""What the PDF converter reads from a page's typography when the file has no bookmarks: headings
+and their levels, the title, clean words, no page furniture, and pages it cannot read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pdf_maker import Spec, make_pdf
+
+from skills.chunking import ChunkOptions, chunk_document
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 10.0)
+BOLD = "Helvetica-Bold"
+_WORDS = iter(f"{a}{b}" for a in "bcdfghklmnprstvz" for b in ("ane", "ile", "ora", "usk", "eth"))
+
+
+def paragraph() -> list[Spec]:
+    """Three lines of body text, in words no other paragraph uses (repeated lines at a page's
+    edge would be page furniture)."""
+    word = next(_WORDS)
+    return [
+        (
+            f"The {word} section runs on over a full line of the page, as body text does here.",
+            *BODY,
+        ),
+        (
+            f"It goes on for a second line about {word}, so that the body's type is plain to see.",
+            *BODY,
+        ),
+        (f"A last line ends the {word} paragraph.", *BODY),
+    ]
+
+
+def converted(pages: list[list[Spec]]) -> tuple[str, str | None, tuple[str, ...]]:
+    file = read_file(make_pdf(pages), "report.pdf")
+    return file.text, file.title, file.warnings
+
+
+def headings(markdown: str) -> list[str]:
+    return re.findall(r"^#{1,6} .*$", markdown, re.MULTILINE)
+
+
+def test_lines_larger_or_bolder_than_the_body_are_headings_levelled_by_size() -> None:
+    text, _, _ = converted(
+        [
+            [("Overview", BOLD, 16), *paragraph(), ("Scope", BOLD, 13), *paragraph()],
+            [("Method", BOLD, 16), *paragraph(), ("Limits", BOLD, 10), *paragraph()],
+        ]
+    )
+    assert headings(text) == ["# Overview", "## Scope", "# Method", "### Limits"]
+
+
+def test_numbered_headings_take_their_level_from_the_numbering_and_all_are_found() -> None:
+    # the engine's numbered-title rule alone took "3.1 Traces" and missed "7. Evaluation"
+    text, _, _ = converted(
+        [
+            [("6. Results", BOLD, 14), *paragraph(), ("6.6 Correctness", BOLD, 12), *paragraph()],
+            [("7. Evaluation", BOLD, 14), *paragraph(), ("7.1 Traces", BOLD, 12), *paragraph()],
+        ]
+    )
+    assert headings(text) == [
+        "# 6. Results",
+        "## 6.6 Correctness",
+        "# 7. Evaluation",
+        "## 7.1 Traces",
+    ]
+    chunks = chunk_document(text, format=None, options=ChunkOptions(child_max_tokens=64))
+    after = [leaf for leaf in chunks.leaves if leaf.start >= text.index("# 7. Evaluation")]
+    assert after and all(leaf.headings[0] == "7. Evaluation" for leaf in after)
+
+
+def test_a_body_type_numbered_line_is_a_heading_only_when_it_continues_the_numbering() -> None:
+    text, _, _ = converted(
+        [
+            [("3 Model", BOLD, 14), *paragraph(), ("3.1 LRS model", BOLD, 10), *paragraph()],
+            [("3.1.1 Logical view", *BODY), *paragraph(), ("3.1.2 Hydro network", *BODY)],
+            [*paragraph(), ("5.2 Not after 3.1.2", *BODY), *paragraph()],
+        ]
+    )
+    assert headings(text) == [
+        "# 3 Model",
+        "## 3.1 LRS model",
+        "### 3.1.1 Logical view",
+        "### 3.1.2 Hydro network",
+    ]
+    assert "\n5.2 Not after 3.1.2\n" in text  # in its paragraph: the engine does not title it
+
+
+def test_a_numbered_list_in_bold_that_starts_again_is_not_chapters() -> None:
+    def items() -> list[Spec]:
+        return [
+            ("1. Precision", BOLD, 10),
+            *paragraph(),
+            ("2. Header line", BOLD, 10),
+            *paragraph(),
+        ]
+
+    export = [("Export", BOLD, 16), *paragraph(), *items()]
+    text, _, _ = converted([[("Data Import and Export", BOLD, 24), *export], items(), items()])
+    assert headings(text) == ["# Export"]
+
+
+def test_labels_of_a_diagram_and_captions_are_not_headings() -> None:
+    labels = [("Hydro Network", BOLD, 10), ("Events", BOLD, 10), ("Metadata", BOLD, 10)]
+    small = [("- geometry: GB_Curve", "Helvetica", 6)]
+    text, _, _ = converted(
+        [
+            [("Packages", BOLD, 14), *paragraph(), *labels, ("Figure 2 - Packages", BOLD, 10)],
+            [("Code List", BOLD, 18), *small, *paragraph()],
+        ]
+    )
+    assert headings(text) == ["# Packages"]
+
+
+def test_the_first_page_largest_line_is_the_title_and_not_a_heading() -> None:
+    text, title, _ = converted(
+        [
+            [
+                ("Annual Report", BOLD, 24),
+                ("of the Harbour Board", BOLD, 24),
+                ("Summary", BOLD, 14),
+                *paragraph(),
+            ]
+        ]
+    )
+    assert title == "Annual Report of the Harbour Board"
+    assert headings(text) == ["# Summary"]
+
+
+def test_running_headers_footers_and_page_numbers_are_left_out_but_pages_still_count() -> None:
+    pages = [
+        [
+            ("Harbour Board - Annual Report 2024", "Helvetica", 8, 30),
+            ("Part " + word, BOLD, 14),
+            *paragraph(),
+            *paragraph(),
+            (str(number), "Helvetica", 8, 760),
+        ]
+        for number, word in enumerate(["One", "Two", "Three", "Four"], start=1)
+    ]
+    text, _, _ = converted(pages)
+    assert "Annual Report 2024" not in text
+    assert not re.search(r"^\d$", text, re.MULTILINE)
+    assert text.count("<!-- PageBreak -->") == 3
+    assert headings(text) == ["# Part One", "# Part Two", "# Part Three", "# Part Four"]
+
+
+def test_a_word_cut_at_a_line_end_is_joined_and_a_real_compound_kept() -> None:
+    text, _, _ = converted(
+        [
+            [
+                ("The indexer reads the infor-", *BODY),
+                ("mation of every page, and the Gimp-", *BODY),
+                ("Print driver is a name.", *BODY),
+            ]
+        ]
+    )
+    assert "information" in text and "infor-" not in text
+    assert "Gimp-Print" in text
+
+
+def test_a_page_of_symbols_is_dropped_with_a_warning_naming_it_and_the_layout_route() -> None:
+    garbage: list[Spec] = [("+%=<> +%=<> +%=<> +%=<>", *BODY)] * 3
+    text, _, warnings = converted([[("Intro", BOLD, 14), *paragraph()], garbage, paragraph()])
+    assert "+%=" not in text and text.count("A last line") == 2
+    assert text.count("<!-- PageBreak -->") == 2  # the page is still counted
+    assert warnings and warnings[0].startswith("page 2 of 3 has no text layer")
+    assert "'layout' definitions" in warnings[0]
+
+
+@pytest.mark.parametrize("size", [10.0, 10.4])
+def test_text_in_the_body_type_alone_makes_no_heading(size: float) -> None:
+    text, _, _ = converted([[("Short line", "Times-Roman", size), *paragraph(), *paragraph()]])
+    assert headings(text) == []
+
+
+def test_the_lines_of_a_cover_page_are_not_headings() -> None:
+    cover: list[Spec] = [
+        ("Hydro Network Data Model", BOLD, 20),
+        ("Natural Resources Canada", BOLD, 12),
+        ("Customer Service Centre", BOLD, 12),
+        ("Telephone 1-800-661-2638", *BODY),
+    ]
+    text, title, _ = converted(
+        [cover, [("1 Overview", BOLD, 14), *paragraph(), *paragraph()], [*paragraph()]]
+    )
+    assert title == "Hydro Network Data Model"
+    assert headings(text) == ["# 1 Overview"]
+
+
+def test_an_xfa_form_says_that_its_fields_are_not_read() -> None:
+    # the shape of a dynamic XFA form as Acrobat writes it: the catalog asks the reader to
+    # render the form, and the page itself is empty ("Please wait..." in most producers)
+    body = (
+        b"%PDF-1.7\n1 0 obj\n<< /NeedsRendering true /Pages 2 0 R /Type /Catalog >>\nendobj\n"
+        b"2 0 obj\n<< /Count 1 /Kids [ 3 0 R ] /Type /Pages >>\nendobj\n"
+        b"3 0 obj\n<< /MediaBox [ 0 0 300 300 ] /Parent 2 0 R /Type /Page >>\nendobj\n"
+    )
+    offsets = [body.index(f"{n} 0 obj".encode()) for n in (1, 2, 3)]
+    xref = b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    data = body + xref + b"trailer\n<< /Root 1 0 R /Size 4 >>\nstartxref\n%d\n%%%%EOF\n" % len(body)
+    file = read_file(data, "form.pdf")
+    assert file.warnings and file.warnings[0].startswith("the PDF is an XFA form")
+
+
+def test_aligned_cells_become_a_pipe_table_whose_rows_keep_their_header() -> None:
+    rows = [("Code\tComponent\tFirst action", *BODY)] + [
+        (f"E10{n}\tindexer\tRestart the pool", *BODY) for n in range(4)
+    ]
+    text, _, _ = converted([[*paragraph(), *rows, *paragraph()]])
+    assert "| Code | Component | First action |\n| --- | --- | --- |\n" in text
+    assert "| E103 | indexer | Restart the pool |" in text
+
+
+def test_cells_that_do_not_line_up_stay_lines_of_text() -> None:
+    rows = [("Code\tComponent", *BODY), ("E100\tindexer\tRestart", *BODY), ("E101", *BODY)]
+    text, _, _ = converted([[*paragraph(), *rows, *paragraph()]])
+    assert "|" not in text
