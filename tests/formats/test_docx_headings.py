@@ -100,7 +100,7 @@ def test_the_visual_rule_is_off_when_the_document_marks_its_headings() -> None:
     assert headings(docx(body)) == ["# Scope"]
 
 
-def test_heading_styles_are_still_mammoths() -> None:
+def test_heading_styles_are_headings_of_their_level() -> None:
     styles = [style("Heading2", "heading 2")]
     assert headings(docx([para("Usage", style="Heading2"), para(BODY)], styles=styles)) == [
         "## Usage"

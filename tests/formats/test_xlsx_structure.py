@@ -124,14 +124,15 @@ def test_a_declared_dimension_smaller_than_the_data_is_not_trusted() -> None:
 
 
 def test_a_merged_group_header_prefixes_the_names_under_it() -> None:
-    rows = {1: ["Region", "Sales"], 2: [None, "2023", "2024"], 3: ["North", 10, 12]}
-    rows |= {4: ["South", 9, 14]}
+    rows: dict[int, Sequence[object]] = {1: ["Region", "Sales"], 2: [None, "2023", "2024"]}
+    rows |= {3: ["North", 10, 12], 4: ["South", 9, 14]}
     text = converted(workbook(rows, merged=["A1:A2", "B1:C1"]))
     assert headers(text) == ["| Region | Sales 2023 | Sales 2024 |"]
 
 
 def test_a_merged_category_names_every_row_it_spans() -> None:
-    rows = {1: ["Region", "Product", "Units"], 2: ["North", "Widget", 3], 3: [None, "Gadget", 4]}
+    rows: dict[int, Sequence[object]] = {1: ["Region", "Product", "Units"]}
+    rows |= {2: ["North", "Widget", 3], 3: [None, "Gadget", 4]}
     text = converted(workbook(rows, merged=["A2:A3"]))
     assert "| North | Gadget | 4 |" in text
 
