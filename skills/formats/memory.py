@@ -1,9 +1,9 @@
 """Memory a conversion leaves behind, given back to the system once its file is converted.
 
-Two kinds of garbage outlive a converter's return. BeautifulSoup's trees (HTML, and Word through
-mammoth's HTML) are reference cycles, which only Python's cycle collector frees, at a time of its
-choosing; and PDFium, lxml and Python's own large objects are allocated with ``malloc``, whose
-freed memory glibc keeps in the process's heap instead of returning it. Measured on one
+Two kinds of garbage outlive a converter's return. BeautifulSoup's trees (HTML) are reference
+cycles, which only Python's cycle collector frees, at a time of its choosing; and PDFium, lxml
+and Python's own large objects are allocated with ``malloc``, whose freed memory glibc keeps in
+the process's heap instead of returning it. Measured on one
 conversion each (a fresh interpreter, resident set in MB: after the conversion, after
 ``gc.collect()``, after ``malloc_trim(0)``):
 

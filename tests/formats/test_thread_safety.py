@@ -81,7 +81,7 @@ def test_mixed_files_convert_from_many_threads_without_a_crash() -> None:
 
 def test_only_pdf_is_serialised() -> None:
     """PDFium is the one native library that is not thread-safe; the others parse with lxml
-    (python-pptx, openpyxl's writer), expat (mammoth's minidom, openpyxl's reader) or Python
+    (the Word stream, python-pptx, openpyxl's writer), expat (openpyxl's reader) or Python
     (BeautifulSoup), each on its own document, and lxml locks a parser shared between threads
     (python-pptx's module-level ``oxml_parser``) itself (``lxml/parser.pxi``,
     ``_ParserContext``)."""
