@@ -24,6 +24,9 @@ else
   export HF_HUB_DISABLE_PROGRESS_BARS=1  # the local model's loading bar
 fi
 
+# The deployed app sets its batch budget (infra/); the local server would warn that it is unset.
+export SKILL_TIME_BUDGET_SECONDS="${SKILL_TIME_BUDGET_SECONDS:-180}"
+
 install_dependencies
 echo "== 1. the skill, served locally, chunking samples/ as an indexer would call it"
 "$PYTHON" -m skills demo --tree widget-api-guide.md "${step1[@]}" "${verbose[@]}"
