@@ -138,14 +138,17 @@ def fill(folder: Path, registry: Path | None = None) -> list[Path]:
     return fetched
 
 
+#: ``pip download`` of one source distribution, without its dependencies.
+PIP_SDIST = (sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:")
+
+
 def _download(entry: dict[str, Any], into: Path) -> Path:
     """The package file of ``entry``, fetched into ``into`` by its registry's client."""
     name, version = entry["name"], entry["version"]
     commands = {
         "npm": ["npm", "pack", f"{name}@{version}", "--pack-destination", str(into)],
         "debian": ["apt-get", "download", f"{name}={version}"],
-        "pypi": [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                 f"{name}=={version}", "--dest", str(into)],  # fmt: skip
+        "pypi": [*PIP_SDIST, f"{name}=={version}", "--dest", str(into)],
     }
     if entry["source"] not in commands:
         raise DatasetError(f"{entry['doc']}: unknown registry {entry['source']!r}")
