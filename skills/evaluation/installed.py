@@ -68,14 +68,15 @@ def unpacked(entry: dict[str, Any], registry: Path) -> Path:
     >>> unpacked({"source": "npm", "name": "@stdlib/x", "version": "1.0"}, Path("c")).as_posix()
     'c/npm/@stdlib+x-1.0'
     """
-    return registry / entry["source"] / f"{entry['name'].replace('/', '+')}-{entry['version']}"
+    folder = f"{entry['name'].replace('/', '+')}-{entry['version']}"
+    return registry / str(entry["source"]) / folder
 
 
 def location(entry: dict[str, Any], places: dict[str, Path]) -> Path:
     """Where a manifest entry's file lies on this machine."""
     if entry["root"] == "registry":
-        return unpacked(entry, places["registry"]) / entry["path"]
-    return places[entry["root"]] / entry["path"]
+        return unpacked(entry, places["registry"]) / str(entry["path"])
+    return places[entry["root"]] / str(entry["path"])
 
 
 def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
