@@ -215,6 +215,27 @@ def load(folder: Path) -> Run:
     return run
 
 
+def join(runs: Sequence[Run], extra: Sequence[Run], suffix: str) -> list[Run]:
+    """``runs`` with the candidates (not the baselines) of ``extra``, runs of the same sets with
+    another setting (``--analyzer en.lucene``), added under their name plus ``suffix``.
+
+    >>> base = {"set": "s", "results": [{"name": "A", "baseline": False}]}
+    >>> other = {"set": "s", "results": [{"name": "A", "baseline": False}]}
+    >>> [r["name"] for r in join([base], [other], " en")[0]["results"]]
+    ['A', 'A en']
+    """
+    by_set = {run["set"]: run for run in extra}
+    joined = []
+    for run in runs:
+        added = [
+            {**result, "name": result["name"] + suffix}
+            for result in by_set.get(run["set"], {"results": []})["results"]
+            if not result["baseline"]
+        ]
+        joined.append({**run, "results": [*run["results"], *added]})
+    return joined
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m skills.evaluation.loso", description=__doc__.split("\n")[0]
@@ -226,8 +247,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--default", help="also print this candidate against the best baseline per set"
     )
+    parser.add_argument(
+        "--with",
+        dest="extra",
+        nargs="+",
+        type=Path,
+        default=[],
+        help="runs of the same sets with another setting: their candidates join as NAME+SUFFIX",
+    )
+    parser.add_argument("--suffix", default=" en.lucene", help="added to --with candidates' names")
     args = parser.parse_args(argv)
-    runs = [load(folder) for folder in args.runs]
+    runs = join([load(folder) for folder in args.runs], [load(f) for f in args.extra], args.suffix)
     print("Leave one set out (picked on B1000 + B2000 pooled over the other sets; each cell: the")
     print("pick against the left-out set's best baseline, points, paired 95 % interval)\n")
     print(rotation_table(rotations(runs, args.candidates)))
