@@ -110,6 +110,7 @@ def diagnose(
     rankings: Sequence[Sequence[int]],
     budgets: Sequence[int],
     first_share: float | None = None,
+    headed_first: bool = False,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings."""
     from skills.search.assembly import FIRST_SHARE
@@ -121,7 +122,7 @@ def diagnose(
     for question, ranked in zip(dataset.questions, rankings, strict=True):
         for budget in budgets:
             share = FIRST_SHARE if first_share is None else first_share
-            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share)
+            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, headed_first)
             loss = classify(question, ranked, chunks, sent, budget, text_of)
             if loss is not None:
                 losses.append(loss)
@@ -161,12 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     from skills.evaluation.metrics import SEARCH_DEPTH
     from skills.evaluation.retrieval import embed_all, hybrid_rank, rank
     from skills.evaluation.run import build_chunk_set
+    from skills.search.assembly import HEADED_FIRST
     from skills.search.query import FETCHED_CHILDREN
 
     dataset = load_set(args.set) if args.set else load_dataset(args.docs, args.questions)
     candidates = {c.name: c for c in load_grid(args.grid, with_baselines=False)}
     candidate = candidates[args.candidate]
-    if parse_policy(candidate.returns).kind != "budget":
+    policy = parse_policy(candidate.returns)
+    if policy.kind != "budget":
         print("error: the candidate must use the budget policy", file=sys.stderr)
         return 2
     embedder = default_embedder(args.cache)
@@ -181,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         rankings = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
-    share = parse_policy(candidate.returns).argument
-    losses = diagnose(dataset, chunks, rankings, args.budgets, share)
+    headed = "headed" in policy.options or HEADED_FIRST
+    losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, headed)
     print(f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval")
     print(summary(losses, args.budgets))
     if args.each:

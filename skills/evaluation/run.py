@@ -30,6 +30,7 @@ from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.ranking import DEFAULT_ANALYZER
+from skills.search.assembly import HEADED_FIRST
 from skills.search.query import FETCHED_CHILDREN
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -195,7 +196,15 @@ def _score(
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
         def assembled(budget: int, leaves: list[int] = leaves) -> list[tuple[Span, str]]:
-            sent = prompt(leaves, chunks, budget, corpus.text, count_tokens, policy.argument)
+            sent = prompt(
+                leaves,
+                chunks,
+                budget,
+                corpus.text,
+                count_tokens,
+                policy.argument,
+                "headed" in policy.options or HEADED_FIRST,
+            )
             return [(passage.span, passage.prefix) for passage in sent]
 
         scores.append(
