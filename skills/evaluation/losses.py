@@ -7,9 +7,10 @@ For a ``budget`` candidate and each question whose whole reference is not in its
   either (an answer over two children whose neighbour did not come along);
 - ``not fetched``: the best-ranked child that holds the reference is ranked past the children
   the query fetches for that budget (``children_for_budget``);
-- ``head first``: the child was fetched but not sent, and the prompt's first passage is the first
-  parent's head or whole section without the reference, taking at least a fifth of the budget
-  (a cover page, a contents list, a disclaimer, the wrong section);
+- ``head first``: the child was fetched but not sent, the prompt's first passage is the first
+  parent's head or whole section without the reference, and the same prompt assembled without
+  that first step (``first_share`` 0) holds the reference: the head took its room (a cover page,
+  a contents list, a disclaimer, the wrong section);
 - ``budget ran out``: the child was fetched but not sent, the prompt being full of other hits
   (the class the issue counts first: thin children reach fewer ranks).
 
@@ -38,8 +39,6 @@ from skills.evaluation.spans import Span
 from skills.search.query import children_for_budget
 
 CLASSES = ("straddles", "not fetched", "head first", "budget ran out")
-#: The share of the budget a first passage without the answer must take to be blamed.
-HEAD_SHARE = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +75,10 @@ def classify(
     sent: Sequence[Sent],
     budget: int,
     text_of: Callable[[Span], str],
+    without_first: Sequence[Sent] | None = None,
 ) -> Loss | None:
-    """The question's loss class within ``budget``, or None when the prompt holds it."""
+    """The question's loss class within ``budget``, or None when the prompt holds it;
+    ``without_first`` is the prompt assembled without step 1 (the first parent)."""
     if in_prompt(question, sent):
         return None
     rank = answer_rank(question, ranked, chunks)
@@ -89,7 +90,12 @@ def classify(
         kind = "straddles"
     elif rank >= children_for_budget(budget):
         kind = "not fetched"
-    elif first is not None and first_tokens >= HEAD_SHARE * budget and _is_head(first, chunks):
+    elif (
+        first is not None
+        and _is_head(first, chunks)
+        and without_first is not None
+        and in_prompt(question, without_first)
+    ):
         kind = "head first"
     else:
         kind = "budget ran out"
@@ -123,7 +129,10 @@ def diagnose(
         for budget in budgets:
             share = FIRST_SHARE if first_share is None else first_share
             sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, headed_first)
-            loss = classify(question, ranked, chunks, sent, budget, text_of)
+            if in_prompt(question, sent):
+                continue
+            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0)
+            loss = classify(question, ranked, chunks, sent, budget, text_of, bare)
             if loss is not None:
                 losses.append(loss)
     return losses

@@ -46,10 +46,14 @@ def test_a_child_ranked_past_the_fetched_ones_is_not_fetched() -> None:
     assert loss is not None and loss.kind == "not fetched" and loss.answer_rank == 50
 
 
-def test_a_fetched_child_behind_a_large_head_is_head_first() -> None:
-    sent = [Sent(Span("d", 0, START), "")]  # the cover page: 40 tokens of a 100-token budget
-    loss = classify(question("Alpha beta"), [0, 1, 2], CHUNKS, sent, 100, text_of)
+def test_a_fetched_child_behind_a_head_that_took_its_room_is_head_first() -> None:
+    sent = [Sent(Span("d", 0, START), "")]  # the parent's head: the cover page
+    without_head = [Sent(Span("d", START, CUT), "")]
+    loss = classify(question("Alpha beta"), [0, 1, 2], CHUNKS, sent, 100, text_of, without_head)
     assert loss is not None and loss.kind == "head first" and loss.answer_rank == 1
+    # without the head the answer would not have been sent either: the budget ran out
+    loss = classify(question("Alpha beta"), [0, 1, 2], CHUNKS, sent, 100, text_of, sent)
+    assert loss is not None and loss.kind == "budget ran out"
 
 
 def test_a_fetched_child_behind_other_hits_is_budget_ran_out() -> None:
