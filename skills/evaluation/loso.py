@@ -18,8 +18,9 @@ proportions*, Statistics in Medicine 24).
 >>> paired(wins=9, losses=2, questions=46).difference
 15.2
 
-    python -m skills.evaluation.loso OUT-* --candidates "hier-1024-160-32 budget" \\
-        "hier-640-128 budget" --default "hier-1024-160-32 budget"
+    python -m skills.evaluation.loso OUT/hybrid-* --candidates "hier-1024-160-32 budget" \\
+        "hier-640-128 budget" --default "hier-1024-160-32 budget" \\
+        [--with OUT/en/hybrid-* --suffix " en.lucene"]
 """
 
 from __future__ import annotations
@@ -251,13 +252,20 @@ def main(argv: list[str] | None = None) -> int:
         "--with",
         dest="extra",
         nargs="+",
+        action="append",
         type=Path,
         default=[],
-        help="runs of the same sets with another setting: their candidates join as NAME+SUFFIX",
+        help="runs of the same sets with another setting: their candidates join as NAME+SUFFIX "
+        "(repeatable, one --suffix each, in order)",
     )
-    parser.add_argument("--suffix", default=" en.lucene", help="added to --with candidates' names")
+    parser.add_argument(
+        "--suffix", action="append", default=[], help="added to the matching --with's names"
+    )
     args = parser.parse_args(argv)
-    runs = join([load(folder) for folder in args.runs], [load(f) for f in args.extra], args.suffix)
+    runs = [load(folder) for folder in args.runs]
+    for index, folders in enumerate(args.extra):
+        suffix = args.suffix[index] if index < len(args.suffix) else ""
+        runs = join(runs, [load(folder) for folder in folders], suffix)
     print("Leave one set out (picked on B1000 + B2000 pooled over the other sets; each cell: the")
     print("pick against the left-out set's best baseline, points, paired 95 % interval)\n")
     print(rotation_table(rotations(runs, args.candidates)))
