@@ -189,6 +189,32 @@ def per_set_table(runs: Sequence[Run], name: str, report_at: Sequence[int] = BUD
     return "\n".join(lines)
 
 
+def pair_table(runs: Sequence[Run], ours: str, theirs: str) -> str:
+    """Markdown: ``ours`` against ``theirs`` question by question, per set and pooled, at every
+    budget and top-1: ``+won -lost``, the pooled row with its sign test."""
+    outcomes = ["R@1", *(f"B{b}" for b in BUDGETS)]
+    lines = ["| set | " + " | ".join(outcomes) + " |", "|" + "---|" * (1 + len(outcomes))]
+    pooled = [Paired(0, 0, 0) for _ in outcomes]
+    for run in runs:
+        a, b = named(run, ours), named(run, theirs)
+        pairs = [_top1(a, b), *(versus(a, b, budget) for budget in BUDGETS)]
+        pooled = [total + pair for total, pair in zip(pooled, pairs, strict=True)]
+        lines.append(
+            f"| {run['set']} | " + " | ".join(f"+{p.wins} -{p.losses}" for p in pairs) + " |"
+        )
+    cells = " | ".join(f"+{p.wins} -{p.losses} (p {p.p_value:.2f})" for p in pooled)
+    lines.append(f"| pooled | {cells} |")
+    return "\n".join(lines)
+
+
+def _top1(ours: dict[str, Any], theirs: dict[str, Any]) -> Paired:
+    mine = {q["id"]: q["rank"] == 1 for q in ours["questions"]}
+    other = {q["id"]: q["rank"] == 1 for q in theirs["questions"]}
+    wins = sum(mine[q] and not other[q] for q in mine)
+    losses = sum(other[q] and not mine[q] for q in mine)
+    return Paired(wins, losses, len(mine))
+
+
 COSTS = ("leaves_per_mib", "embedded_tokens_per_mib", "index_mib_per_mib")
 
 
@@ -261,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--suffix", action="append", default=[], help="added to the matching --with's names"
     )
+    parser.add_argument(
+        "--pair", nargs=2, action="append", metavar=("A", "B"), help="also print A against B"
+    )
     args = parser.parse_args(argv)
     runs = [load(folder) for folder in args.runs]
     for index, folders in enumerate(args.extra):
@@ -274,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
             f"\n{args.default} against each set's best baseline (hit rates, difference, interval)\n"
         )
         print(per_set_table(runs, args.default))
+    for ours, theirs in args.pair or ():
+        print(f"\n{ours} against {theirs}, question by question (+won -lost)\n")
+        print(pair_table(runs, ours, theirs))
     print("\nCosts (mean of the sets)\n")
     print(cost_table(runs, args.candidates))
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from skills.evaluation import loso
@@ -63,3 +64,15 @@ def test_the_per_set_table_gives_rates_difference_and_a_pooled_row() -> None:
     text = loso.per_set_table(RUNS, "A", report_at=(1000,))
     assert "| one | 4 | 75.0 vs 25.0: +50.0" in text
     assert text.splitlines()[-1].startswith("| pooled | 12 |")
+
+
+def test_a_pair_is_compared_question_by_question_per_set_and_pooled() -> None:
+    runs = copy.deepcopy(RUNS)
+    for one in runs:
+        for result in one["results"]:
+            for question in result["questions"]:
+                question["rank"] = 1 if question["hitB1000"] else 5
+    text = loso.pair_table(runs, "A", "B")
+    assert "| one | +2 -0 | +2 -0 |" in text
+    assert "| three | +0 -4 | +0 -4 |" in text
+    assert text.splitlines()[-1].startswith("| pooled | +3 -4 (p 1.00) |")
