@@ -13,6 +13,9 @@ about an "async client" does not match it by keyword.
 >>> ranking = BM25(["retry the request", "the timeout", "retries and timeouts"])
 >>> [position for position, _ in ranking.rank("request timeout")]  # no stemming: not 2
 [1, 0]
+>>> english = BM25(["retry the request", "the timeout", "retries and timeouts"], "en.lucene")
+>>> sorted(position for position, _ in english.rank("request timeout"))  # timeouts: 2 too
+[0, 1, 2]
 >>> [position for position, _ in fuse([[0, 1, 2], [2, 1]])]
 [2, 1, 0]
 """
@@ -22,7 +25,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
 
 K1, B = 1.2, 0.75
 RRF_K = 60
@@ -47,15 +52,99 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-class BM25:
-    """An inverted index over ``texts``: term -> (position, frequency) postings."""
+#: Lucene's English stop words (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), which ``en.lucene``
+#: drops.
+ENGLISH_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
 
-    def __init__(self, texts: Sequence[str]) -> None:
+
+@lru_cache(maxsize=1)
+def _porter() -> Any:
+    """snowballstemmer's Porter stemmer (pure Python, BSD), imported on the first English word:
+    only ``en.lucene`` needs it."""
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("porter")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return str(_porter().stemWord(word))
+
+
+def english_words(text: str) -> list[str]:
+    """The terms as Azure's ``en.lucene`` analyzer makes them (Lucene's ``EnglishAnalyzer``): the
+    standard tokenizer's words, a trailing possessive ``'s`` removed, English stop words dropped,
+    the rest reduced by the Porter stemmer.
+
+    >>> english_words("The President's freedoms, and the retries of timeouts")
+    ['presid', 'freedom', 'retri', 'timeout']
+    """
+    terms = []
+    for word in words(text):
+        if word.endswith(("'s", "\u2019s")):
+            word = word[:-2]
+        if word and word not in ENGLISH_STOP_WORDS:
+            terms.append(_stem(word))
+    return terms
+
+
+#: The index analyzers the local ranking mirrors, by their Azure names.
+ANALYZERS: dict[str, Callable[[str], list[str]]] = {
+    "standard.lucene": words,
+    "en.lucene": english_words,
+}
+DEFAULT_ANALYZER = "standard.lucene"
+
+
+class BM25:
+    """An inverted index over ``texts``: term -> (position, frequency) postings, the terms made by
+    the named analyzer (:data:`ANALYZERS`)."""
+
+    def __init__(self, texts: Sequence[str], analyzer: str = DEFAULT_ANALYZER) -> None:
+        if analyzer not in ANALYZERS:
+            raise ValueError(f"analyzer must be one of {', '.join(ANALYZERS)}, not {analyzer!r}")
+        self._words = ANALYZERS[analyzer]
         self.size = len(texts)
         self._lengths = [0] * self.size
         self._postings: dict[str, list[tuple[int, int]]] = {}
         for position, text in enumerate(texts):
-            terms = Counter(words(text))
+            terms = Counter(self._words(text))
             self._lengths[position] = sum(terms.values())
             for term, frequency in terms.items():
                 self._postings.setdefault(term, []).append((position, frequency))
@@ -65,7 +154,7 @@ class BM25:
         """(position, score) of the texts sharing a term with ``query``, best first (ties by
         position)."""
         scores: dict[int, float] = {}
-        for term in set(words(query)):
+        for term in set(self._words(query)):
             postings = self._postings.get(term, ())
             if not postings:
                 continue

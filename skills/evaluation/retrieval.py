@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, hybrid
+from skills.ranking import BM25, DEFAULT_ANALYZER, hybrid
 
 RETRIEVALS = ("vector", "hybrid")
 
@@ -52,11 +52,12 @@ def hybrid_rank(
     leaf_vectors: NDArray[np.float32],
     depth: int,
     vector_k: int,
+    analyzer: str = DEFAULT_ANALYZER,
 ) -> list[list[int]]:
     """For each question, its ``depth`` best leaves by RRF of the vector query's ``vector_k``
     nearest leaves and the BM25 ranking, fused as the service fuses them for a hybrid query
-    with that ``k`` (:func:`skills.ranking.hybrid`)."""
-    keywords = BM25(leaf_texts)
+    with that ``k`` (:func:`skills.ranking.hybrid`), BM25's words made by ``analyzer``."""
+    keywords = BM25(leaf_texts, analyzer)
     rankings = []
     for question, nearest in zip(
         questions, rank(question_vectors, leaf_vectors, vector_k), strict=True

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.assembly import FIRST_SHARE, Group, Piece, assemble
+from skills.search.assembly import FIRST_SHARE, HEADED_FIRST, Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
 from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
@@ -53,17 +53,36 @@ from skills.search.query import FETCHED_CHILDREN, children_for_budget
 BUDGET = "budget"
 
 
+#: Options a ``budget`` policy name may add after ``+`` (``budget+headed``, ``budget:0.2+headed``):
+#: ``headed`` sends the first parent (step 1 of ``skills.search.assembly``) only when it is a
+#: headed section.
+BUDGET_OPTIONS = frozenset({"headed"})
+
+
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """A parsed policy name: ``kind`` and its numeric argument (0 when it has none)."""
+    """A parsed policy name: ``kind``, its numeric argument (0 when it has none) and options."""
 
     kind: str
     argument: float = 0.0
+    options: frozenset[str] = frozenset()
 
 
 def parse_policy(name: str) -> Policy:
-    """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``."""
-    kind, colon, argument = name.partition(":")
+    """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``.
+
+    >>> parse_policy("budget:0.2+headed")
+    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}))
+    """
+    base, *flags = name.split("+")
+    policy = _parse_base(base, name)
+    if flags and (policy.kind != BUDGET or not set(flags) <= BUDGET_OPTIONS):
+        raise ValueError(f"unknown options in {name!r}: a budget policy takes +headed")
+    return Policy(policy.kind, policy.argument, frozenset(flags))
+
+
+def _parse_base(base: str, name: str) -> Policy:
+    kind, colon, argument = base.partition(":")
     if kind in {"child", "parent", "top-parent", BUDGET} and not colon:
         return Policy(kind, FIRST_SHARE if kind == BUDGET else 0.0)
     if kind in {BUDGET, "neighbours", "merge", "parent-max", "window"} and argument:
@@ -256,11 +275,12 @@ def prompt(
     text_of: Callable[[Span], str],
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
+    headed_first: bool = HEADED_FIRST,
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
     assembly (``skills.search.assembly``) of the hits it fetches for that budget
     (``children_for_budget``), passages in the order sent."""
-    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share)
+    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, headed_first)
 
 
 def _prompt(
@@ -269,6 +289,7 @@ def _prompt(
     limit: tuple[int, Callable[[str], int]] | None,
     text_of: Callable[[Span], str],
     first_share: float = FIRST_SHARE,
+    headed_first: bool = HEADED_FIRST,
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
     fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
@@ -294,7 +315,7 @@ def _prompt(
     ]
     # No limit: nothing costs anything, so every group fits whole.
     budget, count = limit if limit is not None else (0, lambda text: 0)
-    assembled = assemble(groups, budget, count, first_share)
+    assembled = assemble(groups, budget, count, first_share, headed_first)
     return [
         Sent(Span(passage.doc, passage.start, passage.end), passage.prefix)
         for passages in assembled

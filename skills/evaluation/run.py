@@ -29,6 +29,8 @@ from skills.evaluation.metrics import (
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
+from skills.ranking import DEFAULT_ANALYZER
+from skills.search.assembly import HEADED_FIRST
 from skills.search.query import FETCHED_CHILDREN
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -142,9 +144,11 @@ def evaluate(
     progress: Callable[[Iterable[Candidate]], Iterable[Candidate]] = lambda c: c,
     retrieval: str = "vector",
     build: Callable[[Candidate, Dataset, BoundaryModel | None], ChunkSet] = build_chunk_set,
+    analyzer: str = DEFAULT_ANALYZER,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
-    the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query).
+    the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query, its
+    words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`).
     ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
@@ -161,7 +165,13 @@ def evaluate(
             leaf_vectors = embed_all(embedder, texts)
             if retrieval == "hybrid":
                 ranked = hybrid_rank(
-                    questions, question_vectors, texts, leaf_vectors, SEARCH_DEPTH, FETCHED_CHILDREN
+                    questions,
+                    question_vectors,
+                    texts,
+                    leaf_vectors,
+                    SEARCH_DEPTH,
+                    FETCHED_CHILDREN,
+                    analyzer,
                 )
             else:
                 ranked = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
@@ -186,7 +196,15 @@ def _score(
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
         def assembled(budget: int, leaves: list[int] = leaves) -> list[tuple[Span, str]]:
-            sent = prompt(leaves, chunks, budget, corpus.text, count_tokens, policy.argument)
+            sent = prompt(
+                leaves,
+                chunks,
+                budget,
+                corpus.text,
+                count_tokens,
+                policy.argument,
+                "headed" in policy.options or HEADED_FIRST,
+            )
             return [(passage.span, passage.prefix) for passage in sent]
 
         scores.append(

@@ -50,6 +50,9 @@ from dataclasses import dataclass
 FIRST_SHARE = 0.25
 #: The share of a parent's children sent from which the parent is sent whole (when it fits).
 MOSTLY = 0.75
+#: Whether step 1 (the first parent whole, or its head) waits for a first parent that is a
+#: headed section (:func:`headed`).
+HEADED_FIRST = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +101,12 @@ def assemble(
     budget: int,
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
+    headed_first: bool = HEADED_FIRST,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
-    (``first_share``: the most of the budget the first parent may take in step 1)."""
+    (``first_share``: the most of the budget the first parent may take in step 1;
+    ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -124,7 +129,8 @@ def assemble(
         return True
 
     share = budget * first_share
-    if plans and plans[0].group.parent is not None:
+    first_parent = plans[0].group.parent if plans else None
+    if first_parent is not None and (headed(first_parent) or not headed_first):
         first = plans[0]
         if not take(first, first.everything, share):
             for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
@@ -143,6 +149,17 @@ def assemble(
         if plan.group.parent is not None:
             take(plan, plan.everything)
     return [plan.passages(plan.chosen) for plan in plans]
+
+
+def headed(parent: Piece) -> bool:
+    """Whether a parent is a section under a heading: it is embedded with a heading path, or its
+    text opens with a Markdown heading. A window of headingless prose, a cover page or the
+    badges atop a README is not: its start is where a size limit or the file began.
+
+    >>> headed(Piece("d", 0, 9, "# Install", "")), headed(Piece("d", 0, 9, "Mr. Speaker", ""))
+    (True, False)
+    """
+    return bool(parent.prefix.strip()) or parent.text.lstrip().startswith("#")
 
 
 def _by_rank(groups: Sequence[Group], plans: Sequence[_Plan]) -> list[tuple[int, int]]:

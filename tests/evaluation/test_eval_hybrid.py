@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from skills.evaluation.retrieval import hybrid_rank, normalized, rank
-from skills.ranking import BM25, fuse, hybrid, words
+from skills.ranking import BM25, english_words, fuse, hybrid, words
 
 
 def test_words_are_lower_cased_word_runs() -> None:
@@ -112,3 +112,19 @@ def test_hybrid_fuses_the_vector_query_s_k_nearest_and_1000_keyword_results() ->
     assert ranked[:4] == [0, 1050, 1, 1051]  # 1/61 each for the firsts, then 1/62; ties by position
     assert 1052 not in ranked, "the vector's third is beyond k"
     assert 999 in ranked and 1000 not in ranked, "the 1,000th keyword result is fused, not the next"
+
+
+def test_the_english_analyzer_drops_possessives_and_stop_words_and_stems() -> None:
+    assert english_words("The Speaker's budgets are balanced") == ["speaker", "budget", "balanc"]
+    assert english_words("it is what it is") == ["what"]
+
+
+def test_with_the_english_analyzer_a_plural_question_finds_the_singular_text() -> None:
+    texts = ["the line-item veto", "appropriations bills were late"]
+    assert BM25(texts).rank("vetoes") == []
+    assert [position for position, _ in BM25(texts, "en.lucene").rank("vetoes")] == [0]
+
+
+def test_an_unknown_analyzer_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"en\.lucene"):
+        BM25(["a"], "english")

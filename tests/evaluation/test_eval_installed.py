@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,65 @@ def test_an_html_document_is_hashed_as_shipped_and_read_as_its_converted_markdow
     dataset = installed.load_set(folder)
     assert dataset.documents["pkg/index.html"] == "## Pkg\n\nThe *answer*.\n"
     assert dataset.reference_text(dataset.questions[0]) == "answer"
+
+
+def registry_set(tmp_path: Path, stored: bytes) -> Path:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    entry = {"doc": "talk/1941.txt", "root": "registry", "source": "npm", "name": "@x/talks",
+             "version": "1.0", "path": "package/data/1941.txt", "package": "@x/talks 1.0 (npm)",
+             "sha256": hashlib.sha256(stored).hexdigest()}  # fmt: skip
+    (folder / "manifest.json").write_text(json.dumps({"documents": [entry]}), encoding="utf-8")
+    question = {"id": "q1", "question": "Which freedoms?", "doc": "talk/1941.txt",
+                "reference": "four essential human freedoms", "kind": "prose"}  # fmt: skip
+    (folder / "questions.jsonl").write_text(json.dumps(question) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_registry_document_is_read_from_its_unpacked_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    speech = b"We look forward to a world founded upon four essential human freedoms."
+    folder = registry_set(tmp_path, speech)
+    cache = tmp_path / "cache"
+    unpacked = cache / "npm" / "@x+talks-1.0" / "package" / "data"
+    unpacked.mkdir(parents=True)
+    (unpacked / "1941.txt").write_bytes(speech)
+    monkeypatch.setattr(installed, "roots", lambda: {"registry": cache})
+    dataset = installed.load_set(folder)
+    assert dataset.reference_text(dataset.questions[0]) == "four essential human freedoms"
+
+
+def test_a_registry_package_not_fetched_yet_is_missing_with_the_command_that_fetches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = registry_set(tmp_path, b"anything")
+    monkeypatch.setattr(installed, "roots", lambda: {"registry": tmp_path / "empty"})
+    with pytest.raises(
+        DatasetError, match=r"missing; run python -m skills\.evaluation\.installed --fill"
+    ):
+        installed.load_set(folder)
+
+
+def test_fill_fetches_each_package_once_and_unpacks_it_where_loading_looks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    speech = b"We look forward to a world founded upon four essential human freedoms."
+    folder = registry_set(tmp_path, speech)
+    fetched: list[str] = []
+
+    def download(entry: dict[str, str], into: Path) -> Path:
+        fetched.append(entry["name"])
+        archive = into / "talks-1.0.tgz"
+        with tarfile.open(archive, "w:gz") as bundle:
+            info = tarfile.TarInfo("package/data/1941.txt")
+            info.size = len(speech)
+            bundle.addfile(info, io.BytesIO(speech))
+        return archive
+
+    monkeypatch.setattr(installed, "_download", download)
+    monkeypatch.setattr(installed, "roots", lambda: {"registry": tmp_path / "cache"})
+    assert len(installed.fill(folder)) == 1
+    assert installed.fill(folder) == []
+    assert fetched == ["@x/talks"]
+    assert installed.load_set(folder).questions[0].id == "q1"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skills.search.assembly import Group, Passage, Piece, assemble, joined
+from skills.search.assembly import Group, Passage, Piece, assemble, headed, joined
 
 SOURCE = "".join(f"w{i:02d} " for i in range(60))  # 60 words of 4 characters
 
@@ -181,3 +181,22 @@ def test_a_section_with_three_quarters_of_its_children_sent_is_sent_whole() -> N
         ranked((20, 30), [(24, 26)], [4]),
     ]
     assert sent(whole_first(groups, 22)) == [(0, 10, True), (10, 18, True)]
+
+
+def test_with_headed_first_a_first_parent_without_a_heading_sends_only_its_hits() -> None:
+    # The fixture's parents carry the prefix "P\n" (a heading path): headed, step 1 runs.
+    assert sent(assemble(GROUPS, 19, words, 1, headed_first=True))[0] == (0, 10, True)
+    bare = [Group(piece(0, 10), (piece(4, 6, "C\n"),)), *GROUPS[1:]]  # a window of plain prose
+    # Within 19: the bare window whole (10) first leaves room for the second section's hits
+    # (3 + 4) only; without step 1, the hits (3 + 7 + 3) come first, then the second section
+    # whole (4 more).
+    assert sent(assemble(bare, 19, words, 1)) == [(0, 10, True), (12, 14, False), (17, 20, False)]
+    assert sent(assemble(bare, 19, words, 1, headed_first=True)) == [
+        (4, 6, False), (10, 20, True), (25, 27, False)
+    ]  # fmt: skip
+
+
+def test_a_section_opening_with_a_markdown_heading_is_headed_without_a_prefix() -> None:
+    assert headed(Piece("d", 0, 12, "## Install\n\nrun it", ""))
+    assert not headed(Piece("d", 0, 12, "COVER PAGE\n\nAcme", ""))
+    assert headed(Piece("d", 0, 12, "run it", "Install\n"))

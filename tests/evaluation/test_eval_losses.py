@@ -1,0 +1,62 @@
+"""The loss classes of a budget prompt, on a document small enough to check by hand."""
+
+from __future__ import annotations
+
+from skills.evaluation.chunksets import ChunkSet, Leaf
+from skills.evaluation.dataset import Question
+from skills.evaluation.losses import classify
+from skills.evaluation.returns import Sent
+from skills.evaluation.spans import Span
+
+TEXT = "Cover page. " * 10 + "Alpha beta. Gamma delta. Epsilon zeta."
+START = TEXT.index("Alpha")
+# One parent over the whole text; three children: the cover, "Alpha beta. Gamma", "delta. ...".
+CUT = TEXT.index("delta")
+LEAVES = (
+    Leaf(Span("d", 0, START), TEXT[:START], 0),
+    Leaf(Span("d", START, CUT), TEXT[START:CUT], 0),
+    Leaf(Span("d", CUT, len(TEXT)), TEXT[CUT:], 0),
+)
+CHUNKS = ChunkSet(LEAVES, (Span("d", 0, len(TEXT)),))
+
+
+def text_of(span: Span) -> str:
+    return TEXT[span.start : span.end]
+
+
+def question(reference: str) -> Question:
+    at = TEXT.index(reference)
+    return Question("q", "?", "d", "prose", (Span("d", at, at + len(reference)),))
+
+
+def test_a_reference_in_the_prompt_is_no_loss() -> None:
+    sent = [Sent(Span("d", START, CUT), "")]
+    assert classify(question("Alpha beta"), [1, 0, 2], CHUNKS, sent, 1000, text_of) is None
+
+
+def test_a_reference_over_two_children_not_sent_whole_straddles() -> None:
+    sent = [Sent(Span("d", START, CUT), "")]
+    loss = classify(question("Gamma delta"), [1, 2, 0], CHUNKS, sent, 1000, text_of)
+    assert loss is not None and loss.kind == "straddles" and loss.answer_rank is None
+
+
+def test_a_child_ranked_past_the_fetched_ones_is_not_fetched() -> None:
+    ranked = [0] * 50 + [1]  # the answer's child at rank 50: the 51st, past the 50 fetched
+    loss = classify(question("Alpha beta"), ranked, CHUNKS, [], 1000, text_of)
+    assert loss is not None and loss.kind == "not fetched" and loss.answer_rank == 50
+
+
+def test_a_fetched_child_behind_a_head_that_took_its_room_is_head_first() -> None:
+    sent = [Sent(Span("d", 0, START), "")]  # the parent's head: the cover page
+    without_head = [Sent(Span("d", START, CUT), "")]
+    loss = classify(question("Alpha beta"), [0, 1, 2], CHUNKS, sent, 100, text_of, without_head)
+    assert loss is not None and loss.kind == "head first" and loss.answer_rank == 1
+    # without the head the answer would not have been sent either: the budget ran out
+    loss = classify(question("Alpha beta"), [0, 1, 2], CHUNKS, sent, 100, text_of, sent)
+    assert loss is not None and loss.kind == "budget ran out"
+
+
+def test_a_fetched_child_behind_other_hits_is_budget_ran_out() -> None:
+    sent = [Sent(Span("d", CUT, len(TEXT)), "")]
+    loss = classify(question("Alpha beta"), [2, 1, 0], CHUNKS, sent, 1000, text_of)
+    assert loss is not None and loss.kind == "budget ran out"
