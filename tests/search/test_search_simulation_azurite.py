@@ -7,6 +7,7 @@ it the tests skip and say so, except in CI, where a missing Azurite is a failure
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 
@@ -213,3 +214,49 @@ def test_a_budget_query_sends_prefixed_passages_at_exact_offsets_within_the_budg
     for result in results:
         document = contents[result.citations[0].title or ""]
         assert all(document[p.start : p.end] == p.text for p in result.passages)
+
+
+#: What answers each question the demo asks of the samples (scripts/demo.sh, step 2): the file and
+#: the heading under which the answer stands, as a person reading the samples finds them.
+DEMO_ANSWERS = {
+    "How do I authenticate to the Widget API?": ("widget-api-guide.md", "Authentication"),
+    "What is the first action for error code E1014?": ("operations-runbook.md", "Error codes"),
+    "Who pays for insurance of the leased equipment?": ("scanned-lease.md", "4. Insurance"),
+}
+#: Known misses: the guide's word is "Authentication" and the default analyzer does not stem
+#: (docs/demo.md); strict, so a ranking that gets it right says so.
+DEMO_MISSES = {"How do I authenticate to the Widget API?"}
+
+
+def _demo_questions() -> list[str]:
+    script = (SAMPLES[0].parents[1] / "scripts" / "demo.sh").read_text(encoding="utf-8")
+    step = script.split("simulate --mode reference", 1)[1].split("\necho", 1)[0]
+    return re.findall(r'--query "([^"]+)"', step)
+
+
+def test_every_question_of_the_demo_has_its_answer_written_down() -> None:
+    assert sorted(_demo_questions()) == sorted(DEMO_ANSWERS)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        pytest.param(q, marks=pytest.mark.xfail(strict=True, reason="no stemming"))
+        if q in DEMO_MISSES
+        else q
+        for q in DEMO_ANSWERS
+    ],
+)
+def test_the_demo_answers_with_the_right_section_first(
+    question: str, runs: dict[Mode, LocalRun]
+) -> None:
+    from skills.search.cli import answering_sentence, short_id
+
+    run = runs["reference"]
+    first = query_parents(
+        run.searcher, question, children_index=run.children_index,
+        parents_index=run.parents_index, options=QueryOptions(mode="reference"),
+    )[0]  # fmt: skip
+    document, section = DEMO_ANSWERS[question]
+    headings, _ = answering_sentence(question, first.children)
+    assert short_id(first).startswith(f"{document}#") and section in headings
