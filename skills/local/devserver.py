@@ -17,6 +17,7 @@ import asyncio
 import importlib
 import json
 import logging
+import signal
 import socket
 import sys
 import threading
@@ -35,6 +36,9 @@ from skills.skill import watching
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: The Functions host's default request body limit.
 HOST_MAX_BODY_BYTES = 100 * 1024 * 1024
+#: How long a stopped server waits for the requests under way: then it answers no more and exits,
+#: abandoning what still runs (nobody waits for it; the indexer retries a batch it lost).
+SHUTDOWN_SECONDS = 10
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -149,11 +153,25 @@ def asgi_app(root: Path = PROJECT_ROOT) -> FunctionsAsgiApp:
     return FunctionsAsgiApp(routes(load_app(root), route_prefix(root)))
 
 
-def serve(host: str, port: int, log_level: str = "info") -> None:
-    """Serve until interrupted (``python -m skills serve``)."""
+def serve(
+    host: str,
+    port: int,
+    log_level: str = "info",
+    app: FunctionsAsgiApp | None = None,
+    shutdown_seconds: int = SHUTDOWN_SECONDS,
+) -> None:
+    """Serve until interrupted (``python -m skills serve``), then stop within ``shutdown_seconds``
+    of SIGTERM or Ctrl-C: uvicorn waits that long for the requests under way, cancels them and
+    raises the signal again. Python's own Ctrl-C handler would turn that into KeyboardInterrupt,
+    and the event loop would then wait for the worker thread of a conversion still running (a
+    hostile page held a server for minutes that way); with the default action the process ends."""
     import uvicorn
 
-    uvicorn.run(asgi_app(), host=host, port=port, log_level=log_level, lifespan="on")
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    uvicorn.run(
+        app or asgi_app(), host=host, port=port, log_level=log_level, lifespan="on",
+        timeout_graceful_shutdown=shutdown_seconds,
+    )  # fmt: skip
 
 
 @contextmanager
