@@ -74,12 +74,13 @@ def nested_html(count: int, opening: str = "<div>", closing: str = "</div>") -> 
     return f"<!DOCTYPE html><html><body>{inner}</body></html>".encode()
 
 
-def sheet(rows: int, columns: int) -> bytes:
-    """One sheet of ``rows`` x ``columns`` short text cells (61 x 16,384: the widest Excel has)."""
+def sheet(rows: int, columns: int, name: str = "data") -> bytes:
+    """One sheet ``name`` of ``rows`` x ``columns`` short text cells (61 x 16,384: the widest
+    Excel has)."""
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
-    data = book.create_sheet("data")
+    data = book.create_sheet(name)
     for r in range(rows):
         data.append([f"r{r}c{c}" for c in range(columns)])
     out = io.BytesIO()

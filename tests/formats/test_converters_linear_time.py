@@ -22,11 +22,11 @@ import zipfile
 from collections.abc import Callable
 from typing import Any
 
-import pypdfium2 as pdfium
 import pytest
 from format_fixtures import fixture
 
 from bench.cputime import least_growth
+from bench.hostile_files import pdf_pages
 from skills.formats.layout import layout_to_markdown
 from skills.formats.read import read_file
 
@@ -102,17 +102,6 @@ def workbook(rows: int) -> bytes:
         sheet.append([f"item {k}", k, k * 1.5, f"supplier {k % 7}", date(2026, 1 + k % 12, 1)])
     out = io.BytesIO()
     book.save(out)
-    return out.getvalue()
-
-
-def pdf_pages(copies: int) -> bytes:
-    """The runbook PDF's pages (text with headings) repeated ``copies`` times."""
-    source = pdfium.PdfDocument(fixture("operations-runbook.pdf"))
-    pdf = pdfium.PdfDocument.new()
-    for _ in range(copies):
-        pdf.import_pages(source)
-    out = io.BytesIO()
-    pdf.save(out)
     return out.getvalue()
 
 

@@ -15,6 +15,7 @@ import zipfile
 
 import pytest
 
+from bench.hostile_files import sheet
 from skills.formats import conversion
 from skills.formats.conversion import ConversionError, Limits
 from skills.formats.read import read_file
@@ -37,20 +38,8 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     return fake
 
 
-def wide_sheet(rows: int, columns: int) -> bytes:
-    from openpyxl import Workbook
-
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet("wide")
-    for r in range(rows):
-        sheet.append([f"r{r}c{c}" for c in range(columns)])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
 def test_a_wide_sheet_stops_at_the_row_where_time_ran_out(clock: _Clock) -> None:
-    converted = read_file(wide_sheet(60, 300), "wide.xlsx", limits=Limits(deadline=20.0))
+    converted = read_file(sheet(60, 300, "wide"), "wide.xlsx", limits=Limits(deadline=20.0))
     said = re.search(r"after (\d+) rows of sheet 'wide'", converted.warnings[0])
     assert said, converted.warnings
     read = int(said.group(1))
