@@ -67,7 +67,7 @@ def free_notes(doc: str, text: str, chunked: Chunking, options: ChunkOptions) ->
 def llm_notes(env: Mapping[str, str]) -> tuple[NoteWriter, dict[str, int]]:
     """A writer of ``contextualize=llm`` notes (no cache, budgets as configured, an hour per
     document) and the token totals it adds to."""
-    from skills.skill.contextual import ContextSettings, Ledger, contextualize
+    from skills.llm import ContextSettings, Ledger, contextualize
 
     settings = ContextSettings.from_env(env)
     if settings is None:
@@ -124,8 +124,7 @@ def noted_chunk_set(dataset: Dataset, writer: NoteWriter | None) -> ChunkSet:
 
 def count_costs(dataset: Dataset, env: Mapping[str, str]) -> dict[str, float]:
     """Input and output tokens the ``llm`` notes of ``dataset`` would take, by ``cl100k_base``."""
-    from skills.skill.chat import ChatTarget
-    from skills.skill.contextual import ContextSettings, Prompts, output_tokens
+    from skills.llm import ChatTarget, ContextSettings, Prompts, output_tokens
 
     settings = ContextSettings.from_env(env) or ContextSettings(ChatTarget("", "", ""))
     options = ChunkOptions(note_tokens=LLM_NOTE_TOKENS)

@@ -24,16 +24,17 @@ from skills.chunking import (
     chunk_document,
 )
 from skills.formats.conversion import Limits
-from skills.skill.answer import Answer
-from skills.skill.boundaries import boundary_model
-from skills.skill.budget import Plan, TimeBudget
-from skills.skill.contextual import (
+from skills.llm import (
     NOTE_RESERVE,
     ContextSettings,
     Ledger,
+    boundary_model,
     contextualize,
     missing_warning,
+    note_cache,
 )
+from skills.skill.answer import Answer
+from skills.skill.budget import Plan, TimeBudget
 from skills.skill.contract import InputRecord
 from skills.skill.hangup import client_gone
 from skills.skill.inputs import (
@@ -43,7 +44,6 @@ from skills.skill.inputs import (
     read_inputs,
     unknown_query_names,
 )
-from skills.skill.note_cache import note_cache
 from skills.skill.options import Contextualize
 from skills.skill.settings import SkillSettings
 from skills.skill.shape import streamed_record_data

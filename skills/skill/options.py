@@ -12,7 +12,7 @@ booleans are not numbers.
 ``contextualize`` (``none`` or ``llm``, app setting ``CHUNK_CONTEXTUALIZE``) is the skill's own
 option, resolved the same way: with ``llm`` each child keeps ``noteTokens`` (``LLM_NOTE_TOKENS``
 unless given) for
-room for a note written by a chat model (:mod:`skills.skill.contextual`).
+room for a note written by a chat model (:mod:`skills.llm.notes`).
 
 >>> resolve_contextualize({}, {"contextualize": "llm"}, {}).value
 'llm'

@@ -20,9 +20,9 @@ setting                        meaning                                      defa
                                ``CHUNK_CHILD_MAX_TOKENS=128``
 =============================  ===========================================  ==================
 
-``AZURE_OPENAI_*`` (the ``semantic`` strategy's embeddings): see :mod:`skills.skill.boundaries`;
+``AZURE_OPENAI_*`` (the ``semantic`` strategy's embeddings): see :mod:`skills.llm.boundaries`;
 ``AZURE_OPENAI_CHAT_DEPLOYMENT`` and ``CONTEXT_*`` (``contextualize=llm``): see
-:mod:`skills.skill.contextual` and :mod:`skills.skill.note_cache`.
+:mod:`skills.llm.notes` and :mod:`skills.llm.note_cache`.
 """
 
 from __future__ import annotations

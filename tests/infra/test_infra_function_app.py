@@ -15,7 +15,7 @@ import yaml
 from infra_bicep import Expr, Resource, Ternary, Union
 from infra_paths import AZURE_YAML, MAIN, ROOT, load, module
 
-from skills.skill import boundaries
+from skills.llm import boundaries
 from skills.skill import settings as skill_settings
 
 

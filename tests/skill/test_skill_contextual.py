@@ -242,7 +242,7 @@ def test_keyless_calls_carry_a_bearer_token_from_one_credential(
     import azure.identity
     from azure.core.credentials import AccessToken
 
-    from skills.skill import chat as chat_module
+    from skills.llm import chat as chat_module
 
     made: list[object] = []
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from skills.llm.note_cache import note_cache
 from skills.search.local_run import azurite_connection_string
-from skills.skill.note_cache import note_cache
 from tests.search.search_fixtures import require_azurite
 from tests.skill.fake_chat import FakeChat, fake_chat
 from tests.skill.test_skill_contextual import DOC, call, children, env, warnings

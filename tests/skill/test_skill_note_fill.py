@@ -8,8 +8,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill.chat import ChatFailure, ChatTarget, Reply, Usage
-from skills.skill.contextual import ContextSettings, Ledger, contextualize
+from skills.llm.chat import ChatFailure, ChatTarget, Reply, Usage
+from skills.llm.notes import ContextSettings, Ledger, contextualize
 
 DOC = "# Guide\n\n" + "\n\n".join(
     f"## Part {n}\n\n" + " ".join(f"Step {n}.{i} checks widget {i}." for i in range(30))

@@ -9,7 +9,7 @@ import pytest
 from skilltest_support import batch, call_chunk, messages, records
 
 from skills.embeddings import AzureOpenAIEmbedder
-from skills.skill import boundaries
+from skills.llm import boundaries
 
 TOPICS = ("penguin", "invoice")
 PARTS = [f"The penguin note {i} says a penguin is a penguin." for i in range(11)] + [

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill import boundaries
+from skills.llm import boundaries
 
 SETTINGS = {
     name: os.environ.get(name, "")

@@ -116,6 +116,6 @@ def _container_client(connection: str, account: str, container: str) -> Any:
 
     if connection:
         return ContainerClient.from_connection_string(connection, container, **CLIENT_OPTIONS)
-    from skills.skill.chat import azure_credential
+    from skills.llm.chat import azure_credential
 
     return ContainerClient(account, container, credential=azure_credential(), **CLIENT_OPTIONS)

@@ -17,7 +17,7 @@ and the record gets one warning saying how many and why: never an error, never a
 
 Settings: ``AZURE_OPENAI_ENDPOINT`` and ``AZURE_OPENAI_CHAT_DEPLOYMENT`` turn it on (optional
 ``AZURE_OPENAI_API_VERSION``, ``AZURE_OPENAI_API_KEY``); the note cache is in
-:mod:`skills.skill.note_cache`.
+:mod:`skills.llm.note_cache`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from skills.chunking import PATH_SEPARATOR, Chunk, Chunking, count_tokens, with_note
-from skills.skill.chat import ChatFailure, ChatModel, ChatTarget, Usage, azure_client
-from skills.skill.note_cache import NoteCache, document_hash, note_key
+from skills.llm.chat import ChatFailure, ChatModel, ChatTarget, Usage, azure_client
+from skills.llm.note_cache import NoteCache, document_hash, note_key
 
 #: The share of the skill's time budget that notes never take: the records after them are planned
 #: at the speed measured so far, and a slower one must still find the budget unspent.
@@ -39,7 +39,7 @@ NOTE_RESERVE = 0.1
 #: Part of every cache key: a change of the prompt's words must not reuse the old notes.
 PROMPT_VERSION = "context-note-1"
 #: reasoning parameters (``max_completion_tokens``, ``reasoning_effort``) need 2025-04-01-preview
-#: or later on Azure OpenAI (skills/skill/chat.py)
+#: or later on Azure OpenAI (skills/llm/chat.py)
 DEFAULT_API_VERSION = "2025-04-01-preview"
 #: gpt-5.2 thinks not at all with ``none``: the note's room is all note
 DEFAULT_REASONING_EFFORT = "none"
