@@ -14,28 +14,32 @@ record hierarchical. The modules take typed settings (the skill reads the app se
 Code outside ``skills/llm/`` imports what it needs from here (``tests/test_public_face.py``).
 """
 
-from skills.llm.boundaries import boundary_model
-from skills.llm.chat import ChatTarget
-from skills.llm.note_cache import note_cache
+from skills.llm.boundaries import EmbeddingDeployment, boundary_model
+from skills.llm.chat import DEFAULT_API_VERSION, CallPolicy, ChatTarget
+from skills.llm.note_cache import NoteStore, note_cache
 from skills.llm.notes import (
     NOTE_RESERVE,
-    ContextSettings,
     Ledger,
+    NoteRun,
+    NoteSettings,
+    NoteStats,
     Prompts,
-    contextualize,
-    missing_warning,
     output_tokens,
 )
 
 __all__ = [
+    "DEFAULT_API_VERSION",
     "NOTE_RESERVE",
+    "CallPolicy",
     "ChatTarget",
-    "ContextSettings",
+    "EmbeddingDeployment",
     "Ledger",
+    "NoteRun",
+    "NoteSettings",
+    "NoteStats",
+    "NoteStore",
     "Prompts",
     "boundary_model",
-    "contextualize",
-    "missing_warning",
     "note_cache",
     "output_tokens",
 ]

@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from skills.search.echo import duration, enum_values
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 
 COLLECTIONS = {
     "datasources": "dataSource",
@@ -160,7 +160,7 @@ class FakeDeployment:
     def _skill(self, headers: dict[str, str], body: bytes) -> tuple[int, dict[str, Any] | None]:
         if self.function_key is not None and headers.get("x-functions-key") != self.function_key:
             return 401, None
-        reply = handle_chunk_request(body, {}, {})
+        reply = handle_chunk_request(body, {}, SkillSettings())
         return reply.status, json.loads(reply.body)
 
 

@@ -13,6 +13,7 @@ import pytest
 from skilltest_support import batch, call_chunk
 
 from skills.skill import telemetry
+from skills.skill.settings import TELEMETRY_SETTING
 
 SECRET = "TOP-SECRET-CONTENT-4711"
 
@@ -67,8 +68,8 @@ def test_no_connection_string_means_no_opentelemetry_setup(
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
     called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda env: called.append(True) or True)
-    assert telemetry.configure_once({}) is False
+    monkeypatch.setattr(telemetry, "_configure", lambda connection: called.append(True) or True)
+    assert telemetry.configure_once("") is False
     assert called == []
 
 
@@ -77,10 +78,10 @@ def test_opentelemetry_is_set_up_once_when_the_connection_string_is_set(
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
     called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda env: called.append(True) or True)
-    env = {telemetry.CONNECTION_STRING_SETTING: "InstrumentationKey=00000000-0000-0000-0000-0"}
-    assert telemetry.configure_once(env) is True
-    assert telemetry.configure_once(env) is True
+    monkeypatch.setattr(telemetry, "_configure", lambda connection: called.append(True) or True)
+    connection = "InstrumentationKey=00000000-0000-0000-0000-0"
+    assert telemetry.configure_once(connection) is True
+    assert telemetry.configure_once(connection) is True
     assert called == [True]
 
 
@@ -97,9 +98,9 @@ def loopback_only(sock, address):
 socket.socket.connect = loopback_only
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 body = json.dumps({"values": [{"recordId": "1", "data": {"text": "# A\\n\\nb"}}]}).encode()
-reply = handle_chunk_request(body, {}, os.environ)
+reply = handle_chunk_request(body, {}, SkillSettings.from_env(os.environ))
 trace.get_tracer_provider().force_flush()
 sdk = isinstance(trace.get_tracer_provider(), TracerProvider)
 print(json.dumps({"status": reply.status, "sdk": sdk, "blocked": attempts}))
@@ -113,7 +114,7 @@ def test_with_a_connection_string_the_distro_exports_and_probes_no_metadata_addr
         for key, value in os.environ.items()
         if not key.startswith(("OTEL_", "APPLICATIONINSIGHTS_", "SKILL_", "CHUNK_"))
     }
-    env[telemetry.CONNECTION_STRING_SETTING] = (
+    env[TELEMETRY_SETTING] = (
         "InstrumentationKey=00000000-0000-0000-0000-000000000000;"
         "IngestionEndpoint=http://127.0.0.1:9/"  # loopback, nothing listens: exports fail fast
     )
