@@ -39,7 +39,12 @@ COLLECTIONS = {
     "indexers": "indexer",
 }
 OBJECT = re.compile(r"^/(?P<collection>\w+)\('(?P<name>[^']+)'\)(?P<rest>/[^?]*)?$")
-NEVER_RAN = {"status": "running", "lastResult": None, "executionHistory": [], "limits": {}}
+NEVER_RAN: dict[str, Any] = {
+    "status": "running",
+    "lastResult": None,
+    "executionHistory": [],
+    "limits": {},
+}
 
 
 def echo(
@@ -53,7 +58,7 @@ def echo(
     ``httpHeaders``); the docs say only that secrets come back null. ``respell`` also writes
     enum values in another casing and empty lists as null, which the service may do.
     """
-    echoed = _respelled(copy.deepcopy(body), respell)
+    echoed: dict[str, Any] = _respelled(copy.deepcopy(body), respell)
     echoed["@odata.etag"] = '"0x8DC"'
     echoed["encryptionKey"] = None
     if kind == "skillset":

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fake_chat import Answer, FakeChat, fake_chat
 
 from skills.chunking import count_tokens
 from skills.skill import SkillSettings, handle_chunk_request
 from skills.skill.contract import SkillResponse
-from tests.skill.fake_chat import Answer, FakeChat, fake_chat
 
 SECTIONS = ["Install", "Configure", "Run", "Upgrade"]
 DOC = "# Widget guide\n\n" + "\n\n".join(

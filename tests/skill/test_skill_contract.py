@@ -225,8 +225,7 @@ def test_a_degraded_result_is_data_with_a_warning() -> None:
 
 def test_an_engine_crash_costs_one_record_not_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     import skills.skill.batch as batch_module
-
-    real = batch_module.chunk_document
+    from skills.chunking import chunk_document as real
 
     def flaky(text: str, **kwargs: object) -> object:
         if "boom" in text:
@@ -248,8 +247,7 @@ def test_a_record_whose_parents_fail_while_written_counts_as_an_error_only(
     import skills.skill.batch as batch_module
     import skills.skill.handler as handler_module
     from skills.skill.answer import Stream
-
-    real = batch_module.streamed_record_data
+    from skills.skill.shape import streamed_record_data as real
 
     def failing_parents() -> Iterator[dict[str, object]]:
         raise RuntimeError("shaping bug")
@@ -261,7 +259,7 @@ def test_a_record_whose_parents_fail_while_written_counts_as_an_error_only(
         return real(result, document_key)
 
     logged: list[Any] = []
-    real_fields = handler_module.batch_fields
+    from skills.skill.telemetry import batch_fields as real_fields
 
     def fields(stats: Any, *rest: Any) -> Any:
         logged.append(stats)

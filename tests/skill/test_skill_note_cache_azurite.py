@@ -12,13 +12,13 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from fake_chat import FakeChat, fake_chat
+from test_skill_contextual import DOC, call, children, env, warnings
 
 from skills.llm import note_cache
 from skills.search.local_run import azurite_connection_string
 from skills.skill import SkillSettings
-from tests.search.search_fixtures import require_azurite
-from tests.skill.fake_chat import FakeChat, fake_chat
-from tests.skill.test_skill_contextual import DOC, call, children, env, warnings
+from tests.azurite import require_azurite
 
 PORT = require_azurite()
 

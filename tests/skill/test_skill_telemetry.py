@@ -63,12 +63,23 @@ def test_refused_requests_are_logged(caplog: pytest.LogCaptureFixture) -> None:
     assert line["status"] == 400
 
 
+def _fake_setup(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The connection strings the OpenTelemetry setup is called with, instead of running it."""
+    called: list[str] = []
+
+    def configure(connection: str) -> bool:
+        called.append(connection)
+        return True
+
+    monkeypatch.setattr(telemetry, "_configure", configure)
+    return called
+
+
 def test_no_connection_string_means_no_opentelemetry_setup(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
-    called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda connection: called.append(True) or True)
+    called = _fake_setup(monkeypatch)
     assert telemetry.configure_once("") is False
     assert called == []
 
@@ -77,12 +88,11 @@ def test_opentelemetry_is_set_up_once_when_the_connection_string_is_set(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
-    called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda connection: called.append(True) or True)
+    called = _fake_setup(monkeypatch)
     connection = "InstrumentationKey=00000000-0000-0000-0000-0"
     assert telemetry.configure_once(connection) is True
     assert telemetry.configure_once(connection) is True
-    assert called == [True]
+    assert called == [connection]
 
 
 OTEL_SCRIPT = """
