@@ -124,3 +124,17 @@ def test_nothing_outside_the_model_calls_imports_their_internals() -> None:
 def test_every_name_the_model_calls_export_exists() -> None:
     missing = [name for name in skills.llm.__all__ if not hasattr(skills.llm, name)]
     assert not missing
+
+
+def test_every_allowed_reader_of_internals_still_reads_them() -> None:
+    """An allow-list line whose module no longer reads the internals is dead: drop it."""
+    dead = [
+        path.relative_to(ROOT).as_posix()
+        for readers, package in (
+            (INTERNAL_READERS, "skills.chunking"),
+            (SKILL_INTERNAL_READERS, "skills.skill"),
+        )
+        for path in sorted(readers)
+        if not any(internal_imports(path, package))
+    ]
+    assert not dead, f"allowed to read internals but no longer does: {dead}"
