@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
 from skills.chunking.markup import MARKUPS, Reading, read_as_paragraphs
 from skills.chunking.model import NO_PARENT, ChunkRows
@@ -26,6 +25,7 @@ from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.outline import NO_SECTION, Outline
 from skills.chunking.pack import Packer
 from skills.chunking.piece import Piece, text_start
+from skills.chunking.prefix import PrefixBuilder
 from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 T = TypeVar("T")
@@ -78,7 +78,7 @@ class Document:
     text: str
     index: TokenIndex
     outline: Outline
-    context: ContextBuilder
+    prefixes: PrefixBuilder
 
     @classmethod
     def prepare(
@@ -105,11 +105,11 @@ class Document:
             text,
             TokenIndex(source),
             outline,
-            ContextBuilder(text, outline, title, options.include_headings),
+            PrefixBuilder(text, outline, title, options.include_headings),
         )
 
     def packer(self) -> Packer:
-        return Packer(self.text, self.index, self.outline, self.context)
+        return Packer(self.text, self.index, self.outline, self.prefixes)
 
 
 def run_strategy(
@@ -244,7 +244,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     end_of_text = packer.end  # before any back matter
     ends = index.ends
     while position < end_of_text:
-        room = max(1, budget - document.context.upper_bound(position, budget))
+        room = max(1, budget - document.prefixes.upper_bound(position, budget))
         first_token = index.tokens_before(position)
         last_token = first_token + room
         stop = end_of_text if last_token >= index.total else int(ends[last_token - 1])
