@@ -106,7 +106,14 @@ def build_chunk_set(
     """The candidate's chunk set over every document of the dataset."""
     return concatenate(
         {
-            doc: chunk(candidate, doc, text, boundary_model, dataset.titles.get(doc))
+            doc: chunk(
+                candidate,
+                doc,
+                text,
+                boundary_model,
+                dataset.titles.get(doc),
+                dataset.cracked.get(doc),
+            )
             for doc, text in dataset.documents.items()
         }
     )
