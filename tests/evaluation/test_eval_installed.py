@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from skills.chunking.pages import PageMap
 from skills.evaluation import installed
 from skills.evaluation.cracking import cracked_pages
 from skills.evaluation.dataset import DatasetError
@@ -197,3 +198,22 @@ def test_every_recorded_page_holds_its_answer_in_the_pdf(folder: Path) -> None:
 
 def words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.replace("-\n", ""))).casefold()
+
+
+@pytest.mark.parametrize("folder", PAGED, ids=[path.name for path in PAGED])
+def test_the_skill_cites_the_recorded_page_for_every_answer(folder: Path) -> None:
+    """The pages a chunk carries come from the converter's page breaks (``PageMap``): every
+    passage that holds a reference also names the page the question records, so each answer
+    a prompt holds comes with a right page to cite (the built-in path's pages name none)."""
+    try:
+        dataset = installed.load_set(folder)
+    except DatasetError as error:
+        pytest.skip(f"packages not installed: {error}")
+    recorded = {
+        record["id"]: record["page"]
+        for record in map(json.loads, (folder / "questions.jsonl").read_text().splitlines())
+    }
+    for question in dataset.questions:
+        [reference] = question.references
+        pages = PageMap(dataset.documents[question.doc]).pages(reference.start, reference.end)
+        assert pages[:1] == (recorded[question.id],), question.id
