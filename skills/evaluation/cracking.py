@@ -46,7 +46,7 @@ def cracked_text(data: bytes, name: str) -> str | None:
 
 
 def cracked_pages(data: bytes) -> list[str]:
-    """Each page's text layer of a PDF as PDFium reads it: ``\r\n`` as ``\n``, and a soft hyphen
+    """Each page's text layer of a PDF as PDFium reads it: ``\\r\\n`` as ``\\n``, and a soft hyphen
     at a line end as the ``-`` a reader sees (the word stays cut)."""
     import pypdfium2
 
