@@ -51,6 +51,8 @@ class Question:
     doc: str
     kind: str
     references: tuple[Span, ...]
+    #: The physical page (from 1) of the answer in a paged document (a PDF), when recorded.
+    page: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,9 @@ def parse_question(record: Mapping[str, Any], documents: Mapping[str, str], wher
     doc = resolve_doc(_doc_name(record), documents, where)
     identifier = str(record.get("id") or where.rsplit(":", 1)[-1])
     kind = str(record.get("kind") or "all")
-    return Question(identifier, text, doc, kind, _references(record, doc, documents[doc], where))
+    references = _references(record, doc, documents[doc], where)
+    page = record.get("page")
+    return Question(identifier, text, doc, kind, references, None if page is None else int(page))
 
 
 def resolve_doc(name: str, documents: Mapping[str, str], where: str) -> str:
