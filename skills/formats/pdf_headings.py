@@ -77,6 +77,7 @@ _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 3
 _REPEATED = 3  # a line seen this often is a label, not a heading
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_CROWDED = 8  # headings a page may have: more are a form's labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +323,15 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    candidates = _consistent(_apart(_candidates(pages, body, skip, counts)))
+    candidates = _consistent(_apart(_uncrowded(_candidates(pages, body, skip, counts))))
     return _levels(candidates)
+
+
+def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Without the pages that would have more than eight headings: a form's field labels, a
+    poster's or a diagram's captions (a page of prose has a few at most; 5 in the corpus)."""
+    per_page = Counter(candidate.key[0] for candidate in candidates)
+    return [c for c in candidates if per_page[c.key[0]] <= _CROWDED]
 
 
 def _candidates(

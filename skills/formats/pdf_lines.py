@@ -1,13 +1,17 @@
 """One PDF page's text as lines that know their type: size, weight and place (PDFium).
 
-PDFium (``pypdfium2.raw``) reads a page's text in reading order, one character index per
-character of the text it returns, lines ended by ``\\r\\n``. For each line two characters are
-sampled (the first and the last that are not spaces): their font size (the font's
-em size times the text matrix's scale, since some producers write 1 pt fonts scaled by 8), their
-font weight and whether the font is bold by name or flag, and the first character's box for the
-line's place on the page. Two samples per line keep a page's cost near its text's (about a
-millisecond for a full page); a line whose samples disagree is ``uniform=False``: body text with
-an emphasised word, never a heading.
+PDFium (``pypdfium2.raw``) reads a page's text in reading order, lines ended by ``\\r\\n``.
+Its text leaves out the characters a font maps to control codes (an unmapped minus or times
+sign in ``5 × 5``), so past the first of them a position in the text is not PDFium's character
+index: such a page gets the map from one to the other, and every typographic look-up goes
+through it.
+
+For each line two characters are sampled (the first and the last that are not spaces): their
+font size (the font's em size times the text matrix's scale, since some producers write 1 pt
+fonts scaled by 8), their font weight and whether the font is bold by name or flag, and the
+first character's box for the line's place on the page. Two samples per line keep a page's cost
+near its text's (about a millisecond for a full page); a line whose samples disagree is
+``uniform=False``: body text with an emphasised word, never a heading.
 
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -20,6 +24,7 @@ import ctypes
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,7 +38,12 @@ _LINE = re.compile(r"[^\r\n]+")
 _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚": "\u030a",
             "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b"}  # fmt: skip
 _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+#: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
+#: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
+_BOLD_NAME = re.compile(
+    r"bold|black|heavy|semibold|demi|[-,.](?:b|bd|bi|bdit|medi)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
+    re.IGNORECASE,
+)
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -82,13 +92,14 @@ def read_page(page: Any, index: int) -> Page:
             return Page(index, (), 0, False, False)
         height = page.get_height()
         handle = textpage.raw
+        at = char_indices(raw, handle, text, count)
         lines = tuple(
-            _line(raw, handle, text, match.start(), match.end(), index, height)
+            _line(raw, handle, text, at, match.start(), match.end(), index, height)
             for match in _LINE.finditer(text)
             if match.group().strip()
         )
         first = next(i for i, char in enumerate(text) if not char.isspace())
-        invisible = _render_mode(raw, handle, first) == _INVISIBLE
+        invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
     finally:
         textpage.close()
     return Page(index, lines, len(text), unusable(text), invisible)
@@ -112,18 +123,45 @@ def unusable(text: str) -> bool:
     return words + symbols >= 5 and words * 3 < words + symbols
 
 
-def _line(raw: Any, handle: Any, text: str, start: int, end: int, page: int, height: float) -> Line:
+def char_indices(raw: Any, handle: Any, text: str, count: int) -> Sequence[int]:
+    """PDFium's character index of each position in ``text``: the position itself, unless the
+    text is shorter than the page's characters (PDFium left some out of it); then the two are
+    walked side by side, skipping the characters the text does not hold."""
+    spare = count - len(text)
+    if spare <= 0:
+        return range(len(text))
+    found: list[int] = []
+    index = 0
+    for char in text:
+        unicode = raw.FPDFText_GetUnicode
+        skip = next((n for n in range(spare + 1) if _same(unicode(handle, index + n), char)), 0)
+        # (a character no skip explains keeps its place)
+        spare -= skip
+        index += skip
+        found.append(index)
+        index += 1
+    return found
+
+
+def _same(code: int, char: str) -> bool:
+    return chr(code) == char or (code == 2 and char == "\ufffe")  # PDFium's soft hyphen
+
+
+def _line(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
+    height: float,
+) -> Line:  # fmt: skip
     while text[start].isspace():
         start += 1
     while text[end - 1].isspace():
         end -= 1
-    size, weight, bold = _style(raw, handle, start)
+    size, weight, bold = _style(raw, handle, at[start])
     uniform = True
     if end - 1 > start:
-        last = _style(raw, handle, end - 1)
+        last = _style(raw, handle, at[end - 1])
         uniform = abs(last[0] - size) < 0.5 and last[2] == bold
-    left, top = _corner(raw, handle, start, height)
-    cells = _cells(raw, handle, text, start, end, size)
+    left, top = _corner(raw, handle, at[start], height)
+    cells = _cells(raw, handle, text, at, start, end, size)
     spread = len(cells) > 2 or (
         len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
     )
@@ -155,13 +193,24 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
-    by_name = bool(length) and bool(_BOLD_NAME.search(name.value.decode("latin-1")))
+    by_name = bool(length) and bold_by_name(name.value.decode("latin-1"))
     bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
     return size, weight, bold
 
 
+def bold_by_name(font: str) -> bool:
+    """A font whose name says bold (PDFium gives no weight for many embedded fonts).
+
+    >>> [bold_by_name(n) for n in ("Arial,Bold", "AdvOTb83ee1dd.B", "NimbusRomNo9L-Medi", "CMBX10")]
+    [True, True, True, True]
+    >>> [bold_by_name(n) for n in ("AdvOT863180fb", "NimbusRomNo9L-Regu", "CMR10", "Symbol")]
+    [False, False, False, False]
+    """
+    return bool(_BOLD_NAME.search(font))
+
+
 def _cells(
-    raw: Any, handle: Any, text: str, start: int, end: int, size: float
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
 ) -> tuple[tuple[float, float, str], ...]:
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
@@ -169,12 +218,12 @@ def _cells(
     of several runs has its words placed."""
     if size <= 0 or " " not in text[start:end]:
         return ()
-    first, last = _box(raw, handle, start), _box(raw, handle, end - 1)
+    first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     if first is None or last is None:
         return ()
     if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
-    runs = raw.FPDFText_CountRects(handle, start, end - start)
+    runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
     if runs < 2:
         return ()
     left, top, right, bottom = (ctypes.c_double() for _ in range(4))
@@ -194,7 +243,7 @@ def _cells(
         return ()
     words: list[list[str]] = [[] for _ in merged]
     for word in _WORD.finditer(text, start, end):
-        box_of = _box(raw, handle, word.start())
+        box_of = _box(raw, handle, at[word.start()])
         x = box_of[0] if box_of else merged[0][0]
         column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
         words[column].append(word.group())

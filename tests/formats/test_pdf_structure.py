@@ -218,3 +218,36 @@ def test_cells_that_do_not_line_up_stay_lines_of_text() -> None:
     rows = [("Code\tComponent", *BODY), ("E100\tindexer\tRestart", *BODY), ("E101", *BODY)]
     text, _, _ = converted([[*paragraph(), *rows, *paragraph()]])
     assert "|" not in text
+
+
+def test_a_page_crowded_with_bold_labels_is_a_form_and_gives_no_heading() -> None:
+    # a crash report's page: forty bold field labels, each over its value in body type
+    fields = ["County", "Locality", "Weather", "Contour", "Surface", "Damage", "Roadway",
+              "Traffic", "Injuries", "Ejection"]  # fmt: skip
+    form: list[Spec] = []
+    for field in fields:
+        form += [(field, BOLD, 10), (f"{field} value written in", *BODY)]
+    text, _, _ = converted(
+        [
+            [*paragraph(), ("Summary", BOLD, 14), *paragraph()],
+            form,
+            [("Notes", BOLD, 14), *paragraph()],
+        ]
+    )
+    assert headings(text) == ["# Summary", "# Notes"]
+
+
+def test_positions_past_a_character_left_out_of_the_text_keep_their_pdfium_index() -> None:
+    # PDFium's text leaves out a glyph mapped to a control code (an unmapped "×" in "5 × 5"):
+    # without the map, every line after it would read the type of the character before it
+    from types import SimpleNamespace
+
+    from skills.formats.pdf_lines import char_indices
+
+    codes = [ord(c) for c in "5 "] + [3] + [ord(c) for c in " 5\r\nHead"]
+    raw = SimpleNamespace(FPDFText_GetUnicode=lambda handle, index: codes[index])
+    text = "5  5\r\nHead"
+    at = char_indices(raw, None, text, len(codes))
+    assert [codes[at[i]] for i in range(len(text))] == [ord(c) for c in text]
+    assert at[text.index("H")] == codes.index(ord("H"))
+    assert char_indices(raw, None, "5 \x03 5", 5) == range(5)  # nothing left out: no look-up
