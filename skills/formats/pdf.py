@@ -9,7 +9,8 @@ weight, place (``pdf_lines``). Then, over the whole document:
 - **headings** come from the bookmarks where they match the page text, else from typography
   and numbering (``pdf_headings``): ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not
   the producer wrote an outline; the first page's title line, or the metadata title when it is
-  a real one, is the document's title;
+  a real one, is the document's title, and what stands above it on its page (a journal's
+  banner) or right under it with no gap (a subtitle, the authors) is no section;
 - **words** cut at a line end by a soft hyphen (PDFium's U+FFFE) are joined, unless the
   hyphenated form appears elsewhere in the document or the second part opens with a capital or
   a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent
@@ -57,6 +58,7 @@ from skills.formats.pdf_headings import (
     is_cover,
     meaningful_title,
     normalised,
+    section_number,
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page
@@ -76,6 +78,7 @@ _BULLET = re.compile(r"^[ \t]*[•◦▪‣●○■□–][ \t]+")
 _SHORT_LINE = 0.8  # of the page's long lines' length: shorter ends a paragraph
 _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
+_NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
 #: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
 #: all): a catalog that ``/NeedsRendering``, an ``/XFA`` stream or array in the form.
@@ -174,6 +177,7 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     shown, title_lines = first_page_title(pages, body, skip)
     title = title or shown
     title_lines += _title_lines(pages, title, skip)
+    title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
         title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
@@ -196,6 +200,30 @@ def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
         for i, line in enumerate(first.lines)
         if normalised(line.text) == wanted and (first.index, i) not in skip
     ]
+
+
+def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
+    """What goes with the title and is no section of the body: the lines above it on its page (a
+    journal's banner, ``ORIGINAL ARTICLE``), and up to two lines right under it, with no gap
+    and smaller than it (a subtitle, the authors)."""
+    if not title_lines:
+        return []
+    index = title_lines[0][0]
+    lines = pages[index].lines if index < len(pages) and pages[index].index == index else ()
+    rows = sorted(i for page, i in title_lines if page == index)
+    if not lines or not rows:
+        return []
+    top = lines[rows[0]].top
+    block = [(index, i) for i, line in enumerate(lines) if line.top < top - 1]
+    for j in range(rows[-1] + 1, min(rows[-1] + 3, len(lines))):
+        above, line = lines[j - 1], lines[j]
+        gap = line.top - above.top
+        if not 0 < gap <= above.size * _NO_GAP or line.size >= lines[rows[0]].size:
+            break
+        if section_number(line.text) is not None:
+            break
+        block.append((index, j))
+    return block
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:

@@ -17,7 +17,9 @@ numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a si
 Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
 numbered list, not chapters. A run of two or three heading lines of one type is one heading
 set over several lines when a line goes on in the next (it starts in lower case, or this one
-ends on ``and``, ``of``...); a ``Chapter 3`` line opens the heading under it. Levels come from the
+ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred title's
+shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have more
+than eight headings is a form or a diagram: its bold labels are no headings. Levels come from the
 numbering depth when most headings are numbered (an unnumbered one takes the level of numbered
 ones of its type), else from the rank of the type (larger first, bolder first).
 
@@ -25,8 +27,9 @@ Conservative by design: a wrong heading misplaces every child under it, a missed
 them in the section before.
 
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
-``untitled`` or a file name), else the first page's largest line when it is larger than any
-line elsewhere (a title page's title, set over up to three lines).
+``untitled``, a file name or an identifier such as ``CrashOH1M5``), else the first page's
+largest line when it is larger than any line elsewhere (a title page's title, set over up to
+three lines).
 """
 
 from __future__ import annotations
@@ -147,10 +150,14 @@ def meaningful_title(title: str | None) -> str:
 
     >>> meaningful_title("Microsoft Word - report.docx"), meaningful_title("Annual Report 2024")
     ('', 'Annual Report 2024')
+    >>> meaningful_title("sag-39-3-4-0902-21:sag-0"), meaningful_title("Introduction")
+    ('', 'Introduction')
     """
     title = " ".join((title or "").split())
     if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
         return ""
+    if " " not in title and any(c.isdigit() for c in title):
+        return ""  # an identifier: CrashOH1M5, sag-39-3-4-0902-21:sag-0
     return title
 
 
@@ -404,7 +411,7 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
             break
-        if not _goes_on(page.lines[j - 1].text, nxt.text):
+        if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
             break
         if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
             break
@@ -421,6 +428,12 @@ def _goes_on(line: str, following: str) -> bool:
         or line.endswith((",", "&", "-", "/"))
         or (bool(words) and words[-1].casefold() in _JOINING)
     )
+
+
+def _hangs(line: Line, following: Line) -> bool:
+    """The next line is set in from this one by an em or more (a hanging indent, or the shorter
+    second line of a centred title): the heading goes on there."""
+    return following.left - line.left >= line.size
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:

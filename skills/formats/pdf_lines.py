@@ -6,12 +6,14 @@ sign in ``5 × 5``), so past the first of them a position in the text is not PDF
 index: such a page gets the map from one to the other, and every typographic look-up goes
 through it.
 
-For each line two characters are sampled (the first and the last that are not spaces): their
+For each line two characters are sampled (the first letter or digit, past a bullet, and the
+last character that is not a space): their
 font size (the font's em size times the text matrix's scale, since some producers write 1 pt
 fonts scaled by 8), their font weight and whether the font is bold by name or flag, and the
 first character's box for the line's place on the page. Two samples per line keep a page's cost
 near its text's (about a millisecond for a full page); a line whose samples disagree is
-``uniform=False``: body text with an emphasised word, never a heading.
+``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
+small capitals: all capitals, the first larger).
 
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -155,11 +157,14 @@ def _line(
         start += 1
     while text[end - 1].isspace():
         end -= 1
-    size, weight, bold = _style(raw, handle, at[start])
+    words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
+    size, weight, bold = _style(raw, handle, at[words.start() if words else start])
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
         uniform = abs(last[0] - size) < 0.5 and last[2] == bold
+        if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
+            uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
     spread = len(cells) > 2 or (
@@ -167,6 +172,12 @@ def _line(
     )
     line = Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
     return replace(line, cells=cells) if cells else line
+
+
+def _small_caps(text: str, first: float, last: float) -> bool:
+    """A line in small capitals: all its letters capitals, the first larger than the last."""
+    letters = [char for char in text if char.isalpha()]
+    return len(letters) >= 3 and all(char.isupper() for char in letters) and last < first
 
 
 def accented(text: str) -> str:
@@ -214,8 +225,8 @@ def _cells(
 ) -> tuple[tuple[float, float, str], ...]:
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
-    others PDFium's text rectangles (one a run of text) say where the gaps are, and only a line
-    of several runs has its words placed."""
+    others PDFium's text rectangles (one a run of text) say where the gaps are, or, for a line
+    set as one run, its words' boxes."""
     if size <= 0 or " " not in text[start:end]:
         return ()
     first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
@@ -224,14 +235,11 @@ def _cells(
     if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
     runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
-    if runs < 2:
-        return ()
-    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
-    spans: list[list[float]] = []
-    for run in range(runs):
-        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
-        if raw.FPDFText_GetRect(handle, run, *box):
-            spans.append([left.value, right.value])
+    spans = (
+        _run_spans(raw, handle, runs)
+        if runs >= 2
+        else _word_spans(raw, handle, text, at, start, end)
+    )
     spans.sort()
     merged: list[list[float]] = []
     for span in spans:
@@ -252,6 +260,30 @@ def _cells(
         for span, group in zip(merged, words, strict=True)
         if group
     )
+
+
+def _run_spans(raw: Any, handle: Any, runs: int) -> list[list[float]]:
+    """(left, right) of each of PDFium's runs of text on the line just counted."""
+    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+    spans: list[list[float]] = []
+    for run in range(runs):
+        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
+        if raw.FPDFText_GetRect(handle, run, *box):
+            spans.append([left.value, right.value])
+    return spans
+
+
+def _word_spans(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
+) -> list[list[float]]:
+    """(left, right) of each word: a line set as one run whose words are placed apart (TeX's
+    ``Yusuke Shinyama        Satoshi Sekine``)."""
+    spans: list[list[float]] = []
+    for word in _WORD.finditer(text, start, end):
+        first, last = _box(raw, handle, at[word.start()]), _box(raw, handle, at[word.end() - 1])
+        if first is not None and last is not None:
+            spans.append([first[0], last[1]])
+    return spans
 
 
 def _distance(x: float, span: list[float]) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import Spec, make_pdf
+from pdf_maker import MARGIN, Spec, make_pdf
 
 from skills.chunking import ChunkOptions, chunk_document
 from skills.formats.read import read_file
@@ -120,13 +120,32 @@ def test_the_first_page_largest_line_is_the_title_and_not_a_heading() -> None:
             [
                 ("Annual Report", BOLD, 24),
                 ("of the Harbour Board", BOLD, 24),
-                ("Summary", BOLD, 14),
+                ("Summary", BOLD, 14, 180),  # set apart from the title
                 *paragraph(),
             ]
         ]
     )
     assert title == "Annual Report of the Harbour Board"
     assert headings(text) == ["# Summary"]
+
+
+def test_what_stands_above_the_title_and_the_lines_right_under_it_are_not_headings() -> None:
+    # a journal's banner over the article's title, then its authors with no gap
+    text, title, _ = converted(
+        [
+            [
+                ("ORIGINAL ARTICLE", BOLD, 12, 40),
+                ("Harbour Silt and Tides", BOLD, 24, 80),
+                ("Ann Author and Ben Writer", BOLD, 12, 106),
+                ("Introduction", BOLD, 14, 160),
+                *paragraph(),
+                *paragraph(),
+            ],
+            [("Results", BOLD, 14), *paragraph()],
+        ]
+    )
+    assert title == "Harbour Silt and Tides"
+    assert headings(text) == ["# Introduction", "# Results"]
 
 
 def test_running_headers_footers_and_page_numbers_are_left_out_but_pages_still_count() -> None:
@@ -251,3 +270,48 @@ def test_positions_past_a_character_left_out_of_the_text_keep_their_pdfium_index
     assert [codes[at[i]] for i in range(len(text))] == [ord(c) for c in text]
     assert at[text.index("H")] == codes.index(ord("H"))
     assert char_indices(raw, None, "5 \x03 5", 5) == range(5)  # nothing left out: no look-up
+
+
+def test_a_heading_in_small_capitals_is_a_heading() -> None:
+    # WordPerfect's INTRODUCTION: a 14 pt capital, then capitals of 10 pt on the same baseline
+    def small_caps(word: str, top: float) -> list[Spec]:
+        return [(word[0], BOLD, 14, top), (word[1:], BOLD, 10, top + 4, MARGIN + 3.9)]
+
+    text, _, _ = converted(
+        [
+            [*small_caps("INTRODUCTION", 72), *paragraph(), *paragraph()],
+            [*small_caps("IMPLEMENTATION", 72), *paragraph(), *paragraph()],
+        ]
+    )
+    assert headings(text) == ["# INTRODUCTION", "# IMPLEMENTATION"]
+
+
+def test_a_heading_whose_second_line_hangs_in_is_one_heading() -> None:
+    text, _, _ = converted(
+        [
+            [
+                ("Webcasting Amendments to the Performance Right in Sound", BOLD, 13, 72),
+                ("Recordings", BOLD, 13, 88, MARGIN + 36),
+                *paragraph(),
+                *paragraph(),
+            ],
+            [("Remedies", BOLD, 13), *paragraph()],
+        ]
+    )
+    assert headings(text) == [
+        "# Webcasting Amendments to the Performance Right in Sound Recordings",
+        "# Remedies",
+    ]
+
+
+def test_a_bullet_item_that_ends_in_bold_words_is_not_a_heading() -> None:
+    # a symbol font's bullet (read as "!") and a bold title at the end of a plain sentence
+    item: list[Spec] = [
+        ("!", BOLD, 10, 200),
+        ("Title I, the", "Times-Roman", 10, 200, MARGIN + 20),
+        ("Copyright Treaties Act", "Times-Bold", 10, 200, MARGIN + 80),
+    ]
+    text, _, _ = converted(
+        [[("Scope", BOLD, 14, 72), *paragraph(), *item], [("Limits", BOLD, 14), *paragraph()]]
+    )
+    assert headings(text) == ["# Scope", "# Limits"]
