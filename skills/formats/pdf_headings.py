@@ -5,23 +5,23 @@ after it: producers point some a page early) is the bookmark's heading when its 
 bookmark's title, or the title after a section number (``1 Foo`` for the bookmark ``Foo``), or
 when it and the next line together are (a title set over two lines).
 
-**Typography**, per document, when bookmarks do not cover it. The body text's size and weight are
-those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
+**Typography**, per document, when bookmarks do not cover it. The body text's size and weight
+are those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
 bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
-``:``), is followed by text of body size (a label in a diagram is followed by smaller text), is
-not repeated three times in the document, is not a date, a caption, a table row (words over an
-em and a half apart) or an entry of a table of contents (dot leaders; a page of lines ending in
-page numbers). A line in body type is a heading only by its
-numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``.
-Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
-numbered list, not chapters. A run of two or three heading lines of one type is one heading
-set over several lines when a line goes on in the next (it starts in lower case, or this one
-ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred title's
-shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have more
-than eight headings is a form or a diagram: its bold labels are no headings. Levels come from the
-numbering depth when most headings are numbered (an unnumbered one takes the level of numbered
-ones of its type), else from the rank of the type (larger first, bolder first).
+``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
+is followed by smaller, short labels), is not repeated three times in the document, is not a
+date, a caption, a table row (words over an em and a half apart) or an entry of a table of
+contents (dot leaders; a page of lines ending in page numbers). A line in body type is a heading
+only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
+sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
+``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
+heading set over several lines when a line goes on in the next (it starts in lower case, or this
+one ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred
+title's shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have
+more than eight headings is a form or a diagram: its bold labels are no headings. Levels come
+from the numbering depth when most headings are numbered (an unnumbered one takes the level of
+numbered ones of its type), else from the rank of the type (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
@@ -80,6 +80,7 @@ _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 3
 _REPEATED = 3  # a line seen this often is a label, not a heading
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
 
 
@@ -437,11 +438,15 @@ def _hangs(line: Line, following: Line) -> bool:
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:
-    """The line after a heading is of body size or larger (or the page ends): a label in a
-    figure is followed by the figure's smaller text."""
+    """The line after a heading is of body size or larger (or the page ends), or a full line of
+    smaller prose (the references under ``References``): a label in a figure is followed by
+    the figure's smaller, short labels."""
     if last + 1 >= len(page.lines):
         return True
-    return page.lines[last + 1].size >= body.size * 0.85
+    following = page.lines[last + 1]
+    return following.size >= body.size * 0.85 or (
+        following.size >= body.size * 0.6 and len(following.text.split()) >= _PROSE_WORDS
+    )
 
 
 def _apart(candidates: list[_Candidate]) -> list[_Candidate]:

@@ -13,6 +13,7 @@ from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
+SMALL = ("Times-Roman", 7.0)
 _WORDS = iter(f"{a}{b}" for a in "bcdfghklmnprstvz" for b in ("ane", "ile", "ora", "usk", "eth"))
 
 
@@ -315,3 +316,18 @@ def test_a_bullet_item_that_ends_in_bold_words_is_not_a_heading() -> None:
         [[("Scope", BOLD, 14, 72), *paragraph(), *item], [("Limits", BOLD, 14), *paragraph()]]
     )
     assert headings(text) == ["# Scope", "# Limits"]
+
+
+def test_a_heading_over_smaller_prose_is_a_heading_and_one_over_short_labels_is_not() -> None:
+    references: list[Spec] = [
+        (f"[{n}] A. Author, B. Writer, a paper on harbour silt, J. Tides {n} (2005) 1-9.", *SMALL)
+        for n in range(1, 4)
+    ]
+    labels: list[Spec] = [("- geometry: GB_Curve", *SMALL), ("- name: String", *SMALL)]
+    text, _, _ = converted(
+        [
+            [("Method", BOLD, 14), *paragraph(), ("Diagram", BOLD, 10), *labels, *paragraph()],
+            [("Results", BOLD, 14), *paragraph(), ("References", BOLD, 10), *references],
+        ]
+    )
+    assert headings(text) == ["# Method", "# Results", "## References"]
