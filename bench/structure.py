@@ -29,9 +29,10 @@ options, and this counts, per file and over all files:
 - **titles**: files whose title (what heads every heading path) is the true one (or holds it, or
   is held in it), or none when the truth has none.
 
-A truth file marked ``"held_out": true`` was written by reading the pages before the converter
-ran on its file; the ``held out`` row totals those files alone, the honest measure of rules set
-on the others.
+A truth file marked ``"held_out": "round N"`` was written by reading the pages before the
+converter ran on its file; a ``held out (round N)`` row totals each round's files alone. A
+round's first numbers are the honest measure of rules set on the others (rules fixed after a
+round was measured make it held out no longer: ``docs/formats.md`` keeps both).
 
 ``--markitdown`` also runs MarkItDown (a bench-only dependency: ``bench/requirements.txt``; its
 output has no pages, so its headings match by text alone) through the same engine.
@@ -66,8 +67,8 @@ from skills.formats.read import read_file  # noqa: E402
 
 TRUTH = ROOT / "bench" / "real_files" / "truth"
 DEFAULT_JSON = ROOT / "bench" / "results" / "structure.json"
-#: The total over the truth files marked ``"held_out": true``: written before the converter was
-#: run on them, and never looked at while its rules were set.
+#: The totals over the truth files marked ``"held_out": "round N"``: written before the converter
+#: was run on them, and not looked at while its rules were set (up to that round's first run).
 HELD_OUT = "held out"
 _LINE = re.compile(r"[^\n]+")
 _MARKER = re.compile(r"<!--\s*Page(?:Break|Number|Header|Footer)\b[^>]*-->")
@@ -391,10 +392,10 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
     paths: dict[str, dict[str, Score]] = {"this skill": {}}
     if markitdown:
         paths["markitdown"] = {}
-    held_out: set[str] = set()
+    held_out: dict[str, str] = {}  # file -> its row: "held out (round 1)"
     for truth in truths(folder, only):
         if truth.get("held_out"):
-            held_out.add(truth["file"])
+            held_out[truth["file"]] = f"{HELD_OUT} ({truth['held_out']})"
         for path, rows in paths.items():
             if path == "this skill":
                 rows[truth["file"]] = score(truth)
@@ -402,12 +403,12 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
                 rows[truth["file"]] = score(truth, markitdown_text(resolve(truth["file"])))
     for rows in paths.values():
         totals = {"all": Score(files=0)}
-        if held_out:
-            totals[HELD_OUT] = Score(files=0)
+        for name in sorted(set(held_out.values())):
+            totals[name] = Score(files=0)
         for name, row in rows.items():
             totals["all"].add(row)
             if name in held_out:
-                totals[HELD_OUT].add(row)
+                totals[held_out[name]].add(row)
         rows.update(totals)
     return paths
 
