@@ -175,8 +175,11 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     body = body_type(pages)
     title = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
+    named = _title_lines(pages, title, skip)
+    if shown and named and _smaller(pages, named, title_lines):
+        title, named = shown, []  # the metadata names a section under the title shown
     title = title or shown
-    title_lines += _title_lines(pages, title, skip)
+    title_lines += named
     title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
@@ -202,6 +205,12 @@ def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
     ]
 
 
+def _smaller(pages: list[Page], named: list[Key], shown: list[Key]) -> bool:
+    """The lines the metadata title names are set smaller than the title the page shows."""
+    size = {key: pages[key[0]].lines[key[1]].size for key in (*named, *shown)}
+    return max(size[key] for key in named) < min(size[key] for key in shown) - 0.5
+
+
 def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     """What goes with the title and is no section of the body: the lines above it on its page (a
     journal's banner, ``ORIGINAL ARTICLE``), and up to two lines right under it, with no gap
@@ -213,6 +222,8 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     rows = sorted(i for page, i in title_lines if page == index)
     if not lines or not rows:
         return []
+    if lines[rows[0]].size < max(line.size for line in lines if not line.rotated) - 0.5:
+        return []  # a metadata title that names a smaller line: its page's top is no banner
     top = lines[rows[0]].top
     block = [(index, i) for i, line in enumerate(lines) if line.top < top - 1]
     for j in range(rows[-1] + 1, min(rows[-1] + 3, len(lines))):

@@ -19,9 +19,10 @@ sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` tha
 heading set over several lines when a line goes on in the next (it starts in lower case, or this
 one ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred
 title's shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have
-more than eight headings is a form or a diagram: its bold labels are no headings. Levels come
-from the numbering depth when most headings are numbered (an unnumbered one takes the level of
-numbered ones of its type), else from the rank of the type (larger first, bolder first).
+more than eight headings is a form or a diagram: its bold labels are no headings; nor is a line
+set at an angle (a watermark). Levels come from the numbering depth when most headings are
+numbered (an unnumbered one takes the level of numbered ones of its type), else from the rank of
+the type (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
@@ -29,7 +30,8 @@ them in the section before.
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
 ``untitled``, a file name or an identifier such as ``CrashOH1M5``), else the first page's
 largest line when it is larger than any line elsewhere (a title page's title, set over up to
-three lines).
+three lines that run on); a metadata title that names a smaller line of the first page than the
+title it shows names a section, and the shown title is the document's.
 """
 
 from __future__ import annotations
@@ -171,13 +173,17 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not readable or body.size <= 0:
         return "", []
     page = readable[0]
-    lines = [(i, line) for i, line in enumerate(page.lines) if (page.index, i) not in skip]
+    lines = [
+        (i, line)
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip and not line.rotated
+    ]
     if not lines:
         return "", []
     size = max(line.size for _, line in lines)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if (other.index, i) not in skip),
+         if (other.index, i) not in skip and not line.rotated),
         default=0.0,
     )  # fmt: skip
     if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
@@ -185,8 +191,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
     run = [lines[first]]
     for i, line in lines[first + 1 : first + 3]:
-        if abs(line.size - size) > 0.5 or run[-1][1].text.endswith(_SENTENCE_END):
+        above = run[-1][1]
+        if abs(line.size - size) > 0.5 or above.text.endswith(_SENTENCE_END):
             break
+        if not (_goes_on(above.text, line.text) or _hangs(above, line)):
+            break  # a second line of its own (a heading in the title's type)
         run.append((i, line))
     text = " ".join(line.text for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
@@ -287,7 +296,7 @@ def with_bookmarked_types(
             key, line = (page.index, i), page.lines[i]
             kind = _type(line)
             i += 1
-            if kind not in levels or key in taken or key in skip or page.garbage:
+            if kind not in levels or key in taken or key in skip or page.garbage or line.rotated:
                 continue
             if not _heading_like(line, counts):
                 continue
@@ -322,6 +331,7 @@ class _Candidate:
     bold: bool
     strong: bool  # larger or bolder than the body; False: body type, numbered only
     number: tuple[str, ...] | None
+    rotated: bool = False  # a watermark or a diagram's label: in runs of labels, never a heading
 
 
 def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
@@ -331,8 +341,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    candidates = _consistent(_apart(_uncrowded(_candidates(pages, body, skip, counts))))
-    return _levels(candidates)
+    candidates = _apart(_uncrowded(_candidates(pages, body, skip, counts)))
+    return _levels(_consistent([c for c in candidates if not c.rotated]))
 
 
 def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -372,8 +382,11 @@ def _candidates(
             start, count = _chapter_start(page, i, count, skip)
             text = _joined(page, start, count)
             found.append(
-                _Candidate((page.index, start), text, count, line.size, line.bold, strong, number)
-            )
+                _Candidate(
+                    (page.index, start), text, count, line.size, line.bold, strong, number,
+                    line.rotated,
+                )
+            )  # fmt: skip
             i = start + count
     return found
 
@@ -391,7 +404,9 @@ def _prominent(line: Line, body: Body) -> bool:
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
-    if not line.uniform or line.spread or len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
+    if not line.uniform or line.spread:
+        return False
+    if len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
         return False

@@ -13,7 +13,8 @@ fonts scaled by 8), their font weight and whether the font is bold by name or fl
 first character's box for the line's place on the page. Two samples per line keep a page's cost
 near its text's (about a millisecond for a full page); a line whose samples disagree is
 ``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
-small capitals: all capitals, the first larger).
+small capitals: all capitals, the first larger). A line set at an angle (a watermark, a margin's
+label) says so; CJK characters spaced out for show are written together (``tidy``).
 
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -39,6 +40,10 @@ _LINE = re.compile(r"[^\r\n]+")
 #: TeX's spacing accents (``Gr¨obner``) and the combining marks they stand for.
 _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚": "\u030a",
             "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b"}  # fmt: skip
+#: Ideographs, kana and full-width forms: a space between two of them is only spacing.
+_CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_CJK = re.compile(f"[{_CJK_CHARS}]")
+_SPACED_CJK = re.compile(f"(?:[{_CJK_CHARS}] ){{2,}}[{_CJK_CHARS}]")
 _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
 #: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
 #: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
@@ -69,6 +74,7 @@ class Line:
     left: float  # points from the page's left edge
     spread: bool = False  # words set apart by wide gaps (past a section number): table cells
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
+    rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +164,8 @@ def _line(
     while text[end - 1].isspace():
         end -= 1
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
-    size, weight, bold = _style(raw, handle, at[words.start() if words else start])
+    first = at[words.start() if words else start]
+    size, weight, bold = _style(raw, handle, first)
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
@@ -170,7 +177,9 @@ def _line(
     spread = len(cells) > 2 or (
         len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
     )
-    line = Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    if _rotated(raw, handle, first):
+        line = replace(line, rotated=True)
     return replace(line, cells=cells) if cells else line
 
 
@@ -178,6 +187,19 @@ def _small_caps(text: str, first: float, last: float) -> bool:
     """A line in small capitals: all its letters capitals, the first larger than the last."""
     letters = [char for char in text if char.isalpha()]
     return len(letters) >= 3 and all(char.isupper() for char in letters) and last < first
+
+
+def tidy(text: str) -> str:
+    """A line's words as a reader sees them: TeX's accents on their letters, and CJK characters
+    spaced out for show (``稻 作 病 蟲 害``, a justified title or table header) written together.
+
+    >>> tidy("稻 作 病 蟲 害 and 水稻 病害")
+    '稻作病蟲害 and 水稻 病害'
+    """
+    text = accented(text)
+    if " " in text and _CJK.search(text):
+        text = _SPACED_CJK.sub(lambda m: m.group().replace(" ", ""), text)
+    return text
 
 
 def accented(text: str) -> str:
@@ -256,7 +278,7 @@ def _cells(
         column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
         words[column].append(word.group())
     return tuple(
-        (span[0], span[1], accented(" ".join(group)))
+        (span[0], span[1], tidy(" ".join(group)))
         for span, group in zip(merged, words, strict=True)
         if group
     )
@@ -303,6 +325,14 @@ def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, fl
     if not raw.FPDFText_GetCharBox(handle, index, *box):
         return 0.0, 0.0
     return round(left.value, 1), round(height - top.value, 1)
+
+
+def _rotated(raw: Any, handle: Any, index: int) -> bool:
+    """The character is set at an angle (its text matrix turns it by more than a few degrees)."""
+    matrix = raw.FS_MATRIX()
+    if not raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
+        return False
+    return bool(abs(matrix.b) + abs(matrix.c) > 0.1 * (abs(matrix.a) + abs(matrix.d)))
 
 
 def _render_mode(raw: Any, handle: Any, index: int) -> int:

@@ -331,3 +331,23 @@ def test_a_heading_over_smaller_prose_is_a_heading_and_one_over_short_labels_is_
         ]
     )
     assert headings(text) == ["# Method", "# Results", "## References"]
+
+
+def test_a_watermark_set_at_an_angle_is_neither_the_title_nor_a_heading() -> None:
+    mark: Spec = ("CONFIDENTIAL", BOLD, 60, 500, 150, 45)
+    text, title, _ = converted(
+        [
+            [("Scope", BOLD, 14), *paragraph(), *paragraph(), mark],
+            [("Limits", BOLD, 14), *paragraph(), mark],
+        ]
+    )
+    assert title is None or "CONFIDENTIAL" not in title
+    assert headings(text) == ["# Scope", "# Limits"]
+
+
+def test_two_lines_in_the_title_type_that_do_not_run_on_are_a_title_and_a_heading() -> None:
+    text, title, _ = converted(
+        [[("Harbour Report", BOLD, 24), ("Tides", BOLD, 24), *paragraph(), *paragraph()]]
+    )
+    assert title == "Harbour Report"
+    assert headings(text) == ["# Tides"]
