@@ -63,6 +63,7 @@ from skills.formats.pdf_headings import (
 )
 from skills.formats.pdf_lines import Page, read_page
 from skills.formats.pdf_tables import tables
+from skills.formats.pdf_tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
 UNREADABLE = (
@@ -173,7 +174,7 @@ def _page_list(numbers: list[int]) -> str:
 def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[Key, Heading]]:
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
-    title = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
+    title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
@@ -187,9 +188,30 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())
-    if not headings or len(headings) * 2 < marks:
-        return title, from_typography(pages, body, skip | set(title_lines))
-    return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+    if headings and len(headings) * 2 >= marks:
+        return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+    typography = from_typography(pages, body, skip | set(title_lines))
+    tags = tagged_headings(pdf, len(pages))
+    if not tags:
+        return title, typography
+    tagged = from_bookmarks(pages, tags, skip)
+    if title == shown and any(key in tagged for key in title_lines):
+        title = metadata  # the line shown as the title is tagged a heading: it is one
+    return title, _with_tags(typography, tagged)
+
+
+def _with_tags(typography: dict[Key, Heading], tagged: dict[Key, Heading]) -> dict[Key, Heading]:
+    """The headings typography finds, and the structure tree's where it has them: a tagged
+    heading takes its lines from typography's (its words and level are the producer's), and a
+    heading typography missed is added (Word tags its heading styles even when they look like
+    the body)."""
+    covered = {(page, i + n) for (page, i), found in tagged.items() for n in range(found.lines)}
+    kept = {
+        key: found
+        for key, found in typography.items()
+        if not any((key[0], key[1] + n) in covered for n in range(found.lines))
+    }
+    return dict(sorted({**kept, **tagged}.items()))
 
 
 def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:

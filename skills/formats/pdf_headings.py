@@ -57,11 +57,12 @@ _DATE = re.compile(
     rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
     re.I,
 )
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
-_SENTENCE_END = (".", ",", ";", ":")
+_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；")
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
@@ -120,6 +121,16 @@ def body_type(pages: Iterable[Page]) -> Body:
         return Body(0.0, -1, False)
     (weight, bold), _ = types.most_common(1)[0]
     return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+def words(text: str) -> int:
+    """Words of a line, two CJK characters counting as one (Chinese and Japanese put no spaces
+    between words: a line of 30 characters is a sentence, not a title).
+
+    >>> words("Limitation for System Caching"), words("四、提交谈判文件截止时间、开标时间和地点")
+    (4, 10)
+    """
+    return len(text.split()) + len(_CJK.findall(text)) // 2
 
 
 def normalised(text: str) -> str:
@@ -369,7 +380,7 @@ def _candidates(
                 i += 1
                 continue
             number = section_number(line.text)
-            if not strong and (number is None or len(number) < 2 or len(line.text.split()) > 10):
+            if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
                 continue
             if toc_entries >= 3 and _ENDS_TOC_ENTRY.search(line.text):
@@ -406,7 +417,7 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
     shown = text.replace(" ", "")
     if not line.uniform or line.spread:
         return False
-    if len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
+    if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
         return False
@@ -460,7 +471,7 @@ def _followed_by_text(page: Page, last: int, body: Body) -> bool:
         return True
     following = page.lines[last + 1]
     return following.size >= body.size * 0.85 or (
-        following.size >= body.size * 0.6 and len(following.text.split()) >= _PROSE_WORDS
+        following.size >= body.size * 0.6 and words(following.text) >= _PROSE_WORDS
     )
 
 

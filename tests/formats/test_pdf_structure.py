@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from format_fixtures import fixture
 from pdf_maker import MARGIN, Spec, make_pdf
 
 from skills.chunking import ChunkOptions, chunk_document
@@ -351,3 +352,21 @@ def test_two_lines_in_the_title_type_that_do_not_run_on_are_a_title_and_a_headin
     )
     assert title == "Harbour Report"
     assert headings(text) == ["# Tides"]
+
+
+def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # LibreOffice's tagged PDF without bookmarks (scripts/make_format_fixtures.sh): its H3
+    # "Tides and dredging windows" looks like a paragraph; only the structure tree says otherwise
+    data = fixture("tagged-report.pdf")
+    tagged = headings(read_file(data, "tagged-report.pdf").text)
+    assert tagged == [
+        "# Harbour Works",
+        "## Silt in the channel",
+        "### Tides and dredging windows",
+        "## Lock gates",
+    ]
+    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages: {})
+    untagged = headings(read_file(data, "tagged-report.pdf").text)
+    assert "### Tides and dredging windows" not in untagged
