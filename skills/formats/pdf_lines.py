@@ -51,6 +51,10 @@ _BOLD_NAME = re.compile(
     r"bold|black|heavy|semibold|demi|[-,.](?:b|bd|bi|bdit|medi)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
     re.IGNORECASE,
 )
+_FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
+_MONO_NAME = re.compile(
+    r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
+)
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -75,6 +79,7 @@ class Line:
     spread: bool = False  # words set apart by wide gaps (past a section number): table cells
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
+    mono: bool = False  # in a monospaced font: code, a terminal's output
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,16 +106,52 @@ def read_page(page: Any, index: int) -> Page:
         height = page.get_height()
         handle = textpage.raw
         at = char_indices(raw, handle, text, count)
-        lines = tuple(
-            _line(raw, handle, text, at, match.start(), match.end(), index, height)
-            for match in _LINE.finditer(text)
-            if match.group().strip()
-        )
+        spans = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.group().strip()]
+        lines = [_line(raw, handle, text, at, start, end, index, height) for start, end in spans]
+        _beside_cells(raw, handle, text, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
     finally:
         textpage.close()
-    return Page(index, lines, len(text), unusable(text), invisible)
+    return Page(index, tuple(lines), len(text), unusable(text), invisible)
+
+
+def _beside_cells(
+    raw: Any,
+    handle: Any,
+    text: str,
+    at: Sequence[int],
+    spans: list[tuple[int, int]],
+    lines: list[Line],
+) -> None:
+    """The lines next to a line of cells, looked at in full: a table's header or row whose
+    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone."""
+    todo = [i for i, line in enumerate(lines) if line.cells]
+    seen = set(todo)
+    while todo:
+        i = todo.pop()
+        for j in (i - 1, i + 1):
+            if j in seen or not 0 <= j < len(lines):
+                continue
+            seen.add(j)
+            start, end = _trimmed(text, *spans[j])
+            cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
+            if cells:
+                lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
+                todo.append(j)
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while text[start].isspace():
+        start += 1
+    while text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _spread(cells: tuple[tuple[float, float, str], ...]) -> bool:
+    """Cells that make a line a table's row (not a section number set apart from its title)."""
+    return len(cells) > 2 or (len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " "))
 
 
 def unusable(text: str) -> bool:
@@ -159,13 +200,10 @@ def _line(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
     height: float,
 ) -> Line:  # fmt: skip
-    while text[start].isspace():
-        start += 1
-    while text[end - 1].isspace():
-        end -= 1
+    start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
-    size, weight, bold = _style(raw, handle, first)
+    size, weight, bold, mono = _style(raw, handle, first)
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
@@ -174,12 +212,11 @@ def _line(
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
-    spread = len(cells) > 2 or (
-        len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
-    )
-    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, spread)
+    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
     if _rotated(raw, handle, first):
         line = replace(line, rotated=True)
+    if mono:
+        line = replace(line, mono=True)
     return replace(line, cells=cells) if cells else line
 
 
@@ -215,8 +252,8 @@ def accented(text: str) -> str:
     )
 
 
-def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
-    """(size in points, weight, bold) of the character at ``index``."""
+def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
+    """(size in points, weight, bold, monospaced) of the character at ``index``."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -228,7 +265,10 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
     by_name = bool(length) and bold_by_name(name.value.decode("latin-1"))
     bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
-    return size, weight, bold
+    mono = bool(flags.value & _FIXED_PITCH) or (
+        bool(length) and bool(_MONO_NAME.search(name.value.decode("latin-1")))
+    )
+    return size, weight, bold, mono
 
 
 def bold_by_name(font: str) -> bool:
@@ -243,8 +283,9 @@ def bold_by_name(font: str) -> bool:
 
 
 def _cells(
-    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
-) -> tuple[tuple[float, float, str], ...]:
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    force: bool = False,
+) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
     others PDFium's text rectangles (one a run of text) say where the gaps are, or, for a line
@@ -254,7 +295,7 @@ def _cells(
     first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     if first is None or last is None:
         return ()
-    if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
+    if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
     runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
     spans = (

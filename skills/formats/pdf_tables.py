@@ -1,8 +1,11 @@
 """Tables of a PDF page from its aligned cells, as Markdown pipe tables.
 
 A text layer has no table, only lines whose words stand apart (``pdf_lines``: a line's cells,
-where PDFium's runs of text are over an em apart). Three lines or more in a row that have two
-cells or more are a table when they share columns: the rows with the most cells (at least two
+where PDFium's runs of text are over an em apart; the lines beside a line of cells are looked at
+in full, so a header of long narrow words joins its rows). Three lines or more in a row that
+have two cells or more, with no gap of three lines' height between two of them (two tables one
+under the other) and not mostly in a monospaced font (code with aligned comments), are a table
+when they share columns: the rows with the most cells (at least two
 of them, and most rows) give the columns, the columns do not overlap, every cell of every row
 falls in a column of its own, and the first row, the header, holds no figure. Anything else (a
 wrapped cell, a row whose cells straddle two columns, a two-column page of prose) stays lines of
@@ -28,6 +31,7 @@ from skills.formats.pdf_lines import Line, Page
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*")
 _MIN_ROWS = 3
+_ROW_GAP = 3.0  # line heights between two rows, past which they are two tables
 _FULL_SHARE = 0.6  # of a table's rows that have all its columns, at least
 
 Table = list[list[str]]
@@ -41,17 +45,33 @@ def tables(page: Page, skip: set[Key]) -> dict[int, tuple[int, Table]]:
         if i is not None and (page.index, i) in skip:
             continue
         if i is not None and len(page.lines[i].cells) >= 2:
-            run.append(i)
+            if not run or not _apart(page.lines[run[-1]], page.lines[i]):
+                run.append(i)
+                continue
+            _close(page, run, found)  # a gap: two tables one under the other
+            run = [i]
             continue
-        if len(run) >= _MIN_ROWS:
-            rows = _aligned([page.lines[j] for j in run])
-            if rows is not None:
-                found[run[0]] = (run[-1] + 1, rows)
+        _close(page, run, found)
         run = []
     return found
 
 
+def _close(page: Page, run: list[int], found: dict[int, tuple[int, Table]]) -> None:
+    """The run of lines of cells as a table, when it is one."""
+    if len(run) >= _MIN_ROWS:
+        rows = _aligned([page.lines[j] for j in run])
+        if rows is not None:
+            found[run[0]] = (run[-1] + 1, rows)
+
+
+def _apart(above: Line, line: Line) -> bool:
+    """Lines further apart than three lines' height: not rows of one table."""
+    return line.top - above.top > _ROW_GAP * max(above.size, line.size)
+
+
 def _aligned(lines: list[Line]) -> Table | None:
+    if sum(line.mono for line in lines) * 2 > len(lines):
+        return None  # code or a terminal's output, its comments aligned: not a table
     width = max(len(line.cells) for line in lines)
     full = [line.cells for line in lines if len(line.cells) == width]
     if len(full) < _MIN_ROWS - 1 or len(full) < _FULL_SHARE * len(lines):

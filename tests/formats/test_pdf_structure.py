@@ -370,3 +370,33 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
     monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages: {})
     untagged = headings(read_file(data, "tagged-report.pdf").text)
     assert "### Tides and dredging windows" not in untagged
+
+
+def test_a_header_of_long_narrow_words_still_heads_its_table() -> None:
+    # as wide as its characters (no gap by width alone), but beside rows of cells
+    header: Spec = (
+        "Measurement.Length.Sepal\tMeasurement.Width.Sepal\tSpecies.Of.The.Flower",
+        *BODY,
+    )
+    rows = [(f"5.{n}\t3.{n}\tsetosa", *BODY) for n in range(4)]
+    text, _, _ = converted([[*paragraph(), header, *rows, *paragraph()]])
+    assert "| Measurement.Length.Sepal | Measurement.Width.Sepal | Species.Of.The.Flower |" in text
+    assert "| 5.3 | 3.3 | setosa |" in text
+
+
+def test_two_tables_one_under_the_other_are_two_tables() -> None:
+    first = [("Code\tTeam", *BODY, 100.0 + 15 * n) for n in range(1)] + [
+        (f"E{n}\tapi", *BODY, 115.0 + 15 * n) for n in range(3)
+    ]
+    second = [("Region\tZone\tRack", *BODY, 300.0)] + [
+        (f"north\tz{n}\tr{n}", *BODY, 315.0 + 15 * n) for n in range(3)
+    ]
+    text, _, _ = converted([[*first, *second]])
+    assert "| Code | Team |\n| --- | --- |\n| E0 | api |" in text
+    assert "| Region | Zone | Rack |\n| --- | --- | --- |\n| north | z0 | r0 |" in text
+
+
+def test_code_with_aligned_comments_is_not_a_table() -> None:
+    code = [(f"mov eax{n}, ebx\t// load the value {n}", "Courier", 10.0) for n in range(4)]
+    text, _, _ = converted([[*paragraph(), *code, *paragraph()]])
+    assert "|" not in text and "// load the value 3" in text
