@@ -7,10 +7,11 @@ weight, place (``pdf_lines``). Then, over the whole document:
 - **furniture** (running headers, footers, page numbers) is found by repetition at the same
   place across pages and left out of the text (``pdf_furniture``); the page is still counted;
 - **headings** come from the bookmarks where they match the page text, else from typography
-  and numbering (``pdf_headings``): ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not
-  the producer wrote an outline; the first page's title line, or the metadata title when it is
-  a real one, is the document's title, and what stands above it on its page (a journal's
-  banner) or right under it with no gap (a subtitle, the authors) is no section;
+  and numbering (``pdf_headings``) merged with a tagged file's structure tree (``pdf_tags``):
+  ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not the producer wrote an outline; the
+  first page's title line, or the metadata title when it is a real one, is the document's
+  title, and what stands above it on its page (a journal's banner) or right under it with no
+  gap (a subtitle, the authors) is no section;
 - **words** cut at a line end by a soft hyphen (PDFium's U+FFFE) are joined, unless the
   hyphenated form appears elsewhere in the document or the second part opens with a capital or
   a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent

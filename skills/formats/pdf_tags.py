@@ -64,36 +64,42 @@ def tagged_headings(pdf: Any, pages: int) -> dict[int, list[tuple[int, str]]]:
 
 
 def _walk(
-    raw: Any, element: Any, headings: list[tuple[int, list[int], str]], budget: list[int]
+    raw: Any, root: Any, headings: list[tuple[int, list[int], str]], budget: list[int]
 ) -> None:
-    """Heading elements under ``element``, in order: (level, their MCIDs, their ActualText)."""
-    budget[0] -= 1
-    if budget[0] <= 0:
-        return
-    kind = _string(raw.FPDF_StructElement_GetType, element)
-    match = _HEADING.match(kind)
-    if match is not None:
-        level = int(match.group(1) or 1)
-        actual = _string(raw.FPDF_StructElement_GetActualText, element)
-        headings.append((level, _mcids(raw, element, budget), actual))
-        return
-    for n in range(raw.FPDF_StructElement_CountChildren(element)):
-        child = raw.FPDF_StructElement_GetChildAtIndex(element, n)
-        if child:
-            _walk(raw, child, headings, budget)
-
-
-def _mcids(raw: Any, element: Any, budget: list[int]) -> list[int]:
-    """The MCIDs of an element and of the elements under it (a heading's ``Span``s)."""
-    ids = [
-        raw.FPDF_StructElement_GetMarkedContentIdAtIndex(element, n)
-        for n in range(max(0, raw.FPDF_StructElement_GetMarkedContentIdCount(element)))
-    ]
-    for n in range(raw.FPDF_StructElement_CountChildren(element)):
+    """Heading elements under ``root``, in document order: (level, their MCIDs, their
+    ActualText). Walked with a stack, not recursion: a hostile tree may nest without end."""
+    stack = [root]
+    while stack and budget[0] > 0:
+        element = stack.pop()
         budget[0] -= 1
-        child = raw.FPDF_StructElement_GetChildAtIndex(element, n)
-        if child and budget[0] > 0:
-            ids.extend(_mcids(raw, child, budget))
+        match = _HEADING.match(_string(raw.FPDF_StructElement_GetType, element))
+        if match is not None:
+            actual = _string(raw.FPDF_StructElement_GetActualText, element)
+            headings.append((int(match.group(1) or 1), _mcids(raw, element, budget), actual))
+            continue
+        children = [
+            raw.FPDF_StructElement_GetChildAtIndex(element, n)
+            for n in range(raw.FPDF_StructElement_CountChildren(element))
+        ]
+        stack.extend(child for child in reversed(children) if child)
+
+
+def _mcids(raw: Any, root: Any, budget: list[int]) -> list[int]:
+    """The MCIDs of an element and of the elements under it (a heading's ``Span``s), in order."""
+    ids: list[int] = []
+    stack = [root]
+    while stack and budget[0] > 0:
+        element = stack.pop()
+        budget[0] -= 1
+        count = max(0, raw.FPDF_StructElement_GetMarkedContentIdCount(element))
+        ids.extend(
+            raw.FPDF_StructElement_GetMarkedContentIdAtIndex(element, n) for n in range(count)
+        )
+        children = [
+            raw.FPDF_StructElement_GetChildAtIndex(element, n)
+            for n in range(raw.FPDF_StructElement_CountChildren(element))
+        ]
+        stack.extend(child for child in reversed(children) if child)
     return [mcid for mcid in ids if mcid >= 0]
 
 
