@@ -63,7 +63,7 @@ from skills.formats.pdf_headings import (
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page
-from skills.formats.pdf_tables import tables
+from skills.formats.pdf_tables import last_header, tables
 from skills.formats.pdf_tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
@@ -144,9 +144,13 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     skip = furniture(pages)
     title, headings = _structure(pdf, pages, skip)
     words = _hyphenated(pages)
-    markdown = f"\n\n{PAGE_BREAK}\n\n".join(
-        "" if page.garbage else _page_markdown(page, headings, skip, words) for page in pages
-    )
+    parts: list[str] = []
+    carried: list[str] | None = None  # the header of a table that ended the page before
+    for page in pages:
+        grids = {} if page.garbage else tables(page, skip, carried)
+        parts.append("" if page.garbage else _page_markdown(page, headings, skip, words, grids))
+        carried = last_header(page, skip, grids)
+    markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
 
 
@@ -312,12 +316,15 @@ def _soft_hyphen(match: re.Match[str], hyphenated: set[str]) -> str:
 
 
 def _page_markdown(
-    page: Page, headings: dict[Key, Heading], skip: set[Key], words: set[str]
+    page: Page,
+    headings: dict[Key, Heading],
+    skip: set[Key],
+    words: set[str],
+    grids: dict[int, tuple[int, list[list[str]]]],
 ) -> str:
     kept = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
     lengths = sorted(len(page.lines[i].text) for i in kept)
     full = lengths[int(len(lengths) * 0.9)] if lengths else 0
-    grids = tables(page, skip)
     out: list[str] = []
     covered = -1  # the last line a heading or a table took
     for i in kept:

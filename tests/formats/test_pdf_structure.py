@@ -400,3 +400,20 @@ def test_code_with_aligned_comments_is_not_a_table() -> None:
     code = [(f"mov eax{n}, ebx\t// load the value {n}", "Courier", 10.0) for n in range(4)]
     text, _, _ = converted([[*paragraph(), *code, *paragraph()]])
     assert "|" not in text and "// load the value 3" in text
+
+
+def test_a_table_that_goes_on_over_a_page_break_keeps_its_header_there() -> None:
+    header: Spec = ("Zone\tDepth\tSilt", *BODY)
+    first = [(f"Z{n}\t{n}.5\t{n}0", *BODY) for n in range(3)]
+    rest = [(f"{n}\t{n}.5\t{n}0", *BODY) for n in range(3, 6)]  # figures only: no header here
+    text, _, _ = converted([[*paragraph(), header, *first], [*rest, *paragraph()]])
+    before, after = text.split("<!-- PageBreak -->")
+    assert "| Zone | Depth | Silt |\n| --- | --- | --- |\n| Z0 | 0.5 | 00 |" in before
+    assert "| Zone | Depth | Silt |\n| --- | --- | --- |\n| 3 | 3.5 | 30 |" in after
+
+
+def test_a_new_table_at_the_top_of_a_page_keeps_its_own_header() -> None:
+    first = [("Zone\tDepth\tSilt", *BODY)] + [(f"Z{n}\t{n}.5\t{n}0", *BODY) for n in range(3)]
+    second = [("Crew\tShift\tBoat", *BODY)] + [(f"C{n}\tday\tB{n}", *BODY) for n in range(3)]
+    text, _, _ = converted([[*paragraph(), *first], [*second, *paragraph()]])
+    assert "| Crew | Shift | Boat |\n| --- | --- | --- |\n| C0 | day | B0 |" in text
