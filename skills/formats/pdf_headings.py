@@ -58,6 +58,7 @@ _DATE = re.compile(
     re.I,
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
@@ -83,6 +84,7 @@ _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 3
 _REPEATED = 3  # a line seen this often is a label, not a heading
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
 
@@ -164,14 +166,18 @@ def meaningful_title(title: str | None) -> str:
 
     >>> meaningful_title("Microsoft Word - report.docx"), meaningful_title("Annual Report 2024")
     ('', 'Annual Report 2024')
-    >>> meaningful_title("sag-39-3-4-0902-21:sag-0"), meaningful_title("Introduction")
-    ('', 'Introduction')
+    >>> meaningful_title("sag-39-3-4-0902-21:sag-0"), meaningful_title("annot-sample")
+    ('', '')
+    >>> meaningful_title("Introduction"), meaningful_title("e-Government")
+    ('Introduction', 'e-Government')
     """
     title = " ".join((title or "").split())
     if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
         return ""
-    if " " not in title and any(c.isdigit() for c in title):
-        return ""  # an identifier: CrashOH1M5, sag-39-3-4-0902-21:sag-0
+    if " " not in title and (
+        any(c.isdigit() for c in title) or "_" in title or ("-" in title and title.islower())
+    ):
+        return ""  # an identifier or a file's name: CrashOH1M5, sag-0902-21, annot-sample
     return title
 
 
@@ -203,10 +209,10 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     run = [lines[first]]
     for i, line in lines[first + 1 : first + 3]:
         above = run[-1][1]
-        if abs(line.size - size) > 0.5 or above.text.endswith(_SENTENCE_END):
+        if abs(line.size - size) > 0.5:
             break
         if not (_goes_on(above.text, line.text) or _hangs(above, line)):
-            break  # a second line of its own (a heading in the title's type)
+            break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = " ".join(line.text for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
@@ -387,6 +393,10 @@ def _candidates(
                 i += 1
                 continue
             count = _run(page, i, line, body, skip, counts) if strong else 1
+            block = _block(page, i, line, skip)
+            if number is None and block >= _RUN and block > count:
+                i += block  # three lines or more of one type: an address, a cover's lines
+                continue
             if number is None and not _followed_by_text(page, i + count - 1, body):
                 i += 1
                 continue
@@ -425,6 +435,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
         return False
+    if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
+        return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 
@@ -446,6 +458,19 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
     return count
 
 
+def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
+    """How many lines from ``i`` are set in its type one under the other, with no gap."""
+    count = 1
+    for j in range(i + 1, len(page.lines)):
+        nxt, above = page.lines[j], page.lines[j - 1]
+        if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
+            break
+        if not 0 < nxt.top - above.top <= line.size * 1.6:
+            break
+        count += 1
+    return count
+
+
 def _goes_on(line: str, following: str) -> bool:
     """A heading line that the next one continues: it starts in lower case, or this one ends
     on a joining word or mark (``README: Instructions on`` / ``configuring and building``)."""
@@ -459,8 +484,9 @@ def _goes_on(line: str, following: str) -> bool:
 
 def _hangs(line: Line, following: Line) -> bool:
     """The next line is set in from this one by an em or more (a hanging indent, or the shorter
-    second line of a centred title): the heading goes on there."""
-    return following.left - line.left >= line.size
+    second line of a centred title) after a line long enough to have wrapped (five words; the
+    short centred lines of an address are lines of their own): the heading goes on there."""
+    return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:

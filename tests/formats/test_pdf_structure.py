@@ -417,3 +417,41 @@ def test_a_new_table_at_the_top_of_a_page_keeps_its_own_header() -> None:
     second = [("Crew\tShift\tBoat", *BODY)] + [(f"C{n}\tday\tB{n}", *BODY) for n in range(3)]
     text, _, _ = converted([[*paragraph(), *first], [*second, *paragraph()]])
     assert "| Crew | Shift | Boat |\n| --- | --- | --- |\n| C0 | day | B0 |" in text
+
+
+def test_a_note_in_brackets_an_address_block_and_a_page_label_are_not_headings() -> None:
+    # the shapes of a two-page government form: too short for furniture to repeat
+    address: list[Spec] = [
+        ("Department of Harbour Works", "Helvetica", 12, 400, 200),
+        ("Evidence Intake Centre", "Helvetica", 12, 414, 210),
+        ("PO 4444-12", "Helvetica", 12, 428, 225),  # no heading by itself: mostly figures
+        ("Janesville, WI 53547", "Helvetica", 12, 442, 215),
+    ]
+    text, _, _ = converted(
+        [
+            [
+                ("Section I: Identification", BOLD, 12, 72),
+                ("(Complete this section only if you are the claimant)", BOLD, 12),
+                *paragraph(),
+                *paragraph(),
+                ("PAGE 1", BOLD, 12, 700),
+            ],
+            [("Section II: Election", BOLD, 12, 72), *paragraph(), *address],
+        ]
+    )
+    assert headings(text) == ["# Section I: Identification", "# Section II: Election"]
+
+
+def test_a_title_that_runs_on_after_a_comma_is_one_title() -> None:
+    text, title, _ = converted(
+        [
+            [
+                ("INTENT TO FILE A CLAIM FOR COMPENSATION,", BOLD, 16),
+                ("OR SURVIVORS PENSION", BOLD, 16),
+                *paragraph(),
+                *paragraph(),
+            ]
+        ]
+    )
+    assert title == "INTENT TO FILE A CLAIM FOR COMPENSATION, OR SURVIVORS PENSION"
+    assert headings(text) == []
