@@ -444,7 +444,7 @@ def tagged_office(folder: Path) -> dict[str, dict[str, float]]:
         pairs.append({**truth, "file": str(pdf)})
     real, merge = converter.tagged_headings, converter._with_tags
     modes = {
-        "typography": (lambda pdf, pages: {}, merge),
+        "typography": (lambda pdf, pages, expired: {}, merge),
         "tags alone": (real, lambda typography, tagged: tagged),
         "merged": (real, merge),
     }

@@ -142,7 +142,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             )
         )
     skip = furniture(pages)
-    title, headings = _structure(pdf, pages, skip)
+    title, headings = _structure(pdf, pages, skip, limits)
     words = _hyphenated(pages)
     parts: list[str] = []
     carried: list[str] | None = None  # the header of a table that ended the page before
@@ -176,7 +176,9 @@ def _page_list(numbers: list[int]) -> str:
     return ("page " if len(numbers) == 1 else "pages ") + text
 
 
-def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[Key, Heading]]:
+def _structure(
+    pdf: Any, pages: list[Page], skip: set[Key], limits: Limits
+) -> tuple[str, dict[Key, Heading]]:
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
     title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
@@ -196,7 +198,7 @@ def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[K
     if headings and len(headings) * 2 >= marks:
         return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
     typography = from_typography(pages, body, skip | set(title_lines))
-    tags = tagged_headings(pdf, len(pages))
+    tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography
     tagged = from_bookmarks(pages, tags, skip)

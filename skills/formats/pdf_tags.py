@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 _HEADING = re.compile(r"^H([1-6]?)$")
@@ -26,16 +27,18 @@ _PROBE_PAGES = 3  # pages asked for a structure tree before the file is taken as
 _MAX_ELEMENTS = 200_000  # elements walked in all, at most (a hostile tree stops here)
 
 
-def tagged_headings(pdf: Any, pages: int) -> dict[int, list[tuple[int, str]]]:
+def tagged_headings(
+    pdf: Any, pages: int, expired: Callable[[], bool] = lambda: False
+) -> dict[int, list[tuple[int, str]]]:
     """page index -> [(level, text)] of the heading elements on that page, for a tagged PDF;
-    empty for an untagged one."""
+    empty for an untagged one. Stops at the batch's deadline (``expired``) with what it has."""
     import pypdfium2.raw as raw
 
     found: dict[int, list[tuple[int, str]]] = defaultdict(list)
     budget = [_MAX_ELEMENTS]
     tagged = False
     for index in range(pages):
-        if index >= _PROBE_PAGES and not tagged:
+        if (index >= _PROBE_PAGES and not tagged) or expired():
             break
         page = pdf[index]
         try:

@@ -367,7 +367,7 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
         "### Tides and dredging windows",
         "## Lock gates",
     ]
-    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages: {})
+    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages, expired: {})
     untagged = headings(read_file(data, "tagged-report.pdf").text)
     assert "### Tides and dredging windows" not in untagged
 
@@ -455,3 +455,16 @@ def test_a_title_that_runs_on_after_a_comma_is_one_title() -> None:
     )
     assert title == "INTENT TO FILE A CLAIM FOR COMPENSATION, OR SURVIVORS PENSION"
     assert headings(text) == []
+
+
+def test_the_structure_tree_is_read_until_the_deadline_and_no_further() -> None:
+    import pypdfium2 as pdfium
+
+    from skills.formats.pdf_tags import tagged_headings
+
+    pdf = pdfium.PdfDocument(fixture("tagged-report.pdf"))
+    try:
+        assert tagged_headings(pdf, len(pdf))[0][2] == (3, "Tides and dredging windows")
+        assert tagged_headings(pdf, len(pdf), expired=lambda: True) == {}
+    finally:
+        pdf.close()
