@@ -140,7 +140,7 @@ def test_corpus_given_a_folder_says_so(tmp_path: Path) -> None:
     [
         (None, "set these environment variables first: AZURE_SEARCH_ENDPOINT"),
         ("::::", "AZURE_SEARCH_ENDPOINT must be an https:// URL"),
-        ("http://127.0.0.1:9", "AZURE_SEARCH_ENDPOINT must be an https:// URL"),
+        ("http://search.example.com", "AZURE_SEARCH_ENDPOINT must be an https:// URL"),
         ("https://" + "x" * (HUGE_CHARS // 1000), "AZURE_SEARCH_ENDPOINT must be an https:// URL"),
     ],
     ids=["missing", "malformed", "not https", "huge"],
