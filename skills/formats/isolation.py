@@ -156,12 +156,22 @@ class Workers:
         return _Worker.start(self.memory_bytes)
 
     def _give_back(self, worker: _Worker) -> None:
+        """Keep ``worker`` for the next file, or stop it (crashed, killed, grown) and start its
+        replacement now: the replacement imports the converters (about 1 s) while the skill
+        chunks this file, not when the next file waits for it."""
         resident = worker.resident_bytes()
-        if not worker.alive() or resident is None or resident > self.recycle_above_bytes:
-            worker.stop()
+        if worker.alive() and resident is not None and resident <= self.recycle_above_bytes:
+            with self._lock:
+                self._idle.append(worker)
             return
+        worker.stop()
+        try:
+            fresh = _Worker.start(self.memory_bytes)
+        except Unavailable:
+            return  # the next file tries again, and says why
         with self._lock:
-            self._idle.append(worker)
+            self._started += 1
+            self._idle.append(fresh)
 
 
 class _Worker:

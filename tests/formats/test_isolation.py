@@ -130,7 +130,8 @@ def test_a_conversion_past_its_deadline_is_killed_and_its_memory_freed(
 
 
 def test_a_worker_left_larger_than_its_bound_is_retired() -> None:
-    """Retired means stopped and reaped: the next file starts a new worker."""
+    """Retired means stopped and reaped, and replaced at once by a new worker that waits for
+    the next file."""
     keeps = Workers(size=1)
     retires = Workers(size=1, recycle_above_bytes=1)
     try:
@@ -138,7 +139,10 @@ def test_a_worker_left_larger_than_its_bound_is_retired() -> None:
             for _ in range(2):
                 pool.convert("pdf", fixture("operations-runbook.pdf"), Limits())
         assert keeps.started == 1 and len(keeps._idle) == 1
-        assert retires.started == 2 and not retires._idle
+        first = retires._idle[0].process.pid
+        retires.convert("pdf", fixture("operations-runbook.pdf"), Limits())
+        assert gone(first) and retires._idle[0].process.pid != first
+        assert retires.started == 4 and len(retires._idle) == 1
     finally:
         keeps.close()
         retires.close()
