@@ -43,13 +43,53 @@ def manifests() -> list[Path]:
     return sorted(MANIFESTS.glob("*.json"))
 
 
+class ManifestError(CorpusError):
+    """A manifest that cannot be read, or one whose entries are not files of a package."""
+
+
+#: What each file of a manifest must say, and the registries a file may come from.
+FIELDS = ("name", "source", "package", "version", "path", "sha256")
+SOURCES = ("pypi", "debian", "npm")
+
+
 def entries(manifest: Path | None = None) -> list[dict[str, str]]:
-    """The files of one manifest, or of all of them."""
+    """The files of one manifest, or of all of them; :class:`ManifestError` for a manifest that
+    is missing, not JSON, or names a file without the fields above or outside the cache."""
     paths = [manifest] if manifest is not None else manifests()
     found: list[dict[str, str]] = []
     for path in paths:
-        found.extend(json.loads(path.read_text(encoding="utf-8"))["files"])
+        found.extend(_checked(path, file) for file in _files(path))
     return found
+
+
+def _files(path: Path) -> list[object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise ManifestError(f"{path} cannot be read ({reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        raise ManifestError(f'{path} has no "files" list (see bench/real_files/*.json)')
+    return files
+
+
+def _checked(path: Path, file: object) -> dict[str, str]:
+    """One file entry, every field a string, its name a relative path that stays in the cache."""
+    if not isinstance(file, dict):
+        raise ManifestError(f"{path}: a file entry is not an object: {str(file)[:80]}")
+    missing = [field for field in FIELDS if not isinstance(file.get(field), str)]
+    name = str(file.get("name", "?"))[:80]
+    if missing:
+        raise ManifestError(f"{path}: the entry {name!r} lacks {', '.join(missing)}")
+    if file["source"] not in SOURCES:
+        raise ManifestError(f"{path}: {name!r} comes from {file['source']!r}, not one of {SOURCES}")
+    parts = Path(file["name"]).parts
+    if not parts or Path(file["name"]).is_absolute() or ".." in parts:
+        raise ManifestError(f"{path}: {name!r} is not a relative path inside the cache")
+    return file
 
 
 def cached(name: str, cache: Path = CACHE) -> Path:
@@ -110,16 +150,24 @@ def _member(package: Path, entry: dict[str, str]) -> bytes:
     """The bytes of ``entry['path']`` inside the package."""
     if package.suffix == ".deb":
         return _deb_member(package, entry["path"])
-    with tarfile.open(package) as tar:
-        member = tar.extractfile(entry["path"])
-        if member is None:
-            raise CorpusError(f"{entry['path']} is not a file in {package.name}")
-        return member.read()
+    try:
+        with tarfile.open(package) as tar:
+            member = tar.extractfile(entry["path"])
+            if member is None:
+                raise CorpusError(f"{entry['path']} is not a file in {package.name}")
+            return member.read()
+    except KeyError:
+        raise CorpusError(f"{entry['path']} is not in {package.name}") from None
+    except (OSError, tarfile.TarError) as exc:
+        raise CorpusError(f"{package.name} cannot be read as a tar archive ({exc})") from None
 
 
 def _deb_member(package: Path, path: str) -> bytes:
-    result = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(package)], capture_output=True,
-                            check=True)  # fmt: skip
+    try:
+        result = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(package)], capture_output=True,
+                                check=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise CorpusError(f"dpkg-deb cannot unpack {package.name} ({exc})") from None
     with tarfile.open(fileobj=io.BytesIO(result.stdout)) as tar:
         for candidate in (path, f"./{path}"):
             try:
@@ -132,11 +180,17 @@ def _deb_member(package: Path, path: str) -> bytes:
 
 
 def main(argv: list[str]) -> int:
+    """Fill the cache from the manifests named (all by default): exit 2 for a manifest that
+    cannot be used, 1 for a package or file the registry no longer serves as pinned."""
     chosen = [Path(arg) for arg in argv] or manifests()
     if shutil.which("dpkg-deb") is None:
         print("dpkg-deb is missing: Debian-packaged files will fail", file=sys.stderr)
     for manifest in chosen:
-        paths = fill(entries(manifest))
+        try:
+            paths = fill(entries(manifest))
+        except CorpusError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2 if isinstance(exc, ManifestError) else 1
         print(f"{manifest.name}: {len(paths)} files in {CACHE / 'files'}")
     return 0
 

@@ -167,11 +167,9 @@ class Server:
         raise RuntimeError("the development server did not start within 60 s")
 
     def rss_mb(self) -> float:
-        """Resident memory of the server process, from /proc (Linux)."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
+        """Resident memory of the server process and of its children (the converter workers,
+        ``skills/formats/isolation.py``), from /proc (Linux): what the instance holds."""
+        return sum(_rss_mb(pid) for pid in (self.process.pid, *_children(self.process.pid)))
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far (robust to a busy machine)."""
@@ -193,6 +191,29 @@ class Server:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:  # the process ended meanwhile (a worker retired or killed)
+        pass
+    return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 # ---------------------------------------------------------------- load
@@ -598,7 +619,8 @@ class FilesCase:
     expected_errors: int = 0
     http_errors: int = 0
     latencies: list[float] = field(default_factory=list)
-    rss_max_mb: float = 0.0
+    rss_max_mb: float = 0.0  # the server and its converter workers
+    server_rss_max_mb: float = 0.0  # the server process alone
     server_alive: bool = True
     errors_seen: list[str] = field(default_factory=list)
 
@@ -693,6 +715,7 @@ def _watch_rss(server: Server, case: FilesCase, done: threading.Event) -> None:
     while not done.is_set() and server.process.poll() is None:
         try:
             case.rss_max_mb = max(case.rss_max_mb, server.rss_mb())
+            case.server_rss_max_mb = max(case.server_rss_max_mb, _rss_mb(server.process.pid))
         except OSError:
             return
         done.wait(0.2)
@@ -757,6 +780,7 @@ def large_files(config: dict[str, int]) -> dict[str, Any]:
         "records_lost": len(names) - len(answers),
         "rss_start_mb": started_mb,
         "rss_max_mb": case.rss_max_mb,
+        "server_rss_max_mb": case.server_rss_max_mb,
         "rss_end_mb": ended_mb,
         "server_alive": case.server_alive,
         "records": {names[int(k)]: v for k, v in outcome.items()},

@@ -20,7 +20,11 @@ whole, and the path gives way, outermost headings first, down to none.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -62,6 +66,8 @@ class PrefixBuilder:
         self.include_headings = include_headings
         #: (section, where the reopened lines begin, token limit or None, led) -> prefix
         self._cache: dict[tuple[int, int, int | None, bool], Prefix] = {}
+        #: the words of the document's long header lines (``header_words``), worked out once
+        self._words: dict[tuple[str, bool], str] = {}
         #: the row found last, and up to where no row starts after it (``_row_start``)
         self._last_row = (-1, -1)
         # the chunks that begin where the text does are led by the page's description
@@ -80,7 +86,7 @@ class PrefixBuilder:
         if room < 0:
             return None
         _, reopen, key = self._reopened(start)
-        if reopen and not reopen_within(reopen, room):
+        if reopen and not reopen_within(reopen, room, self._words):
             return None
         section = self.outline.section_spanning(start, max(start + 1, end))
         return self._build(section, reopen, key, room, start == self._lead_at)
@@ -173,7 +179,9 @@ class PrefixBuilder:
         path = [self.title, *headings] if self.title else list(headings)
         if not self.include_headings:
             path = []
-        reopen = reopen_within(reopen + key, limit) or reopen_within(reopen, limit)
+        reopen = reopen_within(reopen + key, limit, self._words) or reopen_within(
+            reopen, limit, self._words
+        )
         path = [part for part in path if part]
         while True:
             prefix = _prefix(PATH_SEPARATOR.join(path), reopen, headings)
@@ -209,29 +217,63 @@ def _innermost_within(title: str, reopen: str, headings: tuple[str, ...], limit:
     return best
 
 
-def reopen_within(reopen: str, limit: int | None) -> str:
+def reopen_within(
+    reopen: str, limit: int | None, memo: dict[tuple[str, bool], str] | None = None
+) -> str:
     """A container's opening lines in at most ``limit`` tokens: whole when they fit, else their
-    words with a compact delimiter row (``header_words``), else their words alone, else nothing.
-    Empty stays empty (indented code reopens nothing)."""
+    words with a compact delimiter row (``header_words``, its long lines worked out once per
+    ``memo``), else their words alone, else nothing. Empty stays empty (indented code reopens
+    nothing)."""
     if not reopen or limit is None or prefix_tokens(reopen) <= limit:
         return reopen
-    for words in (header_words(reopen, delimiter=True), header_words(reopen)):
+    for words in (header_words(reopen, True, memo), header_words(reopen, False, memo)):
         if words and prefix_tokens(words) <= limit:
             return words
     return ""
 
 
-#: Longer inputs are worked out each time: the caches below outlive the document (a Function
+#: Longer inputs are not kept as keys: the caches below outlive the document (a Function
 #: instance serves many), and their thousands of entries of a wide table's header each would
 #: hold gigabytes. Bounded so, a cache holds at most its entries times this many characters.
 _CACHED_CHARS = 2048
+#: A longer prefix is counted piece by piece (``_pieces``): cut after a line break followed by a
+#: character that is not a space, where ``cl100k_base`` never joins the two sides into one
+#: token (the rule the module's docstring states for prefix and text), so the pieces' counts
+#: add up to the whole's exactly.
+#: Lines longer than ``_CACHED_CHARS`` whose counts are kept, by a digest of their text.
+_LONG_LINES = 256
+_long_counts: OrderedDict[bytes, int] = OrderedDict()
+_long_lock = threading.Lock()
 
 
 def prefix_tokens(text: str) -> int:
     """``count_tokens`` for prefixes and the lines they reopen, which repeat: every piece of a
     section has the same path, and code has a container (with its own cache entry in
-    ``PrefixBuilder``) per stretch of every definition, all reopening a few signatures."""
-    return _counted(text) if len(text) <= _CACHED_CHARS else count_tokens(text)
+    ``PrefixBuilder``) per stretch of every definition, all reopening a few signatures. A
+    prefix longer than ``_CACHED_CHARS`` is counted line by line, so that a wide table's header
+    row, repeated with another row's key before every row's chunks, is tokenized once, not once
+    per row (61 rows of 16,384 columns counted a 0.2-million-character header hundreds of
+    times)."""
+    if len(text) <= _CACHED_CHARS:
+        return _counted(text)
+    return sum(_piece_tokens(piece) for piece in _pieces(text))
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """``text`` cut after every line break that a character other than a space follows.
+
+    >>> list(_pieces("| a |\\n|---|\\n\\n  x\\ny"))
+    ['| a |\\n', '|---|\\n\\n  x\\n', 'y']
+    """
+    start = 0
+    at = text.find("\n")
+    while at >= 0:
+        after = at + 1
+        if after < len(text) and not text[after].isspace():
+            yield text[start:after]
+            start = after
+        at = text.find("\n", after)
+    yield text[start:]
 
 
 @lru_cache(maxsize=4096)
@@ -239,7 +281,30 @@ def _counted(text: str) -> int:
     return count_tokens(text)
 
 
-def header_words(reopen: str, delimiter: bool = False) -> str:
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _piece_tokens(piece: str) -> int:
+    if len(piece) <= _CACHED_CHARS:
+        return _counted(piece)
+    key = _digest(piece)
+    with _long_lock:
+        tokens = _long_counts.get(key)
+        if tokens is not None:
+            _long_counts.move_to_end(key)
+            return tokens
+    tokens = count_tokens(piece)
+    with _long_lock:
+        _long_counts[key] = tokens
+        if len(_long_counts) > _LONG_LINES:
+            _long_counts.popitem(last=False)
+    return tokens
+
+
+def header_words(
+    reopen: str, delimiter: bool = False, memo: dict[tuple[str, bool], str] | None = None
+) -> str:
     """The lines of ``reopen`` that hold a word, with HTML tags and runs of spaces dropped:
     ``| Name    | Type |`` over ``|---------|------|`` becomes ``| Name | Type |``, and an HTML
     header's ``<th>`` lines become their cell texts. With ``delimiter``, a pipe table's
@@ -255,19 +320,34 @@ def header_words(reopen: str, delimiter: bool = False) -> str:
     """
     if len(reopen) <= _CACHED_CHARS:
         return _cached_header_words(reopen, delimiter)
-    return _header_words(reopen, delimiter)
+    return _header_words(reopen, delimiter, memo)
 
 
-def _header_words(reopen: str, delimiter: bool) -> str:
-    kept = []
-    for line in reopen.splitlines():
-        if delimiter and _DELIMITER_ROW.fullmatch(line.strip()):
-            kept.append(_DASHES.sub("---", _SPACES.sub("", line.strip())))
-            continue
-        line = _SPACES.sub(" ", _TAG.sub(" ", line)).strip()
-        if _WORD.search(line):
-            kept.append(line)
+def _header_words(
+    reopen: str, delimiter: bool, memo: dict[tuple[str, bool], str] | None = None
+) -> str:
+    lines = (_line_words(line, delimiter, memo) for line in reopen.splitlines())
+    kept = [line for line in lines if line]
     return "\n".join(kept) + "\n" if kept else ""
+
+
+def _line_words(line: str, delimiter: bool, memo: dict[tuple[str, bool], str] | None) -> str:
+    """One line of ``header_words``: its words, a compact delimiter row, or "" for neither. A
+    long line (a wide table's header row, reopened before every row's chunks with another
+    row's key after it) is worked out once per ``memo`` (a document's)."""
+    if memo is None or len(line) <= _CACHED_CHARS:
+        return _words_of(line, delimiter)
+    words = memo.get((line, delimiter))
+    if words is None:
+        words = memo[line, delimiter] = _words_of(line, delimiter)
+    return words
+
+
+def _words_of(line: str, delimiter: bool) -> str:
+    if delimiter and _DELIMITER_ROW.fullmatch(line.strip()):
+        return _DASHES.sub("---", _SPACES.sub("", line.strip()))
+    words = _SPACES.sub(" ", _TAG.sub(" ", line)).strip()
+    return words if _WORD.search(words) else ""
 
 
 _cached_header_words = lru_cache(maxsize=1024)(_header_words)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import sqrt
@@ -90,11 +91,17 @@ def hits(result: dict[str, Any], budget: int) -> dict[str, bool]:
     return {q["id"]: bool(q[f"hitB{budget}"]) for q in result["questions"]}
 
 
+class RunError(ValueError):
+    """A run folder or a name the command line gave that cannot be read: the message says which
+    and what was expected."""
+
+
 def named(run: Run, name: str) -> dict[str, Any]:
     for result in run["results"]:
         if result["name"] == name:
             return dict(result)
-    raise KeyError(f"{name!r} is not in the run of {run.get('set', '?')}")
+    known = ", ".join(repr(result["name"]) for result in run["results"][:8])
+    raise RunError(f"{name!r} is not in the run of {run.get('set', '?')} (it has {known}, ...)")
 
 
 def best_baseline(run: Run, budget: int) -> dict[str, Any]:
@@ -237,8 +244,23 @@ def cost_table(runs: Sequence[Run], names: Sequence[str]) -> str:
 
 
 def load(folder: Path) -> Run:
-    """A run's ``results.json``, named after its folder (``hybrid-speeches`` -> ``speeches``)."""
-    run: Run = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    """A run's ``results.json``, named after its folder (``hybrid-speeches`` -> ``speeches``);
+    :class:`RunError` when there is none or it is not one ``python -m skills eval`` wrote."""
+    path = folder / "results.json"
+    try:
+        run: Run = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise RunError(
+            f"{path} cannot be read ({reason}): give the output folders of python -m skills eval"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise RunError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    results = run.get("results") if isinstance(run, dict) else None
+    if not isinstance(results, list) or not all(
+        isinstance(result, dict) and isinstance(result.get("name"), str) for result in results
+    ):
+        raise RunError(f"{path} is not what python -m skills eval writes (a list of named results)")
     prefixed = folder.name.startswith(("hybrid-", "vector-"))
     run["set"] = folder.name.split("-", 1)[1] if prefixed else folder.name
     return run
@@ -300,6 +322,22 @@ def main(argv: list[str] | None = None) -> int:
         help="also print --default against NAME per set, as against the best baseline",
     )
     args = parser.parse_args(argv)
+    try:
+        _report(args)
+    except RunError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:  # a run of another shape
+        print(
+            f"error: the runs are not what python -m skills eval writes ({type(exc).__name__}: "
+            f"{str(exc)[:120]})",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+def _report(args: argparse.Namespace) -> None:
     runs = [load(folder) for folder in args.runs]
     for index, folders in enumerate(args.extra):
         suffix = args.suffix[index] if index < len(args.suffix) else ""
@@ -320,7 +358,6 @@ def main(argv: list[str] | None = None) -> int:
         print(pair_table(runs, ours, theirs))
     print("\nCosts (mean of the sets)\n")
     print(cost_table(runs, args.candidates))
-    return 0
 
 
 if __name__ == "__main__":

@@ -7,10 +7,15 @@ it as either would index the wrong thing. A file with no claim is read as what i
 a binary format, an HTML page (``<!doctype html`` or ``<html`` first), or else UTF-8 text whose
 markup the engine detects.
 
-A converter marked ``serialised`` in the registry (PDFium's) runs under one process-wide lock, so
-concurrent batches on concurrent threads cannot crash the process; a file that waits for its turn
-past its deadline is its own record's error. A conversion that leaves the process much larger
-than it found it gives the memory back (:mod:`skills.formats.memory`).
+A converted file is converted in a worker process (:mod:`skills.formats.isolation`): a crash, a
+parse that runs past the record's deadline or one that needs more memory than a file may take
+fails that record only, and the memory goes back to the system. Where no worker can be started
+(or with ``isolated=False``: the tests that change a converter's module) the converter runs in
+this process; one marked ``serialised`` in the registry (PDFium's) then runs under one
+process-wide lock, so concurrent batches on concurrent threads cannot crash the process, and a
+file that waits for its turn past its deadline is its own record's error; a conversion that
+leaves the process much larger than it found it gives the memory back
+(:mod:`skills.formats.memory`).
 
 >>> read_file(b"# Notes\\n", "notes.md").text
 '# Notes\\n'
@@ -22,6 +27,7 @@ skills.formats.conversion.ConversionError: report.docx is named as docx but its 
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -30,7 +36,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from skills.chunking import Format
+from skills.formats import isolation
 from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Converted, Limits
+from skills.formats.isolation import Unavailable
 from skills.formats.memory import released
 from skills.formats.registry import FileFormat, by_content_type, by_format, by_name
 from skills.formats.sniff import sniff
@@ -38,6 +46,7 @@ from skills.formats.sniff import sniff
 #: One native converter at a time in this process (``FileFormat.serialised``): PDFium crashes
 #: the process when two threads call it at once, even on different documents.
 _NATIVE_LOCK = threading.Lock()
+logger = logging.getLogger("skills.formats")
 _HTML_START = re.compile(
     rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
 )
@@ -56,16 +65,39 @@ class FileText:
 
 
 def read_file(
-    data: bytes, name: str = "", content_type: str = "", limits: Limits = DEFAULT_LIMITS
+    data: bytes,
+    name: str = "",
+    content_type: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+    isolated: bool = True,
 ) -> FileText:
-    """The file's text for the engine, or :class:`ConversionError` saying why not."""
+    """The file's text for the engine, or :class:`ConversionError` saying why not; a converted
+    file is converted in a worker process unless ``isolated`` is False."""
     fmt = _format(data, name, content_type, limits)
     if fmt is None or fmt.converter is None:
         converted = Converted(_utf8(data))
+    elif isolated:
+        converted = _convert_isolated(fmt, data, limits)
     else:
         converted = _convert(fmt, data, limits)
     markup = fmt.markup if fmt is not None else None
     return FileText(converted.text, markup, converted.title, fmt, converted.warnings)
+
+
+_NO_ISOLATION: list[str] = []  # why workers cannot be started here, once that is known
+
+
+def _convert_isolated(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
+    """The converter's result from a worker process; converted here when none can start."""
+    if _NO_ISOLATION:
+        return _convert(fmt, data, limits)
+    try:
+        return isolation.convert(fmt.name, data, limits)
+    except Unavailable as exc:
+        if not _NO_ISOLATION:
+            _NO_ISOLATION.append(str(exc))
+            logger.warning("files are converted in the skill's own process: %s", exc)
+        return _convert(fmt, data, limits)
 
 
 def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:

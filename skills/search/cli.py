@@ -62,6 +62,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SettingsError, DeployError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except Exception as error:  # the Azure SDKs' own: a service refused or not reached
+        if not _from_azure(error):
+            raise
+        first = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
+        print(f"error: {type(error).__name__}: {first}", file=sys.stderr)
+        return 1
+
+
+def _from_azure(error: Exception) -> bool:
+    """Whether ``error`` is an Azure SDK's (``azure.core.exceptions.AzureError``: a service
+    that refused the call, could not be reached, or a credential that found no identity)."""
+    try:
+        from azure.core.exceptions import AzureError
+    except ImportError:  # the SDKs are not installed: nothing of theirs was raised
+        return False
+    return isinstance(error, AzureError)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ what a deployment needs. Names follow the ``azd`` outputs convention (``AZURE_*`
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
@@ -144,7 +145,24 @@ class SearchSettings:
         return cls(**values)
 
 
+#: Settings that name a service the command line sends a key or a token to: https, or http on
+#: this machine only (the tests' and the simulation's stand-in services).
+HTTPS_SETTINGS = frozenset({"AZURE_SEARCH_ENDPOINT"})
+_HTTPS_URL = re.compile(
+    r"(?:https://[^\s/?#]+|http://(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?)(?:/\S*)?"
+)
+_MAX_URL_CHARS = 2048
+
+
 def _convert(variable: str, raw: str, type_name: str) -> Any:
+    if variable in HTTPS_SETTINGS and (
+        len(raw) > _MAX_URL_CHARS or not _HTTPS_URL.fullmatch(raw.strip())
+    ):
+        raise SettingsError(
+            f"{variable} must be an https:// URL (https://NAME.search.windows.net; http only on "
+            f"127.0.0.1), got "
+            f"{raw[:60]!r}{'...' if len(raw) > 60 else ''}"
+        )
     if type_name.startswith("int"):
         try:
             return int(raw)

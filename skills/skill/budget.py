@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 
+from skills.formats.isolation import KILL_GRACE_SECONDS
+
 #: Speeds assumed before a record of the batch is measured, characters per second of the whole
 #: record (engine, shaping, serialising): about half of what one core of the build machine does
 #: on technical Markdown (full: 2.2-5.6 million, fast: 3.0-7.5 million; ``docs/skill.md``), so
@@ -106,9 +108,11 @@ class TimeBudget:
 
     def conversion_seconds(self) -> float:
         """Seconds a file of the next record may take to convert: what is left of the budget,
-        or of its grace once the budget is spent."""
+        or, once the budget is spent, of its grace less the time a worker is given to stop
+        after its deadline before it is killed (``KILL_GRACE_SECONDS``), so that a record
+        answered late ends within the grace too."""
         left = self.left()
-        return max(0.0, left if left > 0 else left + self.grace)
+        return max(0.0, left if left > 0 else left + self.grace - KILL_GRACE_SECONDS)
 
     def allowance(self, chars: int, rest_chars: int, left: float | None = None) -> float:
         """Seconds this record may still spend on the full path beyond its predicted cost: what

@@ -116,6 +116,27 @@ def test_a_wide_or_long_table_costs_linear_time(name: str) -> None:
     assert growth(shape, 4000, format) < MAX_GROWTH
 
 
+def wide_table(rows: int, columns: int = 1000) -> str:
+    """A sheet's shape (``xlsx`` converts one to this): a pipe table of ``columns`` named columns
+    and ``rows`` rows, each row longer than a chunk, so every chunk reopens the header."""
+    header = "| " + " | ".join(f"column {c}" for c in range(columns)) + " |\n"
+    delimiter = "|" + "---|" * columns + "\n"
+    body = "".join(
+        "| " + " | ".join(f"r{r}c{c}" for c in range(columns)) + " |\n" for r in range(rows)
+    )
+    return f"# Sheet\n\n{header}{delimiter}{body}"
+
+
+@pytest.mark.parametrize("axis", ["rows", "columns"])
+def test_a_wide_sheet_costs_linear_time_in_its_rows_and_its_columns(axis: str) -> None:
+    """61 rows of 16,384 columns chunked at 0.23 million characters a second: the header was
+    tokenized again for every row (now 1.3 million, tests/chunking/test_context_caches.py)."""
+    if axis == "rows":
+        assert growth(wide_table, 8, "markdown") < MAX_GROWTH
+    else:
+        assert growth(lambda n: wide_table(8, n), 250, "markdown") < MAX_GROWTH
+
+
 def test_sniffing_the_markup_of_a_line_of_link_openers_costs_linear_time() -> None:
     # the Markdown signs read only the first 64 K characters, but they were quadratic in them
     shape: Shape = lambda n: "[a](" * n  # noqa: E731

@@ -127,9 +127,9 @@ def test_a_word_body_too_large_to_hold_in_memory_is_refused(
 ) -> None:
     import skills.formats.docx as docx
 
-    monkeypatch.setattr(docx, "MAX_DOCUMENT_XML_BYTES", 1024)
+    monkeypatch.setattr(docx, "MAX_DOCUMENT_XML_BYTES", 1024)  # in this process only
     with pytest.raises(ConversionError, match="body is 0 MB of XML, more than the 0 MB"):
-        convert("widget-api-guide.docx")
+        read_file(fixture("widget-api-guide.docx"), "widget-api-guide.docx", isolated=False)
 
 
 @pytest.mark.parametrize(

@@ -152,7 +152,11 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
 @pytest.mark.parametrize("name", FILES)
 def test_a_converter_reads_a_longer_file_in_linear_time(name: str) -> None:
     make, file_name, n = FILES[name]
-    assert least_growth(make, n, lambda data: read_file(data, file_name), MAX_GROWTH) < MAX_GROWTH
+
+    def run(data: bytes) -> object:  # in this thread: its CPU time is the converter's
+        return read_file(data, file_name, isolated=False)
+
+    assert least_growth(make, n, run, MAX_GROWTH) < MAX_GROWTH
 
 
 def test_layout_sections_are_rebuilt_in_linear_time() -> None:

@@ -22,7 +22,8 @@ from skills.formats.read import read_file
 
 
 class _Clock:
-    """``time.monotonic`` that advances one second each time it is read."""
+    """``time.monotonic`` that advances one second each time it is read (in this process: the
+    files are converted here, ``isolated=False``)."""
 
     def __init__(self) -> None:
         self.ticks = itertools.count()
@@ -39,7 +40,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
 
 
 def test_a_wide_sheet_stops_at_the_row_where_time_ran_out(clock: _Clock) -> None:
-    converted = read_file(sheet(60, 300, "wide"), "wide.xlsx", limits=Limits(deadline=20.0))
+    converted = read_file(
+        sheet(60, 300, "wide"), "wide.xlsx", limits=Limits(deadline=20.0), isolated=False
+    )
     said = re.search(r"after (\d+) rows of sheet 'wide'", converted.warnings[0])
     assert said, converted.warnings
     read = int(said.group(1))
@@ -59,7 +62,7 @@ def test_a_slide_of_many_shapes_stops_at_the_shape_where_time_ran_out(clock: _Cl
         box.text_frame.text = f"shape{k}"
     out = io.BytesIO()
     deck.save(out)
-    converted = read_file(out.getvalue(), "deck.pptx", limits=Limits(deadline=60.0))
+    converted = read_file(out.getvalue(), "deck.pptx", limits=Limits(deadline=60.0), isolated=False)
     shown = re.findall(r"shape\d+", converted.text)
     assert 0 < len(shown) < 200
     assert shown == [f"shape{k}" for k in range(len(shown))]

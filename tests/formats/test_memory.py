@@ -2,9 +2,12 @@
 
 A 0.29 MB PDF of one 2-million-operation content stream took +533 MB and the process stayed at
 1.1-1.2 GB after such files: PDFium's freed memory stayed in glibc's heap, BeautifulSoup's trees
-waited for the cycle collector. The case runs in a fresh interpreter (resident set from
-``/proc``): one warm-up conversion, then the heavy file, whose conversion must have used memory
-(its high-water mark well above the start) and left almost none of it behind.
+waited for the cycle collector. The skill converts in worker processes, which are retired when
+a file leaves them large (``tests/formats/test_isolation.py``); this is the path where no worker
+can be started and the file is converted in the process itself (``isolated=False``). The case
+runs in a fresh interpreter (resident set from ``/proc``): one warm-up conversion, then the
+heavy file, whose conversion must have used memory (its high-water mark well above the start)
+and left almost none of it behind.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ _CHILD = textwrap.dedent(
     from skills.formats.read import read_file
 
     data = open(sys.argv[1], "rb").read()
-    read_file(open("tests/formats/fixtures/operations-runbook.pdf", "rb").read(), "warm.pdf")
+    warm = open("tests/formats/fixtures/operations-runbook.pdf", "rb").read()
+    read_file(warm, "warm.pdf", isolated=False)
     before = resident_bytes()
-    text = read_file(data, "heavy.pdf").text
+    text = read_file(data, "heavy.pdf", isolated=False).text
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"before": before, "after": resident_bytes(), "peak": peak}))
     """

@@ -8,7 +8,10 @@ threads in it at once, even on different documents, crash the process with a seg
 with it. The conversions run in a child process, so that a crash fails the test instead of
 killing pytest: three threads convert a PDF over and over while three others convert a rotation
 of PDFs, Office files and HTML pages, and every answer must equal the one converted alone.
-Without the lock this crashed the child in 6 runs out of 6 (exit -11 or -5).
+Both ways a file is converted are run: in worker processes (``skills.formats.isolation``, the
+skill's way: PDFium runs in each worker alone, and several PDFs convert at once) and in the
+process itself under the lock (where no worker can be started). Without the lock the second
+crashed the child in 6 runs out of 6 (exit -11 or -5).
 """
 
 from __future__ import annotations
@@ -48,13 +51,14 @@ _CHILD = textwrap.dedent(
 
     names, threads, rounds = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3])
     files = [(name, (Path(sys.argv[4]) / name).read_bytes()) for name in names]
-    alone = {name: read_file(data, name).text for name, data in files}
+    isolated = sys.argv[5] == "isolated"
+    alone = {name: read_file(data, name, isolated=False).text for name, data in files}
     wrong = []
 
     def convert(start):
         for k in range(rounds):
             name, data = files[0 if start % 2 else (start + k) % len(files)]
-            if read_file(data, name).text != alone[name]:
+            if read_file(data, name, isolated=isolated).text != alone[name]:
                 wrong.append(name)
 
     workers = [threading.Thread(target=convert, args=(k,)) for k in range(threads)]
@@ -67,9 +71,10 @@ _CHILD = textwrap.dedent(
 )
 
 
-def test_mixed_files_convert_from_many_threads_without_a_crash() -> None:
+@pytest.mark.parametrize("where", ["isolated", "in-process"])
+def test_mixed_files_convert_from_many_threads_without_a_crash(where: str) -> None:
     child = subprocess.run(
-        [sys.executable, "-c", _CHILD, ",".join(MIXED), "6", "40", str(FIXTURES)],
+        [sys.executable, "-c", _CHILD, ",".join(MIXED), "6", "40", str(FIXTURES), where],
         cwd=PROJECT,
         capture_output=True,
         text=True,
@@ -80,7 +85,8 @@ def test_mixed_files_convert_from_many_threads_without_a_crash() -> None:
 
 
 def test_only_pdf_is_serialised() -> None:
-    """PDFium is the one native library that is not thread-safe; the others parse with lxml
+    """In the skill's own process (no worker): PDFium is the one native library that is not
+    thread-safe; the others parse with lxml
     (the Word stream, python-pptx, openpyxl's writer), expat (openpyxl's reader) or Python
     (BeautifulSoup), each on its own document, and lxml locks a parser shared between threads
     (python-pptx's module-level ``oxml_parser``) itself (``lxml/parser.pxi``,
@@ -88,7 +94,7 @@ def test_only_pdf_is_serialised() -> None:
     assert {fmt.name for fmt in FORMATS if fmt.serialised} == {"pdf"}
 
 
-def test_a_pdf_waiting_past_the_deadline_for_its_turn_is_its_own_error() -> None:
+def test_a_pdf_waiting_past_the_deadline_for_the_lock_is_its_own_error() -> None:
     pdf = (FIXTURES / "operations-runbook.pdf").read_bytes()
     held = threading.Event()
     release = threading.Event()
@@ -103,8 +109,9 @@ def test_a_pdf_waiting_past_the_deadline_for_its_turn_is_its_own_error() -> None
     try:
         held.wait(10)
         with pytest.raises(ConversionError, match="one at a time per process"):
-            read_file(pdf, "report.pdf", limits=Limits(deadline=time.monotonic() + 0.2))
+            deadline = Limits(deadline=time.monotonic() + 0.2)
+            read_file(pdf, "report.pdf", limits=deadline, isolated=False)
     finally:
         release.set()
         holder.join()
-    assert read_file(pdf, "report.pdf").text
+    assert read_file(pdf, "report.pdf", isolated=False).text

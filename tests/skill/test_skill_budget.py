@@ -16,6 +16,7 @@ from skilltest_support import MARKDOWN, AppSettings, batch, call_chunk, messages
 import skills.skill.batch as batch_module
 import skills.skill.budget as budget_module
 import skills.skill.handler as handler_module
+from skills.formats.isolation import KILL_GRACE_SECONDS
 from skills.skill.budget import Plan, TimeBudget
 
 
@@ -98,7 +99,8 @@ def test_after_an_overrun_a_record_gets_the_fast_path_while_it_fits_the_grace() 
     budget = TimeBudget(20.0, clock=lambda: next(readings))
     assert budget.grace == budget_module.MAX_OVERRUN_SECONDS
     assert budget.plan(chars=1_000, rest_chars=10**9) is Plan.LATE
-    assert budget.conversion_seconds() == pytest.approx(4.0)
+    # what is left of the grace (4 s), less the 2 s a conversion has to stop before it is killed
+    assert budget.conversion_seconds() == pytest.approx(4.0 - KILL_GRACE_SECONDS)
 
 
 def test_a_record_that_cannot_end_within_the_grace_is_skipped_and_a_small_one_is_not() -> None:

@@ -7,7 +7,11 @@ import base64
 from pathlib import Path
 from typing import Any
 
+import pytest
 from skilltest_support import batch, call_chunk, messages, records
+
+from bench.hostile_files import one_page_pdf, path_operations
+from skills.formats import isolation
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
 
@@ -49,6 +53,33 @@ def test_a_batch_of_good_and_bad_files_answers_each_record_once() -> None:
     assert pages == set(range(1, max(pages) + 1)) and max(pages) > 3
     assert "named as xlsx but its content is pdf" in messages(out["5"], "errors")
     assert "A text record" in texts(out["6"])
+
+
+def test_a_file_whose_converter_runs_out_of_memory_fails_only_its_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A PDF page of 2 million path operations takes PDFium about 0.5 GB to parse; with 150 MB
+    allowed per file the parse aborts in its worker process, where in the skill's own process it
+    would have grown the instance (or, beyond its memory, ended every record in flight)."""
+    monkeypatch.setattr(isolation, "_POOL", isolation.Workers(size=1, memory_bytes=150 * 2**20))
+    heavy = one_page_pdf(path_operations(2_000_000))
+    try:
+        out = records(
+            call_chunk(
+                batch(
+                    file_record("widget-api-guide.docx"),
+                    file_record("drawing.pdf", heavy),
+                    file_record("operations-runbook.pdf"),
+                    {"text": "# Plain\n\nA text record after the heavy file."},
+                )
+            )
+        )
+    finally:
+        isolation._POOL.close()
+    assert "converter stopped" in messages(out["2"], "errors")
+    assert "Resource model" in texts(out["1"])
+    assert out["3"]["errors"] is None and texts(out["3"])
+    assert "after the heavy file" in texts(out["4"])
 
 
 def test_a_converted_file_returns_the_markdown_its_offsets_point_into() -> None:
