@@ -24,6 +24,7 @@ JSON = "application/json"
 
 #: The app settings, read once: the host restarts the worker when one changes.
 SETTINGS = SkillSettings.from_env(os.environ)
+SETTINGS.configure_converters()
 # entra mode without allowed callers raises here: the host then loads no function at all
 for _note in SETTINGS.startup_notes():
     logging.getLogger("skills.skill").warning("%s", _note)

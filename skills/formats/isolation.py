@@ -70,18 +70,12 @@ class Unavailable(RuntimeError):
     """No worker process could be started here: convert in this process instead."""
 
 
-#: The setting that fixes how many worker processes convert files; ``0`` converts in the skill's
-#: own process (a host that forbids child processes, a profiler that must see the converters).
-PROCESSES_SETTING = "SKILL_CONVERTER_PROCESSES"
-
-
 def worker_count() -> int:
-    """Files converted at once: :data:`PROCESSES_SETTING` when set, else one per core this
-    process may use, at least 2 (a small file need not wait for a large one), at most 4 (each
-    worker holds ~50-100 MB)."""
-    configured = os.environ.get(PROCESSES_SETTING, "").strip()
-    if configured.isdigit():
-        return int(configured)
+    """Files converted at once unless the skill configures it (:func:`configure`): one per core
+    this process may use, at least 2 (a small file need not wait for a large one), at most 4
+    (each worker holds ~50-100 MB)."""
+    if _CONFIGURED is not None:
+        return _CONFIGURED
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(2, min(4, cores or 1))
 
@@ -119,7 +113,7 @@ class Workers:
         :class:`ConversionError` (refused, crashed, out of memory, out of time);
         :class:`Unavailable` when this pool has no workers or none can start."""
         if self.size < 1:
-            raise Unavailable(f"{PROCESSES_SETTING} is 0")
+            raise Unavailable("the converter processes are turned off (0 configured)")
         wait = -1.0 if limits.deadline is None else max(0.0, limits.deadline - time.monotonic())
         if not self._turns.acquire(timeout=wait):
             raise ConversionError(
@@ -288,6 +282,15 @@ def _read_exact(fd: int, count: int, until: float | None) -> bytes:
 
 _POOL: Workers | None = None
 _POOL_LOCK = threading.Lock()
+_CONFIGURED: int | None = None  # the skill's setting, when given (:func:`configure`)
+
+
+def configure(processes: int | None) -> None:
+    """How many worker processes convert files (``None``: :func:`worker_count`'s default; ``0``:
+    none, files are converted in this process), set once by the skill from its settings before
+    the first file; a pool already made keeps its size."""
+    global _CONFIGURED
+    _CONFIGURED = processes
 
 
 def pool() -> Workers:

@@ -65,6 +65,7 @@ ALLOWED_CALLERS_SETTING = "SKILL_ALLOWED_CALLER_IDS"
 MAX_BODY_SETTING = "SKILL_MAX_BODY_BYTES"
 BUDGET_SETTING = "SKILL_TIME_BUDGET_SECONDS"
 MAX_TEXT_SETTING = "SKILL_MAX_TEXT_CHARS"
+CONVERTER_PROCESSES_SETTING = "SKILL_CONVERTER_PROCESSES"
 #: App settings that give chunking defaults start with this prefix.
 OPTION_SETTING_PREFIX = "CHUNK_"
 TELEMETRY_SETTING = "APPLICATIONINSIGHTS_CONNECTION_STRING"
@@ -135,6 +136,8 @@ class SkillSettings(BaseModel):
     notes: NoteSettings | None = None
     note_store: NoteStore | None = None
     telemetry_connection: str = ""
+    #: worker processes that convert files; None: one per core, 2 to 4 (``formats.isolation``)
+    converter_processes: int | None = Field(None, ge=0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> SkillSettings:
@@ -155,7 +158,15 @@ class SkillSettings(BaseModel):
             notes=_notes(env),
             note_store=_note_store(env),
             telemetry_connection=env.get(TELEMETRY_SETTING, ""),
+            converter_processes=_count(env.get(CONVERTER_PROCESSES_SETTING)),
         )
+
+    def configure_converters(self) -> None:
+        """Hand the formats layer the one setting it keeps process-wide (how many worker
+        processes convert files), once, before the first file."""
+        from skills.formats import isolation
+
+        isolation.configure(self.converter_processes)
 
     def startup_notes(self) -> list[str]:
         """What the Function says as it starts about the settings it runs without; a setting it
@@ -269,6 +280,12 @@ def _note_store(env: Mapping[str, str]) -> NoteStore | None:
     return (
         NoteStore(connection, account, container) if container else NoteStore(connection, account)
     )
+
+
+def _count(raw: str | None) -> int | None:
+    """A count of 0 or more, else None (the default)."""
+    text = (raw or "").strip()
+    return int(text) if text.isdigit() else None
 
 
 def _positive_int(raw: str | None, default: int) -> int:

@@ -181,8 +181,13 @@ def test_where_no_worker_can_start_files_are_converted_in_the_process(
 
 
 def test_the_setting_0_converts_in_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(isolation.PROCESSES_SETTING, "0")
-    with pytest.raises(Unavailable, match="SKILL_CONVERTER_PROCESSES is 0"):
+    from skills.skill import SkillSettings
+
+    monkeypatch.setattr(isolation, "_CONFIGURED", None)
+    SkillSettings.from_env({"SKILL_CONVERTER_PROCESSES": "0"}).configure_converters()
+    with pytest.raises(Unavailable, match="turned off"):
         Workers().convert("pdf", fixture("operations-runbook.pdf"), Limits())
-    monkeypatch.setenv(isolation.PROCESSES_SETTING, "3")
+    SkillSettings.from_env({"SKILL_CONVERTER_PROCESSES": "3"}).configure_converters()
     assert Workers().size == 3
+    SkillSettings.from_env({"SKILL_CONVERTER_PROCESSES": "many"}).configure_converters()
+    assert Workers().size == isolation.worker_count() >= 2

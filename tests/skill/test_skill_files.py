@@ -75,6 +75,7 @@ def test_a_file_whose_converter_runs_out_of_memory_fails_only_its_record(
             )
         )
     finally:
+        assert isolation._POOL is not None
         isolation._POOL.close()
     assert "converter stopped" in messages(out["2"], "errors")
     assert "Resource model" in texts(out["1"])
