@@ -159,16 +159,24 @@ def hierarchical(document: Document, options: ChunkOptions) -> Layout:
     if packer.is_empty:
         return layout
     overlap = options.child_overlap_tokens
-    leaf_budget = options.leaf_budget
     parents = packer.pack(packer.first, packer.end, options.parent_max_tokens)
     for parent in _drained(parents):
         number = layout.add_parent(parent)
+        leaf_budget = _leaf_budget(document, options, parent)
         leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
         if overlap:
             leaves = with_overlap(document, packer, leaves, parent.start, leaf_budget, overlap)
         for leaf in leaves:
             layout.add_leaf(leaf, number)
     return layout
+
+
+def _leaf_budget(document: Document, options: ChunkOptions, parent: Piece) -> int:
+    """The leaf budget inside ``parent``: ``prose_leaf_budget`` for running prose
+    (``Outline.is_prose``), else ``leaf_budget``."""
+    if options.prose_child_max_tokens and document.outline.is_prose(parent.cut, parent.end):
+        return options.prose_leaf_budget
+    return options.leaf_budget
 
 
 def _drained(items: list[T]) -> Iterator[T]:
