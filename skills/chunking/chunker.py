@@ -16,6 +16,8 @@ from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
+#: What separates the words of a file name: ``1988_ronald-reagan.v2`` reads as four words.
+_NAME_SEPARATORS = re.compile(r"[_\-.+]+")
 
 
 class ChunkingError(ValueError):
@@ -74,7 +76,8 @@ def chunk_document(
         language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking((), (), fmt.value, warnings=(EMPTY_TEXT,), language=language)
-    document = Document.prepare(text, title, fmt, options, language, boundary_model)
+    untitled = key_title(document_key) if options.title_from_key else None
+    document = Document.prepare(text, title, fmt, options, language, boundary_model, untitled)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
@@ -125,6 +128,23 @@ def code_title(document_key: str) -> str:
     """
     path = unquote(urlsplit(document_key).path).strip("/")
     return path if "/" in path or "." in path else ""
+
+
+def key_title(document_key: str) -> str:
+    """The title ``titleFromKey`` gives a document without headings: its key's file name
+    without its suffix, separators as spaces; nothing for a key that is no file name.
+
+    >>> key_title("https://account.blob.core.windows.net/docs/sotu/1988_ronald_reagan.txt")
+    '1988 ronald reagan'
+    >>> key_title("document"), key_title("LICENSE")
+    ('', '')
+    """
+    path = unquote(urlsplit(document_key).path).strip("/")
+    if "/" not in path and "." not in path:
+        return ""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    return " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
 
 
 def _reject_binary(text: str) -> None:

@@ -89,9 +89,11 @@ class Document:
         options: ChunkOptions,
         language: str | None = None,
         boundary_model: BoundaryModel | None = None,
+        untitled: str | None = None,
     ) -> Document:
         """The document read as ``fmt``; for the semantic strategy with a ``boundary_model``,
-        with its topic shifts as cut points too."""
+        with its topic shifts as cut points too; titled ``untitled`` when it has no title and
+        no section of its own."""
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
             outline = read_as_paragraphs(text)
@@ -101,6 +103,8 @@ class Document:
             outline = MARKUPS[fmt].parse(text, reading)
         if options.strategy is Strategy.SEMANTIC and boundary_model is not None:
             outline = with_topic_shifts(outline, text, boundary_model)
+        if not title and not outline.sections:
+            title = untitled
         return cls(
             text,
             TokenIndex(source),
