@@ -16,8 +16,11 @@ from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
-#: What separates the words of a file name: ``1988_ronald-reagan.v2`` reads as four words.
-_NAME_SEPARATORS = re.compile(r"[_\-.+]+")
+#: What separates the words of a file name (``1988_ronald-reagan.v2`` reads as four words), not
+#: the dot of a number (``license-2.0``).
+_NAME_SEPARATORS = re.compile(r"[_+\-]+|\.(?!\d)|(?<!\d)\.")
+#: A file name: a stem with a letter or digit, then a suffix of up to eight letters or digits.
+_FILE_NAME = re.compile(r"(.*[A-Za-z0-9].*)\.[A-Za-z0-9]{1,8}")
 
 
 class ChunkingError(ValueError):
@@ -131,20 +134,18 @@ def code_title(document_key: str) -> str:
 
 
 def key_title(document_key: str) -> str:
-    """The title ``titleFromKey`` gives a document without headings: its key's file name
-    without its suffix, separators as spaces; nothing for a key that is no file name.
+    """The title ``titleFromKey`` gives a document without headings: the file name its key
+    ends in, without its suffix, separators as spaces. A key that ends in no file name with a
+    suffix gives none: the default key, a text's hash, an indexer's base64 key, ``LICENSE``.
 
     >>> key_title("https://account.blob.core.windows.net/docs/sotu/1988_ronald_reagan.txt")
     '1988 ronald reagan'
-    >>> key_title("document"), key_title("LICENSE")
-    ('', '')
+    >>> key_title("document"), key_title("text-5f1c09"), key_title("ruff/LICENSE")
+    ('', '', '')
     """
-    path = unquote(urlsplit(document_key).path).strip("/")
-    if "/" not in path and "." not in path:
-        return ""
-    name = path.rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
-    return " ".join(_NAME_SEPARATORS.sub(" ", stem).split())
+    name = unquote(urlsplit(document_key).path).rstrip("/").rsplit("/", 1)[-1]
+    named = _FILE_NAME.fullmatch(name)
+    return " ".join(_NAME_SEPARATORS.sub(" ", named.group(1)).split()) if named else ""
 
 
 def _reject_binary(text: str) -> None:

@@ -82,8 +82,9 @@ class ChunkOptions(BaseModel):
     )
     #: Whether a document without a single heading, and given no title, is titled by its
     #: ``documentKey``'s file name (``sotu/1988_reagan.txt`` -> ``1988 reagan``): a transcript's
-    #: chunks otherwise say nothing of which document they are from (``chunker.key_title``).
-    title_from_key: bool = False
+    #: chunks otherwise say nothing of which document they are from (``chunker.key_title``;
+    #: measured leave-one-set-out in ``docs/evaluation.md``).
+    title_from_key: bool = True
     heading_depth: int = Field(default=6, ge=1, le=6)
     include_headings: bool = True
     #: Room kept free in every leaf for a context note written after chunking (``with_note``):

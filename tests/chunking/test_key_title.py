@@ -8,7 +8,7 @@ from skills.chunking import ChunkOptions, chunk_document
 
 SPEECH = " ".join(["Mr. Speaker, the state of our Union is strong and the deficit fell."] * 40)
 KEY = "https://account.blob.core.windows.net/docs/sotu/1988_ronald_reagan.txt"
-TITLED = ChunkOptions(title_from_key=True)
+TITLED = ChunkOptions()  # titleFromKey is the default
 
 
 def test_a_document_without_headings_is_titled_by_its_file_name() -> None:
@@ -19,7 +19,7 @@ def test_a_document_without_headings_is_titled_by_its_file_name() -> None:
 
 
 def test_without_the_option_it_has_no_prefix() -> None:
-    result = chunk_document(SPEECH, document_key=KEY)
+    result = chunk_document(SPEECH, document_key=KEY, options=ChunkOptions(title_from_key=False))
     assert all(c.prefix == "" for c in (*result.parents, *result.leaves))
 
 
