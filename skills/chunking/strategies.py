@@ -157,7 +157,8 @@ def with_topic_shifts(outline: Outline, text: str, model: BoundaryModel) -> Outl
 
 
 def hierarchical(document: Document, options: ChunkOptions) -> Layout:
-    """Parents by structure at the parent budget; leaves packed inside each parent."""
+    """Parents by structure at the parent budget; leaves packed inside each parent, at the leaf
+    budget or, for a parent of running prose, at ``prose_child_max_tokens`` (``_leaf_budget``)."""
     packer = document.packer()
     layout = Layout()
     if packer.is_empty:
