@@ -73,7 +73,7 @@ class Policy:
         """The ``assemble`` arguments the options turn on (the others keep their defaults).
 
         >>> parse_policy("budget+once+notoc").assembly
-        {'prefix_once': True, 'skip_contents': True}
+        {'skip_contents': True, 'prefix_once': True}
         """
         return {BUDGET_OPTIONS[option]: True for option in sorted(self.options)}
 
