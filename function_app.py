@@ -18,19 +18,19 @@ import os
 
 import azure.functions as func
 
-from skills.skill import AuthMode, auth_mode, handle_chunk_request, refusal, startup_check
+from skills.skill import AuthMode, SkillSettings, handle_chunk_request, refusal
 
 JSON = "application/json"
 
+#: The app settings, read once: the host restarts the worker when one changes.
+SETTINGS = SkillSettings.from_env(os.environ)
 # entra mode without allowed callers raises here: the host then loads no function at all
-for _note in startup_check(os.environ):
+for _note in SETTINGS.startup_notes():
     logging.getLogger("skills.skill").warning("%s", _note)
 
 app = func.FunctionApp(
     http_auth_level=(
-        func.AuthLevel.ANONYMOUS
-        if auth_mode(os.environ) is AuthMode.ENTRA
-        else func.AuthLevel.FUNCTION
+        func.AuthLevel.ANONYMOUS if SETTINGS.auth is AuthMode.ENTRA else func.AuthLevel.FUNCTION
     )
 )
 
@@ -38,8 +38,8 @@ app = func.FunctionApp(
 @app.route(route="chunk", methods=["POST"])
 def chunk(req: func.HttpRequest) -> func.HttpResponse:
     """The custom skill: WebApiSkill request in, one result per recordId out."""
-    reply = refusal(req.headers, os.environ) or handle_chunk_request(
-        req.get_body(), req.params, os.environ
+    reply = refusal(req.headers, SETTINGS) or handle_chunk_request(
+        req.get_body(), req.params, SETTINGS
     )
     return func.HttpResponse(reply.body, status_code=reply.status, mimetype=JSON, charset="utf-8")
 

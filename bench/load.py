@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from skills.chunking import chunk_document  # noqa: E402
-from skills.skill import handle_chunk_request  # noqa: E402
+from skills.skill import SkillSettings, handle_chunk_request  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_DOCS = ROOT.parent / "shared" / "eval" / "dev" / "docs"
@@ -321,7 +321,7 @@ def probe(body_file: Path, rounds: int = 3) -> dict[str, list[float]]:
     body = body_file.read_bytes()
     values = json.loads(body)["values"]
     docs = [(v["data"]["text"], v["data"]["documentKey"]) for v in values]
-    os.environ["SKILL_TIME_BUDGET_SECONDS"] = "230"
+    settings = SkillSettings.from_env({**os.environ, "SKILL_TIME_BUDGET_SECONDS": "230"})
 
     def engine() -> None:
         for text, key in docs:
@@ -331,7 +331,7 @@ def probe(body_file: Path, rounds: int = 3) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"engine_cpu_s": [], "handler_cpu_s": []}
     for _ in range(rounds):
         out["engine_cpu_s"].append(cpu_seconds(engine))
-        out["handler_cpu_s"].append(cpu_seconds(lambda: handle_chunk_request(body, {}, os.environ)))
+        out["handler_cpu_s"].append(cpu_seconds(lambda: handle_chunk_request(body, {}, settings)))
     return out
 
 

@@ -54,7 +54,7 @@ MODULES = (
     "outline",
     "pack",
     "finer",
-    "context",
+    "prefix",
     "token_index",
     "sentences",
     "chunker",

@@ -48,6 +48,29 @@ soffice --headless --convert-to \
   --outdir "$work/locked" "$work/operations-runbook.docx" >/dev/null
 cp "$work/locked/operations-runbook.pdf" "$out/locked.pdf"
 
+# A tagged PDF without bookmarks (Word's and LibreOffice's "tagged PDF"): its structure tree marks
+# a heading set in the body's type (H3) that only the tags can tell from a paragraph.
+cat > "$work/tagged-report.html" <<'HTML'
+<html><head><meta charset="utf-8"><title>Harbour Works</title></head><body>
+<h1>Harbour Works</h1>
+<p>The harbour board met in spring to plan the works on the quays, the locks and the channel, and this report sets out what was agreed.</p>
+<p>Each part below says what will be done, by whom, and when the work is to be finished.</p>
+<h2>Silt in the channel</h2>
+<p>The channel silts up every winter. Dredging will start in March and end before the summer traffic.</p>
+<p>The spoil goes to the reclaimed land north of the lock.</p>
+<h3 style="font-weight:normal;font-size:12pt;font-family:serif;margin:0">Tides and dredging windows</h3>
+<p>Dredgers work two hours either side of low water, when the current in the channel is weakest.</p>
+<p>Spring tides shorten the window to three hours a day.</p>
+<h2>Lock gates</h2>
+<p>The outer gates are to be replaced. The new gates are steel, built off site and floated in.</p>
+<p>The lock will be closed for six weeks while the gates are hung.</p>
+</body></html>
+HTML
+soffice --headless --infilter="HTML (StarWriter)" --convert-to \
+  'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"},"ExportBookmarks":{"type":"boolean","value":"false"}}' \
+  --outdir "$work" "$work/tagged-report.html" >/dev/null
+cp "$work/tagged-report.pdf" "$out/"
+
 # A workbook: the error-code table of the runbook, as LibreOffice Calc saves a CSV.
 "$py" - samples/operations-runbook.md "$work/error-codes.csv" <<'PY'
 import csv, sys

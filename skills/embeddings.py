@@ -2,7 +2,7 @@
 
 The evaluation harness and the search side's local end-to-end run both embed through this module,
 so both measure with the same vectors. The Function App imports only its Azure OpenAI part,
-lazily, for the ``semantic`` strategy's topic shifts (``skills.skill.boundaries``); the local model
+lazily, for the ``semantic`` strategy's topic shifts (``skills.llm.boundaries``); the local model
 and the cache are for development.
 
 - :class:`LocalMiniLMEmbedder`: all-MiniLM-L6-v2 (384 dimensions) from the PyPI package

@@ -18,7 +18,7 @@ from skills.local.package import deployed_files
 ROOT = Path(__file__).resolve().parents[1]
 #: Imported on demand by the request path; each must be in the package.
 LAZY_MODULES = [
-    "skills.skill.boundaries",
+    "skills.llm.boundaries",
     "skills.embeddings",
     "skills.formats.registry",
     "skills.formats.read",

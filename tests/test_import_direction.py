@@ -1,11 +1,13 @@
 """Imports point down the house, never up: the engine imports nothing of the project but itself;
-the file formats only the engine; the skill nothing of the search side, the evaluation or the
-local tools. A module that needs something from a floor above has it handed in instead (as the
-engine takes a ``BoundaryModel``), or the thing moves down.
+the file formats only the engine; the model calls only the engine and the embedders; the skill
+nothing of the search side, the evaluation or the local tools. A module that needs something from
+a floor above has it handed in instead (as the engine takes a ``BoundaryModel``), or the thing
+moves down.
 
-The floors, bottom up: the engine (``skills.chunking``); the formats (``skills.formats``); the
-skill (``skills.skill``); the search side (``skills.search``, whose field contract names what the
-skill sends); the evaluation (``skills.evaluation``); the tools (``skills.local``, ``bench``).
+The floors, bottom up: the engine (``skills.chunking``); the formats (``skills.formats``) and the
+model calls (``skills.llm``); the skill (``skills.skill``); the search side (``skills.search``,
+whose field contract names what the skill sends); the evaluation (``skills.evaluation``); the
+tools (``skills.local``, ``bench``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def _outside(*packages: str) -> Callable[[str], bool]:
 RULES: dict[str, Callable[[str], bool]] = {
     "chunking": _within("skills.chunking"),
     "formats": _within("skills.formats", "skills.chunking"),
+    "llm": _within("skills.llm", "skills.chunking", "skills.embeddings"),
     "skill": _outside("skills.search", "skills.evaluation", "skills.local"),
 }
 

@@ -1,5 +1,6 @@
-"""The public faces: code outside ``skills/chunking/`` imports only ``skills.chunking``, and code
-outside ``skills/skill/`` only ``skills.skill``.
+"""The public faces: code outside ``skills/chunking/`` imports only ``skills.chunking``, code
+outside ``skills/skill/`` only ``skills.skill``, and code outside ``skills/llm/`` only
+``skills.llm``.
 
 As httpx tests its exported members, this keeps the engine's internals free to change: a module
 outside the engine that needs something from inside asks for it to be exported from
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import skills.chunking
+import skills.llm
 import skills.skill
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,12 +81,6 @@ def test_the_check_sees_an_internal_import(tmp_path: Path) -> None:
 SKILL = ROOT / "skills" / "skill"
 #: Diagnostics of the skill's own memory, which read its internals on purpose.
 SKILL_INTERNAL_READERS = frozenset({ROOT / "bench" / "skill_memory.py"})
-#: Imports of the skill's internals still made from outside, each a line: the LLM-calling
-#: modules, which issue 35 (item 4) moves to a package of their own; its face replaces these.
-SKILL_INTERNALS_STILL_USED = {
-    ("skills/evaluation/contextual.py", "skills.skill.contextual"),
-    ("skills/evaluation/contextual.py", "skills.skill.chat"),
-}
 
 
 def skill_imports(path: Path) -> Iterator[tuple[int, str]]:
@@ -97,7 +93,6 @@ def test_nothing_outside_the_skill_imports_its_internals() -> None:
         f"{path.relative_to(ROOT)}:{line} imports {module}"
         for path in outside_modules(SKILL, SKILL_INTERNAL_READERS)
         for line, module in skill_imports(path)
-        if (path.relative_to(ROOT).as_posix(), module) not in SKILL_INTERNALS_STILL_USED
     ]
     assert not found, "import these from skills.skill (export them there):\n" + "\n".join(found)
 
@@ -112,3 +107,34 @@ def test_the_check_sees_an_import_of_the_skills_internals(tmp_path: Path) -> Non
     planted = tmp_path / "planted.py"
     planted.write_text("from skills.skill.inputs import LLM_NOTE_TOKENS\nimport skills.skill\n")
     assert [module for _, module in skill_imports(planted)] == ["skills.skill.inputs"]
+
+
+LLM = ROOT / "skills" / "llm"
+
+
+def test_nothing_outside_the_model_calls_imports_their_internals() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in outside_modules(LLM, frozenset())
+        for line, module in internal_imports(path, "skills.llm")
+    ]
+    assert not found, "import these from skills.llm (export them there):\n" + "\n".join(found)
+
+
+def test_every_name_the_model_calls_export_exists() -> None:
+    missing = [name for name in skills.llm.__all__ if not hasattr(skills.llm, name)]
+    assert not missing
+
+
+def test_every_allowed_reader_of_internals_still_reads_them() -> None:
+    """An allow-list line whose module no longer reads the internals is dead: drop it."""
+    dead = [
+        path.relative_to(ROOT).as_posix()
+        for readers, package in (
+            (INTERNAL_READERS, "skills.chunking"),
+            (SKILL_INTERNAL_READERS, "skills.skill"),
+        )
+        for path in sorted(readers)
+        if not any(internal_imports(path, package))
+    ]
+    assert not dead, f"allowed to read internals but no longer does: {dead}"

@@ -191,7 +191,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'SKILL_TIME_BUDGET_SECONDS'
           value: string(skillTimeBudgetSeconds)
         }
-        // The semantic strategy's topic shifts (skills/skill/boundaries.py): keyless, as the UAMI
+        // The semantic strategy's topic shifts (skills/llm/boundaries.py): keyless, as the UAMI
         // that AZURE_CLIENT_ID names for ManagedIdentityCredential; role in rbac.bicep.
         {
           name: 'AZURE_OPENAI_ENDPOINT'
@@ -205,7 +205,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'AZURE_OPENAI_EMBEDDING_DIMENSIONS'
           value: string(embeddingDimensions)
         }
-        // contextualize=llm (skills/skill/contextual.py): empty means off. Notes are cached in the
+        // contextualize=llm (skills/llm/notes.py): empty means off. Notes are cached in the
         // host storage (AzureWebJobsStorage__blobServiceUri, Storage Blob Data Owner in rbac.bicep).
         {
           name: 'AZURE_OPENAI_CHAT_DEPLOYMENT'

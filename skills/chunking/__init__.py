@@ -12,13 +12,13 @@ from skills.chunking.chunker import (
     detect_format,
     document_sections,
 )
-from skills.chunking.context import PATH_SEPARATOR, with_note
 from skills.chunking.markup import SUFFIX_FORMATS
 from skills.chunking.markup.languages import LANGUAGES, CodeLanguage, language_of
 from skills.chunking.markup.plaintext import numbered_title
 from skills.chunking.model import Chunk, Chunking
 from skills.chunking.options import ChunkOptions, Format, Strategy
 from skills.chunking.pages import PageMap, without_page_markers
+from skills.chunking.prefix import PATH_SEPARATOR, with_note
 from skills.chunking.semantic import EmbeddingBoundaries, TextEmbedder
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.strategies import BoundaryModel

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from skills.chunking.context import ContextBuilder
 from skills.chunking.outline import Outline
 from skills.chunking.piece import Piece
+from skills.chunking.prefix import PrefixBuilder
 from skills.chunking.sentences import sentence_starts
 from skills.chunking.token_index import SAFE, TokenIndex
 
@@ -27,13 +27,13 @@ class FinerCuts:
         text: str,
         index: TokenIndex,
         outline: Outline,
-        context: ContextBuilder,
+        prefixes: PrefixBuilder,
         measure: Callable[[int, int, int], Piece | None],
     ) -> None:
         self.text = text
         self.index = index
         self.outline = outline
-        self.context = context
+        self.prefixes = prefixes
         self.measure = measure
         self.avoid = {position for c in outline.containers for position in c.avoid}
         self.by_rows = any(c.row_start is not None for c in outline.containers)
@@ -90,7 +90,7 @@ class FinerCuts:
         ends = self.index.ends
         position = start
         while position < end:
-            room = budget - self.context.upper_bound(position, budget)
+            room = budget - self.prefixes.upper_bound(position, budget)
             first_token = self.index.tokens_before(position)
             stop = min(end, int(ends[min(first_token + max(room, 1), len(ends)) - 1]))
             stop = max(stop, position + 1)

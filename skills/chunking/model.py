@@ -21,7 +21,7 @@ class Chunk:
     ``source[start:end] == text``; ``tokens == count_tokens(embed_text)`` (or above it, by a
     token or two, for a chunk over a run of 32,000 characters with no safe cut:
     ``token_index``) and never above the strategy's limit; children lie inside their parent.
-    ``embed_text`` is ``text`` preceded by ``prefix``, the context it needs to stand alone: the
+    ``embed_text`` is ``text`` preceded by ``prefix``, what it needs to stand alone: the
     heading path, and where a table or code block was cut, the table's header rows or the code
     fence's opening line; page markers (``<!-- PageBreak -->``) are left out of it, their pages
     are in ``pages``.
@@ -44,7 +44,7 @@ class Chunk:
     headings: tuple[str, ...] = ()
     pages: tuple[int, ...] = ()
     path_chars: int = 0  # ``prefix[:path_chars]`` is the heading path line and its blank line
-    note: str = ""  # a context note placed after the heading path (``context.with_note``)
+    note: str = ""  # a context note placed after the heading path (``prefix.with_note``)
 
     @property
     def text(self) -> str:
@@ -88,9 +88,9 @@ class ChunkRows:
         self.ends = array("q")
         self.tokens = array("i")
         self.parents = array("i")  # the parent's row, NO_PARENT for none
-        self.contexts = array("i")  # a row of ``context_list``
-        self.context_list: list[tuple[str, tuple[str, ...], int]] = []
-        self._context_rows: dict[tuple[str, tuple[str, ...], int], int] = {}
+        self.prefix_rows = array("i")  # a row of ``prefix_list``
+        self.prefix_list: list[tuple[str, tuple[str, ...], int]] = []
+        self._prefix_row_of: dict[tuple[str, tuple[str, ...], int], int] = {}
 
     def add(
         self,
@@ -102,19 +102,19 @@ class ChunkRows:
         path_chars: int,
         parent: int = NO_PARENT,
     ) -> None:
-        context = (prefix, headings, path_chars)
-        row = self._context_rows.setdefault(context, len(self.context_list))
-        if row == len(self.context_list):
-            self.context_list.append(context)
+        key = (prefix, headings, path_chars)
+        row = self._prefix_row_of.setdefault(key, len(self.prefix_list))
+        if row == len(self.prefix_list):
+            self.prefix_list.append(key)
         self.starts.append(start)
         self.ends.append(end)
         self.tokens.append(tokens)
         self.parents.append(parent)
-        self.contexts.append(row)
+        self.prefix_rows.append(row)
 
     def finish(self) -> None:
-        """No more rows: drops the lookup of distinct contexts, needed only while adding."""
-        self._context_rows.clear()
+        """No more rows: drops the lookup of distinct prefixes, needed only while adding."""
+        self._prefix_row_of.clear()
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -145,7 +145,7 @@ class ChunkTable(Sequence[Chunk]):
         self._repeats: dict[int, int] = {}  # row -> occurrence, for the few repeated chunks
         _count_without_markers(rows, source)
         for row in range(len(rows)):
-            _, headings, _ = rows.context_list[rows.contexts[row]]
+            _, headings, _ = rows.prefix_list[rows.prefix_rows[row]]
             digest, occurrence = ids.key(level, headings, source, rows.starts[row], rows.ends[row])
             self._digests += digest
             if occurrence:
@@ -194,7 +194,7 @@ class ChunkTable(Sequence[Chunk]):
 
     def _make(self, row: int) -> Chunk:
         rows = self._rows
-        prefix, headings, path_chars = rows.context_list[rows.contexts[row]]
+        prefix, headings, path_chars = rows.prefix_list[rows.prefix_rows[row]]
         start, end, parent = rows.starts[row], rows.ends[row], rows.parents[row]
         parents = self._parents if parent != NO_PARENT else None
         return Chunk(
@@ -228,11 +228,11 @@ def fold_marker_only(rows: ChunkRows, source: str) -> ChunkRows:
         holds = first < len(markers) and markers[first] < end
         return holds and not without_page_markers(source[start:end]).strip()
 
-    kept: list[list[int]] = []  # [start, end, tokens, parent, context row]
+    kept: list[list[int]] = []  # [start, end, tokens, parent, prefix row]
     waiting: list[int] | None = None  # a lone row to join to the next row of its parent
     for row in range(len(rows)):
         entry = [rows.starts[row], rows.ends[row], rows.tokens[row], rows.parents[row],
-                 rows.contexts[row]]  # fmt: skip
+                 rows.prefix_rows[row]]  # fmt: skip
         if lone(row):
             before = kept[-1] if kept else None
             if before and before[3] == entry[3] and not source[before[1] : entry[0]].strip():
@@ -245,8 +245,8 @@ def fold_marker_only(rows: ChunkRows, source: str) -> ChunkRows:
             waiting = None
         kept.append(entry)
     folded = ChunkRows()
-    for start, end, tokens, parent, context in kept:
-        prefix, headings, path_chars = rows.context_list[context]
+    for start, end, tokens, parent, prefix_row in kept:
+        prefix, headings, path_chars = rows.prefix_list[prefix_row]
         folded.add(start, end, tokens, prefix, headings, path_chars, parent)
     return folded
 
@@ -262,7 +262,7 @@ def _count_without_markers(rows: ChunkRows, source: str) -> None:
         start, end = rows.starts[row], rows.ends[row]
         first = bisect_left(markers, start)
         if first < len(markers) and markers[first] < end:
-            prefix = rows.context_list[rows.contexts[row]][0]
+            prefix = rows.prefix_list[rows.prefix_rows[row]][0]
             text = without_page_markers(source[start:end])
             rows.tokens[row] = count_tokens(prefix + text)
 

@@ -92,7 +92,7 @@ class Container:
     avoid: tuple[int, ...] = ()
     row_start: re.Pattern[str] | None = None
     #: a row's first cell, from its line start (a pipe table's key column): a piece that starts
-    #: inside a row after it reopens it too (``ContextBuilder``)
+    #: inside a row after it reopens it too (``PrefixBuilder``)
     row_key: re.Pattern[str] | None = None
 
 

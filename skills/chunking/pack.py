@@ -26,11 +26,11 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from skills.chunking.context import ContextBuilder
 from skills.chunking.finer import FinerCuts
 from skills.chunking.levels import Level
 from skills.chunking.outline import Attach, Outline
 from skills.chunking.piece import Budget, Cuts, Piece, text_start
+from skills.chunking.prefix import PrefixBuilder
 from skills.chunking.tidy import absorb_small, no_word_for_company
 from skills.chunking.token_index import TokenIndex
 
@@ -54,13 +54,13 @@ class Packer:
     """Packs ranges of one document, nested ones too (parents, then the children in each)."""
 
     def __init__(
-        self, text: str, index: TokenIndex, outline: Outline, context: ContextBuilder
+        self, text: str, index: TokenIndex, outline: Outline, prefixes: PrefixBuilder
     ) -> None:
         self.text = text
         self.index = index
-        self.context = context
+        self.prefixes = prefixes
         self.outline = outline
-        self.finer = FinerCuts(text, index, outline, context, self.measure)
+        self.finer = FinerCuts(text, index, outline, prefixes, self.measure)
         first = _first_content(text, outline.content_start, outline.content_end)
         low = bisect_right(outline.positions, first)
         high = bisect_left(outline.positions, outline.content_end)
@@ -132,7 +132,7 @@ class Packer:
         estimate = cuts.cumulative[j] - cuts.cumulative[i]
         if estimate > budget:
             return False
-        return self.context.upper_bound(cuts.positions[i], budget) + estimate <= budget
+        return self.prefixes.upper_bound(cuts.positions[i], budget) + estimate <= budget
 
     def _pack(self, cuts: Cuts, i: int, j: int, task: Task) -> None:
         """Pack the range between cut points ``i`` and ``j``: one piece if it fits the target,
@@ -197,14 +197,14 @@ class Packer:
             best = max(levels[k] for k in boundaries)
         chosen = [i, *(k for k in boundaries if levels[k] == best), j]
         goal = task.budget.target
-        room = max(1, goal - self.context.upper_bound(positions[i], goal))
+        room = max(1, goal - self.prefixes.upper_bound(positions[i], goal))
         total = cumulative[j] - cumulative[i]
         target = total / -(-total // room) * BALANCE_SLACK
         k = 0
         while k < len(chosen) - 1:
             first = chosen[k]
             # ``_fits`` for every end at once: the prefix bound depends on the start alone
-            text_room = goal - self.context.upper_bound(positions[first], goal)
+            text_room = goal - self.prefixes.upper_bound(positions[first], goal)
             reach = min(target, text_room)
             k += 1
             while k < len(chosen) - 1 and cumulative[chosen[k + 1]] - cumulative[first] <= reach:
@@ -321,7 +321,7 @@ class Packer:
         """``[cut, end)`` as one piece under a shorter heading path, if it is a code block or a
         table (after the lines that lead into it) or one line or row of one, and fits ``limit``
         so: a block is cut only when it alone exceeds the budget, and its heading path gives way
-        first (see ``ContextBuilder.fitted``)."""
+        first (see ``PrefixBuilder.fitted``)."""
         text, outline = self.text, self.outline
         start = text_start(text, cut, end)
         text_tokens = self.index.count(start, end)
@@ -340,7 +340,7 @@ class Packer:
         whole = first == block.start and end >= block.end
         if not whole and self.finer.lines(first, min(end, block.end)):
             return None
-        prefix = self.context.fitted(start, end, limit - text_tokens)
+        prefix = self.prefixes.fitted(start, end, limit - text_tokens)
         if prefix is None:
             return None
         tokens = prefix.tokens + text_tokens
@@ -448,7 +448,7 @@ class Packer:
             start = text_start(self.text, cut, end)
         if start >= end:
             return None
-        prefix = self.context.for_span(start, end, budget)
+        prefix = self.prefixes.for_span(start, end, budget)
         text_tokens = self.index.count(start, end)
         tokens = prefix.tokens + text_tokens
         return Piece(

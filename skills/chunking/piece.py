@@ -42,7 +42,7 @@ class Piece:
     tokens: int  # exact tokens of ``prefix + text[start:end]``
     headings: tuple[str, ...]
     text_tokens: int  # of ``text[start:end]`` alone
-    path_chars: int  # of ``prefix``: its heading path line (see ``context.Prefix``)
+    path_chars: int  # of ``prefix``: its heading path line (see ``prefix.Prefix``)
 
 
 def text_start(text: str, cut: int, end: int) -> int:

@@ -17,15 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from skills.chunking.context import ContextBuilder
 from skills.chunking.levels import Level
 from skills.chunking.markup import MARKUPS, Reading, read_as_paragraphs
 from skills.chunking.model import NO_PARENT, ChunkRows
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format, Strategy
-from skills.chunking.outline import Outline
+from skills.chunking.outline import NO_SECTION, Outline
 from skills.chunking.pack import Packer
 from skills.chunking.piece import Piece, text_start
+from skills.chunking.prefix import PrefixBuilder
 from skills.chunking.token_index import SAFE, TokenIndex, last_safe
 
 T = TypeVar("T")
@@ -78,7 +78,7 @@ class Document:
     text: str
     index: TokenIndex
     outline: Outline
-    context: ContextBuilder
+    prefixes: PrefixBuilder
 
     @classmethod
     def prepare(
@@ -109,11 +109,11 @@ class Document:
             text,
             TokenIndex(source),
             outline,
-            ContextBuilder(text, outline, title, options.include_headings),
+            PrefixBuilder(text, outline, title, options.include_headings),
         )
 
     def packer(self) -> Packer:
-        return Packer(self.text, self.index, self.outline, self.context)
+        return Packer(self.text, self.index, self.outline, self.prefixes)
 
 
 def run_strategy(
@@ -204,10 +204,17 @@ def with_overlap(
     that re-covers nearly all of the leaf before makes a near duplicate (on the runbook
     sample, 22 children began four characters after the one before), which costs an
     embedding and a k-NN slot for no new text.
+
+    Nor does an overlap reach back across a heading: a leaf keeps to the section it starts in
+    (``_section_floor``), so a section's first leaf, which begins at its heading, gets none. A
+    leaf that began with the tail of the section before would be prefixed with the path the two
+    sections share, not its own: the guide's Authentication paragraph was embedded under the
+    document's title alone, and lost "How do I authenticate" to a section named in its prefix.
     """
     index = document.index
     result = leaves[:1]
     for previous, leaf in itertools.pairwise(leaves):
+        floor = max(floor, _section_floor(document.outline, leaf.start))
         # The overlap and the leaf only grow as the start moves back: estimate from the token
         # index where the limits are reached (the end of the token ``room`` tokens before the
         # leaf), then confirm with exact counts, moving forward.
@@ -233,6 +240,12 @@ def with_overlap(
     return result
 
 
+def _section_floor(outline: Outline, position: int) -> int:
+    """Where the innermost section holding ``position`` starts (0 before the first heading)."""
+    section = outline.section_at(position)
+    return 0 if section == NO_SECTION else outline.sections[section].start
+
+
 def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     """Token windows of ``child_max_tokens`` (heading path included) overlapping by
     ``child_overlap_tokens``, each ended at the last safe position inside the window."""
@@ -244,7 +257,7 @@ def fixed_windows(document: Document, options: ChunkOptions) -> Layout:
     end_of_text = packer.end  # before any back matter
     ends = index.ends
     while position < end_of_text:
-        room = max(1, budget - document.context.upper_bound(position, budget))
+        room = max(1, budget - document.prefixes.upper_bound(position, budget))
         first_token = index.tokens_before(position)
         last_token = first_token + room
         stop = end_of_text if last_token >= index.total else int(ends[last_token - 1])

@@ -37,7 +37,7 @@ from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import DEFAULT_DEV_SET, Dataset, load_dataset
 from skills.evaluation.grid import Candidate
 from skills.evaluation.spans import Span
-from skills.skill import LLM_NOTE_TOKENS
+from skills.skill import LLM_NOTE_TOKENS, SkillSettings
 
 NoteWriter = Callable[[str, str, Chunking, ChunkOptions], Chunking]
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.DOTALL)
@@ -66,28 +66,17 @@ def free_notes(doc: str, text: str, chunked: Chunking, options: ChunkOptions) ->
 
 def llm_notes(env: Mapping[str, str]) -> tuple[NoteWriter, dict[str, int]]:
     """A writer of ``contextualize=llm`` notes (no cache, budgets as configured, an hour per
-    document) and the token totals it adds to."""
-    from skills.skill.contextual import ContextSettings, Ledger, contextualize
+    document, each document a batch of its own) and the token totals it adds to."""
+    from skills.llm import NoteRun
 
-    settings = ContextSettings.from_env(env)
+    settings = SkillSettings.from_env(env).notes
     if settings is None:
         raise LookupError("no chat deployment")
-    model = settings.model()
     totals = {"input": 0, "cached": 0, "output": 0, "notes": 0, "missing": 0}
 
     def write(doc: str, text: str, chunked: Chunking, options: ChunkOptions) -> Chunking:
-        noted, stats = contextualize(
-            chunked,
-            text,
-            None,
-            options.child_max_tokens,
-            options.note_tokens,
-            settings,
-            model,
-            None,
-            Ledger(settings.batch_max_tokens),
-            time.monotonic() + 3600,
-        )
+        run = NoteRun.start(settings)
+        noted, stats = run.write(chunked, text, None, options, time.monotonic() + 3600)
         totals["input"] += stats.usage.prompt
         totals["cached"] += stats.usage.cached
         totals["output"] += stats.usage.completion
@@ -124,10 +113,9 @@ def noted_chunk_set(dataset: Dataset, writer: NoteWriter | None) -> ChunkSet:
 
 def count_costs(dataset: Dataset, env: Mapping[str, str]) -> dict[str, float]:
     """Input and output tokens the ``llm`` notes of ``dataset`` would take, by ``cl100k_base``."""
-    from skills.skill.chat import ChatTarget
-    from skills.skill.contextual import ContextSettings, Prompts, output_tokens
+    from skills.llm import ChatTarget, NoteSettings, Prompts, output_tokens
 
-    settings = ContextSettings.from_env(env) or ContextSettings(ChatTarget("", "", ""))
+    settings = SkillSettings.from_env(env).notes or NoteSettings(ChatTarget("", "", ""))
     options = ChunkOptions(note_tokens=LLM_NOTE_TOKENS)
     children = prompt_tokens = 0
     for doc, text in dataset.documents.items():

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skills.evaluation.cracking import cracked_text
 from skills.evaluation.spans import Span
 from skills.formats.conversion import ConversionError
 from skills.formats.read import read_file
@@ -50,6 +51,8 @@ class Question:
     doc: str
     kind: str
     references: tuple[Span, ...]
+    #: The physical page (from 1) of the answer in a paged document (a PDF), when recorded.
+    page: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,9 @@ class Dataset:
     #: A converted document's title, which the skill chunks it with (``skills.formats``: an HTML
     #: page's ``<title>``, an Office file's core title); the engine puts it before every path.
     titles: Mapping[str, str] = field(default_factory=dict)
+    #: A PDF's text as the built-in path's document cracking gives it (``cracking.py``), which
+    #: the emulated Text Split baseline splits; other documents are cracked to their own text.
+    cracked: Mapping[str, str] = field(default_factory=dict)
 
     def reference_text(self, question: Question) -> str:
         return "\n".join(self.documents[r.doc][r.start : r.end] for r in question.references)
@@ -73,22 +79,28 @@ def load_documents(folder: Path, named: Iterable[str] = ()) -> dict[str, str]:
     return _load_folder(folder, named)[0]
 
 
-def _load_folder(folder: Path, named: Iterable[str] = ()) -> tuple[dict[str, str], dict[str, str]]:
-    """:func:`load_documents`, and the titles of the converted ones."""
+def _load_folder(
+    folder: Path, named: Iterable[str] = ()
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """:func:`load_documents`, the titles of the converted ones and the PDFs' cracked text."""
     if not folder.is_dir():
         raise DatasetError(f"docs folder {folder} does not exist")
     paths = {path for path in folder.rglob("*") if path.suffix.lower() in TEXT_SUFFIXES}
     paths.update(folder / name for name in named if name and _inside(Path(name)))
-    documents, titles = {}, {}
+    documents, titles, cracked = {}, {}, {}
     for path in sorted(paths):
         if path.is_file():
             name = path.relative_to(folder).as_posix()
-            documents[name], title = read_document(path.read_bytes(), path.as_posix())
+            data = path.read_bytes()
+            documents[name], title = read_document(data, path.as_posix())
             if title:
                 titles[name] = title
+            plain = cracked_text(data, path.as_posix())
+            if plain is not None:
+                cracked[name] = plain
     if not documents:
         raise DatasetError(f"no {'/'.join(sorted(TEXT_SUFFIXES))} documents under {folder}")
-    return documents, titles
+    return documents, titles, cracked
 
 
 def _inside(relative: Path) -> bool:
@@ -132,8 +144,8 @@ def _doc_name(record: Mapping[str, Any]) -> str:
 def load_dataset(docs: Path, questions: Path) -> Dataset:
     """Documents of ``docs`` and the questions of ``questions`` (``.jsonl`` or ``.csv``)."""
     named = (_doc_name(record) for _, record in read_records(questions))
-    documents, titles = _load_folder(docs, named)
-    return Dataset(documents, load_questions(questions, documents), titles)
+    documents, titles, cracked = _load_folder(docs, named)
+    return Dataset(documents, load_questions(questions, documents), titles, cracked)
 
 
 def load_questions(questions: Path, documents: Mapping[str, str]) -> tuple[Question, ...]:
@@ -175,7 +187,9 @@ def parse_question(record: Mapping[str, Any], documents: Mapping[str, str], wher
     doc = resolve_doc(_doc_name(record), documents, where)
     identifier = str(record.get("id") or where.rsplit(":", 1)[-1])
     kind = str(record.get("kind") or "all")
-    return Question(identifier, text, doc, kind, _references(record, doc, documents[doc], where))
+    references = _references(record, doc, documents[doc], where)
+    page = record.get("page")
+    return Question(identifier, text, doc, kind, references, None if page is None else int(page))
 
 
 def resolve_doc(name: str, documents: Mapping[str, str], where: str) -> str:

@@ -8,6 +8,8 @@ A grid file is JSON: ``{"baselines": true, "candidates": [CANDIDATE, ...]}``, ea
 - ``fixed`` / ``recursive``: ``{"size": 512, "overlap": 128}``;
 - ``mdheader``: ``{"size": 400, "overlap": 0, "keepHeaders": false}``;
 - ``parent-child``: ``{"child": 128, "parent": 512}``;
+- ``textsplit``: ``{"size": 2000, "overlap": 500}``, the built-in path (cracked text, Text Split
+  pages in characters: :func:`skills.evaluation.baselines.text_split`);
 
 and ``returns`` is a policy of :mod:`skills.evaluation.returns` (default ``parent``; flat chunk
 sets return the leaf whatever it says). ``"baselines": true`` (the default) adds the issue's
@@ -28,7 +30,7 @@ from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.engine import engine_chunks
 from skills.evaluation.returns import parse_policy
 
-CHUNKERS = ("engine", "fixed", "recursive", "mdheader", "parent-child")
+CHUNKERS = ("engine", "fixed", "recursive", "mdheader", "parent-child", "textsplit")
 
 
 @dataclass(frozen=True)
@@ -58,12 +60,16 @@ def chunk(
     text: str,
     boundary_model: BoundaryModel | None = None,
     title: str | None = None,
+    cracked: str | None = None,
 ) -> ChunkSet:
     """The candidate's chunk set for one document (``boundary_model``: for ``semantic``; the
-    engine chunks with the ``title`` the skill would give it, the baselines know none)."""
+    engine chunks with the ``title`` the skill would give it, the baselines know none; the
+    built-in path splits the ``cracked`` text when the document has one)."""
     p = candidate.params
     if candidate.chunker == "engine":
         return engine_chunks(doc, text, dict(p), boundary_model, title)
+    if candidate.chunker == "textsplit":
+        return baselines.text_split(doc, text, cracked, int(p["size"]), int(p["overlap"]))
     if candidate.chunker == "fixed":
         return baselines.fixed(doc, text, int(p["size"]), int(p["overlap"]))
     if candidate.chunker == "recursive":
@@ -75,7 +81,8 @@ def chunk(
     return baselines.parent_child(doc, text, int(p["child"]), int(p["parent"]))
 
 
-#: The baselines of issue 5 (and BASELINES.md), always in the same run as our candidates.
+#: The baselines of issue 5 (and BASELINES.md), and the built-in path Azure AI Search offers
+#: without this skill (issue 30), always in the same run as our candidates.
 BASELINES = (
     Candidate("fixed-512-128", "fixed", {"size": 512, "overlap": 128}, "child", True),
     Candidate("fixed-256-0", "fixed", {"size": 256, "overlap": 0}, "child", True),
@@ -84,6 +91,13 @@ BASELINES = (
     Candidate("mdheader-recursive-400-0", "mdheader", {"size": 400, "overlap": 0}, "child", True),
     Candidate(
         "parent-child-128-512", "parent-child", {"child": 128, "parent": 512}, "parent", True
+    ),
+    Candidate(
+        "azure-textsplit-2000-500",
+        "textsplit",
+        {"size": baselines.TEXT_SPLIT_PAGE, "overlap": baselines.TEXT_SPLIT_OVERLAP},
+        "child",
+        True,
     ),
 )
 

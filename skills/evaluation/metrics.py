@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import fmean
 
 from skills.evaluation.spans import Span, overlap_length
@@ -45,6 +45,8 @@ Cutter = Callable[[Span, int], int]
 Prompt = Callable[[int], Sequence[tuple[Span, str]]]
 #: ``(span, prefix) -> whether the passage holds table rows without their header``.
 Headerless = Callable[[Span, str], bool]
+#: ``span -> whether it holds text of the answer's recorded page``.
+OnPage = Callable[[Span], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,8 @@ class QuestionScore:
     chroma_precision: float
     chroma_iou: float
     context_tokens: int  # tokens of the top CONTEXT_K contexts
+    #: Budget -> the prompt holds text of the answer's recorded page (questions with a page).
+    budget_page: Mapping[int, bool] = field(default_factory=dict)
 
     def hit_at(self, k: int) -> bool:
         return self.rank is not None and self.rank <= k
@@ -149,13 +153,16 @@ def score_question(
     cut: Cutter,
     prompt: Prompt | None = None,
     headerless: Headerless = lambda span, prefix: False,
+    on_page: OnPage | None = None,
 ) -> QuestionScore:
     """All metrics of one question; ``contexts(n)`` is what the top ``n`` leaf hits return.
 
     ``k`` counts leaf hits, as the reference judge does: the top 5 children of a parent-child
     strategy may return fewer than 5 distinct parents. The budget metrics take ``prompt(budget)``
     when the policy assembles one, else everything returned for the top ``SEARCH_DEPTH`` leaves,
-    in rank order, cut to the budget (:func:`within_budget`).
+    in rank order, cut to the budget (:func:`within_budget`). With ``on_page`` (a question whose
+    answer's page is recorded), each prompt is also checked for text of that page: the page
+    accuracy of a cited-pages judge, looser than the reference held whole.
     """
     rank = next(
         (n for n in range(1, MRR_DEPTH + 1) if hit_rank(contexts(n), references) is not None),
@@ -171,9 +178,12 @@ def score_question(
     budget_hit: dict[int, bool] = {}
     budget_recall: dict[int, float] = {}
     budget_headerless: dict[int, bool] = {}
+    budget_page: dict[int, bool] = {}
     for budget in BUDGETS:
         passages = prompt(budget)
         sent = [span for span, _ in passages]
+        if on_page is not None:
+            budget_page[budget] = any(on_page(span) for span in sent)
         budget_hit[budget] = hit_rank(sent, references) is not None
         budget_recall[budget] = character_recall(sent, references)
         budget_headerless[budget] = any(headerless(span, prefix) for span, prefix in passages)
@@ -189,6 +199,7 @@ def score_question(
         chroma_precision=precision,
         chroma_iou=iou,
         context_tokens=sum(tokens(c) for c in top),
+        budget_page=budget_page,
     )
 
 
@@ -211,6 +222,9 @@ def summarize(scores: Sequence[QuestionScore]) -> dict[str, float]:
     summary["chroma_precision@5"] = 100 * fmean(s.chroma_precision for s in scores)
     summary["chroma_iou@5"] = 100 * fmean(s.chroma_iou for s in scores)
     summary["context_tokens@5"] = fmean(s.context_tokens for s in scores)
+    paged = [s for s in scores if s.budget_page]
+    for budget in BUDGETS if paged else ():
+        summary[f"page@B{budget}"] = _percent(s.budget_page[budget] for s in paged)
     summary["questions"] = float(len(scores))
     return summary
 

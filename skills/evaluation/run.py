@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from statistics import fmean
 from typing import Any
 
 from skills.chunking import BoundaryModel, EmbeddingBoundaries, count_tokens, encode, encoding
+from skills.chunking.pages import PageMap
 from skills.embeddings import Embedder
 from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import Dataset
@@ -67,6 +68,7 @@ class CandidateResult:
                     "rank": s.rank,
                     **{f"hitB{budget}": s.budget_hit[budget] for budget in BUDGETS},
                     "headerlessB2000": s.budget_headerless[2000],
+                    **{f"pageB{budget}": hit for budget, hit in s.budget_page.items()},
                     "charRecallB1000": round(s.budget_char_recall[1000], 4),
                     "contextTokens": s.context_tokens,
                 }
@@ -82,12 +84,21 @@ class Corpus:
     def __init__(self, dataset: Dataset) -> None:
         self.documents = dataset.documents
         self.tokens = lru_cache(maxsize=None)(self._tokens)
+        self._pages: dict[str, PageMap] = {}
 
     def text(self, span: Span) -> str:
         return self.documents[span.doc][span.start : span.end]
 
     def _tokens(self, span: Span) -> int:
         return count_tokens(self.text(span))
+
+    def on_page(self, span: Span, doc: str, page: int) -> bool:
+        """Whether ``span`` holds text of page ``page`` of ``doc`` (its page breaks)."""
+        if span.doc != doc:
+            return False
+        if doc not in self._pages:
+            self._pages[doc] = PageMap(self.documents[doc])
+        return page in self._pages[doc].pages(span.start, span.end)
 
     def headerless(self, span: Span, prefix: str) -> bool:
         """Whether the passage holds table rows whose header neither it nor its prefix has."""
@@ -105,7 +116,14 @@ def build_chunk_set(
     """The candidate's chunk set over every document of the dataset."""
     return concatenate(
         {
-            doc: chunk(candidate, doc, text, boundary_model, dataset.titles.get(doc))
+            doc: chunk(
+                candidate,
+                doc,
+                text,
+                boundary_model,
+                dataset.titles.get(doc),
+                dataset.cracked.get(doc),
+            )
             for doc, text in dataset.documents.items()
         }
     )
@@ -216,6 +234,9 @@ def _score(
                 corpus.cut,
                 assembled if policy.kind == BUDGET else None,
                 corpus.headerless,
+                None
+                if question.page is None
+                else partial(corpus.on_page, doc=question.doc, page=question.page),
             )
         )
     structure = fragmentation(chunks.leaves, dataset.documents, count_tokens)

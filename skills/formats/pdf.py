@@ -7,9 +7,11 @@ weight, place (``pdf_lines``). Then, over the whole document:
 - **furniture** (running headers, footers, page numbers) is found by repetition at the same
   place across pages and left out of the text (``pdf_furniture``); the page is still counted;
 - **headings** come from the bookmarks where they match the page text, else from typography
-  and numbering (``pdf_headings``): ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not
-  the producer wrote an outline; the first page's title line, or the metadata title when it is
-  a real one, is the document's title;
+  and numbering (``pdf_headings``) merged with a tagged file's structure tree (``pdf_tags``):
+  ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not the producer wrote an outline; the
+  first page's title line, or the metadata title when it is a real one, is the document's
+  title, and what stands above it on its page (a journal's banner) or right under it with no
+  gap (a subtitle, the authors) is no section;
 - **words** cut at a line end by a soft hyphen (PDFium's U+FFFE) are joined, unless the
   hyphenated form appears elsewhere in the document or the second part opens with a capital or
   a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent
@@ -57,10 +59,12 @@ from skills.formats.pdf_headings import (
     is_cover,
     meaningful_title,
     normalised,
+    section_number,
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page
-from skills.formats.pdf_tables import tables
+from skills.formats.pdf_tables import last_header, tables
+from skills.formats.pdf_tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
 UNREADABLE = (
@@ -76,6 +80,7 @@ _BULLET = re.compile(r"^[ \t]*[•◦▪‣●○■□–][ \t]+")
 _SHORT_LINE = 0.8  # of the page's long lines' length: shorter ends a paragraph
 _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
+_NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
 #: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
 #: all): a catalog that ``/NeedsRendering``, an ``/XFA`` stream or array in the form.
@@ -137,11 +142,15 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             )
         )
     skip = furniture(pages)
-    title, headings = _structure(pdf, pages, skip)
+    title, headings = _structure(pdf, pages, skip, limits)
     words = _hyphenated(pages)
-    markdown = f"\n\n{PAGE_BREAK}\n\n".join(
-        "" if page.garbage else _page_markdown(page, headings, skip, words) for page in pages
-    )
+    parts: list[str] = []
+    carried: list[str] | None = None  # the header of a table that ended the page before
+    for page in pages:
+        grids = {} if page.garbage else tables(page, skip, carried)
+        parts.append("" if page.garbage else _page_markdown(page, headings, skip, words, grids))
+        carried = last_header(page, skip, grids)
+    markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
 
 
@@ -167,22 +176,49 @@ def _page_list(numbers: list[int]) -> str:
     return ("page " if len(numbers) == 1 else "pages ") + text
 
 
-def _structure(pdf: Any, pages: list[Page], skip: set[Key]) -> tuple[str, dict[Key, Heading]]:
+def _structure(
+    pdf: Any, pages: list[Page], skip: set[Key], limits: Limits
+) -> tuple[str, dict[Key, Heading]]:
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
-    title = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
+    title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
+    named = _title_lines(pages, title, skip)
+    if shown and named and _smaller(pages, named, title_lines):
+        title, named = shown, []  # the metadata names a section under the title shown
     title = title or shown
-    title_lines += _title_lines(pages, title, skip)
+    title_lines += named
+    title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
         title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())
-    if not headings or len(headings) * 2 < marks:
-        return title, from_typography(pages, body, skip | set(title_lines))
-    return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+    if headings and len(headings) * 2 >= marks:
+        return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+    typography = from_typography(pages, body, skip | set(title_lines))
+    tags = tagged_headings(pdf, len(pages), limits.expired)
+    if not tags:
+        return title, typography
+    tagged = from_bookmarks(pages, tags, skip)
+    if title == shown and any(key in tagged for key in title_lines):
+        title = metadata  # the line shown as the title is tagged a heading: it is one
+    return title, _with_tags(typography, tagged)
+
+
+def _with_tags(typography: dict[Key, Heading], tagged: dict[Key, Heading]) -> dict[Key, Heading]:
+    """The headings typography finds, and the structure tree's where it has them: a tagged
+    heading takes its lines from typography's (its words and level are the producer's), and a
+    heading typography missed is added (Word tags its heading styles even when they look like
+    the body)."""
+    covered = {(page, i + n) for (page, i), found in tagged.items() for n in range(found.lines)}
+    kept = {
+        key: found
+        for key, found in typography.items()
+        if not any((key[0], key[1] + n) in covered for n in range(found.lines))
+    }
+    return dict(sorted({**kept, **tagged}.items()))
 
 
 def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
@@ -196,6 +232,38 @@ def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
         for i, line in enumerate(first.lines)
         if normalised(line.text) == wanted and (first.index, i) not in skip
     ]
+
+
+def _smaller(pages: list[Page], named: list[Key], shown: list[Key]) -> bool:
+    """The lines the metadata title names are set smaller than the title the page shows."""
+    size = {key: pages[key[0]].lines[key[1]].size for key in (*named, *shown)}
+    return max(size[key] for key in named) < min(size[key] for key in shown) - 0.5
+
+
+def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
+    """What goes with the title and is no section of the body: the lines above it on its page (a
+    journal's banner, ``ORIGINAL ARTICLE``), and up to two lines right under it, with no gap
+    and smaller than it (a subtitle, the authors)."""
+    if not title_lines:
+        return []
+    index = title_lines[0][0]
+    lines = pages[index].lines if index < len(pages) and pages[index].index == index else ()
+    rows = sorted(i for page, i in title_lines if page == index)
+    if not lines or not rows:
+        return []
+    if lines[rows[0]].size < max(line.size for line in lines if not line.rotated) - 0.5:
+        return []  # a metadata title that names a smaller line: its page's top is no banner
+    top = lines[rows[0]].top
+    block = [(index, i) for i, line in enumerate(lines) if line.top < top - 1]
+    for j in range(rows[-1] + 1, min(rows[-1] + 3, len(lines))):
+        above, line = lines[j - 1], lines[j]
+        gap = line.top - above.top
+        if not 0 < gap <= above.size * _NO_GAP or line.size >= lines[rows[0]].size:
+            break
+        if section_number(line.text) is not None:
+            break
+        block.append((index, j))
+    return block
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:
@@ -250,12 +318,15 @@ def _soft_hyphen(match: re.Match[str], hyphenated: set[str]) -> str:
 
 
 def _page_markdown(
-    page: Page, headings: dict[Key, Heading], skip: set[Key], words: set[str]
+    page: Page,
+    headings: dict[Key, Heading],
+    skip: set[Key],
+    words: set[str],
+    grids: dict[int, tuple[int, list[list[str]]]],
 ) -> str:
     kept = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
     lengths = sorted(len(page.lines[i].text) for i in kept)
     full = lengths[int(len(lengths) * 0.9)] if lengths else 0
-    grids = tables(page, skip)
     out: list[str] = []
     covered = -1  # the last line a heading or a table took
     for i in kept:

@@ -5,28 +5,33 @@ after it: producers point some a page early) is the bookmark's heading when its 
 bookmark's title, or the title after a section number (``1 Foo`` for the bookmark ``Foo``), or
 when it and the next line together are (a title set over two lines).
 
-**Typography**, per document, when bookmarks do not cover it. The body text's size and weight are
-those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
+**Typography**, per document, when bookmarks do not cover it. The body text's size and weight
+are those of most characters; a line is a heading when it is set larger (by 12 % and 0.8 pt) or
 bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
-``:``), is followed by text of body size (a label in a diagram is followed by smaller text), is
-not repeated three times in the document, is not a date, a caption, a table row (words over an
-em and a half apart) or an entry of a table of contents (dot leaders; a page of lines ending in
-page numbers). A line in body type is a heading only by its
-numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``.
-Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a
-numbered list, not chapters. A run of two or three heading lines of one type is one heading
-set over several lines when a line goes on in the next (it starts in lower case, or this one
-ends on ``and``, ``of``...); a ``Chapter 3`` line opens the heading under it. Levels come from the
-numbering depth when most headings are numbered (an unnumbered one takes the level of numbered
-ones of its type), else from the rank of the type (larger first, bolder first).
+``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
+is followed by smaller, short labels), is not repeated three times in the document, is not a
+date, a caption, a table row (words over an em and a half apart) or an entry of a table of
+contents (dot leaders; a page of lines ending in page numbers). A line in body type is a heading
+only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
+sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
+``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
+heading set over several lines when a line goes on in the next (it starts in lower case, or this
+one ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred
+title's shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have
+more than eight headings is a form or a diagram: its bold labels are no headings; nor is a line
+set at an angle (a watermark). Levels come from the numbering depth when most headings are
+numbered (an unnumbered one takes the level of numbered ones of its type), else from the rank of
+the type (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
 
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
-``untitled`` or a file name), else the first page's largest line when it is larger than any
-line elsewhere (a title page's title, set over up to three lines).
+``untitled``, a file name or an identifier such as ``CrashOH1M5``), else the first page's
+largest line when it is larger than any line elsewhere (a title page's title, set over up to
+three lines that run on); a metadata title that names a smaller line of the first page than the
+title it shows names a section, and the shown title is the document's.
 """
 
 from __future__ import annotations
@@ -52,11 +57,13 @@ _DATE = re.compile(
     rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
     re.I,
 )
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
-_SENTENCE_END = (".", ",", ";", ":")
+_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；")
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
@@ -77,6 +84,9 @@ _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 3
 _REPEATED = 3  # a line seen this often is a label, not a heading
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
+_PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
+_CROWDED = 8  # headings a page may have: more are a form's labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +125,16 @@ def body_type(pages: Iterable[Page]) -> Body:
     return Body(sizes.most_common(1)[0][0], weight, bold)
 
 
+def words(text: str) -> int:
+    """Words of a line, two CJK characters counting as one (Chinese and Japanese put no spaces
+    between words: a line of 30 characters is a sentence, not a title).
+
+    >>> words("Limitation for System Caching"), words("四、提交谈判文件截止时间、开标时间和地点")
+    (4, 10)
+    """
+    return len(text.split()) + len(_CJK.findall(text)) // 2
+
+
 def normalised(text: str) -> str:
     """Words as a bookmark and its line agree on them: case, spacing and quotes aside."""
     text = unicodedata.normalize("NFKC", text).replace("\ufffe", "").translate(_QUOTES)
@@ -146,10 +166,18 @@ def meaningful_title(title: str | None) -> str:
 
     >>> meaningful_title("Microsoft Word - report.docx"), meaningful_title("Annual Report 2024")
     ('', 'Annual Report 2024')
+    >>> meaningful_title("sag-39-3-4-0902-21:sag-0"), meaningful_title("annot-sample")
+    ('', '')
+    >>> meaningful_title("Introduction"), meaningful_title("e-Government")
+    ('Introduction', 'e-Government')
     """
     title = " ".join((title or "").split())
     if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
         return ""
+    if " " not in title and (
+        any(c.isdigit() for c in title) or "_" in title or ("-" in title and title.islower())
+    ):
+        return ""  # an identifier or a file's name: CrashOH1M5, sag-0902-21, annot-sample
     return title
 
 
@@ -162,13 +190,17 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not readable or body.size <= 0:
         return "", []
     page = readable[0]
-    lines = [(i, line) for i, line in enumerate(page.lines) if (page.index, i) not in skip]
+    lines = [
+        (i, line)
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip and not line.rotated
+    ]
     if not lines:
         return "", []
     size = max(line.size for _, line in lines)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if (other.index, i) not in skip),
+         if (other.index, i) not in skip and not line.rotated),
         default=0.0,
     )  # fmt: skip
     if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
@@ -176,8 +208,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
     run = [lines[first]]
     for i, line in lines[first + 1 : first + 3]:
-        if abs(line.size - size) > 0.5 or run[-1][1].text.endswith(_SENTENCE_END):
+        above = run[-1][1]
+        if abs(line.size - size) > 0.5:
             break
+        if not (_goes_on(above.text, line.text) or _hangs(above, line)):
+            break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = " ".join(line.text for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
@@ -278,7 +313,7 @@ def with_bookmarked_types(
             key, line = (page.index, i), page.lines[i]
             kind = _type(line)
             i += 1
-            if kind not in levels or key in taken or key in skip or page.garbage:
+            if kind not in levels or key in taken or key in skip or page.garbage or line.rotated:
                 continue
             if not _heading_like(line, counts):
                 continue
@@ -313,6 +348,7 @@ class _Candidate:
     bold: bool
     strong: bool  # larger or bolder than the body; False: body type, numbered only
     number: tuple[str, ...] | None
+    rotated: bool = False  # a watermark or a diagram's label: in runs of labels, never a heading
 
 
 def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
@@ -322,8 +358,15 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    candidates = _consistent(_apart(_candidates(pages, body, skip, counts)))
-    return _levels(candidates)
+    candidates = _apart(_uncrowded(_candidates(pages, body, skip, counts)))
+    return _levels(_consistent([c for c in candidates if not c.rotated]))
+
+
+def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Without the pages that would have more than eight headings: a form's field labels, a
+    poster's or a diagram's captions (a page of prose has a few at most; 5 in the corpus)."""
+    per_page = Counter(candidate.key[0] for candidate in candidates)
+    return [c for c in candidates if per_page[c.key[0]] <= _CROWDED]
 
 
 def _candidates(
@@ -343,21 +386,28 @@ def _candidates(
                 i += 1
                 continue
             number = section_number(line.text)
-            if not strong and (number is None or len(number) < 2 or len(line.text.split()) > 10):
+            if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
                 continue
             if toc_entries >= 3 and _ENDS_TOC_ENTRY.search(line.text):
                 i += 1
                 continue
             count = _run(page, i, line, body, skip, counts) if strong else 1
+            block = _block(page, i, line, skip)
+            if number is None and block >= _RUN and block > count:
+                i += block  # three lines or more of one type: an address, a cover's lines
+                continue
             if number is None and not _followed_by_text(page, i + count - 1, body):
                 i += 1
                 continue
             start, count = _chapter_start(page, i, count, skip)
             text = _joined(page, start, count)
             found.append(
-                _Candidate((page.index, start), text, count, line.size, line.bold, strong, number)
-            )
+                _Candidate(
+                    (page.index, start), text, count, line.size, line.bold, strong, number,
+                    line.rotated,
+                )
+            )  # fmt: skip
             i = start + count
     return found
 
@@ -375,7 +425,9 @@ def _prominent(line: Line, body: Body) -> bool:
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
-    if not line.uniform or line.spread or len(text) > _MAX_CHARS or len(text.split()) > _MAX_WORDS:
+    if not line.uniform or line.spread:
+        return False
+    if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
         return False
@@ -383,6 +435,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
         return False
+    if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
+        return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 
@@ -396,9 +450,22 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
             break
-        if not _goes_on(page.lines[j - 1].text, nxt.text):
+        if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
             break
         if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
+            break
+        count += 1
+    return count
+
+
+def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
+    """How many lines from ``i`` are set in its type one under the other, with no gap."""
+    count = 1
+    for j in range(i + 1, len(page.lines)):
+        nxt, above = page.lines[j], page.lines[j - 1]
+        if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
+            break
+        if not 0 < nxt.top - above.top <= line.size * 1.6:
             break
         count += 1
     return count
@@ -415,12 +482,23 @@ def _goes_on(line: str, following: str) -> bool:
     )
 
 
+def _hangs(line: Line, following: Line) -> bool:
+    """The next line is set in from this one by an em or more (a hanging indent, or the shorter
+    second line of a centred title) after a line long enough to have wrapped (five words; the
+    short centred lines of an address are lines of their own): the heading goes on there."""
+    return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
+
+
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:
-    """The line after a heading is of body size or larger (or the page ends): a label in a
-    figure is followed by the figure's smaller text."""
+    """The line after a heading is of body size or larger (or the page ends), or a full line of
+    smaller prose (the references under ``References``): a label in a figure is followed by
+    the figure's smaller, short labels."""
     if last + 1 >= len(page.lines):
         return True
-    return page.lines[last + 1].size >= body.size * 0.85
+    following = page.lines[last + 1]
+    return following.size >= body.size * 0.85 or (
+        following.size >= body.size * 0.6 and words(following.text) >= _PROSE_WORDS
+    )
 
 
 def _apart(candidates: list[_Candidate]) -> list[_Candidate]:

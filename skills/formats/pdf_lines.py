@@ -1,13 +1,20 @@
 """One PDF page's text as lines that know their type: size, weight and place (PDFium).
 
-PDFium (``pypdfium2.raw``) reads a page's text in reading order, one character index per
-character of the text it returns, lines ended by ``\\r\\n``. For each line two characters are
-sampled (the first and the last that are not spaces): their font size (the font's
-em size times the text matrix's scale, since some producers write 1 pt fonts scaled by 8), their
-font weight and whether the font is bold by name or flag, and the first character's box for the
-line's place on the page. Two samples per line keep a page's cost near its text's (about a
-millisecond for a full page); a line whose samples disagree is ``uniform=False``: body text with
-an emphasised word, never a heading.
+PDFium (``pypdfium2.raw``) reads a page's text in reading order, lines ended by ``\\r\\n``.
+Its text leaves out the characters a font maps to control codes (an unmapped minus or times
+sign in ``5 × 5``), so past the first of them a position in the text is not PDFium's character
+index: such a page gets the map from one to the other, and every typographic look-up goes
+through it.
+
+For each line two characters are sampled (the first letter or digit, past a bullet, and the
+last character that is not a space): their
+font size (the font's em size times the text matrix's scale, since some producers write 1 pt
+fonts scaled by 8), their font weight and whether the font is bold by name or flag, and the
+first character's box for the line's place on the page. Two samples per line keep a page's cost
+near its text's (about a millisecond for a full page); a line whose samples disagree is
+``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
+small capitals: all capitals, the first larger). A line set at an angle (a watermark, a margin's
+label) says so; CJK characters spaced out for show are written together (``tidy``).
 
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -20,6 +27,7 @@ import ctypes
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,8 +40,21 @@ _LINE = re.compile(r"[^\r\n]+")
 #: TeX's spacing accents (``Gr¨obner``) and the combining marks they stand for.
 _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚": "\u030a",
             "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b"}  # fmt: skip
+#: Ideographs, kana and full-width forms: a space between two of them is only spacing.
+_CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_CJK = re.compile(f"[{_CJK_CHARS}]")
+_SPACED_CJK = re.compile(f"(?:[{_CJK_CHARS}] ){{2,}}[{_CJK_CHARS}]")
 _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+#: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
+#: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
+_BOLD_NAME = re.compile(
+    r"bold|black|heavy|semibold|demi|[-,.](?:b|bd|bi|bdit|medi)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
+    re.IGNORECASE,
+)
+_FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
+_MONO_NAME = re.compile(
+    r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
+)
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -57,6 +78,8 @@ class Line:
     left: float  # points from the page's left edge
     spread: bool = False  # words set apart by wide gaps (past a section number): table cells
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
+    rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
+    mono: bool = False  # in a monospaced font: code, a terminal's output
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +105,53 @@ def read_page(page: Any, index: int) -> Page:
             return Page(index, (), 0, False, False)
         height = page.get_height()
         handle = textpage.raw
-        lines = tuple(
-            _line(raw, handle, text, match.start(), match.end(), index, height)
-            for match in _LINE.finditer(text)
-            if match.group().strip()
-        )
+        at = char_indices(raw, handle, text, count)
+        spans = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.group().strip()]
+        lines = [_line(raw, handle, text, at, start, end, index, height) for start, end in spans]
+        _beside_cells(raw, handle, text, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
-        invisible = _render_mode(raw, handle, first) == _INVISIBLE
+        invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
     finally:
         textpage.close()
-    return Page(index, lines, len(text), unusable(text), invisible)
+    return Page(index, tuple(lines), len(text), unusable(text), invisible)
+
+
+def _beside_cells(
+    raw: Any,
+    handle: Any,
+    text: str,
+    at: Sequence[int],
+    spans: list[tuple[int, int]],
+    lines: list[Line],
+) -> None:
+    """The lines next to a line of cells, looked at in full: a table's header or row whose
+    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone."""
+    todo = [i for i, line in enumerate(lines) if line.cells]
+    seen = set(todo)
+    while todo:
+        i = todo.pop()
+        for j in (i - 1, i + 1):
+            if j in seen or not 0 <= j < len(lines):
+                continue
+            seen.add(j)
+            start, end = _trimmed(text, *spans[j])
+            cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
+            if cells:
+                lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
+                todo.append(j)
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while text[start].isspace():
+        start += 1
+    while text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _spread(cells: tuple[tuple[float, float, str], ...]) -> bool:
+    """Cells that make a line a table's row (not a section number set apart from its title)."""
+    return len(cells) > 2 or (len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " "))
 
 
 def unusable(text: str) -> bool:
@@ -112,23 +172,71 @@ def unusable(text: str) -> bool:
     return words + symbols >= 5 and words * 3 < words + symbols
 
 
-def _line(raw: Any, handle: Any, text: str, start: int, end: int, page: int, height: float) -> Line:
-    while text[start].isspace():
-        start += 1
-    while text[end - 1].isspace():
-        end -= 1
-    size, weight, bold = _style(raw, handle, start)
+def char_indices(raw: Any, handle: Any, text: str, count: int) -> Sequence[int]:
+    """PDFium's character index of each position in ``text``: the position itself, unless the
+    text is shorter than the page's characters (PDFium left some out of it); then the two are
+    walked side by side, skipping the characters the text does not hold."""
+    spare = count - len(text)
+    if spare <= 0:
+        return range(len(text))
+    found: list[int] = []
+    index = 0
+    for char in text:
+        unicode = raw.FPDFText_GetUnicode
+        skip = next((n for n in range(spare + 1) if _same(unicode(handle, index + n), char)), 0)
+        # (a character no skip explains keeps its place)
+        spare -= skip
+        index += skip
+        found.append(index)
+        index += 1
+    return found
+
+
+def _same(code: int, char: str) -> bool:
+    return chr(code) == char or (code == 2 and char == "\ufffe")  # PDFium's soft hyphen
+
+
+def _line(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
+    height: float,
+) -> Line:  # fmt: skip
+    start, end = _trimmed(text, start, end)
+    words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
+    first = at[words.start() if words else start]
+    size, weight, bold, mono = _style(raw, handle, first)
     uniform = True
     if end - 1 > start:
-        last = _style(raw, handle, end - 1)
+        last = _style(raw, handle, at[end - 1])
         uniform = abs(last[0] - size) < 0.5 and last[2] == bold
-    left, top = _corner(raw, handle, start, height)
-    cells = _cells(raw, handle, text, start, end, size)
-    spread = len(cells) > 2 or (
-        len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " ")
-    )
-    line = Line(page, accented(text[start:end]), size, weight, bold, uniform, top, left, spread)
+        if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
+            uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+    left, top = _corner(raw, handle, at[start], height)
+    cells = _cells(raw, handle, text, at, start, end, size)
+    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
+    if _rotated(raw, handle, first):
+        line = replace(line, rotated=True)
+    if mono:
+        line = replace(line, mono=True)
     return replace(line, cells=cells) if cells else line
+
+
+def _small_caps(text: str, first: float, last: float) -> bool:
+    """A line in small capitals: all its letters capitals, the first larger than the last."""
+    letters = [char for char in text if char.isalpha()]
+    return len(letters) >= 3 and all(char.isupper() for char in letters) and last < first
+
+
+def tidy(text: str) -> str:
+    """A line's words as a reader sees them: TeX's accents on their letters, and CJK characters
+    spaced out for show (``稻 作 病 蟲 害``, a justified title or table header) written together.
+
+    >>> tidy("稻 作 病 蟲 害 and 水稻 病害")
+    '稻作病蟲害 and 水稻 病害'
+    """
+    text = accented(text)
+    if " " in text and _CJK.search(text):
+        text = _SPACED_CJK.sub(lambda m: m.group().replace(" ", ""), text)
+    return text
 
 
 def accented(text: str) -> str:
@@ -144,8 +252,8 @@ def accented(text: str) -> str:
     )
 
 
-def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
-    """(size in points, weight, bold) of the character at ``index``."""
+def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
+    """(size in points, weight, bold, monospaced) of the character at ``index``."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -155,34 +263,46 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool]:
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
-    by_name = bool(length) and bool(_BOLD_NAME.search(name.value.decode("latin-1")))
+    by_name = bool(length) and bold_by_name(name.value.decode("latin-1"))
     bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
-    return size, weight, bold
+    mono = bool(flags.value & _FIXED_PITCH) or (
+        bool(length) and bool(_MONO_NAME.search(name.value.decode("latin-1")))
+    )
+    return size, weight, bold, mono
+
+
+def bold_by_name(font: str) -> bool:
+    """A font whose name says bold (PDFium gives no weight for many embedded fonts).
+
+    >>> [bold_by_name(n) for n in ("Arial,Bold", "AdvOTb83ee1dd.B", "NimbusRomNo9L-Medi", "CMBX10")]
+    [True, True, True, True]
+    >>> [bold_by_name(n) for n in ("AdvOT863180fb", "NimbusRomNo9L-Regu", "CMR10", "Symbol")]
+    [False, False, False, False]
+    """
+    return bool(_BOLD_NAME.search(font))
 
 
 def _cells(
-    raw: Any, handle: Any, text: str, start: int, end: int, size: float
-) -> tuple[tuple[float, float, str], ...]:
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    force: bool = False,
+) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
-    others PDFium's text rectangles (one a run of text) say where the gaps are, and only a line
-    of several runs has its words placed."""
+    others PDFium's text rectangles (one a run of text) say where the gaps are, or, for a line
+    set as one run, its words' boxes."""
     if size <= 0 or " " not in text[start:end]:
         return ()
-    first, last = _box(raw, handle, start), _box(raw, handle, end - 1)
+    first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     if first is None or last is None:
         return ()
-    if last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
+    if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
-    runs = raw.FPDFText_CountRects(handle, start, end - start)
-    if runs < 2:
-        return ()
-    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
-    spans: list[list[float]] = []
-    for run in range(runs):
-        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
-        if raw.FPDFText_GetRect(handle, run, *box):
-            spans.append([left.value, right.value])
+    runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
+    spans = (
+        _run_spans(raw, handle, runs)
+        if runs >= 2
+        else _word_spans(raw, handle, text, at, start, end)
+    )
     spans.sort()
     merged: list[list[float]] = []
     for span in spans:
@@ -194,15 +314,39 @@ def _cells(
         return ()
     words: list[list[str]] = [[] for _ in merged]
     for word in _WORD.finditer(text, start, end):
-        box_of = _box(raw, handle, word.start())
+        box_of = _box(raw, handle, at[word.start()])
         x = box_of[0] if box_of else merged[0][0]
         column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
         words[column].append(word.group())
     return tuple(
-        (span[0], span[1], accented(" ".join(group)))
+        (span[0], span[1], tidy(" ".join(group)))
         for span, group in zip(merged, words, strict=True)
         if group
     )
+
+
+def _run_spans(raw: Any, handle: Any, runs: int) -> list[list[float]]:
+    """(left, right) of each of PDFium's runs of text on the line just counted."""
+    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+    spans: list[list[float]] = []
+    for run in range(runs):
+        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
+        if raw.FPDFText_GetRect(handle, run, *box):
+            spans.append([left.value, right.value])
+    return spans
+
+
+def _word_spans(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
+) -> list[list[float]]:
+    """(left, right) of each word: a line set as one run whose words are placed apart (TeX's
+    ``Yusuke Shinyama        Satoshi Sekine``)."""
+    spans: list[list[float]] = []
+    for word in _WORD.finditer(text, start, end):
+        first, last = _box(raw, handle, at[word.start()]), _box(raw, handle, at[word.end() - 1])
+        if first is not None and last is not None:
+            spans.append([first[0], last[1]])
+    return spans
 
 
 def _distance(x: float, span: list[float]) -> float:
@@ -222,6 +366,14 @@ def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, fl
     if not raw.FPDFText_GetCharBox(handle, index, *box):
         return 0.0, 0.0
     return round(left.value, 1), round(height - top.value, 1)
+
+
+def _rotated(raw: Any, handle: Any, index: int) -> bool:
+    """The character is set at an angle (its text matrix turns it by more than a few degrees)."""
+    matrix = raw.FS_MATRIX()
+    if not raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
+        return False
+    return bool(abs(matrix.b) + abs(matrix.c) > 0.1 * (abs(matrix.a) + abs(matrix.d)))
 
 
 def _render_mode(raw: Any, handle: Any, index: int) -> int:

@@ -1,12 +1,13 @@
 """``python -m skills house``: the packages as floors and their imports as arrows, drawn from the
 code (a Mermaid flowchart, which GitHub renders; ``docs/dev/house.md`` holds the one it prints).
 
-Floors, bottom up: the engine (with the shared modules beside it), the file formats, the skill,
-the search side (above the skill: its field contract names what the skill sends), the
-evaluation (and ``function_app.py``, the adapter over the skill), the tools. A room is a
-package with the packages inside it (the engine's ``markup/`` is in ``chunking``), or a module of
-its own; an arrow ``A -->|n| B`` says that ``n`` modules of ``A`` import ``B``, and points down
-the house: ``tests/test_import_direction.py`` fails on an import that points up.
+Floors, bottom up: the engine (with the shared modules beside it), the file formats and the
+model calls (``skills/llm``), the skill, the search side (above the skill: its field contract
+names what the skill sends), the evaluation (and ``function_app.py``, the adapter over the
+skill), the tools. A room is a package with the packages inside it (the engine's ``markup/`` is
+in ``chunking``), or a module of its own; an arrow ``A -->|n| B`` says that ``n`` modules of
+``A`` import ``B``, and points down the house: ``tests/test_import_direction.py`` fails on an
+import that points up.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ ROOMS = (
     Room("ranking", "skills/ranking.py", 0),
     Room("terminal", "skills/terminal.py", 0),
     Room("formats", "skills/formats", 1),
+    Room("llm", "skills/llm", 1),
     Room("skill", "skills/skill", 2),
     Room("search", "skills/search", 3),
     Room("evaluation", "skills/evaluation", 4),
@@ -48,7 +50,7 @@ ROOMS = (
 )
 FLOORS = (
     "engine",
-    "formats",
+    "formats and the model calls",
     "skill",
     "search (what it indexes, the skill sends)",
     "evaluation and the Azure Function",

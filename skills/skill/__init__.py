@@ -1,11 +1,12 @@
 """The WebApiSkill: Azure AI Search's custom skill contract around the chunking engine.
 
 ``function_app.py`` is a thin adapter over :func:`handle_chunk_request` (bytes, query string and
-app settings in; status and JSON bytes out), so everything here is testable without the Functions
-host. Layers point inward: HTTP adapter -> ``skills.skill`` -> ``skills.chunking``. Code outside
-``skills/skill/`` imports what it needs from here (``tests/test_public_face.py``).
+the settings it read once at start-up in; status and JSON bytes out), so everything here is
+testable without the Functions host. Layers point inward: HTTP adapter -> ``skills.skill`` ->
+``skills.llm`` and ``skills.chunking``. Code outside ``skills/skill/`` imports what it needs from
+here (``tests/test_public_face.py``).
 
->>> reply = handle_chunk_request(b'{"values": []}', {}, {})
+>>> reply = handle_chunk_request(b'{"values": []}', {}, SkillSettings())
 >>> reply.status, reply.body
 (200, b'{"values":[]}')
 """
@@ -15,7 +16,7 @@ from skills.skill.contract import ChildOut, ParentOut
 from skills.skill.handler import Reply, handle_chunk_request
 from skills.skill.hangup import watching
 from skills.skill.inputs import LLM_NOTE_TOKENS
-from skills.skill.settings import AuthMode, SkillSettings, auth_mode, startup_check
+from skills.skill.settings import AuthMode, SettingsError, SkillSettings
 
 __all__ = [
     "LLM_NOTE_TOKENS",
@@ -23,10 +24,9 @@ __all__ = [
     "ChildOut",
     "ParentOut",
     "Reply",
+    "SettingsError",
     "SkillSettings",
-    "auth_mode",
     "handle_chunk_request",
     "refusal",
-    "startup_check",
     "watching",
 ]

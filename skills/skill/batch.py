@@ -24,16 +24,9 @@ from skills.chunking import (
     chunk_document,
 )
 from skills.formats.conversion import Limits
+from skills.llm import NOTE_RESERVE, NoteRun, NoteStats, boundary_model, note_cache
 from skills.skill.answer import Answer
-from skills.skill.boundaries import boundary_model
 from skills.skill.budget import Plan, TimeBudget
-from skills.skill.contextual import (
-    NOTE_RESERVE,
-    ContextSettings,
-    Ledger,
-    contextualize,
-    missing_warning,
-)
 from skills.skill.contract import InputRecord
 from skills.skill.hangup import client_gone
 from skills.skill.inputs import (
@@ -43,9 +36,9 @@ from skills.skill.inputs import (
     read_inputs,
     unknown_query_names,
 )
-from skills.skill.note_cache import note_cache
+from skills.skill.note_warnings import NO_DEPLOYMENT, missing_warning
 from skills.skill.options import Contextualize
-from skills.skill.settings import SkillSettings
+from skills.skill.settings import BUDGET_SETTING, SkillSettings
 from skills.skill.shape import streamed_record_data
 
 #: The strategy used when a batch runs short of time: the engine's cheapest (no section tree).
@@ -80,6 +73,16 @@ class BatchStats:
     context_output_tokens: int = 0
     context_seconds: float = 0.0  # waiting for notes: not chunking, kept out of the speeds
 
+    def add_notes(self, notes: NoteStats) -> None:
+        """What one record's notes gave and cost."""
+        self.context_notes += notes.notes
+        self.context_cache_hits += notes.cache_hits
+        self.context_cache_errors += notes.cache_errors
+        self.context_missing += sum(notes.missing.values())
+        self.context_input_tokens += notes.usage.prompt
+        self.context_cached_tokens += notes.usage.cached
+        self.context_output_tokens += notes.usage.completion
+
 
 @dataclass
 class BatchResult:
@@ -93,7 +96,6 @@ class BatchResult:
 def run_batch(
     records: Sequence[InputRecord],
     query: Mapping[str, str],
-    env: Mapping[str, str],
     settings: SkillSettings,
     budget: TimeBudget,
 ) -> BatchResult:
@@ -106,7 +108,7 @@ def run_batch(
     unknown = unknown_query_names(query)
     lengths = [min(_text_length(record.data), settings.max_text_chars) for record in records]
     rest = _suffix_sums(lengths)
-    context = _Context(query, env, settings, budget)
+    batch = _Batch(query, settings, budget, result)
     for index, record in enumerate(records):
         data, record.data = record.data, None
         if client_gone():
@@ -121,7 +123,7 @@ def run_batch(
         plan = budget.plan(work.chars, work.rest_chars)
         started, noting = time.perf_counter(), result.stats.context_seconds
         try:
-            outcome = _run_record(result, record.record_id, data, context, plan, work)
+            outcome = _run_record(batch, record.record_id, data, plan, work)
         except Exception as exc:  # a bug must cost one record, not the batch
             outcome = _crashed(result, record.record_id, exc)
         del data
@@ -139,26 +141,28 @@ def run_batch(
         noted = result.stats.context_seconds - noting
         budget.measured(plan, work.chars, time.perf_counter() - started - noted, size)
         spent = _Slowest(left - budget.left(), record.record_id, work.chars)  # sending included
-        context.slowest = max(context.slowest, spent)
+        batch.slowest = max(batch.slowest, spent)
     return result
 
 
 @dataclass(slots=True)
-class _Context:
+class _Batch:
+    """What the records of one batch share: the request's query string, the settings, the time
+    budget and the answer so far; the batch's notes (started on its first ``contextualize=llm``
+    record) and its slowest record so far, which the messages of an overrun name."""
+
     query: Mapping[str, str]
-    env: Mapping[str, str]
     settings: SkillSettings
     budget: TimeBudget
-    notes: _NoteRun | None = None  # made on the batch's first contextualize=llm record
-    slowest: _Slowest = field(default_factory=lambda: _Slowest(0.0, "", 0))  # for the messages
+    result: BatchResult
+    notes: NoteRun | None = None
+    slowest: _Slowest = field(default_factory=lambda: _Slowest(0.0, "", 0))
 
-    def note_run(self) -> _NoteRun | None:
-        """The batch's chat deployment and token ledger; None when none is configured."""
-        if self.notes is None:
-            settings = ContextSettings.from_env(self.env)
-            if settings is None:
-                return None
-            self.notes = _NoteRun(settings, Ledger(settings.batch_max_tokens))
+    def note_run(self) -> NoteRun | None:
+        """The batch's chat deployment, note cache and token ledger; None when no chat
+        deployment is configured."""
+        if self.notes is None and self.settings.notes is not None:
+            self.notes = NoteRun.start(self.settings.notes, note_cache(self.settings.note_store))
         return self.notes
 
 
@@ -172,12 +176,6 @@ class _Slowest:
 
 
 @dataclass(frozen=True, slots=True)
-class _NoteRun:
-    settings: ContextSettings
-    ledger: Ledger
-
-
-@dataclass(frozen=True, slots=True)
 class _Work:
     """One record's characters, those after it, and the batch's, for plans and messages."""
 
@@ -187,115 +185,98 @@ class _Work:
     batch_chars: int
 
 
+@dataclass(slots=True)
+class _Record:
+    """One record on its way: its id, its checked inputs, the options it is chunked with (the
+    fast strategy's when the budget says so), its plan, and its warnings so far."""
+
+    id: str
+    inputs: RecordInputs
+    options: ChunkOptions
+    plan: Plan
+    warnings: list[str]
+
+
 def _run_record(
-    result: BatchResult,
-    record_id: str,
-    data: Any,
-    context: _Context,
-    plan: Plan,
-    work: _Work,
+    batch: _Batch, record_id: str, data: Any, plan: Plan, work: _Work
 ) -> dict[str, Any] | _Chunked:
     """A failed record's answer, or a chunked one's with what it adds to the stats."""
-    budget = context.budget
+    budget, result = batch.budget, batch.result
     if plan is Plan.SKIP:
         result.stats.skipped += 1
-        return _fail(result, record_id, _skip_message(budget.seconds, work, context.slowest))
+        return _fail(result, record_id, _skip_message(budget.seconds, work, batch.slowest))
     try:
         inputs = read_inputs(
-            data, context.query, context.env, context.settings.max_text_chars,
+            data, batch.query, batch.settings,
             Limits(deadline=time.monotonic() + budget.conversion_seconds()),
         )  # fmt: skip
     except InputError as exc:
         return _fail(result, record_id, str(exc))
-    warnings = list(inputs.warnings)
-    options = inputs.options
-    if plan is Plan.FULL and len(inputs.text) > work.chars:  # a file's text is known only now
-        plan = Plan.FULL if budget.allowance(len(inputs.text), work.rest_chars) > 0 else Plan.FAST
-    if plan in (Plan.FAST, Plan.LATE) and options.strategy is not FAST_STRATEGY:
-        options = _fast(options)
-        result.stats.fallbacks += 1
-        requested = inputs.options.strategy
-        warnings.append(
-            _late_message(requested, budget.seconds, context.slowest)
-            if plan is Plan.LATE
-            else _fallback_message(requested, budget.seconds)
-        )
+    record = _Record(record_id, inputs, inputs.options, plan, list(inputs.warnings))
+    _replan(batch, record, work)
     deadline = time.monotonic() + max(0.0, budget.allowance(work.chars, work.rest_chars))
     try:
-        chunked = _chunk(inputs, options, context.env, warnings, deadline)
+        chunked = _chunk(batch.settings, record, deadline)
     except ChunkingError as exc:
         return _fail(result, record_id, str(exc))
     if inputs.contextualize is Contextualize.LLM:
         noting = time.perf_counter()
         reserve = budget.seconds * NOTE_RESERVE
-        notes_by = deadline - reserve if plan is Plan.FULL else time.monotonic()
-        chunked = _notes(result, inputs, options, chunked, context, notes_by, warnings)
+        notes_by = deadline - reserve if record.plan is Plan.FULL else time.monotonic()
+        chunked = _notes(batch, record, chunked, notes_by)
         result.stats.context_seconds += time.perf_counter() - noting
-    return _succeed(result, record_id, inputs, options, chunked, warnings, plan)
+    return _succeed(result, record, chunked)
 
 
-def _notes(
-    result: BatchResult,
-    inputs: RecordInputs,
-    options: ChunkOptions,
-    chunked: Chunking,
-    context: _Context,
-    deadline: float,
-    warnings: list[str],
-) -> Chunking:
+def _replan(batch: _Batch, record: _Record, work: _Work) -> None:
+    """The fast strategy for a record the budget cannot give the requested one, with a warning
+    saying why; a file's text is known only now, so its plan is made again."""
+    budget = batch.budget
+    if record.plan is Plan.FULL and len(record.inputs.text) > work.chars:
+        fits = budget.allowance(len(record.inputs.text), work.rest_chars) > 0
+        record.plan = Plan.FULL if fits else Plan.FAST
+    requested = record.options.strategy
+    if record.plan in (Plan.FAST, Plan.LATE) and requested is not FAST_STRATEGY:
+        record.options = _fast(record.options)
+        batch.result.stats.fallbacks += 1
+        record.warnings.append(
+            _late_message(requested, budget.seconds, batch.slowest)
+            if record.plan is Plan.LATE
+            else _fallback_message(requested, budget.seconds)
+        )
+
+
+def _notes(batch: _Batch, record: _Record, chunked: Chunking, deadline: float) -> Chunking:
     """The children with their context notes, as far as the deployment, the token budgets and
     ``deadline`` allow; every shortfall is one warning, never an error."""
-    run = context.note_run()
+    run = batch.note_run()
     if run is None:
-        warnings.append(
-            "contextualize=llm ignored: no chat deployment is configured (AZURE_OPENAI_ENDPOINT "
-            "and AZURE_OPENAI_CHAT_DEPLOYMENT); children keep the heading path only"
-        )
+        record.warnings.append(NO_DEPLOYMENT)
         return chunked
-    noted, notes = contextualize(
-        chunked,
-        inputs.text,
-        inputs.title,
-        options.child_max_tokens,
-        options.note_tokens,
-        run.settings,
-        run.settings.model(),
-        note_cache(context.env),
-        run.ledger,
-        deadline,
-    )
+    inputs = record.inputs
+    noted, notes = run.write(chunked, inputs.text, inputs.title, record.options, deadline)
     warning = missing_warning(notes, len(chunked.leaves))
     if warning:
-        warnings.append(warning)
-    stats = result.stats
-    stats.context_notes += notes.notes
-    stats.context_cache_hits += notes.cache_hits
-    stats.context_cache_errors += notes.cache_errors
-    stats.context_missing += sum(notes.missing.values())
-    stats.context_input_tokens += notes.usage.prompt
-    stats.context_cached_tokens += notes.usage.cached
-    stats.context_output_tokens += notes.usage.completion
+        record.warnings.append(warning)
+    batch.result.stats.add_notes(notes)
     return noted
 
 
-def _chunk(
-    inputs: RecordInputs,
-    options: ChunkOptions,
-    env: Mapping[str, str],
-    warnings: list[str],
-    deadline: float,
-) -> Chunking:
+def _chunk(settings: SkillSettings, record: _Record, deadline: float) -> Chunking:
     """The engine's chunks; ``semantic`` with the configured embeddings, which must answer by
     ``deadline`` (the record's share of the budget). When the embedding call fails or runs out of
     time the record is chunked without topic shifts (as ``hierarchical``) and says why: a model
     outage costs quality, not data."""
-    model = boundary_model(env, deadline) if options.strategy is Strategy.SEMANTIC else None
+    semantic = record.options.strategy is Strategy.SEMANTIC
+    model = boundary_model(settings.embeddings, deadline) if semantic else None
     guarded = _Guarded(model) if model is not None else None
-    chunked = _engine(inputs, options, guarded)
+    chunked = _engine(record.inputs, record.options, guarded)
     if guarded is not None and guarded.failure is not None:
         name = type(guarded.failure).__name__
         logger.warning("semantic boundaries failed: %s", name)
-        warnings.append(f"semantic boundaries failed ({name}): used hierarchical chunking instead")
+        record.warnings.append(
+            f"semantic boundaries failed ({name}): used hierarchical chunking instead"
+        )
     return chunked
 
 
@@ -325,32 +306,25 @@ def _engine(inputs: RecordInputs, options: ChunkOptions, model: BoundaryModel | 
     )
 
 
-def _succeed(
-    result: BatchResult,
-    record_id: str,
-    inputs: RecordInputs,
-    options: ChunkOptions,
-    chunked: Chunking,
-    warnings: list[str],
-    plan: Plan,
-) -> _Chunked:
+def _succeed(result: BatchResult, record: _Record, chunked: Chunking) -> _Chunked:
+    warnings = record.warnings
     warnings.extend(chunked.warnings)
-    data = streamed_record_data(chunked, inputs.document_key)
+    data = streamed_record_data(chunked, record.inputs.document_key)
     tally = _Tally(
-        characters=len(inputs.text),
+        characters=len(record.inputs.text),
         tokens=sum(leaf.tokens for leaf in chunked.leaves),
         parents=len(data["parents"]),
         children=len(chunked.leaves),
-        strategy=options.strategy.value,
+        strategy=record.options.strategy.value,
         warnings=len(warnings),
     )
-    record = {
-        "recordId": record_id,
+    answer = {
+        "recordId": record.id,
         "data": data,
         "errors": None,
         "warnings": [{"message": warning} for warning in warnings] or None,
     }
-    return _Chunked(record, tally, plan)
+    return _Chunked(answer, tally, record.plan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,8 +415,8 @@ def _skip_message(seconds: float, work: _Work, slowest: _Slowest) -> str:
         f"not chunked: this batch ({work.batch_records} records, {work.batch_chars} characters) "
         f"ran past its time budget ({seconds:g} s) before this record, and even the fastest "
         f"strategy would end too late; {_slowest(slowest)}; lower the skill's batchSize (or the "
-        "Function App's perInstanceConcurrency), or raise the skill's timeout and "
-        "SKILL_TIME_BUDGET_SECONDS"
+        f"Function App's perInstanceConcurrency), or raise the skill's timeout and "
+        f"{BUDGET_SETTING}"
     )
 
 

@@ -7,15 +7,15 @@ Auth injects for an authenticated caller, ``X-MS-CLIENT-PRINCIPAL-ID``, a header
 requests aren't allowed to set" (https://learn.microsoft.com/azure/app-service/configure-
 authentication-user-identities). ``SKILL_ALLOWED_CALLER_IDS`` lists the principal (object) ids
 allowed, comma-separated, and the caller must be one of them: without the list the Function does
-not start in ``entra`` mode (``settings.startup_check``), and should it run anyway every call is
-refused. In ``key`` mode the Functions host checks the function key and this check does nothing.
+not start in ``entra`` mode (``SkillSettings.startup_notes``), and should it run anyway every call
+is refused. In ``key`` mode the Functions host checks the function key and this check does nothing.
 
->>> entra = {"SKILL_AUTH": "entra", "SKILL_ALLOWED_CALLER_IDS": "0c1d"}
+>>> entra = SkillSettings(auth=AuthMode.ENTRA, allowed_callers=frozenset({"0c1d"}))
 >>> refusal({}, entra).status
 401
 >>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0C1D"}, entra) is None
 True
->>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"}, {"SKILL_AUTH": "entra"}).status
+>>> refusal({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"}, SkillSettings(auth=AuthMode.ENTRA)).status
 500
 """
 
@@ -25,14 +25,19 @@ from collections.abc import Mapping
 
 from skills.skill.answer import to_json
 from skills.skill.handler import Reply
-from skills.skill.settings import ALLOWED_CALLERS_SETTING, AuthMode, allowed_callers, auth_mode
+from skills.skill.settings import (
+    ALLOWED_CALLERS_SETTING,
+    AUTH_SETTING,
+    AuthMode,
+    SkillSettings,
+)
 
 PRINCIPAL_HEADER = "x-ms-client-principal-id"
 
 
-def refusal(headers: Mapping[str, str], env: Mapping[str, str]) -> Reply | None:
+def refusal(headers: Mapping[str, str], settings: SkillSettings) -> Reply | None:
     """A 401/403 answer for a caller Easy Auth did not vouch for, else ``None``."""
-    if auth_mode(env) is not AuthMode.ENTRA:
+    if settings.auth is not AuthMode.ENTRA:
         return None
     principal = next(
         (value.strip() for name, value in headers.items() if name.lower() == PRINCIPAL_HEADER), ""
@@ -40,13 +45,13 @@ def refusal(headers: Mapping[str, str], env: Mapping[str, str]) -> Reply | None:
     if not principal:
         return _reply(
             401,
-            "no authenticated caller: SKILL_AUTH=entra needs App Service "
+            f"no authenticated caller: {AUTH_SETTING}=entra needs App Service "
             "Authentication in front of the function (docs/deploy.md)",
         )
-    allowed = allowed_callers(env)
+    allowed = settings.allowed_callers
     if not allowed:
         return _reply(
-            500, f"SKILL_AUTH=entra without {ALLOWED_CALLERS_SETTING}: every call is refused"
+            500, f"{AUTH_SETTING}=entra without {ALLOWED_CALLERS_SETTING}: every call is refused"
         )
     if principal.lower() not in allowed:
         return _reply(403, f"caller is not in {ALLOWED_CALLERS_SETTING}")

@@ -24,7 +24,7 @@ from skills.skill.answer import to_json
 from skills.skill.batch import run_batch
 from skills.skill.budget import TimeBudget
 from skills.skill.contract import HugeInteger, SkillRequest
-from skills.skill.settings import SkillSettings, time_budget
+from skills.skill.settings import MAX_BODY_SETTING, SkillSettings, time_budget
 from skills.skill.telemetry import batch_fields, batch_span, configure_once, log_batch, log_refused
 
 logger = logging.getLogger("skills.skill")
@@ -49,16 +49,16 @@ class RequestError(ValueError):
         self.status = status
 
 
-def handle_chunk_request(body: bytes, query: Mapping[str, str], env: Mapping[str, str]) -> Reply:
-    """Answer one skill call. ``query`` is the URL's query string, ``env`` the app settings."""
+def handle_chunk_request(body: bytes, query: Mapping[str, str], settings: SkillSettings) -> Reply:
+    """Answer one skill call. ``query`` is the URL's query string, ``settings`` the app settings
+    as the Function read them when it started."""
     started = (time.perf_counter(), time.process_time())
     try:
-        settings = SkillSettings.from_env(env)
         seconds = time_budget(query.get("timeBudgetSeconds"), settings.time_budget_seconds)
         budget = TimeBudget(seconds)  # started before parsing, as the indexer's clock is
         request = parse_request(body, settings.max_body_bytes)
         encoding()  # load the tokenizer (first call only) before records are timed for the budget
-        return _answer(request, query, env, settings, budget, started)
+        return _answer(request, query, settings, budget, started)
     except RequestError as exc:
         log_refused(exc.status, str(exc))
         return error_reply(exc.status, str(exc))
@@ -73,7 +73,7 @@ def parse_request(body: bytes, max_body_bytes: int) -> SkillRequest:
         raise RequestError(
             413,
             f"request body is {len(body)} bytes, above the limit of {max_body_bytes} "
-            "(SKILL_MAX_BODY_BYTES); lower the skill's batchSize",
+            f"({MAX_BODY_SETTING}); lower the skill's batchSize",
         )
     payload = _decode_json(body)
     if not isinstance(payload, dict) or not isinstance(payload.get("values"), list):
@@ -94,13 +94,12 @@ def error_reply(status: int, message: str) -> Reply:
 def _answer(
     request: SkillRequest,
     query: Mapping[str, str],
-    env: Mapping[str, str],
     settings: SkillSettings,
     budget: TimeBudget,
     started: tuple[float, float],
 ) -> Reply:
-    with batch_span(configure_once(env)) as span:
-        result = run_batch(request.values, query, env, settings, budget)
+    with batch_span(configure_once(settings.telemetry_connection)) as span:
+        result = run_batch(request.values, query, settings, budget)
         status = 207 if result.stats.errors else 200
         body = result.answer.body()
         wall_ms = (time.perf_counter() - started[0]) * 1000

@@ -37,7 +37,7 @@ from skills.skill.options import (
     resolve_contextualize,
     resolve_options,
 )
-from skills.skill.settings import option_setting_name
+from skills.skill.settings import MAX_TEXT_SETTING, SkillSettings
 
 #: One of these carries the document (see the module docstring).
 SOURCE_INPUTS = ("text", "file_data", "markdownDocument")
@@ -74,30 +74,30 @@ class RecordInputs:
 def read_inputs(
     data: Any,
     query: Mapping[str, str],
-    env: Mapping[str, str],
-    max_text_chars: int,
+    settings: SkillSettings,
     limits: Limits | None = None,
 ) -> RecordInputs:
-    """Checked inputs of one record, or :class:`InputError`; text is cut at ``max_text_chars``;
-    a file is converted within ``limits`` (its deadline is the batch's)."""
+    """Checked inputs of one record, or :class:`InputError`; text is cut at the settings'
+    ``max_text_chars``; a file is converted within ``limits`` (its deadline is the batch's)."""
     if not isinstance(data, dict):
         raise InputError(f"data must be an object with a 'text' input, got {_kind(data)}")
     _reject_unknown(data)
     try:
-        contextualize = resolve_contextualize(data, query, env)
+        app_defaults = settings.chunk_defaults
+        contextualize = resolve_contextualize(data, query, app_defaults)
         defaults = {"noteTokens": LLM_NOTE_TOKENS} if contextualize is Contextualize.LLM else {}
-        options = resolve_options(data, query, env, defaults)
+        options = resolve_options(data, query, app_defaults, defaults)
     except OptionError as exc:
         raise InputError(str(exc)) from None
     warnings: list[str] = []
     document = _document(data, limits or Limits(), warnings)
-    text = _text(document.text, max_text_chars, warnings)
+    text = _text(document.text, settings.max_text_chars, warnings)
     title = _title(data.get("title"), warnings) or document.title
     return RecordInputs(
         text=text,
         title=title,
         document_key=_document_key(data.get("documentKey"), text, warnings),
-        format=document.markup or _format(data.get("format"), query, env),
+        format=document.markup or _format(data.get("format"), query, app_defaults),
         options=options,
         warnings=tuple(warnings),
         contextualize=contextualize,
@@ -191,7 +191,7 @@ def _text(value: Any, max_chars: int, warnings: list[str]) -> str:
     if len(value) > max_chars:
         warnings.append(
             f"text truncated to its first {max_chars} characters (of {len(value)}); "
-            "SKILL_MAX_TEXT_CHARS sets the limit"
+            f"{MAX_TEXT_SETTING} sets the limit"
         )
         value = value[:max_chars]
     text, replaced = replace_surrogates(value)
@@ -224,9 +224,9 @@ def _document_key(value: Any, text: str, warnings: list[str]) -> str:
     return f"text-{digest}"
 
 
-def _format(value: Any, query: Mapping[str, str], env: Mapping[str, str]) -> Format | None:
+def _format(value: Any, query: Mapping[str, str], app_defaults: Mapping[str, str]) -> Format | None:
     if value is None or value == "":
-        value = query.get("format") or env.get(option_setting_name("format")) or None
+        value = query.get("format") or app_defaults.get("format") or None
     if value is None:
         return None
     if isinstance(value, str) and value.strip().lower() in _FORMATS:

@@ -1,18 +1,18 @@
 """Chunking options for one record: record > query string > app settings > engine defaults.
 
 Every source speaks the engine's camelCase option names (``childMaxTokens``); app settings use
-``CHUNK_`` + the snake_case name in upper case (``CHUNK_CHILD_MAX_TOKENS``). A value of ``null`` in
-a record means "not given" (the indexer sends null for a missing input), so it falls through to the
-next source. Numbers may arrive as text (``"128"``: query strings and app settings are always text);
-booleans are not numbers.
+``CHUNK_`` + the snake_case name in upper case (``CHUNK_CHILD_MAX_TOKENS``), which
+:class:`~skills.skill.settings.SkillSettings` keeps by the snake_case name (``chunk_defaults``).
+A value of ``null`` in a record means "not given" (the indexer sends null for a missing input), so
+it falls through to the next source. Numbers may arrive as text (``"128"``: query strings and app
+settings are always text); booleans are not numbers.
 
 >>> resolve_options({"childMaxTokens": 128}, {"strategy": "structural"}, {}).strategy.value
 'structural'
 
 ``contextualize`` (``none`` or ``llm``, app setting ``CHUNK_CONTEXTUALIZE``) is the skill's own
 option, resolved the same way: with ``llm`` each child keeps ``noteTokens`` (``LLM_NOTE_TOKENS``
-unless given) for
-room for a note written by a chat model (:mod:`skills.skill.contextual`).
+unless given) for room for a note written by a chat model (:mod:`skills.llm.notes`).
 
 >>> resolve_contextualize({}, {"contextualize": "llm"}, {}).value
 'llm'
@@ -70,12 +70,13 @@ class _Given:
 def resolve_options(
     record: Mapping[str, Any],
     query: Mapping[str, str],
-    env: Mapping[str, str],
+    app_defaults: Mapping[str, str],
     defaults: Mapping[str, Any] | None = None,
 ) -> ChunkOptions:
     """The validated options for one record, or :class:`OptionError` naming what is wrong;
-    ``defaults`` (camelCase) come last, before the engine's own."""
-    given = _collect(record, query, env)
+    ``app_defaults`` are the ``CHUNK_`` app settings by field name; ``defaults`` (camelCase) come
+    last, before the engine's own."""
+    given = _collect(record, query, app_defaults)
     for wire, value in (defaults or {}).items():
         given.setdefault(wire, _Given(value, "skill's default"))
     for name, item in given.items():
@@ -87,10 +88,10 @@ def resolve_options(
 
 
 def resolve_contextualize(
-    record: Mapping[str, Any], query: Mapping[str, str], env: Mapping[str, str]
+    record: Mapping[str, Any], query: Mapping[str, str], app_defaults: Mapping[str, str]
 ) -> Contextualize:
     """``contextualize`` for one record (``none`` unless given), or :class:`OptionError`."""
-    item = _given("contextualize", "contextualize", record, query, env)
+    item = _given("contextualize", "contextualize", record, query, app_defaults)
     if item is None:
         return Contextualize.NONE
     if isinstance(item.value, list | dict):
@@ -108,11 +109,11 @@ def resolve_contextualize(
 
 
 def _collect(
-    record: Mapping[str, Any], query: Mapping[str, str], env: Mapping[str, str]
+    record: Mapping[str, Any], query: Mapping[str, str], app_defaults: Mapping[str, str]
 ) -> dict[str, _Given]:
     given: dict[str, _Given] = {}
     for wire, field in OPTION_FIELDS.items():
-        item = _given(wire, field, record, query, env)
+        item = _given(wire, field, record, query, app_defaults)
         if item is not None:
             given[wire] = item
     return given
@@ -123,16 +124,15 @@ def _given(
     field: str,
     record: Mapping[str, Any],
     query: Mapping[str, str],
-    env: Mapping[str, str],
+    app_defaults: Mapping[str, str],
 ) -> _Given | None:
     """The value that counts, record > query string > app setting, or None."""
-    setting = option_setting_name(field)
     if record.get(wire) is not None:
         return _Given(record[wire], "record")
     if query.get(wire) not in (None, ""):
         return _Given(query[wire], "query string")
-    if env.get(setting) not in (None, ""):
-        return _Given(env[setting], f"app setting {setting}")
+    if app_defaults.get(field) not in (None, ""):
+        return _Given(app_defaults[field], f"app setting {option_setting_name(field)}")
     return None
 
 

@@ -21,25 +21,24 @@ from contextlib import contextmanager
 from typing import Any
 
 from skills.skill.batch import BatchStats
+from skills.skill.settings import RESOURCE_DETECTORS_SETTING
 
 logger = logging.getLogger("skills.skill")
-CONNECTION_STRING_SETTING = "APPLICATIONINSIGHTS_CONNECTION_STRING"
-RESOURCE_DETECTORS_SETTING = "OTEL_EXPERIMENTAL_RESOURCE_DETECTORS"
 
 _lock = threading.Lock()
 _state = {"configured": False, "tracing": False}
 
 
-def configure_once(env: Mapping[str, str]) -> bool:
+def configure_once(connection_string: str) -> bool:
     """Set up Azure Monitor OpenTelemetry when its connection string is set; True if tracing."""
     with _lock:
         if not _state["configured"]:
             _state["configured"] = True
-            _state["tracing"] = bool(env.get(CONNECTION_STRING_SETTING)) and _configure(env)
+            _state["tracing"] = bool(connection_string) and _configure(connection_string)
         return _state["tracing"]
 
 
-def _configure(env: Mapping[str, str]) -> bool:
+def _configure(connection_string: str) -> bool:
     try:
         from opentelemetry import trace
         from opentelemetry.sdk.trace import TracerProvider
@@ -52,9 +51,7 @@ def _configure(env: Mapping[str, str]) -> bool:
         # (169.254.169.254) and waits for it; a Function App is described by azure_app_service,
         # which reads app settings only. A value set by the user is kept.
         os.environ.setdefault(RESOURCE_DETECTORS_SETTING, "azure_app_service")
-        configure_azure_monitor(
-            connection_string=env[CONNECTION_STRING_SETTING], logger_name="skills.skill"
-        )
+        configure_azure_monitor(connection_string=connection_string, logger_name="skills.skill")
         return True
     except Exception:  # telemetry must never take the skill down
         logger.exception("OpenTelemetry setup failed; logging through the host only")

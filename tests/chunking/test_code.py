@@ -28,11 +28,11 @@ from test_invariants import check_invariants
 
 from bench.cputime import least_growth
 from skills.chunking import Chunking, ChunkOptions, chunk_document, count_tokens
-from skills.chunking.context import PATH_SEPARATOR
 from skills.chunking.levels import Level
 from skills.chunking.markup.code import one_line, parse_code
 from skills.chunking.markup.languages import LANGUAGES, language_of
 from skills.chunking.outline import Outline
+from skills.chunking.prefix import PATH_SEPARATOR
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN_SOURCE = sorted(

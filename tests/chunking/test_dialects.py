@@ -12,10 +12,10 @@ import re
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document, count_tokens
-from skills.chunking.context import reopen_within
 from skills.chunking.markup.markdown import parse_markdown
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import NO_SECTION
+from skills.chunking.prefix import reopen_within
 
 SMALL = ChunkOptions(parent_max_tokens=256, child_max_tokens=48, child_overlap_tokens=0)
 

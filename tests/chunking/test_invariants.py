@@ -25,13 +25,13 @@ from hypothesis import strategies as st
 from markdown_documents import markdown_document, real_documents, rst_document
 
 from skills.chunking import Chunk, Chunking, ChunkOptions, chunk_document, count_tokens
-from skills.chunking.context import PATH_SEPARATOR
 from skills.chunking.markup.markdown import back_matter, front_matter, parse_markdown
 from skills.chunking.markup.rst import parse_rst
 from skills.chunking.newlines import line_view
 from skills.chunking.outline import Outline
 from skills.chunking.pages import MARKER_START, without_page_markers
 from skills.chunking.piece import text_start
+from skills.chunking.prefix import PATH_SEPARATOR
 from skills.chunking.sentences import sentence_starts
 
 KEY = re.compile(r"[A-Za-z0-9_\-=]{1,1024}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from pydantic import ValidationError
@@ -863,6 +864,28 @@ def test_overlap_never_swallows_the_previous_child() -> None:
         children = result.children_of(parent)
         for previous, child in itertools.pairwise(children):
             assert child.start > previous.start
+
+
+def test_an_overlap_never_reaches_back_across_a_heading() -> None:
+    # Sections a little longer than a child: each one's second child overlaps its first, and
+    # without the rule the next section's first child would begin in this section's tail.
+    parts = [
+        f"## Part {n}\n\n" + f"Part {n} explains step {n} of the rollout in detail. " * 14
+        for n in range(1, 7)
+    ]
+    source = "# Guide\n\nHow the rollout goes, part by part.\n\n" + "\n\n".join(parts) + "\n"
+    options = ChunkOptions(child_max_tokens=128, child_overlap_tokens=32)
+    result = chunk_document(source, options=options)
+    overlapped = 0
+    for previous, leaf in itertools.pairwise(result.leaves):
+        overlapped += leaf.start < previous.end
+        heading = re.search(r"^## (Part \d)$", leaf.text, re.M)
+        if heading:  # a child holding a heading begins at it and is prefixed with it
+            assert leaf.text.startswith("## "), leaf.text[:60]
+            assert leaf.headings[-1] == heading[1]
+        first = re.search(r"Part (\d) explains", leaf.text)
+        assert first and leaf.headings[-1] == f"Part {first[1]}"
+    assert overlapped  # children still overlap inside a section
 
 
 def test_a_parent_that_fits_one_child_is_one_child_whatever_the_overlap() -> None:

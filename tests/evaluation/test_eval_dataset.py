@@ -14,7 +14,7 @@ from skills.evaluation.dataset import DEFAULT_DEV_SET, Dataset, DatasetError, lo
 from skills.evaluation.grid import load_grid
 from skills.evaluation.run import build_chunk_set
 from skills.formats.read import read_file
-from skills.skill.handler import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 
 DOC = "# Title\n\nCafé ☕ first.\n\nSecond paragraph here.\n"
 
@@ -210,7 +210,7 @@ def test_a_converted_page_is_chunked_with_the_title_the_skill_gives_it(
     (leaf,) = [leaf for leaf in leaves if leaf.span.doc == "sub/api.html"]
     data = {"$type": "file", "data": base64.b64encode(page).decode("ascii")}
     record = {"recordId": "1", "data": {"file_data": data, "fileName": "api.html"}}
-    reply = handle_chunk_request(json.dumps({"values": [record]}).encode(), {}, {})
+    reply = handle_chunk_request(json.dumps({"values": [record]}).encode(), {}, SkillSettings())
     (answered,) = json.loads(reply.body)["values"]
     (child,) = answered["data"]["parents"][0]["children"]
     assert leaf.embed_text == child["embedText"]

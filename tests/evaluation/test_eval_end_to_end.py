@@ -14,8 +14,8 @@ import pytest
 from skills import embeddings
 from skills.evaluation import cli
 from skills.evaluation.dataset import load_dataset
-from skills.evaluation.grid import Candidate
-from skills.evaluation.run import evaluate
+from skills.evaluation.grid import BASELINES, Candidate
+from skills.evaluation.run import build_chunk_set, evaluate
 
 SECTIONS = {
     "alpha": "Penguins waddle across cold ice and dive for krill.",
@@ -213,3 +213,55 @@ def test_without_a_set_it_measures_the_dev_set_else_the_bundled_one_and_says_so(
     args = cli.parser().parse_args(["--docs", str(tmp_path)])
     cli._choose_set(args)
     assert args.docs == tmp_path and args.questions == tmp_path / "dev" / "questions.jsonl"
+
+
+def test_the_built_in_path_splits_a_pdfs_cracked_text_and_is_judged_on_the_converted_text(
+    tmp_path: Path,
+) -> None:
+    runbook = Path(__file__).parents[1] / "formats" / "fixtures" / "operations-runbook.pdf"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "runbook.pdf").write_bytes(runbook.read_bytes())
+    questions = tmp_path / "questions.jsonl"
+    record = {"id": "q1", "question": "Who is the runbook for?", "doc": "runbook.pdf",
+              "reference": "This runbook is for the on-call engineer", "kind": "prose"}  # fmt: skip
+    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    dataset = load_dataset(docs, questions)
+    [textsplit] = [c for c in BASELINES if c.chunker == "textsplit"]
+    [result] = evaluate(dataset, [textsplit], BagOfWords())
+    assert result.candidate.baseline
+    assert result.summary["hit@B2000"] == 100.0
+    chunks = build_chunk_set(textsplit, dataset)
+    assert (
+        chunks.leaves[0].embed_text
+        == dataset.cracked["runbook.pdf"][: len(chunks.leaves[0].embed_text)]
+    )
+    assert not chunks.leaves[0].embed_text.startswith("#")
+
+
+def test_a_recorded_page_is_scored_for_every_candidate_by_the_converters_page_breaks(
+    tmp_path: Path,
+) -> None:
+    runbook = Path(__file__).parents[1] / "formats" / "fixtures" / "operations-runbook.pdf"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "runbook.pdf").write_bytes(runbook.read_bytes())
+    questions = tmp_path / "questions.jsonl"
+    records = [
+        {"id": "p1", "question": "Who is the runbook for?", "doc": "runbook.pdf",
+         "reference": "This runbook is for the on-call engineer", "kind": "prose", "page": 1},
+        {"id": "p2", "question": "Who is the runbook for?", "doc": "runbook.pdf",
+         "reference": "This runbook is for the on-call engineer", "kind": "prose", "page": 99},
+    ]  # fmt: skip
+    questions.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    dataset = load_dataset(docs, questions)
+    assert [q.page for q in dataset.questions] == [1, 99]
+    [textsplit] = [c for c in BASELINES if c.chunker == "textsplit"]
+    ours = Candidate("hier budget", "engine", HIER, "budget")
+    for result in evaluate(dataset, [textsplit, ours], BagOfWords()):
+        first, last = result.scores
+        assert first.budget_hit[500] and first.budget_page[500]  # the answer's page is in it
+        assert last.budget_hit[500]
+        assert not any(last.budget_page.values())  # the runbook has no page 99
+        assert "page@B500" in result.summary
+        assert result.as_dict()["questions"][0]["pageB500"] is True

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
+import re
 import tarfile
 from pathlib import Path
 
 import pytest
 
+from skills.chunking.pages import PageMap
 from skills.evaluation import installed
+from skills.evaluation.cracking import cracked_pages
 from skills.evaluation.dataset import DatasetError
 
 SETS = sorted(path for path in installed.SETS.iterdir() if (path / "manifest.json").is_file())
@@ -135,3 +139,81 @@ def test_fill_fetches_each_package_once_and_unpacks_it_where_loading_looks(
     assert installed.fill(folder) == []
     assert fetched == ["@x/talks"]
     assert installed.load_set(folder).questions[0].id == "q1"
+
+
+def test_a_gzipped_document_is_hashed_and_read_unzipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    speech = b"We look forward to a world founded upon four essential human freedoms."
+    folder = registry_set(tmp_path, speech)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["documents"][0]["path"] = "package/data/1941.txt.gz"
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    unpacked = tmp_path / "cache" / "npm" / "@x+talks-1.0" / "package" / "data"
+    unpacked.mkdir(parents=True)
+    (unpacked / "1941.txt.gz").write_bytes(gzip.compress(speech))
+    monkeypatch.setattr(installed, "roots", lambda: {"registry": tmp_path / "cache"})
+    dataset = installed.load_set(folder)
+    assert dataset.documents["talk/1941.txt"] == speech.decode()
+
+
+def test_a_pdf_of_a_set_comes_with_its_cracked_text_for_the_built_in_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runbook = Path(__file__).parents[1] / "formats" / "fixtures" / "operations-runbook.pdf"
+    folder = fake_set(tmp_path, runbook.read_bytes(), runbook.read_bytes(), name="runbook.pdf")
+    question = {"id": "q1", "question": "Who reads it?", "doc": "pkg/runbook.pdf",
+                "reference": "on-call engineer of the document", "kind": "prose"}  # fmt: skip
+    (folder / "questions.jsonl").write_text(json.dumps(question) + "\n", encoding="utf-8")
+    monkeypatch.setattr(installed, "roots", lambda: {"site-packages": tmp_path / "site"})
+    dataset = installed.load_set(folder)
+    assert dataset.cracked["pkg/runbook.pdf"].startswith("Operations runbook: document ingestion")
+    assert dataset.documents["pkg/runbook.pdf"].startswith("# Operations runbook")
+
+
+PAGED = [folder for folder in SETS if '"page"' in (folder / "questions.jsonl").read_text()]
+
+
+@pytest.mark.parametrize("folder", PAGED, ids=[path.name for path in PAGED])
+def test_every_recorded_page_holds_its_answer_in_the_pdf(folder: Path) -> None:
+    """A question's ``page`` is checked on the PDF itself (PDFium's text of that page, words
+    only), not on any converter's output: the page truth the page metric is scored with."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    pages: dict[str, list[str]] = {}
+    for entry in manifest["documents"]:
+        path = installed.location(entry, installed.roots())
+        if not path.is_file():
+            pytest.skip(f"{entry['package']} not fetched")
+        data, _ = installed.unzipped(path.read_bytes(), entry["path"])
+        pages[entry["doc"]] = [words(page) for page in cracked_pages(data)]
+    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        on = [
+            n
+            for n, page in enumerate(pages[record["doc"]], 1)
+            if words(record["reference"]) in page
+        ]
+        assert on == [record["page"]], record["id"]
+
+
+def words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.replace("-\n", ""))).casefold()
+
+
+@pytest.mark.parametrize("folder", PAGED, ids=[path.name for path in PAGED])
+def test_the_skill_cites_the_recorded_page_for_every_answer(folder: Path) -> None:
+    """The pages a chunk carries come from the converter's page breaks (``PageMap``): every
+    passage that holds a reference also names the page the question records, so each answer
+    a prompt holds comes with a right page to cite (the built-in path's pages name none)."""
+    try:
+        dataset = installed.load_set(folder)
+    except DatasetError as error:
+        pytest.skip(f"packages not installed: {error}")
+    recorded = {
+        record["id"]: record["page"]
+        for record in map(json.loads, (folder / "questions.jsonl").read_text().splitlines())
+    }
+    for question in dataset.questions:
+        [reference] = question.references
+        pages = PageMap(dataset.documents[question.doc]).pages(reference.start, reference.end)
+        assert pages[:1] == (recorded[question.id],), question.id

@@ -76,3 +76,9 @@ def test_a_pair_is_compared_question_by_question_per_set_and_pooled() -> None:
     assert "| one | +2 -0 | +2 -0 |" in text
     assert "| three | +0 -4 | +0 -4 |" in text
     assert text.splitlines()[-1].startswith("| pooled | +3 -4 (p 1.00) |")
+
+
+def test_the_per_set_table_can_pair_the_default_with_one_named_candidate() -> None:
+    text = loso.per_set_table(RUNS, "A", report_at=(1000,), against="B")
+    assert "| one | 4 | 75.0 vs 25.0: +50.0" in text
+    assert "| three | 4 | 0.0 vs 100.0: -100.0" in text

@@ -135,3 +135,20 @@ def test_every_leaf_the_query_fetches_for_the_largest_budget_is_ranked() -> None
     from skills.search.query import children_for_budget
 
     assert children_for_budget(max(BUDGETS)) <= SEARCH_DEPTH
+
+
+def test_a_prompt_holding_text_of_the_answers_page_is_a_page_hit_without_the_answer() -> None:
+    # the reference is [10, 20); the page of the answer is [0, 12) in this toy, so a context
+    # of [0, 11) holds some of the page but not the whole reference
+    def on_page(span: Span) -> bool:
+        return span.start < 12
+
+    score = score_question(
+        "q", "prose", prefix([Span("d", 0, 11)]), REF, tokens_of, cut_to, on_page=on_page
+    )
+    assert score.budget_hit[1000] is False
+    assert score.budget_page[1000] is True
+    plain = score_question("q", "prose", prefix([Span("d", 0, 11)]), REF, tokens_of, cut_to)
+    assert plain.budget_page == {}
+    assert summarize([score, plain])["page@B1000"] == 100.0  # over the questions with a page
+    assert "page@B1000" not in summarize([plain])

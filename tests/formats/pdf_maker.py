@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import ctypes
 import io
+import math
 from collections.abc import Sequence
 
-#: One line: (text, font, size) or (text, font, size, top) with ``top`` in points from the top;
-#: a tab in the text starts a cell 150 points further right (a table's columns).
-Spec = tuple[str, str, float] | tuple[str, str, float, float]
+#: One line: (text, font, size), or with ``top`` in points from the top, ``left`` from the
+#: page's left edge (the margin otherwise) and an angle in degrees (a watermark's); a tab in the
+#: text starts a cell 150 points further right (a table's columns).
+Spec = (
+    tuple[str, str, float]
+    | tuple[str, str, float, float]
+    | tuple[str, str, float, float, float]
+    | tuple[str, str, float, float, float, float]
+)
 
 WIDTH, HEIGHT, MARGIN = 612.0, 792.0, 72.0
 
@@ -30,7 +37,10 @@ def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
         top = MARGIN
         for spec in lines:
             text, font, size = spec[0], spec[1], spec[2]
-            at = spec[3] if len(spec) == 4 else top
+            at = spec[3] if len(spec) >= 4 else top
+            left = spec[4] if len(spec) >= 5 else MARGIN
+            turn = math.radians(spec[5]) if len(spec) == 6 else 0.0
+            cos, sin = math.cos(turn), math.sin(turn)
             for column, cell in enumerate(text.split("\t")):
                 obj = raw.FPDFPageObj_NewTextObj(
                     pdf.raw, font.encode("ascii"), ctypes.c_float(size)
@@ -39,8 +49,8 @@ def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
                 raw.FPDFText_SetText(
                     obj, ctypes.cast(ctypes.c_char_p(units), ctypes.POINTER(raw.FPDF_WCHAR))
                 )
-                x = MARGIN + 150 * column
-                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, HEIGHT - at - size)
+                x = left + 150 * column
+                raw.FPDFPageObj_Transform(obj, cos, sin, -sin, cos, x, HEIGHT - at - size)
                 raw.FPDFPage_InsertObject(page.raw, obj)
             top = at + size * 1.5
         raw.FPDFPage_GenerateContent(page.raw)

@@ -3,6 +3,8 @@ pages where the output gives them (shape: cognitive-search-skill-document-intell
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document
@@ -10,7 +12,7 @@ from skills.formats.conversion import ConversionError
 from skills.formats.layout import layout_to_markdown
 
 
-def section(content: str, ordinal: int, page: int | None = None, **headings: str) -> dict:
+def section(content: str, ordinal: int, page: int | None = None, **headings: str) -> dict[str, Any]:
     item = {"content": content, "sections": headings, "ordinal_position": ordinal}
     if page is not None:
         item["locationMetadata"] = {"pageNumber": page, "ordinalPosition": ordinal}

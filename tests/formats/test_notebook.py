@@ -30,9 +30,7 @@ def code_cell(source: str, output: str = "") -> dict[str, object]:
 def test_cells_become_markdown_and_fenced_code_in_order() -> None:
     data = notebook(markdown_cell("# Loading\nRead the file."), code_cell("df = read('a.csv')"))
     converted = convert(data, Limits())
-    assert (
-        converted.text == "# Loading\nRead the file.\n\n```python\ndf = read('a.csv')\n```\n\n"
-    )
+    assert converted.text == "# Loading\nRead the file.\n\n```python\ndf = read('a.csv')\n```\n\n"
 
 
 def test_outputs_are_left_out_of_the_text() -> None:

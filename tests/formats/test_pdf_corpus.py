@@ -86,3 +86,49 @@ def test_a_heading_matches_by_words_and_page_once_and_in_order() -> None:
 def test_a_word_hyphenated_here_and_whole_elsewhere_is_a_split() -> None:
     markdown = "The information is here.\n\nSome infor-mation, a well-known fact."
     assert structure.hyphen_splits(markdown, [markdown]) == 1
+
+
+tables = _module("tables")
+TABLE_TRUTHS = sorted((ROOT / "bench" / "real_files" / "tables").glob("*.json"))
+
+
+def test_the_held_out_files_keep_their_measured_headings_and_sections() -> None:
+    # rounds of files whose truth was written before the converter ran on them (docs/formats.md)
+    totals: dict[str, object] = {}
+    for path in TRUTHS:
+        truth = _truth(path)
+        if truth.get("held_out"):
+            _cached(truth)
+            total = totals.setdefault(str(truth["held_out"]), structure.Score(files=0))
+            total.add(structure.score(truth))  # type: ignore[attr-defined]
+    assert set(totals) == {"round 1", "round 2", "round 3"}
+    for total in totals.values():
+        shares = total.shares()  # type: ignore[attr-defined]
+        assert shares["recall"] >= 0.75 and shares["precision"] >= 0.95
+        assert shares["in_section"] >= 0.65
+
+
+def test_the_corpus_tables_keep_their_header_rows_and_cells() -> None:
+    total = tables.Score()
+    for path in TABLE_TRUTHS:
+        truth = _truth(path)
+        pdf = _cached(truth)
+        found = tables.ours(pdf)
+        for true in truth["tables"]:  # type: ignore[attr-defined]
+            total.add(tables.score(true, found))
+    assert total.tables >= 10
+    assert total.cells_right >= 0.85 * total.cells and total.rows_whole >= 0.8 * total.rows
+    assert total.header_right >= 6
+
+
+def test_a_table_row_counts_whole_only_with_every_cell_right() -> None:
+    markdown = (
+        "| a | b |\n| --- | --- |\n| 1 | x y |\n\n<!-- PageBreak -->\n\n| a | b |\n| --- | --- |\n"
+        "| 2 | z |\n"
+    )
+    found = tables.markdown_tables(markdown)
+    assert found == {1: [[["a", "b"], ["1", "x y"]]], 2: [[["a", "b"], ["2", "z"]]]}
+    true = {"page": 1, "rows": [["a", "b"], ["1", "xy"], ["3", "w"]]}
+    score = tables.score(true, found)
+    assert (score.header_right, score.rows_whole, score.rows) == (1, 2, 3)
+    assert (score.cells_right, score.cells) == (4, 6)

@@ -21,7 +21,7 @@ from skills.formats.registry import (
 )
 from skills.local.chunk import iter_documents
 from skills.local.demo import sample_files
-from skills.search.settings import MODES, SearchSettings, indexed_formats
+from skills.search.settings import MODES, Mode, SearchSettings, indexed_formats
 from skills.search.templates import render
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -45,8 +45,8 @@ def test_names_and_content_types_find_their_format_whatever_the_case() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_each_indexer_picks_up_exactly_its_modes_formats(mode: str) -> None:
-    indexer = render(mode, SearchSettings()).indexer  # type: ignore[arg-type]
+def test_each_indexer_picks_up_exactly_its_modes_formats(mode: Mode) -> None:
+    indexer = render(mode, SearchSettings()).indexer
     configuration = indexer["parameters"]["configuration"]
     configured = set(configuration["indexedFileNameExtensions"].split(","))
     if mode in ("embedded", "reference"):

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from skills.chunking import Chunk, ChunkOptions, chunk_document
-from skills.skill.handler import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -129,7 +129,7 @@ def shorten_strings(value: Any) -> Any:
 
 def render_skill_response() -> str:
     body = json.dumps(batch()).encode("utf-8")
-    reply = handle_chunk_request(body, {}, {})  # no app settings: the built-in defaults
+    reply = handle_chunk_request(body, {}, SkillSettings())  # no app settings: the defaults
     answer = {"status": reply.status, "body": shorten_strings(json.loads(reply.body))}
     return json.dumps(answer, ensure_ascii=False, indent=1) + "\n"
 

@@ -107,7 +107,9 @@ def _msrest_type(type_name: str, models: types.ModuleType, seen: dict[type, Shap
     if match := _MSREST_MAP.match(type_name):
         return Shape("map", item=_msrest_type(match.group(1), models, seen))
     cls = getattr(models, type_name, None)
-    return _shape_of_class(cls, models, seen) if _is_model(cls) else SCALAR
+    if not isinstance(cls, type) or not _is_model(cls):
+        return SCALAR
+    return _shape_of_class(cls, models, seen)
 
 
 def _is_model(candidate: Any) -> bool:

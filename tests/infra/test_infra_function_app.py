@@ -15,7 +15,6 @@ import yaml
 from infra_bicep import Expr, Resource, Ternary, Union
 from infra_paths import AZURE_YAML, MAIN, ROOT, load, module
 
-from skills.skill import boundaries
 from skills.skill import settings as skill_settings
 
 
@@ -98,9 +97,12 @@ def test_auth_setting_switches_the_skill_between_key_and_entra() -> None:
     auth = skill_auth_values()
     assert auth.condition == "skillAuthMode == 'entra'"
     assert app_settings()["SKILL_AUTH"] == Expr("skillAuthSetting")
-    mode = skill_settings.auth_mode
-    assert mode({"SKILL_AUTH": auth.consequence}) is skill_settings.AuthMode.ENTRA
-    assert mode({"SKILL_AUTH": auth.alternative}) is skill_settings.AuthMode.KEY
+
+    def mode(value: str) -> skill_settings.AuthMode:
+        return skill_settings.SkillSettings.from_env({skill_settings.AUTH_SETTING: value}).auth
+
+    assert mode(auth.consequence) is skill_settings.AuthMode.ENTRA
+    assert mode(auth.alternative) is skill_settings.AuthMode.KEY
 
 
 def test_service_settings_the_skill_reads_are_set_and_parse() -> None:
@@ -123,8 +125,8 @@ def test_the_code_s_default_budget_is_the_deployed_one() -> None:
 
 
 def test_entra_mode_admits_the_search_identity_first() -> None:
-    """Without SKILL_ALLOWED_CALLER_IDS entra mode would not start (settings.startup_check): the
-    list Easy Auth and the skill share begins with the search service's identity."""
+    """Without SKILL_ALLOWED_CALLER_IDS entra mode would not start (``startup_notes``): the list
+    Easy Auth and the skill share begins with the search service's identity."""
     (app,) = [m for m in load(MAIN).modules if m.symbol == "functionApp"]
     callers = app.body["params"]["allowedCallerPrincipalIds"]
     assert callers == Expr("concat([search.outputs.principalId], skillExtraCallerPrincipalIds)")
@@ -132,10 +134,13 @@ def test_entra_mode_admits_the_search_identity_first() -> None:
 
 def test_the_semantic_strategy_gets_the_index_embedding_deployment_keylessly() -> None:
     settings = app_settings()
-    assert settings[boundaries.ENDPOINT] == Expr("openAiEndpoint")
-    assert settings[boundaries.DEPLOYMENT] == Expr("embeddingDeploymentName")
-    assert settings[boundaries.DIMENSIONS] == Expr("string(embeddingDimensions)")
-    assert settings["AZURE_CLIENT_ID"] == Expr("identityClientId")  # DefaultAzureCredential's UAMI
+    assert settings[skill_settings.OPENAI_ENDPOINT_SETTING] == Expr("openAiEndpoint")
+    deployment = skill_settings.EMBEDDING_DEPLOYMENT_SETTING
+    assert settings[deployment] == Expr("embeddingDeploymentName")
+    dimensions = skill_settings.EMBEDDING_DIMENSIONS_SETTING
+    assert settings[dimensions] == Expr("string(embeddingDimensions)")
+    # the user-assigned identity the credential signs in as
+    assert settings[skill_settings.CLIENT_ID_SETTING] == Expr("identityClientId")
     (app,) = [m for m in load(MAIN).modules if m.symbol == "functionApp"]
     wiring = app.body["params"]
     assert wiring["openAiEndpoint"] == Expr("openAi.outputs.endpoint")
@@ -184,8 +189,9 @@ def test_entra_mode_tells_the_skill_the_same_callers_easy_auth_admits() -> None:
     )
     search_id = "5a0b6f43-0000-4c1d-9e8f-000000000001"
     env = {"SKILL_AUTH": "entra", ALLOWED_CALLERS_SETTING: ",".join([search_id, "other"])}
-    assert caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": search_id}, env) is None
-    refused = caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": "someone-else"}, env)
+    settings = skill_settings.SkillSettings.from_env(env)
+    assert caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": search_id}, settings) is None
+    refused = caller.refusal({"X-MS-CLIENT-PRINCIPAL-ID": "someone-else"}, settings)
     assert refused is not None and refused.status == 403
 
 

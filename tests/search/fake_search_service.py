@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from skills.search.echo import duration, enum_values
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 
 COLLECTIONS = {
     "datasources": "dataSource",
@@ -39,7 +39,12 @@ COLLECTIONS = {
     "indexers": "indexer",
 }
 OBJECT = re.compile(r"^/(?P<collection>\w+)\('(?P<name>[^']+)'\)(?P<rest>/[^?]*)?$")
-NEVER_RAN = {"status": "running", "lastResult": None, "executionHistory": [], "limits": {}}
+NEVER_RAN: dict[str, Any] = {
+    "status": "running",
+    "lastResult": None,
+    "executionHistory": [],
+    "limits": {},
+}
 
 
 def echo(
@@ -53,7 +58,7 @@ def echo(
     ``httpHeaders``); the docs say only that secrets come back null. ``respell`` also writes
     enum values in another casing and empty lists as null, which the service may do.
     """
-    echoed = _respelled(copy.deepcopy(body), respell)
+    echoed: dict[str, Any] = _respelled(copy.deepcopy(body), respell)
     echoed["@odata.etag"] = '"0x8DC"'
     echoed["encryptionKey"] = None
     if kind == "skillset":
@@ -160,7 +165,7 @@ class FakeDeployment:
     def _skill(self, headers: dict[str, str], body: bytes) -> tuple[int, dict[str, Any] | None]:
         if self.function_key is not None and headers.get("x-functions-key") != self.function_key:
             return 401, None
-        reply = handle_chunk_request(body, {}, {})
+        reply = handle_chunk_request(body, {}, SkillSettings())
         return reply.status, json.loads(reply.body)
 
 

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import socket
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from skills.formats.registry import TEXT_SUFFIXES
-from skills.search.local_run import azurite_blob_port
 from skills.search.settings import Mode, SearchSettings
 from skills.search.simulation import (
     SourceDocument,
@@ -23,6 +17,9 @@ from skills.search.simulation import (
     run_embedding_skill,
 )
 from skills.search.templates import DefinitionSet, render
+from tests.azurite import AZURITE_PORT as AZURITE_PORT  # the search tests' names for them
+from tests.azurite import azurite_listening as azurite_listening
+from tests.azurite import require_azurite as require_azurite
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The text samples the indexer reads (with the registry's suffixes: Markdown, text, source code).
@@ -77,35 +74,3 @@ def enrich(definitions: DefinitionSet, embedder: HashEmbedder) -> list[SourceDoc
         else:
             run_embedding_skill(skill, documents, embedder)
     return documents
-
-
-def azurite_listening(port: int, wait_seconds: float) -> bool:
-    """Poll the port: scripts/test.sh starts Azurite in the background just before the tests."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        with socket.socket() as probe:
-            probe.settimeout(1.0)
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.5)
-
-
-#: Where scripts/test.sh starts Azurite's blob service.
-AZURITE_PORT = azurite_blob_port()
-
-
-def require_azurite() -> int:
-    """Azurite's blob port, once it listens; else the calling module is skipped, saying why, and
-    in CI it fails instead: a test that needs Azurite must not pass there by not running."""
-    ci = bool(os.environ.get("CI"))
-    if not azurite_listening(AZURITE_PORT, 30.0 if ci else 2.0):
-        reason = (
-            f"Azurite blob service not listening on 127.0.0.1:{AZURITE_PORT} "
-            "(scripts/test.sh starts it)"
-        )
-        if ci:
-            raise RuntimeError(reason)
-        pytest.skip(reason, allow_module_level=True)
-    return AZURITE_PORT

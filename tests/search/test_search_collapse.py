@@ -192,7 +192,7 @@ def test_collapse_properties(raw: list[tuple[int, float, int]], top: int) -> Non
     parents = [r.parent_chunk_id for r in results]
     assert len(parents) == len(set(parents)) == min(top, len({h.parent_chunk_id for h in hits}))
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
-    best = {}
+    best: dict[str, float] = {}
     for h in hits:
         best[h.parent_chunk_id] = max(best.get(h.parent_chunk_id, -1.0), h.score)
     assert all(r.score == best[r.parent_chunk_id] for r in results)

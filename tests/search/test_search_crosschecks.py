@@ -71,7 +71,7 @@ def test_the_skill_emits_every_projected_path_with_a_value(
     assert all(emitted[mode][source] is not None for source in sources)
 
 
-def _edit(definitions: DefinitionSet, change: Callable[[DefinitionSet], None]) -> DefinitionSet:
+def _edit(definitions: DefinitionSet, change: Callable[[DefinitionSet], object]) -> DefinitionSet:
     copied = DefinitionSet(
         definitions.mode,
         tuple(Definition(i.kind, i.template, copy.deepcopy(i.body)) for i in definitions.items),
@@ -98,10 +98,11 @@ def _mapping(d: DefinitionSet, name: str) -> dict[str, Any]:
 
 
 def _embedding(d: DefinitionSet) -> dict[str, Any]:
-    return d.skillset["skills"][1]
+    skill: dict[str, Any] = d.skillset["skills"][1]
+    return skill
 
 
-MISTAKES: dict[str, tuple[Callable[[DefinitionSet], None], str]] = {
+MISTAKES: dict[str, tuple[Callable[[DefinitionSet], object], str]] = {
     "source the skill never emits": (
         lambda d: _mapping(d, "text").update(source="/document/parents/*/children/*/content"),
         "is not a path the enrichment emits",

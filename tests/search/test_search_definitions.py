@@ -27,7 +27,7 @@ from azure.search.documents.indexes.models import (
     WebApiSkill,
 )
 
-from skills.search.settings import ENVIRONMENT, MODES, SearchSettings
+from skills.search.settings import ENVIRONMENT, MODES, Mode, SearchSettings
 from skills.search.templates import (
     DEFINITIONS_DIR,
     TEMPLATE_FILES,
@@ -45,14 +45,16 @@ MODELS: dict[str, Any] = {
     "indexer": SearchIndexer,
 }
 AUTH = {
-    "function key": {"skill_function_key": "a-function-key"},
-    "managed identity": {"skill_auth_resource_id": "api://00000000-0000-0000-0000-000000000001"},
+    "function key": SearchSettings(skill_function_key="a-function-key", container_folder="docs/"),
+    "managed identity": SearchSettings(
+        skill_auth_resource_id="api://00000000-0000-0000-0000-000000000001",
+        container_folder="docs/",
+    ),
 }
 
 
-def rendered(mode: str, auth: str) -> list[Any]:
-    settings = SearchSettings(**AUTH[auth], container_folder="docs/")
-    return list(render(mode, settings).items)  # type: ignore[arg-type]
+def rendered(mode: Mode, auth: str) -> list[Any]:
+    return list(render(mode, AUTH[auth]).items)
 
 
 CASES = [
@@ -63,19 +65,19 @@ CASES = [
 ]
 
 
-def _find(mode: str, auth: str, template: str) -> Any:
+def _find(mode: Mode, auth: str, template: str) -> Any:
     return next(item for item in rendered(mode, auth) if item.template == template)
 
 
 @pytest.mark.parametrize(("mode", "auth", "template"), CASES)
-def test_definition_round_trips_through_the_sdk_model(mode: str, auth: str, template: str) -> None:
+def test_definition_round_trips_through_the_sdk_model(mode: Mode, auth: str, template: str) -> None:
     item = _find(mode, auth, template)
     model = MODELS[item.kind](item.body)
     assert model.as_dict() == item.body
 
 
 @pytest.mark.parametrize(("mode", "auth", "template"), CASES)
-def test_every_property_is_declared_by_the_sdk_model(mode: str, auth: str, template: str) -> None:
+def test_every_property_is_declared_by_the_sdk_model(mode: Mode, auth: str, template: str) -> None:
     item = _find(mode, auth, template)
     assert undeclared(MODELS[item.kind](item.body), item.kind) == []
 
@@ -97,7 +99,7 @@ def undeclared(model: Any, path: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("mode", "auth", "template"), CASES)
-def test_every_enum_value_is_one_the_sdk_model_knows(mode: str, auth: str, template: str) -> None:
+def test_every_enum_value_is_one_the_sdk_model_knows(mode: Mode, auth: str, template: str) -> None:
     item = _find(mode, auth, template)
     assert bad_enum_values(MODELS[item.kind](item.body), item.kind) == []
 
@@ -121,7 +123,7 @@ def bad_enum_values(model: Any, path: str) -> list[str]:
         allowed = {str(member.value).lower() for member in kind} if kind else set()
         for value in (raw if isinstance(raw, list) else [raw]) if kind else []:
             inner = value[len("Collection(") : -1] if value.startswith("Collection(") else value
-            if inner.lower() not in allowed:
+            if kind is not None and inner.lower() not in allowed:
                 found.append(f"{path}.{rest._rest_name}: {value!r} not in {kind.__name__}")
         nested = getattr(model, attribute)
         for position, item in enumerate(nested if isinstance(nested, list) else [nested]):
@@ -147,7 +149,7 @@ def test_undeclared_catches_a_misspelt_property() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_sdk_reads_the_typed_values_we_mean(mode: str) -> None:
+def test_sdk_reads_the_typed_values_we_mean(mode: Mode) -> None:
     definitions = render(mode, SearchSettings(dimensions=256, skill_function_key="k"))
     skillset = SearchIndexerSkillset(definitions.skillset)
     *_, web_api, embedding = skillset.skills  # layout: the Document Layout skill comes first
@@ -156,13 +158,16 @@ def test_sdk_reads_the_typed_values_we_mean(mode: str) -> None:
     assert isinstance(embedding, AzureOpenAIEmbeddingSkill)
     assert embedding.dimensions == 256
     assert skillset.index_projection is not None
+    assert skillset.index_projection.parameters is not None
     mode_value = skillset.index_projection.parameters.projection_mode
     assert mode_value == IndexProjectionMode.SKIP_INDEXING_PARENT_DOCUMENTS
     children = SearchIndex(definitions.indexes[definitions.indexer["targetIndexName"]])
     vector = next(f for f in children.fields if f.name == "vector")
     assert vector.vector_search_dimensions == 256
+    assert children.vector_search is not None and children.vector_search.compressions
     compression = children.vector_search.compressions[0]
     assert isinstance(compression, ScalarQuantizationCompression)
+    assert compression.parameters is not None and compression.rescoring_options is not None
     assert compression.parameters.quantized_data_type == "int8"
     assert compression.rescoring_options.enable_rescoring is True
 

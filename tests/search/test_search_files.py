@@ -23,8 +23,9 @@ def test_the_definitions_round_trip_through_the_sdk_models(mode: Any) -> None:
     definitions = render(mode, SearchSettings(skill_function_key="k"))
     assert SearchIndexerSkillset(definitions.skillset).as_dict() == definitions.skillset
     assert SearchIndexer(definitions.indexer).as_dict() == definitions.indexer
-    model = SearchIndexer(definitions.indexer)
-    assert model.parameters.configuration.allow_skillset_to_read_file_data is True
+    parameters = SearchIndexer(definitions.indexer).parameters
+    assert parameters is not None and parameters.configuration is not None
+    assert parameters.configuration.allow_skillset_to_read_file_data is True
 
 
 @pytest.mark.parametrize("mode", ["files", "layout"])

@@ -223,9 +223,6 @@ DEMO_ANSWERS = {
     "What is the first action for error code E1014?": ("operations-runbook.md", "Error codes"),
     "Who pays for insurance of the leased equipment?": ("scanned-lease.md", "4. Insurance"),
 }
-#: Known misses: the guide's word is "Authentication" and the default analyzer does not stem
-#: (docs/demo.md); strict, so a ranking that gets it right says so.
-DEMO_MISSES = {"How do I authenticate to the Widget API?"}
 
 
 def _demo_questions() -> list[str]:
@@ -238,15 +235,7 @@ def test_every_question_of_the_demo_has_its_answer_written_down() -> None:
     assert sorted(_demo_questions()) == sorted(DEMO_ANSWERS)
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        pytest.param(q, marks=pytest.mark.xfail(strict=True, reason="no stemming"))
-        if q in DEMO_MISSES
-        else q
-        for q in DEMO_ANSWERS
-    ],
-)
+@pytest.mark.parametrize("question", list(DEMO_ANSWERS))
 def test_the_demo_answers_with_the_right_section_first(
     question: str, runs: dict[Mode, LocalRun]
 ) -> None:

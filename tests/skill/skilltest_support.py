@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import azure.functions as func
 
 from skills.local.devserver import load_app, registered_functions
+from skills.skill import SkillSettings
 from skills.skill.contract import RecordData, SkillResponse
+
+#: The ``app_settings`` fixture (``conftest.py``): starts the Function with these app settings.
+AppSettings = Callable[..., SkillSettings]
 
 MARKDOWN = """# Guide
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from skills.chunking import encoding
 from skills.local.devserver import PROJECT_ROOT
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 
 #: Ordinary Markdown: the project's samples and the golden inputs (fixed files, real prose).
 MARKDOWN_FILES = sorted(
@@ -43,7 +43,7 @@ def text_of(path: Path) -> str:
 def test_an_answer_weighs_under_six_bytes_per_input_byte_on_ordinary_markdown() -> None:
     texts = [text_of(path) for path in MARKDOWN_FILES]
     assert len(texts) >= 4
-    reply = handle_chunk_request(body_for(texts), {}, {})
+    reply = handle_chunk_request(body_for(texts), {}, SkillSettings())
     assert reply.status == 200
     assert len(reply.body) / sum(len(text.encode("utf-8")) for text in texts) < 6.0
 
@@ -51,7 +51,7 @@ def test_an_answer_weighs_under_six_bytes_per_input_byte_on_ordinary_markdown() 
 def test_no_single_ordinary_document_weighs_seven_bytes_per_byte() -> None:
     for path in MARKDOWN_FILES:
         text = text_of(path)
-        reply = handle_chunk_request(body_for([text]), {}, {})
+        reply = handle_chunk_request(body_for([text]), {}, SkillSettings())
         assert len(reply.body) / len(text.encode("utf-8")) < 7.0, path.name
 
 
@@ -61,11 +61,11 @@ def test_a_calls_peak_memory_is_about_its_request_plus_its_answer() -> None:
     texts = [text_of(path) for path in MARKDOWN_FILES] * 12  # ~0.6 MB, many records
     body = body_for(texts)
     encoding()  # the tokenizer is loaded once per process, not per call
-    handle_chunk_request(body_for(texts[:1]), {}, {})
+    handle_chunk_request(body_for(texts[:1]), {}, SkillSettings())
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        reply = handle_chunk_request(body, {}, {})
+        reply = handle_chunk_request(body, {}, SkillSettings())
         peak = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from skilltest_support import MARKDOWN, batch, call_chunk, messages, records
+from skilltest_support import MARKDOWN, AppSettings, batch, call_chunk, messages, records
 
 import skills.skill.batch as batch_module
 import skills.skill.budget as budget_module
@@ -137,12 +137,12 @@ class _Overrun:
 
 
 def test_one_slow_record_does_not_fail_the_records_after_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, app_settings: AppSettings
 ) -> None:
     """A record that overran the batch's 20 s (the issue's 2.4 MB heading of links, first in a
     batch of 1,000) left every record after it "not chunked": they get the fast path now."""
     _Overrun(monkeypatch, jump=21.0)
-    monkeypatch.setenv("SKILL_TIME_BUDGET_SECONDS", "20")
+    app_settings(SKILL_TIME_BUDGET_SECONDS="20")
     docs = [{"text": MARKDOWN, "documentKey": "slow", "strategy": "hierarchical"}]
     docs += [
         {"text": MARKDOWN, "documentKey": f"d{i}", "strategy": "hierarchical"} for i in range(200)
@@ -161,10 +161,10 @@ def test_one_slow_record_does_not_fail_the_records_after_it(
 
 
 def test_records_left_when_the_grace_is_spent_get_an_error_not_a_timeout(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, app_settings: AppSettings
 ) -> None:
     _Overrun(monkeypatch, jump=26.0)
-    monkeypatch.setenv("SKILL_TIME_BUDGET_SECONDS", "20")
+    app_settings(SKILL_TIME_BUDGET_SECONDS="20")
     docs = [{"text": MARKDOWN, "documentKey": "slow"}, {"text": MARKDOWN}, {"text": MARKDOWN}]
     response = call_chunk(batch(*docs))
     out = records(response)
@@ -176,7 +176,7 @@ def test_records_left_when_the_grace_is_spent_get_an_error_not_a_timeout(
 
 
 def test_the_budget_comes_from_the_query_string_then_the_app_setting(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, app_settings: AppSettings
 ) -> None:
     seen: list[float] = []
 
@@ -185,7 +185,7 @@ def test_the_budget_comes_from_the_query_string_then_the_app_setting(
         return TimeBudget(seconds)
 
     monkeypatch.setattr(handler_module, "TimeBudget", spy)
-    monkeypatch.setenv("SKILL_TIME_BUDGET_SECONDS", "100")
+    app_settings(SKILL_TIME_BUDGET_SECONDS="100")
     call_chunk(batch({"text": "x"}))
     call_chunk(batch({"text": "x"}), params={"timeBudgetSeconds": "200"})
     call_chunk(batch({"text": "x"}), params={"timeBudgetSeconds": "9999"})
@@ -194,7 +194,7 @@ def test_the_budget_comes_from_the_query_string_then_the_app_setting(
 
 
 def test_a_file_whose_text_outgrows_its_bytes_is_planned_again_once_converted(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, app_settings: AppSettings
 ) -> None:
     """A file is planned by its base64 length before it is converted; a workbook's text can be
     many times longer (a 61 x 16,384 sheet: 6.4 million characters of base64, 11.2 million of
@@ -215,7 +215,7 @@ def test_a_file_whose_text_outgrows_its_bytes_is_planned_again_once_converted(
     encoded = base64.b64encode(data).decode("ascii")
     assert len(read_file(data, "sheet.xlsx").text) > 3 * len(encoded)
     monkeypatch.setattr(budget_module, "ASSUMED_FULL_CHARS_PER_SECOND", len(encoded) / 10)
-    monkeypatch.setenv("SKILL_TIME_BUDGET_SECONDS", "20")
+    app_settings(SKILL_TIME_BUDGET_SECONDS="20")
     record = {
         "file_data": {"$type": "file", "data": encoded},
         "fileName": "sheet.xlsx",

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fake_chat import Answer, FakeChat, fake_chat
 
 from skills.chunking import count_tokens
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 from skills.skill.contract import SkillResponse
-from tests.skill.fake_chat import Answer, FakeChat, fake_chat
 
 SECTIONS = ["Install", "Configure", "Run", "Upgrade"]
 DOC = "# Widget guide\n\n" + "\n\n".join(
@@ -54,7 +54,8 @@ def call(
         for n, doc in enumerate(docs or (DOC,))
     ]
     body = json.dumps({"values": values}).encode()
-    reply = handle_chunk_request(body, query or {"contextualize": "llm"}, settings)
+    app_settings = SkillSettings.from_env(settings)
+    reply = handle_chunk_request(body, query or {"contextualize": "llm"}, app_settings)
     assert reply.status == 200, reply.body[:300]
     records = json.loads(reply.body)["values"]
     SkillResponse.model_validate({"values": records})
@@ -229,7 +230,8 @@ def test_the_option_comes_from_an_app_setting_and_is_checked(chat: FakeChat) -> 
     body = json.dumps(
         {"values": [{"recordId": "x", "data": {"text": DOC, "contextualize": "gpt"}}]}
     )
-    reply = json.loads(handle_chunk_request(body.encode(), {}, env(chat)).body)
+    settings = SkillSettings.from_env(env(chat))
+    reply = json.loads(handle_chunk_request(body.encode(), {}, settings).body)
     assert (
         "contextualize: must be one of none, llm (got 'gpt' from the record)"
         in (reply["values"][0]["errors"][0]["message"])
@@ -242,7 +244,7 @@ def test_keyless_calls_carry_a_bearer_token_from_one_credential(
     import azure.identity
     from azure.core.credentials import AccessToken
 
-    from skills.skill import chat as chat_module
+    from skills.llm import chat as chat_module
 
     made: list[object] = []
 

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from skilltest_support import MARKDOWN, batch, call_chunk, messages, records, registered
+from skilltest_support import (
+    MARKDOWN,
+    AppSettings,
+    batch,
+    call_chunk,
+    messages,
+    records,
+    registered,
+)
 
 from skills.chunking import ChunkOptions, chunk_document
 from skills.skill.shape import WRAPPER_SUFFIX, record_data
@@ -111,25 +119,25 @@ def _leaf_count(result_record: dict[str, object], options: ChunkOptions) -> tupl
 
 
 def test_option_in_the_record_wins_over_query_string_and_app_setting(
-    monkeypatch: pytest.MonkeyPatch,
+    app_settings: AppSettings,
 ) -> None:
-    monkeypatch.setenv("CHUNK_CHILD_MAX_TOKENS", "256")
+    app_settings(CHUNK_CHILD_MAX_TOKENS="256")
     data = {"text": LONG_MARKDOWN, "documentKey": "k", "childMaxTokens": 64}
     out = records(call_chunk(batch(data), params={"childMaxTokens": "128"}))
     got, expected = _leaf_count(out["1"], ChunkOptions(child_max_tokens=64))
     assert got == expected
 
 
-def test_query_string_wins_over_app_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CHUNK_CHILD_MAX_TOKENS", "256")
+def test_query_string_wins_over_app_setting(app_settings: AppSettings) -> None:
+    app_settings(CHUNK_CHILD_MAX_TOKENS="256")
     data = {"text": LONG_MARKDOWN, "documentKey": "k", "childMaxTokens": None}
     out = records(call_chunk(batch(data), params={"childMaxTokens": "64"}))
     got, expected = _leaf_count(out["1"], ChunkOptions(child_max_tokens=64))
     assert got == expected
 
 
-def test_app_setting_wins_over_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CHUNK_CHILD_MAX_TOKENS", "64")
+def test_app_setting_wins_over_the_default(app_settings: AppSettings) -> None:
+    app_settings(CHUNK_CHILD_MAX_TOKENS="64")
     out = records(call_chunk(batch({"text": LONG_MARKDOWN, "documentKey": "k"})))
     got, expected = _leaf_count(out["1"], ChunkOptions(child_max_tokens=64))
     assert got == expected
@@ -162,8 +170,8 @@ def test_bad_strategy_lists_the_allowed_strategies() -> None:
     )
 
 
-def test_a_bad_app_setting_is_named_in_the_record_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CHUNK_HEADING_DEPTH", "9")
+def test_a_bad_app_setting_is_named_in_the_record_error(app_settings: AppSettings) -> None:
+    app_settings(CHUNK_HEADING_DEPTH="9")
     out = records(call_chunk(batch({"text": MARKDOWN})))
     assert "app setting CHUNK_HEADING_DEPTH" in messages(out["1"], "errors")
 
@@ -217,8 +225,7 @@ def test_a_degraded_result_is_data_with_a_warning() -> None:
 
 def test_an_engine_crash_costs_one_record_not_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     import skills.skill.batch as batch_module
-
-    real = batch_module.chunk_document
+    from skills.chunking import chunk_document as real
 
     def flaky(text: str, **kwargs: object) -> object:
         if "boom" in text:
@@ -240,8 +247,7 @@ def test_a_record_whose_parents_fail_while_written_counts_as_an_error_only(
     import skills.skill.batch as batch_module
     import skills.skill.handler as handler_module
     from skills.skill.answer import Stream
-
-    real = batch_module.streamed_record_data
+    from skills.skill.shape import streamed_record_data as real
 
     def failing_parents() -> Iterator[dict[str, object]]:
         raise RuntimeError("shaping bug")
@@ -253,7 +259,7 @@ def test_a_record_whose_parents_fail_while_written_counts_as_an_error_only(
         return real(result, document_key)
 
     logged: list[Any] = []
-    real_fields = handler_module.batch_fields
+    from skills.skill.telemetry import batch_fields as real_fields
 
     def fields(stats: Any, *rest: Any) -> Any:
         logged.append(stats)
@@ -307,8 +313,8 @@ def test_duplicate_record_ids_get_400_naming_them() -> None:
     assert '"a"' in message and '"c"' in message and '"b"' not in message
 
 
-def test_a_body_above_the_limit_gets_413(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SKILL_MAX_BODY_BYTES", "1000")
+def test_a_body_above_the_limit_gets_413(app_settings: AppSettings) -> None:
+    app_settings(SKILL_MAX_BODY_BYTES="1000")
     response = call_chunk(batch({"text": "x" * 2000}))
     assert response.status_code == 413
     assert "SKILL_MAX_BODY_BYTES" in json.loads(response.get_body())["error"]["message"]
@@ -355,10 +361,10 @@ def test_a_record_input_in_the_query_string_is_refused_not_ignored(name: str) ->
     assert f"{name} must come from the record" in messages(out["1"], "errors")
 
 
-def test_health_does_not_tell_the_auth_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_health_does_not_tell_the_auth_mode(app_settings: AppSettings) -> None:
     import azure.functions as func
 
-    monkeypatch.setenv("SKILL_AUTH", "entra")
+    app_settings(SKILL_AUTH="entra", SKILL_ALLOWED_CALLER_IDS="0c1d")
     request = func.HttpRequest(method="GET", url="http://localhost/api/health", body=b"")
     body = json.loads(registered("health")(request).get_body())
     assert set(body) == {"status", "probeTokens"}
@@ -395,10 +401,9 @@ def test_entra_mode_does_not_start_without_allowed_callers() -> None:
 
 
 def test_entra_mode_without_allowed_callers_refuses_every_call(
-    monkeypatch: pytest.MonkeyPatch,
+    app_settings: AppSettings,
 ) -> None:
-    monkeypatch.setenv("SKILL_AUTH", "entra")
-    monkeypatch.delenv("SKILL_ALLOWED_CALLER_IDS", raising=False)
+    app_settings(SKILL_AUTH="entra")
     status, body = _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})
     assert status == 500 and "every call is refused" in str(body["error"])
 
@@ -417,20 +422,18 @@ def test_a_missing_time_budget_is_said_at_start_up() -> None:
 
 
 def test_entra_mode_refuses_a_call_easy_auth_did_not_vouch_for(
-    monkeypatch: pytest.MonkeyPatch,
+    app_settings: AppSettings,
 ) -> None:
-    monkeypatch.setenv("SKILL_AUTH", "entra")
-    monkeypatch.setenv("SKILL_ALLOWED_CALLER_IDS", "0c1d")
+    app_settings(SKILL_AUTH="entra", SKILL_ALLOWED_CALLER_IDS="0c1d")
     status, body = _entra_call({})
     assert status == 401 and "App Service Authentication" in str(body["error"])
     assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "0c1d"})[0] == 200
 
 
 def test_entra_mode_checks_the_caller_against_the_allowed_ids(
-    monkeypatch: pytest.MonkeyPatch,
+    app_settings: AppSettings,
 ) -> None:
-    monkeypatch.setenv("SKILL_AUTH", "entra")
-    monkeypatch.setenv("SKILL_ALLOWED_CALLER_IDS", "aaaa, BBBB")
+    app_settings(SKILL_AUTH="entra", SKILL_ALLOWED_CALLER_IDS="aaaa, BBBB")
     assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "cccc"})[0] == 403
     assert _entra_call({"X-MS-CLIENT-PRINCIPAL-ID": "bbbb"})[0] == 200
 

@@ -86,7 +86,7 @@ def test_file_data_must_be_an_inline_file_object() -> None:
 
 def test_layout_sections_become_one_document_with_their_headings() -> None:
     # the shape of the Document Layout skill's markdown_document (docs/formats.md cites it)
-    sections = [
+    sections: list[dict[str, Any]] = [
         {"content": "Hi this is Jim \r\nHi this is Joe",
          "sections": {"h1": "Foo", "h2": "Bar", "h3": ""}, "ordinal_position": 0},
         {"content": "Hi this is Lance",

@@ -12,12 +12,13 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from fake_chat import FakeChat, fake_chat
+from test_skill_contextual import DOC, call, children, env, warnings
 
+from skills.llm import note_cache
 from skills.search.local_run import azurite_connection_string
-from skills.skill.note_cache import note_cache
-from tests.search.search_fixtures import require_azurite
-from tests.skill.fake_chat import FakeChat, fake_chat
-from tests.skill.test_skill_contextual import DOC, call, children, env, warnings
+from skills.skill import SkillSettings
+from tests.azurite import require_azurite
 
 PORT = require_azurite()
 
@@ -61,7 +62,7 @@ def test_a_changed_document_is_asked_again(server: FakeChat, cached_env: dict[st
 
 def test_notes_are_blobs_named_by_their_key(cached_env: dict[str, str]) -> None:
     (record,) = call(cached_env)
-    cache = note_cache(cached_env)
+    cache = note_cache(SkillSettings.from_env(cached_env).note_store)
     assert cache is not None
     names = [blob.name for blob in cache._container.list_blobs()]
     assert len(names) == len(children(record)) and all(len(name) == 64 for name in names)

@@ -8,8 +8,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill.chat import ChatFailure, ChatTarget, Reply, Usage
-from skills.skill.contextual import ContextSettings, Ledger, contextualize
+from skills.llm import ChatTarget, Ledger, NoteRun, NoteSettings
+from skills.llm.chat import ChatFailure, Reply, Usage
 
 DOC = "# Guide\n\n" + "\n\n".join(
     f"## Part {n}\n\n" + " ".join(f"Step {n}.{i} checks widget {i}." for i in range(30))
@@ -46,12 +46,11 @@ class FlakyModel:
 
 
 def run(model: FlakyModel, cache: DictCache) -> list[str]:
-    settings = ContextSettings(ChatTarget("https://x", "notes", "v"), concurrency=1)
-    chunked = chunk_document(DOC, document_key="k", options=ChunkOptions(child_max_tokens=64))
-    done, _ = contextualize(
-        chunked, DOC, "Guide", 64, 16, settings, model,  # type: ignore[arg-type]
-        cache, Ledger(10**9), time.monotonic() + 60,
-    )  # fmt: skip
+    settings = NoteSettings(ChatTarget("https://x", "notes", "v"), concurrency=1)
+    options = ChunkOptions(child_max_tokens=64, note_tokens=16)
+    chunked = chunk_document(DOC, document_key="k", options=options)
+    notes = NoteRun(settings, model, cache, Ledger(10**9))
+    done, _ = notes.write(chunked, DOC, "Guide", options, time.monotonic() + 60)
     return [leaf.note for leaf in done.leaves]
 
 

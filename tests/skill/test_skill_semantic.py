@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import pytest
-from skilltest_support import batch, call_chunk, messages, records
+from skilltest_support import AppSettings, batch, call_chunk, messages, records
 
 from skills.embeddings import AzureOpenAIEmbedder
-from skills.skill import boundaries
+from skills.llm import EmbeddingDeployment, boundaries
+from skills.skill import SkillSettings
 
 TOPICS = ("penguin", "invoice")
 PARTS = [f"The penguin note {i} says a penguin is a penguin." for i in range(11)] + [
@@ -36,14 +37,16 @@ class Down:
 
 
 @pytest.fixture
-def configured(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(boundaries.ENDPOINT, "https://aoai.example.openai.azure.com")
-    monkeypatch.setenv(boundaries.DEPLOYMENT, "embeddings")
+def configured(monkeypatch: pytest.MonkeyPatch, app_settings: AppSettings) -> None:
+    app_settings(
+        AZURE_OPENAI_ENDPOINT="https://aoai.example.openai.azure.com",
+        AZURE_OPENAI_EMBEDDING_DEPLOYMENT="embeddings",
+    )
     monkeypatch.setattr(boundaries, "_cache", {})
 
 
 def test_without_settings_there_is_no_model_and_the_record_says_so() -> None:
-    assert boundaries.boundary_model({}, deadline=10.0) is None
+    assert boundaries.boundary_model(None, deadline=10.0) is None
     out = records(call_chunk(batch({**SEMANTIC, **SIZES})))["1"]
     assert out["data"]["parents"]
     assert "semantic boundaries unavailable" in messages(out, "warnings")
@@ -52,7 +55,7 @@ def test_without_settings_there_is_no_model_and_the_record_says_so() -> None:
 def test_configured_embeddings_cut_parents_where_the_topic_changes(
     configured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(boundaries, "_embedder", lambda *settings: Topics())
+    monkeypatch.setattr(boundaries, "_embedder", lambda deployment: Topics())
     out = records(call_chunk(batch({**SEMANTIC, **SIZES})))["1"]
     starts = [parent["start"] for parent in out["data"]["parents"]]
     assert starts == [0, TEXT.index(PARTS[11])]
@@ -62,27 +65,25 @@ def test_configured_embeddings_cut_parents_where_the_topic_changes(
 def test_the_model_is_built_once_per_setting(
     configured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built: list[tuple[str, ...]] = []
+    built: list[EmbeddingDeployment] = []
 
-    def build(*settings: str) -> Topics:
-        built.append(settings)
+    def build(deployment: EmbeddingDeployment) -> Topics:
+        built.append(deployment)
         return Topics()
 
     monkeypatch.setattr(boundaries, "_embedder", build)
-    env = {boundaries.ENDPOINT: "https://a", boundaries.DEPLOYMENT: "d"}
+    plain = EmbeddingDeployment("https://a", "d")
     for _ in range(3):
-        assert boundaries.boundary_model(env, deadline=10.0) is not None
-    assert boundaries.boundary_model({**env, boundaries.DIMENSIONS: "256"}, 10.0) is not None
-    assert [settings[:4] for settings in built] == [
-        ("https://a", "d", "", ""),
-        ("https://a", "d", "256", ""),
-    ]
+        assert boundaries.boundary_model(plain, deadline=10.0) is not None
+    sized = EmbeddingDeployment("https://a", "d", dimensions=256)
+    assert boundaries.boundary_model(sized, 10.0) is not None
+    assert built == [plain, sized]
 
 
 def test_an_embedding_outage_costs_quality_not_the_record(
     configured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(boundaries, "_embedder", lambda *settings: Down())
+    monkeypatch.setattr(boundaries, "_embedder", lambda deployment: Down())
     out = records(call_chunk(batch({**SEMANTIC, **SIZES})))["1"]
     assert out["errors"] is None and out["data"]["parents"]
     assert messages(out, "warnings") == (
@@ -93,7 +94,7 @@ def test_an_embedding_outage_costs_quality_not_the_record(
 def test_other_strategies_never_build_the_model(
     configured: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(*settings: str) -> Topics:
+    def refuse(deployment: EmbeddingDeployment) -> Topics:
         raise AssertionError("built for a non-semantic record")
 
     monkeypatch.setattr(boundaries, "_embedder", refuse)
@@ -108,9 +109,15 @@ def test_other_strategies_never_build_the_model(
 def test_a_missing_or_malformed_dimension_count_is_not_sent(
     dimensions: str, sent: bool, expected: int
 ) -> None:
-    embedder = boundaries._embedder(
-        "https://aoai.example.openai.azure.com", "d", dimensions, "", {}
+    settings = SkillSettings.from_env(
+        {
+            "AZURE_OPENAI_ENDPOINT": "https://aoai.example.openai.azure.com",
+            "AZURE_OPENAI_EMBEDDING_DEPLOYMENT": "d",
+            "AZURE_OPENAI_EMBEDDING_DIMENSIONS": dimensions,
+        }
     )
+    assert settings.embeddings is not None
+    embedder = boundaries._embedder(settings.embeddings)
     assert isinstance(embedder, AzureOpenAIEmbedder)  # built without any network call
     assert embedder.dimensions == expected
     assert embedder._send_dimensions is sent
@@ -244,5 +251,8 @@ def test_one_credential_is_picked_never_the_default_chain(
     for fake in (ManagedIdentityCredential, AzureCliCredential, DefaultAzureCredential):
         monkeypatch.setattr(azure.identity, fake.__name__, fake)
     Built.made = []
-    boundaries._client("https://aoai.example.openai.azure.com", "2024-10-21", env)
+    endpoint = {"AZURE_OPENAI_ENDPOINT": "https://aoai.example.openai.azure.com"}
+    settings = SkillSettings.from_env({**env, **endpoint, "AZURE_OPENAI_EMBEDDING_DEPLOYMENT": "d"})
+    assert settings.embeddings is not None
+    boundaries._client(settings.embeddings)
     assert Built.made == [picked]

@@ -14,13 +14,16 @@ import time
 import pytest
 
 from skills.chunking import ChunkOptions, chunk_document
-from skills.skill import boundaries
+from skills.llm import boundaries
+from skills.skill import SkillSettings
+from skills.skill.settings import EMBEDDING_DEPLOYMENT_SETTING, OPENAI_ENDPOINT_SETTING
 
-SETTINGS = {
-    name: os.environ.get(name, "")
-    for name in (boundaries.ENDPOINT, boundaries.DEPLOYMENT, boundaries.DIMENSIONS)
-}
-MISSING = [name for name in (boundaries.ENDPOINT, boundaries.DEPLOYMENT) if not SETTINGS[name]]
+DEPLOYMENT = SkillSettings.from_env(os.environ).embeddings
+MISSING = [
+    name
+    for name in (OPENAI_ENDPOINT_SETTING, EMBEDDING_DEPLOYMENT_SETTING)
+    if not os.environ.get(name)
+]
 pytestmark = [
     pytest.mark.azure,
     pytest.mark.skipif(
@@ -43,7 +46,7 @@ INVOICES = [
 
 
 def test_the_deployment_finds_the_shift_between_two_topics() -> None:
-    model = boundaries.boundary_model(SETTINGS, deadline=time.monotonic() + 60)
+    model = boundaries.boundary_model(DEPLOYMENT, deadline=time.monotonic() + 60)
     assert model is not None
     text = "\n\n".join(PENGUINS + INVOICES)
     candidates = [text.index(part) for part in (PENGUINS + INVOICES)[1:]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 from skills.chunking import Chunking, ChunkOptions, chunk_document
 from skills.local.devserver import PROJECT_ROOT
@@ -21,8 +22,8 @@ def hierarchical() -> Chunking:
     return result
 
 
-def leaf_ids(shaped: list[dict[str, object]]) -> list[object]:
-    return [child["id"] for parent in shaped for child in parent["children"]]  # type: ignore[attr-defined]
+def leaf_ids(shaped: list[dict[str, Any]]) -> list[str]:
+    return [child["id"] for parent in shaped for child in parent["children"]]
 
 
 def test_leaves_go_under_their_parent_in_order() -> None:

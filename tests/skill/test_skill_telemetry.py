@@ -13,6 +13,7 @@ import pytest
 from skilltest_support import batch, call_chunk
 
 from skills.skill import telemetry
+from skills.skill.settings import TELEMETRY_SETTING
 
 SECRET = "TOP-SECRET-CONTENT-4711"
 
@@ -62,13 +63,24 @@ def test_refused_requests_are_logged(caplog: pytest.LogCaptureFixture) -> None:
     assert line["status"] == 400
 
 
+def _fake_setup(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The connection strings the OpenTelemetry setup is called with, instead of running it."""
+    called: list[str] = []
+
+    def configure(connection: str) -> bool:
+        called.append(connection)
+        return True
+
+    monkeypatch.setattr(telemetry, "_configure", configure)
+    return called
+
+
 def test_no_connection_string_means_no_opentelemetry_setup(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
-    called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda env: called.append(True) or True)
-    assert telemetry.configure_once({}) is False
+    called = _fake_setup(monkeypatch)
+    assert telemetry.configure_once("") is False
     assert called == []
 
 
@@ -76,12 +88,11 @@ def test_opentelemetry_is_set_up_once_when_the_connection_string_is_set(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(telemetry, "_state", {"configured": False, "tracing": False})
-    called: list[bool] = []
-    monkeypatch.setattr(telemetry, "_configure", lambda env: called.append(True) or True)
-    env = {telemetry.CONNECTION_STRING_SETTING: "InstrumentationKey=00000000-0000-0000-0000-0"}
-    assert telemetry.configure_once(env) is True
-    assert telemetry.configure_once(env) is True
-    assert called == [True]
+    called = _fake_setup(monkeypatch)
+    connection = "InstrumentationKey=00000000-0000-0000-0000-0"
+    assert telemetry.configure_once(connection) is True
+    assert telemetry.configure_once(connection) is True
+    assert called == [connection]
 
 
 OTEL_SCRIPT = """
@@ -97,9 +108,9 @@ def loopback_only(sock, address):
 socket.socket.connect = loopback_only
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
-from skills.skill import handle_chunk_request
+from skills.skill import SkillSettings, handle_chunk_request
 body = json.dumps({"values": [{"recordId": "1", "data": {"text": "# A\\n\\nb"}}]}).encode()
-reply = handle_chunk_request(body, {}, os.environ)
+reply = handle_chunk_request(body, {}, SkillSettings.from_env(os.environ))
 trace.get_tracer_provider().force_flush()
 sdk = isinstance(trace.get_tracer_provider(), TracerProvider)
 print(json.dumps({"status": reply.status, "sdk": sdk, "blocked": attempts}))
@@ -113,7 +124,7 @@ def test_with_a_connection_string_the_distro_exports_and_probes_no_metadata_addr
         for key, value in os.environ.items()
         if not key.startswith(("OTEL_", "APPLICATIONINSIGHTS_", "SKILL_", "CHUNK_"))
     }
-    env[telemetry.CONNECTION_STRING_SETTING] = (
+    env[TELEMETRY_SETTING] = (
         "InstrumentationKey=00000000-0000-0000-0000-000000000000;"
         "IngestionEndpoint=http://127.0.0.1:9/"  # loopback, nothing listens: exports fail fast
     )

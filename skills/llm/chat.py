@@ -1,18 +1,18 @@
 """One chat completion within a deadline: the Azure OpenAI call behind ``contextualize=llm``.
 
 The ``openai`` package's ``AzureOpenAI`` client speaks to the deployment, keyless by default: a
-bearer token from ``DefaultAzureCredential`` (the function's managed identity, which
-``AZURE_CLIENT_ID`` names) for the Cognitive Services scope; ``AZURE_OPENAI_API_KEY`` only where
-keys are allowed. The client and its credential are built once per process and shared by every
-record and thread (both are thread-safe), never per record.
+bearer token from ``DefaultAzureCredential`` (the function's managed identity) for the Cognitive
+Services scope; an API key (:class:`ChatTarget`) only where keys are allowed. The client and its
+credential are built once per process and shared by every record and thread (both are
+thread-safe), never per record.
 
 The call is what the models Azure OpenAI still deploys accept: every current text model is a
 reasoning model of the gpt-5 family (the retirement table, ``docs/deploy.md``), which rejects
 ``max_tokens`` ("use 'max_completion_tokens' instead") and any ``temperature`` but the default
 (https://learn.microsoft.com/azure/ai-foundry/openai/how-to/reasoning: "These models don't
 currently support the same set of parameters"). So the note's room is ``max_completion_tokens``
-and ``reasoning_effort`` (``CONTEXT_REASONING_EFFORT``, ``none`` by default: gpt-5.2's lowest,
-so that the whole room is the note; gpt-5-mini's lowest is ``minimal``) is sent when set.
+and ``reasoning_effort`` (:class:`CallPolicy`; the notes send ``none`` by default: gpt-5.2's
+lowest, so that the whole room is the note; gpt-5-mini's lowest is ``minimal``) is sent when set.
 
 Retries are ours, not the client's (``max_retries=0``): the client would sleep for a
 ``Retry-After`` of up to a minute whatever the skill's time budget says, so here each attempt gets
@@ -34,6 +34,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+#: Reasoning parameters (``max_completion_tokens``, ``reasoning_effort``) need 2025-04-01-preview
+#: or later on Azure OpenAI.
+DEFAULT_API_VERSION = "2025-04-01-preview"
 #: The token scope Azure OpenAI accepts for Entra ID (keyless) calls.
 COGNITIVE_SERVICES_SCOPE = "https://cognitiveservices.azure.com/.default"
 #: Back-off before retrying a 5xx, a timeout or a broken connection: 0.5 s, 1 s, 2 s, ...
@@ -83,6 +86,16 @@ class ChatTarget:
     api_key: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class CallPolicy:
+    """How each call is made: retries after a failure, each request's own timeout (the deadline
+    may cut it shorter), and the ``reasoning_effort`` sent (empty: none sent)."""
+
+    max_retries: int = 3
+    request_timeout: float = 10.0
+    reasoning_effort: str = ""
+
+
 class ChatModel:
     """A deployment's chat completions, called with a deadline and bounded retries."""
 
@@ -90,18 +103,13 @@ class ChatModel:
         self,
         client: Any,
         deployment: str,
-        *,
-        max_retries: int = 3,
-        request_timeout: float = 10.0,
+        policy: CallPolicy = CallPolicy(),
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        reasoning_effort: str = "",
     ) -> None:
         self.model = deployment
-        self._reasoning_effort = reasoning_effort
         self._client = client
-        self._max_retries = max_retries
-        self._request_timeout = request_timeout
+        self._policy = policy
         self._clock = clock
         self._sleep = sleep
 
@@ -118,7 +126,7 @@ class ChatModel:
             if left < MIN_ATTEMPT_SECONDS:
                 raise ChatFailure("time", "the skill's time budget ran out")
             try:
-                return self._call(messages, max_tokens, min(self._request_timeout, left))
+                return self._call(messages, max_tokens, min(self._policy.request_timeout, left))
             except openai.RateLimitError as exc:
                 failure = ChatFailure("throttled", "429")
                 wait = wait_for(exc.response.headers, attempt)
@@ -132,7 +140,7 @@ class ChatModel:
             except openai.APIConnectionError:
                 failure, wait = ChatFailure("service", "connection failed"), wait_for({}, attempt)
             attempt += 1
-            if attempt > self._max_retries:
+            if attempt > self._policy.max_retries:
                 raise failure
             if self._clock() + wait + MIN_ATTEMPT_SECONDS > deadline:
                 raise failure  # the wait would end past the deadline: give up now, not later
@@ -142,8 +150,8 @@ class ChatModel:
         self, messages: Sequence[Mapping[str, str]], max_tokens: int, timeout: float
     ) -> Reply:
         options: dict[str, Any] = {"max_completion_tokens": max_tokens}
-        if self._reasoning_effort:
-            options["reasoning_effort"] = self._reasoning_effort
+        if self._policy.reasoning_effort:
+            options["reasoning_effort"] = self._policy.reasoning_effort
         response = self._client.chat.completions.create(
             model=self.model, messages=list(messages), timeout=timeout, **options
         )

@@ -50,7 +50,7 @@ class Prefix:
     path_chars: int = 0  # ``text[:path_chars]`` is the heading path line and its blank line
 
 
-class ContextBuilder:
+class PrefixBuilder:
     """Prefixes for chunks of one document, cached by (section, what is reopened)."""
 
     def __init__(
@@ -230,7 +230,7 @@ _CACHED_CHARS = 2048
 def prefix_tokens(text: str) -> int:
     """``count_tokens`` for prefixes and the lines they reopen, which repeat: every piece of a
     section has the same path, and code has a container (with its own cache entry in
-    ``ContextBuilder``) per stretch of every definition, all reopening a few signatures."""
+    ``PrefixBuilder``) per stretch of every definition, all reopening a few signatures."""
     return _counted(text) if len(text) <= _CACHED_CHARS else count_tokens(text)
 
 

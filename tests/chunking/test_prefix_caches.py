@@ -1,6 +1,6 @@
-"""The context's process-wide caches stay small whatever the documents hold.
+"""The prefix builder's process-wide caches stay small whatever the documents hold.
 
-A Function instance serves many documents, and the caches of ``skills.chunking.context`` outlive
+A Function instance serves many documents, and the caches of ``skills.chunking.prefix`` outlive
 each of them: keyed by whole table headers, a thousand entries of a wide table's header would
 hold gigabytes. Only short inputs may be cached, so the memory left behind after many distinct
 wide headers is a small share of their size.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
-from skills.chunking.context import reopen_within
+from skills.chunking.prefix import reopen_within
 
 COLUMNS = 2000
 HEADERS = 20

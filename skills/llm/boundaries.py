@@ -1,10 +1,9 @@
 """The ``semantic`` strategy's embeddings in the Function App: Azure OpenAI, when configured.
 
 Topic shifts need an embedding model. The deployment gives the app the Azure OpenAI deployment the
-index uses (``AZURE_OPENAI_ENDPOINT``, ``AZURE_OPENAI_EMBEDDING_DEPLOYMENT``; optional
-``AZURE_OPENAI_EMBEDDING_DIMENSIONS``, ``AZURE_OPENAI_API_VERSION``) and the "Cognitive Services
-OpenAI User" role for its identity (``AZURE_CLIENT_ID`` picks the user-assigned identity). Without
-them, ``semantic`` records are chunked ``hierarchical`` with a warning, as the engine does.
+index uses and the "Cognitive Services OpenAI User" role for its identity; the skill reads those
+app settings once (:mod:`skills.skill.settings`) into an :class:`EmbeddingDeployment`. Without
+one, ``semantic`` records are chunked ``hierarchical`` with a warning, as the engine does.
 
 Bounded by the batch's time budget: the client never retries on its own (its defaults allow
 10 minutes x 3 attempts, and a 429's ``Retry-After``); each request times out when the record's
@@ -12,10 +11,10 @@ share of the budget ends, and a throttled or failed attempt is tried again only 
 ``Retry-After`` (or one second) still leaves room for another attempt. Otherwise the record falls
 back to hierarchical chunking with a warning.
 
-Built once per process, on the first ``semantic`` record (other strategies never import
-``openai`` or touch the network), with one credential picked once: the managed identity where the
-platform offers one (``IDENTITY_ENDPOINT``, set on App Service and Functions), else the Azure CLI
-login of a developer's machine. ``DefaultAzureCredential`` would instead search its whole chain
+Built once per process and deployment, on the first ``semantic`` record (other strategies never
+import ``openai`` or touch the network), with one credential picked once: the managed identity
+where the platform offers one (``EmbeddingDeployment.managed_identity``), else the Azure CLI login
+of a developer's machine. ``DefaultAzureCredential`` would instead search its whole chain
 (environment, workload identity, managed identity, CLI, PowerShell, ...) again on every failed
 token request, spawning a subprocess per record when no credential exists.
 """
@@ -24,18 +23,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from skills.chunking import BoundaryModel, EmbeddingBoundaries, TextEmbedder
 
-ENDPOINT = "AZURE_OPENAI_ENDPOINT"
-DEPLOYMENT = "AZURE_OPENAI_EMBEDDING_DEPLOYMENT"
-DIMENSIONS = "AZURE_OPENAI_EMBEDDING_DIMENSIONS"
-API_VERSION = "AZURE_OPENAI_API_VERSION"
-CLIENT_ID = "AZURE_CLIENT_ID"
-#: Set by App Service and Azure Functions when the app has a managed identity.
-IDENTITY_ENDPOINT = "IDENTITY_ENDPOINT"
 #: The least time worth starting an attempt with: an embeddings call rarely answers faster.
 MIN_ATTEMPT_SECONDS = 0.5
 #: Wait before retrying a failure that names no ``Retry-After``.
@@ -44,24 +37,39 @@ DEFAULT_RETRY_SECONDS = 1.0
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 
 _lock = threading.Lock()
-_cache: dict[tuple[str, ...], TextEmbedder] = {}
+_cache: dict[EmbeddingDeployment, TextEmbedder] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingDeployment:
+    """The embedding deployment the ``semantic`` strategy asks, and how the app signs in to it."""
+
+    endpoint: str
+    deployment: str
+    #: sent with every request when given (text-embedding-3 accepts it, ada-002 not)
+    dimensions: int | None = None
+    #: empty: ``skills.embeddings.DEFAULT_AZURE_API_VERSION``
+    api_version: str = ""
+    #: sign in as the platform's managed identity (App Service and Functions set
+    #: ``IDENTITY_ENDPOINT``), else as the developer's Azure CLI login
+    managed_identity: bool = False
+    #: the user-assigned identity to sign in as; empty: the system-assigned one
+    client_id: str = ""
 
 
 def boundary_model(
-    env: Mapping[str, str], deadline: float, clock: Callable[[], float] = time.monotonic
+    deployment: EmbeddingDeployment | None,
+    deadline: float,
+    clock: Callable[[], float] = time.monotonic,
 ) -> BoundaryModel | None:
-    """Topic shifts from the configured deployment, finished by ``deadline`` (on ``clock``), or
-    ``None`` when no deployment is configured."""
-    endpoint, deployment = env.get(ENDPOINT, "").strip(), env.get(DEPLOYMENT, "").strip()
-    if not endpoint or not deployment:
+    """Topic shifts from ``deployment``, finished by ``deadline`` (on ``clock``), or ``None``
+    when no deployment is configured."""
+    if deployment is None:
         return None
-    dimensions = env.get(DIMENSIONS, "").strip()
-    api_version = env.get(API_VERSION, "").strip()
-    key = (endpoint, deployment, dimensions, api_version)
     with _lock:
-        if key not in _cache:
-            _cache[key] = _embedder(endpoint, deployment, dimensions, api_version, env)
-        embedder = _cache[key]
+        if deployment not in _cache:
+            _cache[deployment] = _embedder(deployment)
+        embedder = _cache[deployment]
     return EmbeddingBoundaries(BoundedEmbedder(embedder, deadline, clock))
 
 
@@ -123,23 +131,21 @@ def _is_connection_error(exc: Exception) -> bool:
     return any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__)
 
 
-def _embedder(
-    endpoint: str, deployment: str, dimensions: str, api_version: str, env: Mapping[str, str]
-) -> TextEmbedder:
-    from skills.embeddings import DEFAULT_AZURE_API_VERSION, AzureOpenAIEmbedder
+def _embedder(deployment: EmbeddingDeployment) -> TextEmbedder:
+    from skills.embeddings import AzureOpenAIEmbedder
 
     # Boundaries compare passages with each other only: any dimension count works; a configured
-    # one keeps the calls identical to the index's (text-embedding-3 accepts it, ada-002 not).
+    # one keeps the calls identical to the index's.
     return AzureOpenAIEmbedder(
-        endpoint,
-        deployment,
-        dimensions=int(dimensions) if dimensions.isdigit() else 1536,
-        send_dimensions=dimensions.isdigit(),
-        client=_client(endpoint, api_version or DEFAULT_AZURE_API_VERSION, env),
+        deployment.endpoint,
+        deployment.deployment,
+        dimensions=deployment.dimensions or 1536,
+        send_dimensions=deployment.dimensions is not None,
+        client=_client(deployment),
     )
 
 
-def _client(endpoint: str, api_version: str, env: Mapping[str, str]) -> Any:
+def _client(deployment: EmbeddingDeployment) -> Any:
     """An Azure OpenAI client that never retries by itself, with one credential."""
     from azure.identity import (
         AzureCliCredential,
@@ -148,16 +154,16 @@ def _client(endpoint: str, api_version: str, env: Mapping[str, str]) -> Any:
     )
     from openai import AzureOpenAI
 
-    from skills.embeddings import COGNITIVE_SERVICES_SCOPE
+    from skills.embeddings import COGNITIVE_SERVICES_SCOPE, DEFAULT_AZURE_API_VERSION
 
     credential: Any = (
-        ManagedIdentityCredential(client_id=env.get(CLIENT_ID) or None)
-        if env.get(IDENTITY_ENDPOINT)
+        ManagedIdentityCredential(client_id=deployment.client_id or None)
+        if deployment.managed_identity
         else AzureCliCredential()
     )
     return AzureOpenAI(
-        azure_endpoint=endpoint,
-        api_version=api_version,
+        azure_endpoint=deployment.endpoint,
+        api_version=deployment.api_version or DEFAULT_AZURE_API_VERSION,
         azure_ad_token_provider=get_bearer_token_provider(credential, COGNITIVE_SERVICES_SCOPE),
         max_retries=0,
     )

@@ -4,20 +4,19 @@ the heading path (``skills.chunking.with_note``) and comes back as the child's `
 
 The prompt is laid out for Azure OpenAI's automatic prompt caching, which serves a repeated prefix
 of at least 1,024 tokens at a discount (learn.microsoft.com/azure/ai-foundry/openai/how-to/
-prompt-caching): the instructions, then the document (past ``CONTEXT_DOCUMENT_MAX_TOKENS``, its
-heading outline and the child's parent section instead), identical for every child of it; the
-child comes last. The first child is asked alone, so that its prompt is cached before the others
-are sent together, at most ``CONTEXT_CONCURRENCY`` at a time.
+prompt-caching): the instructions, then the document (past ``document_max_tokens``, its heading
+outline and the child's parent section instead), identical for every child of it; the child comes
+last. The first child is asked alone, so that its prompt is cached before the others are sent
+together, at most ``concurrency`` at a time (:class:`NoteSettings`).
 
 Cost and time are bounded: a child is asked only while the record's and the batch's token budgets
-(``CONTEXT_RECORD_MAX_TOKENS``, ``CONTEXT_BATCH_MAX_TOKENS``: input plus output, estimated before
-the call and settled from the service's count after) and the skill's time budget allow it. A child
-that gets no note (over budget, throttled, out of time, a service error) keeps its heading path,
-and the record gets one warning saying how many and why: never an error, never a timeout.
+(input plus output, estimated before the call and settled from the service's count after) and the
+skill's time budget allow it. A child that gets no note (over budget, throttled, out of time, a
+service error) keeps its heading path, and :class:`NoteStats` counts why (the skill turns that
+into one warning a record): never an error, never a timeout.
 
-Settings: ``AZURE_OPENAI_ENDPOINT`` and ``AZURE_OPENAI_CHAT_DEPLOYMENT`` turn it on (optional
-``AZURE_OPENAI_API_VERSION``, ``AZURE_OPENAI_API_KEY``); the note cache is in
-:mod:`skills.skill.note_cache`.
+The app settings that fill :class:`NoteSettings` are read by :mod:`skills.skill.settings`; the
+note cache is :mod:`skills.llm.note_cache`.
 """
 
 from __future__ import annotations
@@ -25,28 +24,37 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
-from skills.chunking import PATH_SEPARATOR, Chunk, Chunking, count_tokens, with_note
-from skills.skill.chat import ChatFailure, ChatModel, ChatTarget, Usage, azure_client
-from skills.skill.note_cache import NoteCache, document_hash, note_key
+from skills.chunking import (
+    PATH_SEPARATOR,
+    Chunk,
+    Chunking,
+    ChunkOptions,
+    count_tokens,
+    with_note,
+)
+from skills.llm.chat import (
+    CallPolicy,
+    ChatFailure,
+    ChatModel,
+    ChatTarget,
+    Reply,
+    Usage,
+    azure_client,
+)
+from skills.llm.note_cache import NoteCache, document_hash, note_key
 
 #: The share of the skill's time budget that notes never take: the records after them are planned
 #: at the speed measured so far, and a slower one must still find the budget unspent.
 NOTE_RESERVE = 0.1
 #: Part of every cache key: a change of the prompt's words must not reuse the old notes.
 PROMPT_VERSION = "context-note-1"
-#: reasoning parameters (``max_completion_tokens``, ``reasoning_effort``) need 2025-04-01-preview
-#: or later on Azure OpenAI (skills/skill/chat.py)
-DEFAULT_API_VERSION = "2025-04-01-preview"
 #: gpt-5.2 thinks not at all with ``none``: the note's room is all note
 DEFAULT_REASONING_EFFORT = "none"
-ENDPOINT = "AZURE_OPENAI_ENDPOINT"
-DEPLOYMENT = "AZURE_OPENAI_CHAT_DEPLOYMENT"
-API_VERSION = "AZURE_OPENAI_API_VERSION"
-API_KEY = "AZURE_OPENAI_API_KEY"
 #: The outline sent with a section, when the document is too long to send whole, is cut here.
 OUTLINE_MAX_TOKENS = 1_000
 #: Tokens the model may write beyond the note's room: its tokenizer is not ``cl100k_base``, and a
@@ -61,56 +69,35 @@ INSTRUCTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class ContextSettings:
-    """The app settings of ``contextualize=llm``; a malformed number keeps its default."""
+@dataclass(frozen=True, slots=True)
+class NoteSettings:
+    """What ``contextualize=llm`` may spend and how it calls: the deployment, how many children
+    are asked at once, the token budgets (a record's, a batch's; a document longer than
+    ``document_max_tokens`` is sent as its outline and the child's section), and each call's
+    retries, timeout and reasoning effort."""
 
     target: ChatTarget
     concurrency: int = 8
     record_max_tokens: int = 400_000
     batch_max_tokens: int = 2_000_000
     document_max_tokens: int = 8_000
-    request_timeout: float = 10.0
-    max_retries: int = 3
-    #: ``CONTEXT_REASONING_EFFORT``: empty sends none (a model without reasoning)
-    reasoning_effort: str = DEFAULT_REASONING_EFFORT
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> ContextSettings | None:
-        """None when no chat deployment is configured."""
-        endpoint, deployment = env.get(ENDPOINT, "").strip(), env.get(DEPLOYMENT, "").strip()
-        if not endpoint or not deployment:
-            return None
-        target = ChatTarget(
-            endpoint,
-            deployment,
-            env.get(API_VERSION, "").strip() or DEFAULT_API_VERSION,
-            env.get(API_KEY, "").strip(),
-        )
-        return cls(
-            target,
-            concurrency=_number(env, "CONTEXT_CONCURRENCY", cls.concurrency, 1, 64),
-            record_max_tokens=_number(env, "CONTEXT_RECORD_MAX_TOKENS", cls.record_max_tokens),
-            batch_max_tokens=_number(env, "CONTEXT_BATCH_MAX_TOKENS", cls.batch_max_tokens),
-            document_max_tokens=_number(
-                env, "CONTEXT_DOCUMENT_MAX_TOKENS", cls.document_max_tokens
-            ),
-            request_timeout=float(
-                _number(env, "CONTEXT_REQUEST_TIMEOUT_SECONDS", int(cls.request_timeout), 1, 230)
-            ),
-            max_retries=_number(env, "CONTEXT_MAX_RETRIES", cls.max_retries, 0, 10),
-            reasoning_effort=env.get("CONTEXT_REASONING_EFFORT", DEFAULT_REASONING_EFFORT).strip(),
-        )
+    calls: CallPolicy = field(
+        default_factory=lambda: CallPolicy(reasoning_effort=DEFAULT_REASONING_EFFORT)
+    )
 
     def model(self) -> ChatModel:
         """The deployment, through the process's one client."""
-        return ChatModel(
-            azure_client(self.target),
-            self.target.deployment,
-            max_retries=self.max_retries,
-            request_timeout=self.request_timeout,
-            reasoning_effort=self.reasoning_effort,
-        )
+        return ChatModel(azure_client(self.target), self.target.deployment, self.calls)
+
+
+class Completes(Protocol):
+    """What the notes need of a chat model (:class:`ChatModel`, or a test's stand-in)."""
+
+    model: str
+
+    def complete(
+        self, messages: Sequence[Mapping[str, str]], max_tokens: int, deadline: float
+    ) -> Reply: ...
 
 
 class Ledger:
@@ -215,7 +202,7 @@ def output_tokens(note_tokens: int) -> int:
 class _Job:
     """One record's notes: what every child's call shares."""
 
-    model: ChatModel
+    model: Completes
     cache: NoteCache | None
     ledger: Ledger
     deadline: float
@@ -226,69 +213,58 @@ class _Job:
     cache_down: list[bool] = field(default_factory=list)  # set once the cache has failed
 
 
-def contextualize(
-    chunked: Chunking,
-    text: str,
-    title: str | None,
-    limit: int,
-    note_tokens: int,
-    settings: ContextSettings,
-    model: ChatModel,
-    cache: NoteCache | None,
-    batch: Ledger,
-    deadline: float,
-) -> tuple[Chunking, NoteStats]:
-    """``chunked`` with a note in every child the budgets allow, and what that took.
+@dataclass(frozen=True, slots=True)
+class NoteRun:
+    """The notes of one batch (or one evaluation run): the deployment's settings, the model, the
+    note cache, and the token ledger every record's own ledger draws on."""
 
-    ``limit`` is the child's token cap and ``note_tokens`` the room kept for the note;
-    ``deadline`` is on ``time.monotonic``'s clock.
-    """
-    stats = NoteStats()
-    if not chunked.leaves:
-        return chunked, stats
-    job = _Job(
-        model=model,
-        cache=cache,
-        ledger=Ledger(settings.record_max_tokens, batch),
-        deadline=deadline,
-        max_tokens=output_tokens(note_tokens),
-        document=document_hash(text),
-        prompts=Prompts.of(chunked, text, title, note_tokens, settings.document_max_tokens),
-    )
-    leaves = list(chunked.leaves)
-    notes = [_note(job, leaves[0], stats)]  # alone: its prompt is cached before others share it
-    if len(leaves) > 1:
-        with ThreadPoolExecutor(max_workers=settings.concurrency) as pool:
-            notes.extend(pool.map(lambda leaf: _note(job, leaf, stats), leaves[1:]))
-    noted = tuple(
-        with_note(leaf, note, limit) if note else leaf
-        for leaf, note in zip(leaves, notes, strict=True)
-    )
-    stats.usage = job.ledger.usage
-    return replace(chunked, leaves=noted), stats
+    settings: NoteSettings
+    model: Completes
+    cache: NoteCache | None
+    ledger: Ledger
 
+    @classmethod
+    def start(cls, settings: NoteSettings, cache: NoteCache | None = None) -> NoteRun:
+        """A run with the deployment's model and a fresh batch ledger."""
+        return cls(settings, settings.model(), cache, Ledger(settings.batch_max_tokens))
 
-def missing_warning(stats: NoteStats, children: int) -> str | None:
-    """The record's one warning about children without a note, or None when all have one."""
-    missing = sum(stats.missing.values())
-    if not missing:
-        return None
-    reasons = ", ".join(
-        f"{count} {_REASONS.get(reason, reason)}" for reason, count in stats.missing.most_common()
-    )
-    return (
-        f"context notes missing for {missing} of {children} children ({reasons}): they keep "
-        "the heading path only"
-    )
-
-
-_REASONS = {
-    "budget": "over the token budget (CONTEXT_RECORD_MAX_TOKENS / CONTEXT_BATCH_MAX_TOKENS)",
-    "throttled": "throttled by the chat deployment (429)",
-    "time": "out of the skill's time budget",
-    "service": "chat deployment errors",
-    "empty": "empty answers",
-}
+    def write(
+        self,
+        chunked: Chunking,
+        text: str,
+        title: str | None,
+        options: ChunkOptions,
+        deadline: float,
+    ) -> tuple[Chunking, NoteStats]:
+        """``chunked`` (of ``text``, titled ``title``) with a note in every child the budgets
+        allow, and what that took. Each note is fitted in the child's ``note_tokens`` under its
+        ``child_max_tokens``; ``deadline`` is on ``time.monotonic``'s clock."""
+        stats = NoteStats()
+        if not chunked.leaves:
+            return chunked, stats
+        settings = self.settings
+        job = _Job(
+            model=self.model,
+            cache=self.cache,
+            ledger=Ledger(settings.record_max_tokens, self.ledger),
+            deadline=deadline,
+            max_tokens=output_tokens(options.note_tokens),
+            document=document_hash(text),
+            prompts=Prompts.of(
+                chunked, text, title, options.note_tokens, settings.document_max_tokens
+            ),
+        )
+        leaves = list(chunked.leaves)
+        notes = [_note(job, leaves[0], stats)]  # alone: its prompt is cached before others share
+        if len(leaves) > 1:
+            with ThreadPoolExecutor(max_workers=settings.concurrency) as pool:
+                notes.extend(pool.map(lambda leaf: _note(job, leaf, stats), leaves[1:]))
+        noted = tuple(
+            with_note(leaf, note, options.child_max_tokens) if note else leaf
+            for leaf, note in zip(leaves, notes, strict=True)
+        )
+        stats.usage = job.ledger.usage
+        return replace(chunked, leaves=noted), stats
 
 
 def _note(job: _Job, leaf: Chunk, stats: NoteStats) -> str:
@@ -388,10 +364,3 @@ def _outline(chunked: Chunking) -> str:
                 break
             lines.append(line)
     return "\n".join(lines)
-
-
-def _number(
-    env: Mapping[str, str], name: str, default: int, low: int = 1, high: int = 10**9
-) -> int:
-    raw = env.get(name, "").strip()
-    return int(raw) if raw.isdigit() and low <= int(raw) <= high else default

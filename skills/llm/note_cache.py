@@ -6,12 +6,11 @@ A note's key hashes everything that decides it: the document's text, the child's
 never reused (they are left for a lifecycle rule to delete); one that did not change finds every
 note it had. One blob per note, named by its key, in one container.
 
-Identity-based in Azure: the account comes from ``CONTEXT_CACHE_ACCOUNT_URL``, else from the host
-storage's ``AzureWebJobsStorage__blobServiceUri`` (Flex Consumption's identity-based setting), and
-the process's ``DefaultAzureCredential`` signs in (the function's identity has Storage Blob Data
-Owner on that account). ``CONTEXT_CACHE_CONNECTION_STRING`` (Azurite's, for local runs and tests)
-takes precedence where keys are allowed. ``CONTEXT_CACHE_CONTAINER`` names the container
-(``context-notes``). A cache that fails (network, role) is skipped with a count, never an error.
+Identity-based in Azure: a :class:`NoteStore` names the account, and the process's
+``DefaultAzureCredential`` signs in (the function's identity has Storage Blob Data Owner on that
+account); a connection string (Azurite's, for local runs and tests) takes precedence where keys
+are allowed. Which app settings fill it is :mod:`skills.skill.settings`'. A cache that fails
+(network, role) is skipped with a count, never an error.
 
 >>> old, new = document_hash("Install it."), document_hash("Install it!")
 >>> note_key(old, 0, 4, "gpt-4o-mini", "v1") == note_key(new, 0, 4, "gpt-4o-mini", "v1")
@@ -23,14 +22,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import threading
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-ACCOUNT_URL = "CONTEXT_CACHE_ACCOUNT_URL"
-HOST_BLOB_URL = "AzureWebJobsStorage__blobServiceUri"
-CONNECTION_STRING = "CONTEXT_CACHE_CONNECTION_STRING"
-CONTAINER = "CONTEXT_CACHE_CONTAINER"
 DEFAULT_CONTAINER = "context-notes"
+
+
+@dataclass(frozen=True, slots=True)
+class NoteStore:
+    """Where the notes are kept: one container of a storage account, reached by its connection
+    string when one is given, else by its blob service URL and the process's identity."""
+
+    connection_string: str = ""
+    account_url: str = ""
+    container: str = DEFAULT_CONTAINER
 
 
 class NoteCache(Protocol):
@@ -88,21 +93,17 @@ class BlobNoteCache:
 
 
 _lock = threading.Lock()
-_caches: dict[tuple[str, str, str], BlobNoteCache] = {}
+_caches: dict[NoteStore, BlobNoteCache] = {}
 
 
-def note_cache(env: Mapping[str, str]) -> BlobNoteCache | None:
-    """The process's cache for these settings, or None when no storage is configured."""
-    connection = env.get(CONNECTION_STRING, "").strip()
-    account = (env.get(ACCOUNT_URL) or env.get(HOST_BLOB_URL) or "").strip()
-    container = env.get(CONTAINER, "").strip() or DEFAULT_CONTAINER
-    if not connection and not account:
+def note_cache(store: NoteStore | None) -> BlobNoteCache | None:
+    """The process's cache for ``store``, or None when no storage is configured."""
+    if store is None:
         return None
-    key = (connection, account, container)
     with _lock:
-        if key not in _caches:
-            _caches[key] = BlobNoteCache(_container_client(connection, account, container))
-        return _caches[key]
+        if store not in _caches:
+            _caches[store] = BlobNoteCache(_container_client(store))
+        return _caches[store]
 
 
 #: A cache is worth a few seconds at most: the storage SDK's retries start with a 15 s back-off
@@ -111,11 +112,15 @@ def note_cache(env: Mapping[str, str]) -> BlobNoteCache | None:
 CLIENT_OPTIONS: dict[str, Any] = {"retry_total": 0, "connection_timeout": 3, "read_timeout": 5}
 
 
-def _container_client(connection: str, account: str, container: str) -> Any:
+def _container_client(store: NoteStore) -> Any:
     from azure.storage.blob import ContainerClient
 
-    if connection:
-        return ContainerClient.from_connection_string(connection, container, **CLIENT_OPTIONS)
-    from skills.skill.chat import azure_credential
+    if store.connection_string:
+        return ContainerClient.from_connection_string(
+            store.connection_string, store.container, **CLIENT_OPTIONS
+        )
+    from skills.llm.chat import azure_credential
 
-    return ContainerClient(account, container, credential=azure_credential(), **CLIENT_OPTIONS)
+    return ContainerClient(
+        store.account_url, store.container, credential=azure_credential(), **CLIENT_OPTIONS
+    )
