@@ -12,8 +12,14 @@ from functools import lru_cache, partial
 from statistics import fmean
 from typing import Any
 
-from skills.chunking import BoundaryModel, EmbeddingBoundaries, count_tokens, encode, encoding
-from skills.chunking.pages import PageMap
+from skills.chunking import (
+    BoundaryModel,
+    EmbeddingBoundaries,
+    PageMap,
+    count_tokens,
+    encode,
+    encoding,
+)
 from skills.embeddings import Embedder
 from skills.evaluation.chunksets import ChunkSet, Leaf, concatenate
 from skills.evaluation.dataset import Dataset

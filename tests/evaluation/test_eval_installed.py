@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.chunking.pages import PageMap
+from skills.chunking import PageMap
 from skills.evaluation import installed
 from skills.evaluation.cracking import cracked_pages
 from skills.evaluation.dataset import DatasetError
