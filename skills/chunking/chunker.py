@@ -16,6 +16,11 @@ from skills.chunking.strategies import BoundaryModel, Document, run_strategy
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not ESC: ANSI logs are text
 _SNIFF_CHARS = 65536
+#: What separates the words of a file name (``1988_ronald-reagan.v2`` reads as four words), not
+#: the dot of a number (``license-2.0``).
+_NAME_SEPARATORS = re.compile(r"[_+\-]+|\.(?!\d)|(?<!\d)\.")
+#: A file name: a stem with a letter or digit, then a suffix of up to eight letters or digits.
+_FILE_NAME = re.compile(r"(.*[A-Za-z0-9].*)\.[A-Za-z0-9]{1,8}")
 
 
 class ChunkingError(ValueError):
@@ -74,7 +79,8 @@ def chunk_document(
         language = None
     if not text or text.isspace():  # (no copy of a large document, unlike strip)
         return Chunking((), (), fmt.value, warnings=(EMPTY_TEXT,), language=language)
-    document = Document.prepare(text, title, fmt, options, language, boundary_model)
+    untitled = key_title(document_key) if options.title_from_key else None
+    document = Document.prepare(text, title, fmt, options, language, boundary_model, untitled)
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
@@ -125,6 +131,21 @@ def code_title(document_key: str) -> str:
     """
     path = unquote(urlsplit(document_key).path).strip("/")
     return path if "/" in path or "." in path else ""
+
+
+def key_title(document_key: str) -> str:
+    """The title ``titleFromKey`` gives a document without headings: the file name its key
+    ends in, without its suffix, separators as spaces. A key that ends in no file name with a
+    suffix gives none: the default key, a text's hash, an indexer's base64 key, ``LICENSE``.
+
+    >>> key_title("https://account.blob.core.windows.net/docs/sotu/1988_ronald_reagan.txt")
+    '1988 ronald reagan'
+    >>> key_title("document"), key_title("text-5f1c09"), key_title("ruff/LICENSE")
+    ('', '', '')
+    """
+    name = unquote(urlsplit(document_key).path).rstrip("/").rsplit("/", 1)[-1]
+    named = _FILE_NAME.fullmatch(name)
+    return " ".join(_NAME_SEPARATORS.sub(" ", named.group(1)).split()) if named else ""
 
 
 def _reject_binary(text: str) -> None:

@@ -74,6 +74,17 @@ class ChunkOptions(BaseModel):
         default=DEFAULT_CHILD_TOKENS, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
     )
     child_overlap_tokens: int = Field(default=0, ge=0, le=MAX_EMBEDDING_TOKENS)
+    #: The leaf budget of a ``hierarchical`` parent that is running prose (paragraphs only: no
+    #: list, table, code or line structure, ``Outline.is_prose``); None: ``child_max_tokens``.
+    #: Prose can take longer leaves than a table row or a list item.
+    prose_child_max_tokens: int | None = Field(
+        default=None, ge=MIN_CHUNK_TOKENS, le=MAX_EMBEDDING_TOKENS
+    )
+    #: Whether a document without a single heading, and given no title, is titled by its
+    #: ``documentKey``'s file name (``sotu/1988_reagan.txt`` -> ``1988 reagan``): a transcript's
+    #: chunks otherwise say nothing of which document they are from (``chunker.key_title``;
+    #: measured leave-one-set-out in ``docs/evaluation.md``).
+    title_from_key: bool = True
     heading_depth: int = Field(default=6, ge=1, le=6)
     include_headings: bool = True
     #: Room kept free in every leaf for a context note written after chunking (``with_note``):
@@ -107,6 +118,12 @@ class ChunkOptions(BaseModel):
         return self.child_max_tokens - self.note_tokens
 
     @property
+    def prose_leaf_budget(self) -> int:
+        """What a leaf of running prose is packed to (``prose_child_max_tokens``, less the
+        room kept for a note)."""
+        return (self.prose_child_max_tokens or self.child_max_tokens) - self.note_tokens
+
+    @property
     def ignored_overlap(self) -> bool:
         """An overlap was asked of a strategy that cuts at structure only and cannot apply it."""
         return bool(self.child_overlap_tokens) and self.strategy in NON_OVERLAPPING
@@ -131,6 +148,12 @@ class ChunkOptions(BaseModel):
             raise ValueError(
                 f"parentMaxTokens ({self.parent_max_tokens}) must be at least "
                 f"childMaxTokens ({self.child_max_tokens})"
+            )
+        prose = self.prose_child_max_tokens
+        if prose is not None and not self.child_max_tokens <= prose <= self.parent_max_tokens:
+            raise ValueError(
+                f"proseChildMaxTokens ({prose}) must be between childMaxTokens "
+                f"({self.child_max_tokens}) and parentMaxTokens ({self.parent_max_tokens})"
             )
         return self
 

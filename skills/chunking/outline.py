@@ -236,6 +236,15 @@ class Outline:
         end = self.heading_lines[start]
         return (start, end) if position < end else None
 
+    def is_prose(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` is running prose: no container (code, table) and no cut
+        point below a block start inside it (a list item, a line of a plain-text table), so
+        that only paragraph and heading starts, and the sentences the packer finds, cut it."""
+        low, high = bisect_right(self.positions, start), bisect_left(self.positions, end)
+        if any(level < Level.BLOCK for level in self.levels[low:high]):
+            return False
+        return not self.overlaps_container(start, end)
+
     def overlaps_container(self, start: int, end: int) -> bool:
         """Whether any container lies (partly) inside ``[start, end)``."""
         index = bisect_right(self._container_starts, end - 1) - 1

@@ -89,9 +89,11 @@ class Document:
         options: ChunkOptions,
         language: str | None = None,
         boundary_model: BoundaryModel | None = None,
+        untitled: str | None = None,
     ) -> Document:
         """The document read as ``fmt``; for the semantic strategy with a ``boundary_model``,
-        with its topic shifts as cut points too."""
+        with its topic shifts as cut points too; titled ``untitled`` when it has no title and
+        no section of its own."""
         text = line_view(source)
         if options.strategy is Strategy.RECURSIVE:
             outline = read_as_paragraphs(text)
@@ -101,6 +103,8 @@ class Document:
             outline = MARKUPS[fmt].parse(text, reading)
         if options.strategy is Strategy.SEMANTIC and boundary_model is not None:
             outline = with_topic_shifts(outline, text, boundary_model)
+        if not title and not outline.sections:
+            title = untitled
         return cls(
             text,
             TokenIndex(source),
@@ -153,22 +157,31 @@ def with_topic_shifts(outline: Outline, text: str, model: BoundaryModel) -> Outl
 
 
 def hierarchical(document: Document, options: ChunkOptions) -> Layout:
-    """Parents by structure at the parent budget; leaves packed inside each parent."""
+    """Parents by structure at the parent budget; leaves packed inside each parent, at the leaf
+    budget or, for a parent of running prose, at ``prose_child_max_tokens`` (``_leaf_budget``)."""
     packer = document.packer()
     layout = Layout()
     if packer.is_empty:
         return layout
     overlap = options.child_overlap_tokens
-    leaf_budget = options.leaf_budget
     parents = packer.pack(packer.first, packer.end, options.parent_max_tokens)
     for parent in _drained(parents):
         number = layout.add_parent(parent)
+        leaf_budget = _leaf_budget(document, options, parent)
         leaves = packer.pack(parent.cut, parent.end, leaf_budget, target=leaf_budget - overlap)
         if overlap:
             leaves = with_overlap(document, packer, leaves, parent.start, leaf_budget, overlap)
         for leaf in leaves:
             layout.add_leaf(leaf, number)
     return layout
+
+
+def _leaf_budget(document: Document, options: ChunkOptions, parent: Piece) -> int:
+    """The leaf budget inside ``parent``: ``prose_leaf_budget`` for running prose
+    (``Outline.is_prose``), else ``leaf_budget``."""
+    if options.prose_child_max_tokens and document.outline.is_prose(parent.cut, parent.end):
+        return options.prose_leaf_budget
+    return options.leaf_budget
 
 
 def _drained(items: list[T]) -> Iterator[T]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,9 +116,10 @@ def diagnose(
     rankings: Sequence[Sequence[int]],
     budgets: Sequence[int],
     first_share: float | None = None,
-    headed_first: bool = False,
+    options: Mapping[str, bool] | None = None,
 ) -> list[Loss]:
-    """Every loss of every question at every budget, for one candidate's chunks and rankings."""
+    """Every loss of every question at every budget, for one candidate's chunks and rankings
+    (``options``: further arguments of the assembly, ``Policy.assembly``)."""
     from skills.search.assembly import FIRST_SHARE
 
     def text_of(span: Span) -> str:
@@ -128,10 +129,10 @@ def diagnose(
     for question, ranked in zip(dataset.questions, rankings, strict=True):
         for budget in budgets:
             share = FIRST_SHARE if first_share is None else first_share
-            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, headed_first)
+            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, options)
             if in_prompt(question, sent):
                 continue
-            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0)
+            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0, options)
             loss = classify(question, ranked, chunks, sent, budget, text_of, bare)
             if loss is not None:
                 losses.append(loss)
@@ -171,7 +172,6 @@ def main(argv: list[str] | None = None) -> int:
     from skills.evaluation.metrics import SEARCH_DEPTH
     from skills.evaluation.retrieval import embed_all, hybrid_rank, rank
     from skills.evaluation.run import build_chunk_set
-    from skills.search.assembly import HEADED_FIRST
     from skills.search.query import FETCHED_CHILDREN
 
     dataset = load_set(args.set) if args.set else load_dataset(args.docs, args.questions)
@@ -193,8 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         rankings = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
-    headed = "headed" in policy.options or HEADED_FIRST
-    losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, headed)
+    losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly)
     print(f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval")
     print(summary(losses, args.budgets))
     if args.each:

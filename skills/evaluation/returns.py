@@ -40,12 +40,12 @@ paragraph in another document adds nothing either.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.assembly import FIRST_SHARE, HEADED_FIRST, Group, Piece, assemble
+from skills.search.assembly import FIRST_SHARE, Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
 from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
@@ -53,10 +53,11 @@ from skills.search.query import FETCHED_CHILDREN, children_for_budget
 BUDGET = "budget"
 
 
-#: Options a ``budget`` policy name may add after ``+`` (``budget+headed``, ``budget:0.2+headed``):
-#: ``headed`` sends the first parent (step 1 of ``skills.search.assembly``) only when it is a
-#: headed section.
-BUDGET_OPTIONS = frozenset({"headed"})
+#: Options a ``budget`` policy name may add after ``+`` (``budget+headed``, ``budget:0.2+once``),
+#: each the ``skills.search.assembly.assemble`` argument it turns on: ``headed`` sends the first
+#: parent (step 1) only when it is a headed section, ``once`` says a heading path once per
+#: section, ``notoc`` leaves tables of contents out.
+BUDGET_OPTIONS = {"headed": "headed_first", "once": "prefix_once", "notoc": "skip_contents"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,15 @@ class Policy:
     argument: float = 0.0
     options: frozenset[str] = frozenset()
 
+    @property
+    def assembly(self) -> dict[str, bool]:
+        """The ``assemble`` arguments the options turn on (the others keep their defaults).
+
+        >>> parse_policy("budget+once+notoc").assembly
+        {'skip_contents': True, 'prefix_once': True}
+        """
+        return {BUDGET_OPTIONS[option]: True for option in sorted(self.options)}
+
 
 def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``.
@@ -76,8 +86,9 @@ def parse_policy(name: str) -> Policy:
     """
     base, *flags = name.split("+")
     policy = _parse_base(base, name)
-    if flags and (policy.kind != BUDGET or not set(flags) <= BUDGET_OPTIONS):
-        raise ValueError(f"unknown options in {name!r}: a budget policy takes +headed")
+    if flags and (policy.kind != BUDGET or not set(flags) <= BUDGET_OPTIONS.keys()):
+        takes = ", ".join(f"+{option}" for option in BUDGET_OPTIONS)
+        raise ValueError(f"unknown options in {name!r}: a budget policy takes {takes}")
     return Policy(policy.kind, policy.argument, frozenset(flags))
 
 
@@ -275,12 +286,13 @@ def prompt(
     text_of: Callable[[Span], str],
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
-    headed_first: bool = HEADED_FIRST,
+    options: Mapping[str, bool] | None = None,
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
     assembly (``skills.search.assembly``) of the hits it fetches for that budget
-    (``children_for_budget``), passages in the order sent."""
-    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, headed_first)
+    (``children_for_budget``), passages in the order sent; ``options`` are further arguments of
+    ``assemble`` (``Policy.assembly``)."""
+    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, options)
 
 
 def _prompt(
@@ -289,7 +301,7 @@ def _prompt(
     limit: tuple[int, Callable[[str], int]] | None,
     text_of: Callable[[Span], str],
     first_share: float = FIRST_SHARE,
-    headed_first: bool = HEADED_FIRST,
+    options: Mapping[str, bool] | None = None,
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
     fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
@@ -315,7 +327,7 @@ def _prompt(
     ]
     # No limit: nothing costs anything, so every group fits whole.
     budget, count = limit if limit is not None else (0, lambda text: 0)
-    assembled = assemble(groups, budget, count, first_share, headed_first)
+    assembled = assemble(groups, budget, count, first_share, **(options or {}))
     return [
         Sent(Span(passage.doc, passage.start, passage.end), passage.prefix)
         for passages in assembled

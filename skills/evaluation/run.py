@@ -37,7 +37,6 @@ from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.ranking import DEFAULT_ANALYZER
-from skills.search.assembly import HEADED_FIRST
 from skills.search.query import FETCHED_CHILDREN
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -227,7 +226,7 @@ def _score(
                 corpus.text,
                 count_tokens,
                 policy.argument,
-                "headed" in policy.options or HEADED_FIRST,
+                policy.assembly,
             )
             return [(passage.span, passage.prefix) for passage in sent]
 

@@ -22,6 +22,14 @@ order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what eac
    a large budget ends up with whole sections, a small one with the first section and the best
    children of many.
 
+Two options, off by default (measured in ``docs/evaluation.md``, *Sets nobody tuned on*):
+``prefix_once`` says a heading path once per section: a passage whose parent's passage before it
+gave the same prefix is sent without it, and a path whose last heading the passage's own first
+line is loses that heading (``# 1.2 Notation`` under ``Manual > 1.2 Notation``);
+``skip_contents`` sends no hit child that is a table of contents (:func:`contents`: lines of
+titles ending in dot leaders and a page number), which matches every heading's words and holds
+no answer.
+
 Nothing is ever cut: a passage is a whole child (which the chunker ended at a sentence, a line or
 a row) or a whole parent, so no prompt ends mid-sentence or mid-row. Every passage carries, before
 its text, the prefix its chunk is embedded with (``embed_text = prefix + text``): the heading
@@ -43,8 +51,9 @@ citations are unchanged. (Separators between passages are the caller's and are n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: The most of the budget the first parent (or its head) may take before any hit is sent.
 FIRST_SHARE = 0.25
@@ -53,6 +62,16 @@ MOSTLY = 0.75
 #: Whether step 1 (the first parent whole, or its head) waits for a first parent that is a
 #: headed section (:func:`headed`).
 HEADED_FIRST = False
+#: Whether a heading path is said once per section (the module docstring's ``prefix_once``).
+PREFIX_ONCE = False
+#: Whether a hit child that is a table of contents is left out (:func:`contents`).
+SKIP_CONTENTS = False
+#: The share of a passage's non-blank lines that end in dot leaders and a page number from which
+#: it is a table of contents.
+CONTENTS_SHARE = 0.5
+_CONTENTS_LINE = re.compile(r"(?:(?:\.\s?){4,}|…{2,})\s*[0-9ivxlc]+\s*$", re.IGNORECASE)
+_PATH_SEPARATOR = " > "
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +121,14 @@ def assemble(
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
     headed_first: bool = HEADED_FIRST,
+    prefix_once: bool = PREFIX_ONCE,
+    skip_contents: bool = SKIP_CONTENTS,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
     (``first_share``: the most of the budget the first parent may take in step 1;
-    ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`)."""
+    ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`;
+    ``prefix_once`` and ``skip_contents``: the options of the module docstring)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -115,7 +137,7 @@ def assemble(
                 costs[passage] = count(passage.rendered)
         return sum(costs[passage] for passage in passages)
 
-    plans = [_Plan(group) for group in groups]
+    plans = [_Plan(group, prefix_once) for group in groups]
     left = budget
 
     def take(plan: _Plan, units: Iterable[int], room: float | None = None) -> bool:
@@ -128,9 +150,17 @@ def assemble(
         plan.chosen, left = wanted, left - extra
         return True
 
+    def listed(piece: Piece | None) -> bool:
+        """A table of contents, when those are left out: never sent, whole or as a hit."""
+        return skip_contents and piece is not None and contents(piece.text)
+
     share = budget * first_share
     first_parent = plans[0].group.parent if plans else None
-    if first_parent is not None and (headed(first_parent) or not headed_first):
+    if (
+        first_parent is not None
+        and (headed(first_parent) or not headed_first)
+        and not listed(first_parent)
+    ):
         first = plans[0]
         if not take(first, first.everything, share):
             for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
@@ -138,15 +168,17 @@ def assemble(
                     break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):
         plan = plans[number]
+        if listed(plan.units[unit]):
+            continue
         if take(plan, [unit]) and plan.known and len(plan.chosen) >= MOSTLY * len(plan.units):
             take(plan, plan.everything)
     for plan in plans:
         for run in plan.runs(plan.chosen) if plan.known else ():
             for neighbour in (run[-1] + 1, run[0] - 1):
-                if 0 <= neighbour < len(plan.units):
+                if 0 <= neighbour < len(plan.units) and not listed(plan.units[neighbour]):
                     take(plan, [neighbour])
     for plan in plans:
-        if plan.group.parent is not None:
+        if plan.group.parent is not None and not listed(plan.group.parent):
             take(plan, plan.everything)
     return [plan.passages(plan.chosen) for plan in plans]
 
@@ -160,6 +192,51 @@ def headed(parent: Piece) -> bool:
     (True, False)
     """
     return bool(parent.prefix.strip()) or parent.text.lstrip().startswith("#")
+
+
+def contents(text: str) -> bool:
+    """Whether a text is a table of contents: at least :data:`CONTENTS_SHARE` of its non-blank
+    lines end in dot leaders (or an ellipsis) and a page number.
+
+    >>> contents("1 Introduction . . . . . . 1\\n1.1 Legalese . . . . . . 1\\n")
+    True
+    >>> contents("Dots . . . . are fine in prose, 1\\nwhen they are few.\\nAnd short.")
+    False
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    listed = sum(1 for line in lines if _CONTENTS_LINE.search(line))
+    return bool(lines) and listed >= CONTENTS_SHARE * len(lines)
+
+
+def said_once(passages: Sequence[Passage]) -> list[Passage]:
+    """The passages of one section in document order, each heading path said once: a passage
+    whose prefix the one before it gave is sent without it, and the last heading of a path is
+    dropped where the passage's first line is that heading (a prefix of several lines, a table's
+    header or a fence's opening line, is kept as it is).
+
+    >>> [p.prefix for p in said_once([Passage("d", 0, 5, "# B\\nx", "A > B\\n\\n", False),
+    ...                               Passage("d", 9, 12, "y", "A > B\\n\\n", False)])]
+    ['A\\n\\n', '']
+    """
+    result: list[Passage] = []
+    given = None
+    for passage in passages:
+        prefix = "" if passage.prefix and passage.prefix == given else passage.prefix
+        given = passage.prefix or given
+        result.append(replace(passage, prefix=_without_repeated_heading(prefix, passage.text)))
+    return result
+
+
+def _without_repeated_heading(prefix: str, text: str) -> str:
+    """``prefix`` less its path's last heading when ``text`` opens with that heading's line."""
+    path = prefix.strip()
+    first_line = text.lstrip().split("\n", 1)[0]
+    if not path or "\n" in path or not first_line.startswith("#"):
+        return prefix
+    *outer, last = path.split(_PATH_SEPARATOR)
+    if not set(_WORD.findall(last.lower())) <= set(_WORD.findall(first_line.lower())):
+        return prefix
+    return _PATH_SEPARATOR.join(outer) + prefix[len(prefix.rstrip()) :] if outer else ""
 
 
 def _by_rank(groups: Sequence[Group], plans: Sequence[_Plan]) -> list[tuple[int, int]]:
@@ -183,8 +260,9 @@ class _Plan:
     """What one group sends: a set of its *units* (its children when they are known, else its
     hits) whose consecutive runs are its passages; all of them, or ``_WHOLE``, is its parent."""
 
-    def __init__(self, group: Group) -> None:
+    def __init__(self, group: Group, prefix_once: bool = False) -> None:
         self.group = group
+        self.prefix_once = prefix_once
         where = {(child.doc, child.start, child.end): i for i, child in enumerate(group.children)}
         hits = [where.get((hit.doc, hit.start, hit.end)) for hit in group.hits]
         self.known = group.parent is not None and bool(where) and None not in hits
@@ -230,6 +308,10 @@ class _Plan:
         return piece.doc == last.doc and piece.start <= max(self.units[i].end for i in run)
 
     def passages(self, units: frozenset[int]) -> list[Passage]:
+        passages = self._passages(units)
+        return said_once(passages) if self.prefix_once else passages
+
+    def _passages(self, units: frozenset[int]) -> list[Passage]:
         parent = self.group.parent
         if _WHOLE in units and parent is not None:
             return _whole(parent)

@@ -49,6 +49,7 @@ OPTION_SETS = [
     ChunkOptions(strategy="recursive", child_max_tokens=48),
     ChunkOptions(strategy="fixed", child_max_tokens=64, child_overlap_tokens=16),
     ChunkOptions(strategy="fixed", child_max_tokens=512, child_overlap_tokens=128),
+    ChunkOptions(parent_max_tokens=512, child_max_tokens=96, prose_child_max_tokens=192),
 ]
 
 
@@ -59,7 +60,10 @@ def check_invariants(
         assert source[chunk.start : chunk.end] == chunk.text
         assert chunk.text.strip(), "a chunk holds some non-space text"
         assert chunk.tokens == count_tokens(chunk.embed_text)
-        limit = options.parent_max_tokens if chunk.level == 0 else options.child_max_tokens
+        # a leaf of running prose may take up to the prose budget, any other the child budget
+        leaf_limits = {options.child_max_tokens, options.prose_child_max_tokens or 0} - {0}
+        limits = {options.parent_max_tokens} if chunk.level == 0 else leaf_limits
+        limit = max(limits)
         assert chunk.tokens <= limit
         assert chunk.embed_text == chunk.prefix + without_page_markers(chunk.text)
         assert not MARKER_START.search(chunk.embed_text)
@@ -72,7 +76,10 @@ def check_invariants(
             else:  # not even the innermost heading fits half the budget beside what is
                 # reopened, or the whole block (or row) the chunk holds beside it
                 innermost = count_tokens(path[-1] + "\n\n" + chunk.prefix)
-                assert innermost > limit // 2 or innermost + count_tokens(chunk.text) > limit
+                assert any(
+                    innermost > limit // 2 or innermost + count_tokens(chunk.text) > limit
+                    for limit in limits
+                )
         assert KEY.fullmatch(chunk.id)
     ids = [c.id for c in (*result.parents, *result.leaves)]
     assert len(ids) == len(set(ids))
@@ -156,7 +163,9 @@ def test_arbitrary_text_keeps_every_rule(source: str, options: ChunkOptions) -> 
 
 @pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
 @pytest.mark.parametrize(
-    "options", [*OPTION_SETS[:2], *OPTION_SETS[3:5]], ids=lambda o: f"{o.strategy.value}"
+    "options",
+    [*OPTION_SETS[:2], *OPTION_SETS[3:5], OPTION_SETS[-1]],
+    ids=lambda o: f"{o.strategy.value}",
 )
 def test_real_documents_keep_every_rule(path: Path, options: ChunkOptions) -> None:
     source = path.read_bytes().decode("utf-8")

@@ -219,3 +219,13 @@ def test_budget_names_the_first_parents_share_and_defaults_to_the_querys() -> No
 
     assert spans(1.0) == [(0, 20)]
     assert spans(FIRST_SHARE) == [(0, 10), (20, 30)]
+
+
+def test_budget_options_name_the_assembly_arguments_they_turn_on() -> None:
+    assert parse_policy("budget").assembly == {}
+    assert parse_policy("budget:0.2+once+notoc").assembly == {
+        "prefix_once": True, "skip_contents": True
+    }  # fmt: skip
+    assert parse_policy("budget+headed").assembly == {"headed_first": True}
+    with pytest.raises(ValueError, match=r"\+headed, \+once, \+notoc"):
+        parse_policy("budget+twice")

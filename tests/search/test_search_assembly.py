@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skills.search.assembly import Group, Passage, Piece, assemble, headed, joined
+from skills.search.assembly import Group, Passage, Piece, assemble, contents, headed, joined
 
 SOURCE = "".join(f"w{i:02d} " for i in range(60))  # 60 words of 4 characters
 
@@ -200,3 +200,71 @@ def test_a_section_opening_with_a_markdown_heading_is_headed_without_a_prefix() 
     assert headed(Piece("d", 0, 12, "## Install\n\nrun it", ""))
     assert not headed(Piece("d", 0, 12, "COVER PAGE\n\nAcme", ""))
     assert headed(Piece("d", 0, 12, "run it", "Install\n"))
+
+
+def test_with_prefix_once_a_section_says_its_heading_path_once() -> None:
+    # two hits of one section, not next to each other: the second is sent without the path
+    # the first gave, and what that saves lets the third section's hit in (3 + 2 + 3 = 8)
+    groups = [
+        ranked((0, 20), [(2, 4), (14, 16)], [0, 1]),
+        ranked((20, 30), [(24, 26)], [2]),
+    ]
+    # without it: 3 + 3, and the 2 left grow the first passage by its next child
+    assert sent(assemble(groups, 8, words, 0)) == [(2, 6, False), (14, 16, False)]
+    once = assemble(groups, 8, words, 0, prefix_once=True)
+    assert sent(once) == [(2, 4, False), (14, 16, False), (24, 26, False)]
+    assert [p.prefix for ps in once for p in ps] == ["C\n", "", "C\n"]
+
+
+def test_with_prefix_once_a_path_drops_the_heading_its_passage_opens_with() -> None:
+    text = "## Options\n\nTimeout in seconds."
+    hit = Piece("d", 0, len(text), text, "Guide > Options\n\n")
+    [[passage]] = assemble([Group(None, (hit,))], 100, words, prefix_once=True)
+    assert passage.rendered == "Guide\n\n" + text
+    alone = Piece("d", 0, len(text), text, "Options\n\n")
+    [[passage]] = assemble([Group(None, (alone,))], 100, words, prefix_once=True)
+    assert passage.rendered == text
+    other = Piece("d", 0, len(text), text, "Guide > Install\n\n")  # another heading: kept
+    [[passage]] = assemble([Group(None, (other,))], 100, words, prefix_once=True)
+    assert passage.prefix == "Guide > Install\n\n"
+
+
+TOC = "Contents\n1 Introduction . . . . . . 1\n1.1 Legalese . . . . . . 1\n2 Basics . . . . 3\n"
+
+
+def test_with_skip_contents_a_table_of_contents_is_sent_neither_whole_nor_as_a_hit() -> None:
+    contents_list = Piece("d", 0, len(TOC), TOC, "")
+    body = "1 Introduction\n\nR was first written in Auckland."
+    section = Piece("d", 100, 100 + len(body), body, "")
+    groups = [Group(contents_list, (contents_list,)), Group(section, (section,))]
+    assert [p.text for ps in assemble(groups, 100, words) for p in ps] == [TOC, body]
+    kept = assemble(groups, 100, words, skip_contents=True)
+    assert [p.text for ps in kept for p in ps] == [body]
+
+
+def test_a_table_of_contents_is_lines_ending_in_dot_leaders_and_a_page_number() -> None:
+    assert contents(TOC)
+    assert contents("Preface ……… ix\nIndex ……… 212")
+    assert not contents("The rate rose . . . . and fell back to 3\nin 1988, then to 2.")
+    assert not contents("")
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.sets(st.integers(0, 4), min_size=1)), max_size=6),
+    st.integers(0, 120),
+    st.booleans(),
+    st.booleans(),
+)
+def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
+    layout: list[tuple[int, set[int]]], budget: int, prefix_once: bool, skip_contents: bool
+) -> None:
+    groups = [
+        ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
+               [rank + h for h in sorted(hits)])
+        for rank, (s, hits) in enumerate(layout)
+    ]  # fmt: skip
+    options = {"prefix_once": prefix_once, "skip_contents": skip_contents}
+    passages = [p for ps in assemble(groups, budget, words, **options) for p in ps]
+    assert sum(words(p.rendered) for p in passages) <= budget
+    assert all(SOURCE[p.start : p.end] == p.text for p in passages)
+    assert all(p.rendered == p.prefix + p.text for p in passages)
