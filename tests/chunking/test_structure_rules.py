@@ -888,6 +888,27 @@ def test_an_overlap_never_reaches_back_across_a_heading() -> None:
     assert overlapped  # children still overlap inside a section
 
 
+def test_code_keeps_its_overlap_across_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the lines before a definition are often its caller's: code's children may reach back into
+    # the definition before, so code never asks where its leaf's section starts
+    from skills.chunking import strategies
+
+    def never(*_: object) -> int:
+        raise AssertionError("code's overlap was floored at a definition")
+
+    monkeypatch.setattr(strategies, "_section_floor", never)
+    body = "".join(f"        value = self.step(value) + {k}  # stage {k}\n" for k in range(12))
+    methods = [
+        f"    def step_{n}(self, value: int) -> int:\n{body}        return value\n"
+        for n in range(6)
+    ]
+    source = "class Steps:\n" + "\n".join(methods)
+    options = ChunkOptions(child_max_tokens=128, child_overlap_tokens=32)
+    result = chunk_document(source, document_key="steps.py", options=options)
+    assert result.format == "code"
+    assert any(leaf.start < previous.end for previous, leaf in itertools.pairwise(result.leaves))
+
+
 def test_a_parent_that_fits_one_child_is_one_child_whatever_the_overlap() -> None:
     # Short paragraphs: more than a child less its overlap, within a whole child.
     paragraphs = [" ".join(["Retries back off exponentially between attempts."] * 2)] * 6
