@@ -55,6 +55,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from skills.chunking import without_page_markers
+
 #: The most of the budget the first parent (or its head) may take before any hit is sent.
 FIRST_SHARE = 0.25
 #: The share of a parent's children sent from which the parent is sent whole (when it fits).
@@ -112,7 +114,10 @@ class Passage:
 
     @property
     def rendered(self) -> str:
-        return self.prefix + self.text
+        """The prefix and the text as the model reads them: page markers left out, as the chunk's
+        embedding leaves them out (its pages are the chunk's ``pages``; a converted PDF's
+        passages began with ``<!-- PageBreak -->``)."""
+        return self.prefix + without_page_markers(self.text)
 
 
 def assemble(

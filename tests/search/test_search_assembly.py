@@ -268,3 +268,14 @@ def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.rendered == p.prefix + p.text for p in passages)
+
+
+def test_a_passage_reaches_the_model_without_page_markers_and_is_counted_so() -> None:
+    # a converted PDF's child may begin at a page break: the model reads the text, the citation
+    # keeps the exact offsets, and the budget counts what is sent
+    text = "Silt rises.\n\n<!-- PageBreak -->\n\nTides fall at dusk.\n"
+    marked = Piece("d", 0, len(text), text, "Report > Tides\n")
+    [[passage]] = assemble([Group(marked, (marked,))], 9, words)
+    assert passage.text == text and (passage.start, passage.end) == (0, len(text))
+    assert passage.rendered == "Report > Tides\nSilt rises.\n\nTides fall at dusk.\n"
+    assert words(passage.rendered) == 9  # with the marker, 12 words would not fit 9
