@@ -10,6 +10,8 @@ from format_fixtures import fixture
 from pdf_maker import MARGIN, Spec, make_pdf
 
 from skills.chunking import ChunkOptions, chunk_document
+from skills.formats.conversion import Limits
+from skills.formats.pdf import pdf_to_markdown
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
@@ -359,8 +361,9 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
 ) -> None:
     # LibreOffice's tagged PDF without bookmarks (scripts/make_format_fixtures.sh): its H3
     # "Tides and dredging windows" looks like a paragraph; only the structure tree says otherwise
+    # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
     data = fixture("tagged-report.pdf")
-    tagged = headings(read_file(data, "tagged-report.pdf").text)
+    tagged = headings(pdf_to_markdown(data, Limits()).text)
     assert tagged == [
         "# Harbour Works",
         "## Silt in the channel",
@@ -368,7 +371,7 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
         "## Lock gates",
     ]
     monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages, expired: {})
-    untagged = headings(read_file(data, "tagged-report.pdf").text)
+    untagged = headings(pdf_to_markdown(data, Limits()).text)
     assert "### Tides and dredging windows" not in untagged
 
 
