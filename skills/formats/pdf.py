@@ -329,6 +329,7 @@ def _page_markdown(
     full = lengths[int(len(lengths) * 0.9)] if lengths else 0
     out: list[str] = []
     covered = -1  # the last line a heading or a table took
+    following = dict(zip(kept, [*kept[1:], None], strict=False))  # empty on a page of furniture
     for i in kept:
         if i <= covered:
             continue
@@ -346,10 +347,27 @@ def _page_markdown(
         line = clean(page.lines[i].text, words)
         bullet = _BULLET.match(line)
         out.append("- " + plain(line[bullet.end() :]) if bullet else plain(line))
-        ends = bullet or len(line) < _SHORT_LINE * full
+        short = len(line) < _SHORT_LINE * full
+        ends = short or (bullet and not _hangs_in(page, i, following[i], headings, grids))
         if ends and not _reads_as_numbered_title(line):
             out.append("")
     return "\n".join(out).strip("\n")
+
+
+def _hangs_in(
+    page: Page,
+    i: int,
+    after: int | None,
+    headings: dict[Key, Heading],
+    grids: dict[int, tuple[int, list[list[str]]]],
+) -> bool:
+    """Whether the line after bullet line ``i`` goes on with its item: indented past the bullet
+    (a hanging indent), not itself a bullet, a heading or a table. Such an item written as two
+    paragraphs would cut its sentence (Gutenprint's manual: 160 of them)."""
+    if after is None or (page.index, after) in headings or after in grids:
+        return False
+    line, below = page.lines[i], page.lines[after]
+    return below.left > line.left + 1 and not _BULLET.match(below.text)
 
 
 def _block(out: list[str], block: str) -> None:

@@ -471,3 +471,35 @@ def test_the_structure_tree_is_read_until_the_deadline_and_no_further() -> None:
         assert tagged_headings(pdf, len(pdf), expired=lambda: True) == {}
     finally:
         pdf.close()
+
+
+def test_a_bullet_item_that_wraps_under_a_hanging_indent_stays_one_paragraph() -> None:
+    # the item's second line starts under its text, past the bullet: it goes on with the item;
+    # a line back at the bullet's own margin after an item is a paragraph of its own
+    item = (
+        "• If the tide gauge reports a level above the quay's mark, the harbour office closes the"
+    )
+    text, _, _ = converted(
+        [
+            [
+                *paragraph(),
+                (item, "Times-Roman", 10, 200, MARGIN),
+                (
+                    "outer locks for the night and warns every berth.",
+                    "Times-Roman",
+                    10,
+                    215,
+                    MARGIN + 9,
+                ),
+                ("• Short item.", "Times-Roman", 10, 235, MARGIN),
+                (
+                    "Then the log is closed for the day by the officer on watch, as always.",
+                    *BODY,
+                    255,
+                ),
+                *paragraph(),
+            ]
+        ]
+    )
+    assert "closes the\nouter locks for the night" in text
+    assert "- Short item.\n\nThen the log is closed" in text
