@@ -482,7 +482,11 @@ def test_a_bullet_item_that_wraps_under_a_hanging_indent_stays_one_paragraph() -
     text, _, _ = converted(
         [
             [
-                *paragraph(),
+                (
+                    "Harbour rules for the quay, read by the officer before every shift here.",
+                    *BODY,
+                    160,
+                ),
                 (item, "Times-Roman", 10, 200, MARGIN),
                 (
                     "outer locks for the night and warns every berth.",
@@ -497,7 +501,6 @@ def test_a_bullet_item_that_wraps_under_a_hanging_indent_stays_one_paragraph() -
                     *BODY,
                     255,
                 ),
-                *paragraph(),
             ]
         ]
     )
