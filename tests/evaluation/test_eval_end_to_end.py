@@ -13,7 +13,7 @@ import pytest
 
 from skills import embeddings
 from skills.evaluation import cli
-from skills.evaluation.dataset import load_dataset
+from skills.evaluation.dataset import Dataset, load_dataset
 from skills.evaluation.grid import BASELINES, Candidate
 from skills.evaluation.run import build_chunk_set, evaluate
 
@@ -215,18 +215,29 @@ def test_without_a_set_it_measures_the_dev_set_else_the_bundled_one_and_says_so(
     assert args.docs == tmp_path and args.questions == tmp_path / "dev" / "questions.jsonl"
 
 
-def test_the_built_in_path_splits_a_pdfs_cracked_text_and_is_judged_on_the_converted_text(
-    tmp_path: Path,
-) -> None:
+def runbook_set(tmp_path: Path, records: list[dict[str, object]]) -> Dataset:
+    """The runbook PDF fixture and one question about its first line per record (each record
+    gives its ``id`` and, where it has one, its ``page``)."""
     runbook = Path(__file__).parents[1] / "formats" / "fixtures" / "operations-runbook.pdf"
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "runbook.pdf").write_bytes(runbook.read_bytes())
+    question = {
+        "question": "Who is the runbook for?",
+        "doc": "runbook.pdf",
+        "reference": "This runbook is for the on-call engineer",
+        "kind": "prose",
+    }
     questions = tmp_path / "questions.jsonl"
-    record = {"id": "q1", "question": "Who is the runbook for?", "doc": "runbook.pdf",
-              "reference": "This runbook is for the on-call engineer", "kind": "prose"}  # fmt: skip
-    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    dataset = load_dataset(docs, questions)
+    lines = "".join(json.dumps({**question, **record}) + "\n" for record in records)
+    questions.write_text(lines, encoding="utf-8")
+    return load_dataset(docs, questions)
+
+
+def test_the_built_in_path_splits_a_pdfs_cracked_text_and_is_judged_on_the_converted_text(
+    tmp_path: Path,
+) -> None:
+    dataset = runbook_set(tmp_path, [{"id": "q1"}])
     [textsplit] = [c for c in BASELINES if c.chunker == "textsplit"]
     [result] = evaluate(dataset, [textsplit], BagOfWords())
     assert result.candidate.baseline
@@ -242,19 +253,7 @@ def test_the_built_in_path_splits_a_pdfs_cracked_text_and_is_judged_on_the_conve
 def test_a_recorded_page_is_scored_for_every_candidate_by_the_converters_page_breaks(
     tmp_path: Path,
 ) -> None:
-    runbook = Path(__file__).parents[1] / "formats" / "fixtures" / "operations-runbook.pdf"
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "runbook.pdf").write_bytes(runbook.read_bytes())
-    questions = tmp_path / "questions.jsonl"
-    records = [
-        {"id": "p1", "question": "Who is the runbook for?", "doc": "runbook.pdf",
-         "reference": "This runbook is for the on-call engineer", "kind": "prose", "page": 1},
-        {"id": "p2", "question": "Who is the runbook for?", "doc": "runbook.pdf",
-         "reference": "This runbook is for the on-call engineer", "kind": "prose", "page": 99},
-    ]  # fmt: skip
-    questions.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    dataset = load_dataset(docs, questions)
+    dataset = runbook_set(tmp_path, [{"id": "p1", "page": 1}, {"id": "p2", "page": 99}])
     assert [q.page for q in dataset.questions] == [1, 99]
     [textsplit] = [c for c in BASELINES if c.chunker == "textsplit"]
     ours = Candidate("hier budget", "engine", HIER, "budget")
