@@ -10,9 +10,14 @@ are those of most characters; a line is a heading when it is set larger (by 12 %
 bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
 ``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
-is followed by smaller, short labels), is not repeated three times in the document, is not a
-date, a caption, a table row (words over an em and a half apart) or an entry of a table of
-contents (dot leaders; a page of lines ending in page numbers). A line in body type is a heading
+is followed by smaller, short labels; a page's first line that is its largest, over a chart's
+figures, needs no text under it: a slide's title), is not repeated three times in the document,
+is not a date, a caption, a list item (``•``, ``-``, ``■`` and the lines set in under its text: a
+slide's large bullets), a table row (words over an em and a half apart) or an entry of a table
+of contents (dot leaders; a page whose lines, a third of them or more, end in page numbers),
+and heads something: a line of text or a heading of its type or smaller comes before the next
+larger heading (a chart's label at a page's foot heads nothing). On a page with form fields a
+one-word bold line is a field's label. A line in body type is a heading
 only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
 sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
 ``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
@@ -63,7 +68,10 @@ _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
-_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；")
+_TOC_SHARE = 3  # a contents page: a third of its lines or more end in a page number
+#: A list item's mark: a bullet, a dash or a square, then a space.
+_ITEM = re.compile(r"^[•◦▪‣●○■□◆◇➢➤▶►✓✔\-–—*·][ \t\u3000]")
+_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；", "、", "：", "=")
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
@@ -359,7 +367,35 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
     candidates = _apart(_uncrowded(_candidates(pages, body, skip, counts)))
-    return _levels(_consistent([c for c in candidates if not c.rotated]))
+    kept = _consistent([c for c in candidates if not c.rotated])
+    return _levels(_heading_text(pages, kept, skip))
+
+
+def _heading_text(
+    pages: list[Page], candidates: list[_Candidate], skip: set[Key]
+) -> list[_Candidate]:
+    """Without the headings that head nothing: a line of text, or a heading in its type or
+    smaller (``Appendix`` over ``A FASTA Makefile options``), must follow a heading before a
+    larger one or the document's end (a chart's label at a page's foot, ``ラビン首相暗殺``,
+    right before the next slide's title)."""
+    order = [
+        (page.index, i)
+        for page in pages
+        if not page.garbage
+        for i in range(len(page.lines))
+        if (page.index, i) not in skip
+    ]
+    position = {key: n for n, key in enumerate(order)}
+    kept: list[_Candidate] = []
+    for n, candidate in enumerate(candidates):
+        start = position.get(candidate.key)
+        following = candidates[n + 1] if n + 1 < len(candidates) else None
+        end = position.get(following.key, len(order)) if following is not None else len(order)
+        empty = start is not None and end <= start + candidate.lines
+        if empty and (following is None or following.size > candidate.size + 0.5):
+            continue
+        kept.append(candidate)
+    return kept
 
 
 def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -378,6 +414,8 @@ def _candidates(
             continue
         lines = page.lines
         toc_entries = sum(bool(_ENDS_TOC_ENTRY.search(line.text)) for line in lines)
+        contents = toc_entries >= 3 and toc_entries * _TOC_SHARE >= len(lines)
+        top = _page_title(page, skip)
         i = 0
         while i < len(lines):
             line = lines[i]
@@ -385,11 +423,14 @@ def _candidates(
             if (page.index, i) in skip or not _heading_like(line, counts):
                 i += 1
                 continue
+            if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
+                i += 1
+                continue  # an item's next line; a form's one-word label (Amount, Signature)
             number = section_number(line.text)
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
                 continue
-            if toc_entries >= 3 and _ENDS_TOC_ENTRY.search(line.text):
+            if contents and _ENDS_TOC_ENTRY.search(line.text):
                 i += 1
                 continue
             count = _run(page, i, line, body, skip, counts) if strong else 1
@@ -397,7 +438,12 @@ def _candidates(
             if number is None and block >= _RUN and block > count:
                 i += block  # three lines or more of one type: an address, a cover's lines
                 continue
-            if number is None and not _followed_by_text(page, i + count - 1, body):
+            over_chart = i == top and _figures_follow(page, i + count)
+            if (
+                number is None
+                and not over_chart
+                and not _followed_by_text(page, i + count - 1, body)
+            ):
                 i += 1
                 continue
             start, count = _chapter_start(page, i, count, skip)
@@ -422,6 +468,41 @@ def _prominent(line: Line, body: Body) -> bool:
     return larger or (heavier and line.size >= body.size * 0.9)
 
 
+def _figures_follow(page: Page, i: int) -> bool:
+    """The line at ``i`` is a figure alone (``0.05``, ``1995``): a chart's axis begins there."""
+    if i >= len(page.lines):
+        return False
+    text = page.lines[i].text.replace(" ", "")
+    return bool(text) and not any(char.isalpha() for char in text)
+
+
+def _page_title(page: Page, skip: set[Key]) -> int | None:
+    """The page's first line when it is the page's largest: over a chart's figures (a slide's
+    title), it heads the page even though no text follows it."""
+    kept = [i for i, ln in enumerate(page.lines) if (page.index, i) not in skip and not ln.rotated]
+    if not kept:
+        return None
+    first = page.lines[kept[0]]
+    if all(page.lines[i].size < first.size - 0.5 for i in kept[1:]):
+        return kept[0]
+    return None
+
+
+def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a list item above it: set in past the item's mark, as are the
+    lines between (``• いかにして頻度の少ない単語の字句`` / ``的な情報を学習するか？``)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above = lines[j]
+        if abs(above.size - line.size) > 0.5:
+            return False
+        if _ITEM.match(above.text.strip()) and above.left < line.left - 1:
+            return True
+        if abs(above.left - line.left) > 1:
+            return False  # not a line of the item's text: the item ended above
+    return False
+
+
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
@@ -437,6 +518,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if _ITEM.match(text):
+        return False  # a list item (a slide's bullets are set large and bold)
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 

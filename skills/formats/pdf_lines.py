@@ -13,9 +13,12 @@ fonts scaled by 8), their font weight and whether the font is bold by name or fl
 first character's box for the line's place on the page. Two samples per line keep a page's cost
 near its text's (about a millisecond for a full page); a line whose samples disagree is
 ``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
-small capitals: all capitals, the first larger). A line set at an angle (a watermark, a margin's
-label) says so; CJK characters spaced out for show are written together (``tidy``).
+small capitals: all capitals, the first larger; or ends with a note in brackets set smaller,
+``Schedule A—Itemized Deductions (See pages 26-29.)``, whose last word before it agrees). A
+line set at an angle (a watermark, a margin's label) says so; CJK characters spaced out for
+show are written together (``tidy``).
 
+A page with form fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
 drops it with a warning or reads no headings from it.
@@ -91,6 +94,7 @@ class Page:
     chars: int
     garbage: bool  # mostly characters of fonts without a Unicode map
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
+    form: bool = False  # the page has form fields (widgets): its bold labels are a form's
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -113,7 +117,21 @@ def read_page(page: Any, index: int) -> Page:
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
     finally:
         textpage.close()
-    return Page(index, tuple(lines), len(text), unusable(text), invisible)
+    return Page(index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page))
+
+
+def _has_fields(raw: Any, page: Any) -> bool:
+    """Whether the page holds a form field's widget (an annotation a user fills in)."""
+    for n in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+        annot = raw.FPDFPage_GetAnnot(page.raw, n)
+        if not annot:
+            continue
+        try:
+            if raw.FPDFAnnot_GetSubtype(annot) == raw.FPDF_ANNOT_WIDGET:
+                return True
+        finally:
+            raw.FPDFPage_CloseAnnot(annot)
+    return False
 
 
 def _beside_cells(
@@ -210,6 +228,10 @@ def _line(
         uniform = abs(last[0] - size) < 0.5 and last[2] == bold
         if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        before = _before_note(text, start, end)
+        if not uniform and before is not None:
+            note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
+            uniform = abs(note[0] - size) < 0.5 and note[2] == bold
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
     line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
@@ -218,6 +240,18 @@ def _line(
     if mono:
         line = replace(line, mono=True)
     return replace(line, cells=cells) if cells else line
+
+
+def _before_note(text: str, start: int, end: int) -> int | None:
+    """Where the words before a closing note in brackets end (``Yigal の出現頻度 (95年)``:
+    the ``度``), when the line ends with one: a heading may set its note smaller."""
+    if text[end - 1] != ")":
+        return None
+    opening = text.rfind("(", start, end)
+    before = opening - 1
+    while before > start and text[before].isspace():
+        before -= 1
+    return before if opening > start and before > start else None
 
 
 def _small_caps(text: str, first: float, last: float) -> bool:

@@ -1,0 +1,159 @@
+"""The rules held-out round 4 asked for (docs/formats.md): what is *not* a heading on pages from
+producers the first rules never met (slides, forms, old TeX through Ghostscript), and the
+headings those pages still have. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+
+from pdf_maker import MARGIN, Spec, make_pdf, with_form_field
+
+from skills.formats.pdf_headings import Body, from_typography
+from skills.formats.pdf_lines import Line, Page
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 10.0)
+BOLD = "Helvetica-Bold"
+_WORDS = iter(f"{a}{b}" for a in "bcdfghklmnprstvz" for b in ("ame", "ipe", "ola", "unt", "esk"))
+
+
+def paragraph(top: float | None = None) -> list[Spec]:
+    """Four lines of body text (a page with fewer is a cover) in words no other paragraph uses,
+    from ``top`` when given."""
+    word = next(_WORDS)
+    lines = [
+        f"The {word} part runs on over a full line of the page, as body text does here.",
+        f"It goes on about {word} for a second line, so the body's type is plain to see.",
+        f"A third line of the {word} part, still in the body's own size and weight.",
+        f"The {word} part ends here.",
+    ]
+    if top is None:
+        return [(line, *BODY) for line in lines]
+    return [(line, *BODY, top + 15 * n) for n, line in enumerate(lines)]
+
+
+def headings(pages: list[list[Spec]]) -> list[str]:
+    text = read_file(make_pdf(pages), "deck.pdf").text
+    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
+
+
+def test_a_slides_bullets_and_the_lines_they_wrap_onto_are_not_headings() -> None:
+    # a talk's slides: large bold bullets, each item's second line set in under its text
+    slide: list[Spec] = [
+        ("Background", BOLD, 24),
+        *paragraph(),
+        ("• Named entities are found", BOLD, 16, 200),
+        ("from the words around them", BOLD, 16, 222, MARGIN + 14),
+        *paragraph(250),
+        ("- Dictionaries built by hand", BOLD, 16, 330),
+        *paragraph(360),
+    ]
+    assert headings([slide, [("Method", BOLD, 24), *paragraph()]]) == ["# Background", "# Method"]
+
+
+def test_a_heading_whose_closing_note_in_brackets_is_smaller_is_a_heading() -> None:
+    # "Schedule A—Itemized Deductions (See pages 26-29.)": the note set smaller on the line
+    title: list[Spec] = [
+        ("Itemized Deductions", BOLD, 14, 200),
+        ("(see page 27)", BOLD, 9, 205, MARGIN + 160),
+    ]
+    pages = [[*paragraph(), *title, *paragraph(240)], [("Other Income", BOLD, 14), *paragraph()]]
+    assert headings(pages) == ["# Itemized Deductions (see page 27)", "# Other Income"]
+
+
+def test_three_numbered_headings_ending_in_a_digit_do_not_make_a_contents_page() -> None:
+    # gputils' "3.6.1 Level 0" ... "3.6.3 Level 2": a page of sections, not of contents entries
+    page: list[Spec] = [*paragraph()]
+    for n in range(3):
+        page += [(f"3.6.{n + 1} Level {n}", BOLD, 12, 160 + 100 * n), *paragraph(185 + 100 * n)]
+    assert headings([page]) == ["### 3.6.1 Level 0", "### 3.6.2 Level 1", "### 3.6.3 Level 2"]
+
+
+def test_a_contents_page_still_gives_no_heading() -> None:
+    entries: list[Spec] = [
+        (f"{n}.{k} Part {n}{k} of the guide {10 * n + k}", BOLD, 12) for n in (1, 2) for k in (1, 2)
+    ]
+    body = [("1.1 Part 11 of the guide", BOLD, 12), *paragraph()]
+    assert headings([[*paragraph(), *entries], body]) == ["## 1.1 Part 11 of the guide"]
+
+
+def test_a_label_that_heads_no_text_before_a_larger_heading_is_not_a_heading() -> None:
+    # a chart's label at a slide's foot, right before the next slide's title
+    first: list[Spec] = [("Frequency", BOLD, 24), *paragraph(), ("Rabin shot", BOLD, 16, 400)]
+    # (the first slide's title is no larger than the others': a section, not the title)
+    second: list[Spec] = [("Terror", BOLD, 24), *paragraph()]
+    assert headings([first, second]) == ["# Frequency", "# Terror"]
+
+
+def test_a_heading_over_a_heading_in_its_own_type_still_heads_it() -> None:
+    # "Appendix" right over "A Makefile options": nothing between, the same type
+    pages: list[list[Spec]] = [
+        [*paragraph(), ("Results", BOLD, 14, 160), *paragraph(185)],
+        [("Appendix", BOLD, 14), ("Makefile options", BOLD, 14, 100), *paragraph(130)],
+    ]
+    assert headings(pages) == ["# Results", "# Appendix", "# Makefile options"]
+
+
+def test_a_slide_title_over_a_chart_heads_its_page() -> None:
+    # the title is followed only by the chart's small axis labels, yet it heads the slide
+    axis: list[Spec] = [(label, "Helvetica", 7, 200 + 30 * n) for n, label in
+                        enumerate(("0.05", "0.1", "0.15", "days"))]  # fmt: skip
+    pages = [
+        [("Sparse data", BOLD, 24), *paragraph()],
+        [("Yigal by day", BOLD, 24), *axis],
+        [("Results", BOLD, 24), *paragraph()],
+    ]
+    assert headings(pages) == ["# Sparse data", "# Yigal by day", "# Results"]
+
+
+def test_a_page_with_form_fields_reads_its_one_word_labels_as_labels() -> None:
+    page: list[Spec] = [
+        *paragraph(),
+        ("Amount", BOLD, 11, 160),
+        *paragraph(180),
+        ("Schedule of Other Income", BOLD, 11, 260),
+        *paragraph(280),
+    ]
+    data = make_pdf([page])
+    found = [
+        re.findall(r"^#{1,6} .*$", read_file(pdf, "form.pdf").text, re.MULTILINE)
+        for pdf in (with_form_field(data), data)
+    ]
+    assert found == [["# Schedule of Other Income"], ["# Amount", "# Schedule of Other Income"]]
+
+
+def _page(index: int, lines: list[tuple[str, float, bool]], form: bool) -> Page:
+    made = tuple(
+        Line(index, text, size, 700 if bold else 400, bold, True, 80.0 + 20 * n, 72.0)
+        for n, (text, size, bold) in enumerate(lines)
+    )
+    return Page(index, made, 999, False, False, form)
+
+
+def test_a_one_word_bold_label_on_a_page_of_form_fields_is_not_a_heading() -> None:
+    prose = "The form asks for the amount owed and the preparer's name, line by line here."
+    lines = [
+        ("Amount", 11.0, True),
+        (prose, 9.0, False),
+        ("Schedule of Other Income", 11.0, True),
+        (prose, 9.0, False),
+    ]
+    body = Body(9.0, 400, False)
+    on_form = from_typography([_page(0, lines, form=True)], body, set())
+    on_page = from_typography([_page(0, lines, form=False)], body, set())
+    assert [h.text for h in on_form.values()] == ["Schedule of Other Income"]
+    assert [h.text for h in on_page.values()] == ["Amount", "Schedule of Other Income"]
+
+
+def test_a_line_ending_in_an_ideographic_comma_or_an_equals_sign_is_not_a_heading() -> None:
+    prose = "A line of body text that runs on, long enough to be read as the body's own type."
+    lines = [
+        ("ある単語が固有表現ならば、", 16.0, True),
+        (prose, 10.0, False),
+        ("sim(w) =", 16.0, True),
+        (prose, 10.0, False),
+        ("Results", 16.0, True),
+        (prose, 10.0, False),
+    ]
+    found = from_typography([_page(0, lines, form=False)], Body(10.0, 400, False), set())
+    assert [h.text for h in found.values()] == ["Results"]
