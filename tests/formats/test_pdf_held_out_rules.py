@@ -157,3 +157,22 @@ def test_a_line_ending_in_an_ideographic_comma_or_an_equals_sign_is_not_a_headin
     ]
     found = from_typography([_page(0, lines, form=False)], Body(10.0, 400, False), set())
     assert [h.text for h in found.values()] == ["Results"]
+
+
+def test_a_running_header_with_the_page_number_is_furniture_on_a_short_chapter_too() -> None:
+    # gputils: "CHAPTER 3. GPLINK 42" atop the two pages chapter 3 runs over
+    pages: list[list[Spec]] = []
+    for index in range(5):
+        chapter = "CHAPTER 1. HARBOUR" if index < 3 else "CHAPTER 2. TIDES"
+        pages.append([(f"{chapter} {index + 1}", "Times-Italic", 9, 40), *paragraph(80)])
+    text = read_file(make_pdf(pages), "guide.pdf").text
+    assert "CHAPTER" not in text
+    assert text.count("part ends here") == 5
+
+
+def test_line_numbers_down_a_margin_are_left_out_of_the_text() -> None:
+    # a pleading's 1 to 26, a specification's 92, 93...: on a one-page file too
+    numbers: list[Spec] = [(str(n), "Times-Roman", 10, 80 + 20 * n, 30) for n in range(1, 9)]
+    text = read_file(make_pdf([[*paragraph(100), *numbers]]), "spec.pdf").text
+    assert not re.search(r"^\d+$", text, re.MULTILINE)
+    assert "part ends here" in text
