@@ -59,6 +59,7 @@ from skills.formats.pdf_headings import (
     is_cover,
     meaningful_title,
     normalised,
+    printed,
     section_number,
     with_bookmarked_types,
 )
@@ -183,6 +184,8 @@ def _structure(
     body = body_type(pages)
     title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
+    if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
+        title = metadata = ""  # a stale metadata title: another version's, another document's
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown

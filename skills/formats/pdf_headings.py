@@ -33,10 +33,12 @@ Conservative by design: a wrong heading misplaces every child under it, a missed
 them in the section before.
 
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
-``untitled``, a file name or an identifier such as ``CrashOH1M5``), else the first page's
-largest line when it is larger than any line elsewhere (a title page's title, set over up to
-three lines that run on); a metadata title that names a smaller line of the first page than the
-title it shows names a section, and the shown title is the document's.
+``untitled``, a file name or path, or an identifier such as ``CrashOH1M5``), else the first
+page's largest line when it is larger than any line elsewhere (a title page's title, set over up
+to three lines that run on; of two lines about as large, not the one the running headers name:
+a journal's banner); a metadata title that names a smaller line of the first page than the
+title it shows names a section, and one whose words the first page of a longer file mostly does
+not print is stale (another version's): the shown title is the document's.
 """
 
 from __future__ import annotations
@@ -95,6 +97,9 @@ _RUN = 3  # unnumbered headings in a row with no text between: labels, not headi
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
+_RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
+_NAMED = 8  # characters a line needs before it can name what a running header names
+_NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +183,14 @@ def meaningful_title(title: str | None) -> str:
     ('', '')
     >>> meaningful_title("Introduction"), meaningful_title("e-Government")
     ('Introduction', 'e-Government')
+    >>> meaningful_title(r"C:\\d\\tex\\SAMPLE.DVI"), meaningful_title("/home/ann/report")
+    ('', '')
     """
     title = " ".join((title or "").split())
     if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
         return ""
+    if "\\" in title or title.startswith("/"):
+        return ""  # a file's path: C:\d\df\tex\SAMPLE.DVI
     if " " not in title and (
         any(c.isdigit() for c in title) or "_" in title or ("-" in title and title.islower())
     ):
@@ -205,7 +214,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     ]
     if not lines:
         return "", []
-    size = max(line.size for _, line in lines)
+    size = _title_size(pages, skip, page, lines)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
          if (other.index, i) not in skip and not line.rotated),
@@ -213,7 +222,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     )  # fmt: skip
     if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
         return "", []
-    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
+    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)  # not a banner
     run = [lines[first]]
     for i, line in lines[first + 1 : first + 3]:
         above = run[-1][1]
@@ -226,6 +235,60 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _title_size(
+    pages: list[Page], skip: set[Key], page: Page, lines: list[tuple[int, Line]]
+) -> float:
+    """The size of the first page's largest line; but when lines of about that size (to 5 %)
+    include one that the running headers name and one they do not, the largest of those they do
+    not name: the first is a journal's banner over the article's title."""
+    size = max(line.size for _, line in lines)
+    near = [line for _, line in lines if line.size >= size * _NEAR_SIZE]
+    running = [normalised(line.text) for line in _furniture_lines(pages, skip, page)]
+    named = [_named_in(line, running) for line in near]
+    if any(named) and not all(named):
+        return max(line.size for line, banner in zip(near, named, strict=True) if not banner)
+    return size
+
+
+def _furniture_lines(pages: list[Page], skip: set[Key], first: Page) -> list[Line]:
+    """The running headers and footers of the pages after ``first`` (a few of each)."""
+    by_index = {page.index: page for page in pages}
+    found = [
+        by_index[index].lines[i]
+        for index, i in sorted(skip)
+        if index != first.index and index in by_index and i < len(by_index[index].lines)
+    ]
+    return found[:_RUNNING_SAMPLE]
+
+
+def _named_in(line: Line, running: list[str]) -> bool:
+    """The line names what the running headers name: a journal's banner over an article
+    (``Solar Energy Materials & Solar Cells``, in ``Y. Özen et al. / Solar Energy Materials &
+    Solar Cells 137 (2015) 1-5``), a series or a company, not the document."""
+    words = normalised(line.text)
+    return len(words) >= _NAMED and any(words in header for header in running)
+
+
+def printed(title: str, page: Page) -> bool:
+    """Most of the title's words are on the page (a stale metadata title names another version
+    or another document: ``Gutenprint 5.0 User's Manual and Release Notes`` over a first page
+    reading ``Gutenprint 5.2`` / ``User's Manual``).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> page = Page(0, (Line(0, "Gutenprint 5.2", 32, 400, True, True, 300, 200),
+    ...                 Line(0, "User's Manual", 24, 400, True, True, 340, 230)), 30, False, False)
+    >>> printed("Gutenprint 5.0 User's Manual and Release Notes", page)
+    False
+    >>> printed("Gutenprint 5.2 User's Manual", page)
+    True
+    """
+    text = normalised(" ".join(line.text for line in page.lines))
+    shown = set(text.split())
+    wanted = normalised(title).split()
+    found = sum(word in shown or (bool(_CJK.search(word)) and word in text) for word in wanted)
+    return found * 4 >= len(wanted) * 3
 
 
 def is_cover(page: Page, body: Body) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pdf_maker import MARGIN, Spec, make_pdf, with_form_field
+from pdf_maker import MARGIN, Spec, make_pdf, with_form_field, with_title
 
 from skills.formats.pdf_headings import Body, from_typography
 from skills.formats.pdf_lines import Line, Page
@@ -176,3 +176,35 @@ def test_line_numbers_down_a_margin_are_left_out_of_the_text() -> None:
     text = read_file(make_pdf([[*paragraph(100), *numbers]]), "spec.pdf").text
     assert not re.search(r"^\d+$", text, re.MULTILINE)
     assert "part ends here" in text
+
+
+def test_a_metadata_title_the_first_page_does_not_print_gives_way_to_the_shown_title() -> None:
+    # Gutenprint's manual: metadata "Gutenprint 5.0 User's Manual and Release Notes" over a
+    # cover reading "Gutenprint 5.2" / "User's Manual"
+    pages: list[list[Spec]] = [
+        [("Harbour Guide 5.2", BOLD, 28), *paragraph()],
+        [("Moorings", BOLD, 14), *paragraph()],
+    ]
+    data = make_pdf(pages)
+    stale = read_file(with_title(data, "Harbour Guide 5.0 and Release Notes"), "guide.pdf")
+    current = read_file(with_title(data, "Harbour Guide 5.2"), "guide.pdf")
+    assert (stale.title, current.title) == ("Harbour Guide 5.2", "Harbour Guide 5.2")
+    renamed = read_file(with_title(data, "Mooring fees 1998"), "guide.pdf")
+    assert renamed.title == "Harbour Guide 5.2"
+
+
+def test_a_journal_banner_the_running_headers_name_is_not_the_article_title() -> None:
+    # Elsevier: the journal's name at 14.2 pt over the article's title at 13.7 pt
+    first: list[Spec] = [
+        ("Journal of Harbour Silt", BOLD, 14.2, 40),
+        ("Silt and tides in a small harbour", BOLD, 13.7, 90),
+        *paragraph(130),
+    ]
+    rest = [
+        [(f"A. Author / Journal of Harbour Silt 12 (2015) {n}", "Times-Roman", 8, 30),
+         ("Results", BOLD, 11, 80), *paragraph(100)]
+        for n in (2, 3, 4)
+    ]  # fmt: skip
+    assert read_file(make_pdf([first, *rest]), "article.pdf").title == (
+        "Silt and tides in a small harbour"
+    )
