@@ -17,7 +17,10 @@ slide's large bullets), a table row (words over an em and a half apart) or an en
 of contents (dot leaders; a page whose lines, a third of them or more, end in page numbers),
 and heads something: a line of text or a heading of its type or smaller comes before the next
 larger heading (a chart's label at a page's foot heads nothing). On a page with form fields a
-one-word bold line is a field's label. A line in body type is a heading
+one-word bold line is a field's label. A document that sets nothing larger or bolder than its
+text (no candidate at all) is headed by its lines in capitals of the body's type at the text's
+left edge, with space above them and text under them (an article's small capitals), two at
+least. A line in body type is a heading
 only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
 sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
 ``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
@@ -100,6 +103,8 @@ _CROWDED = 8  # headings a page may have: more are a form's labels
 _RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
 _NAMED = 8  # characters a line needs before it can name what a running header names
 _NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
+_APART = 1.6  # the page's line spacing: space above a line in capitals that heads a part
+_CAPITAL_WORDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,9 +434,58 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    candidates = _apart(_uncrowded(_candidates(pages, body, skip, counts)))
+    found = _candidates(pages, body, skip, counts)
+    candidates = _apart(_uncrowded(found))
     kept = _consistent([c for c in candidates if not c.rotated])
+    if not found:  # nothing set larger or bolder, not even a form's labels
+        kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip))
+
+
+def _capitals_apart(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """In a document that sets no heading larger or bolder than its text, the lines in capitals
+    of the body's type, at the text's left edge, with a line's space and more above them and
+    text under them (an article's small capitals: ``SAMPLE DESIGN``); two at least, or none."""
+    found: list[_Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible or len(page.lines) < 3:
+            continue
+        lines = page.lines
+        spacing = _spacing(page, body)
+        edge = min((ln.left for ln in lines if abs(ln.size - body.size) < 0.5), default=0.0)
+        for i in range(1, len(lines) - 1):
+            line, above, below = lines[i], lines[i - 1], lines[i + 1]
+            if (page.index, i) in skip or not _capitals(line, body, counts):
+                continue
+            apart = line.top - above.top >= _APART * spacing and below.top > line.top
+            if apart and abs(line.left - edge) <= 1 and abs(below.size - body.size) < 0.5:
+                found.append(
+                    _Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
+                )
+    return found if len(found) >= 2 else []
+
+
+def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:
+    letters = [char for char in line.text if char.isalpha()]
+    return (
+        abs(line.size - body.size) < 0.5
+        and len(letters) >= 4
+        and all(char.isupper() for char in letters)
+        and words(line.text) <= _CAPITAL_WORDS
+        and _heading_like(line, counts)
+    )
+
+
+def _spacing(page: Page, body: Body) -> float:
+    """The page's usual distance from one line of text to the next."""
+    gaps = sorted(
+        below.top - above.top
+        for above, below in zip(page.lines, page.lines[1:], strict=False)
+        if abs(above.size - body.size) < 0.5 and 0 < below.top - above.top < 3 * body.size
+    )
+    return gaps[len(gaps) // 2] if gaps else body.size * 1.2
 
 
 def _heading_text(

@@ -208,3 +208,15 @@ def test_a_journal_banner_the_running_headers_name_is_not_the_article_title() ->
     assert read_file(make_pdf([first, *rest]), "article.pdf").title == (
         "Silt and tides in a small harbour"
     )
+
+
+def test_capitals_set_apart_head_a_document_that_sets_nothing_larger_or_bolder() -> None:
+    # Freedman's "Sampling": SAMPLE DESIGN in small capitals of the body's size, space above it
+    def part(name: str, top: float) -> list[Spec]:
+        return [(name, *BODY, top), *paragraph(top + 22)]
+
+    plain = [[*paragraph(72), *part("SAMPLE DESIGN", 160), *part("CLASSIFICATION OF ERRORS", 260)]]
+    assert headings(plain) == ["# SAMPLE DESIGN", "# CLASSIFICATION OF ERRORS"]
+    # where a heading is set larger, capitals in the text's type are the text's
+    larger = [[("Method", BOLD, 14, 40), *plain[0]], [("Results", BOLD, 14), *paragraph()]]
+    assert headings(larger) == ["# Method", "# Results"]
