@@ -25,10 +25,12 @@ only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3
 sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
 ``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
 heading set over several lines when a line goes on in the next (it starts in lower case, or this
-one ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred
-title's shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have
-more than eight headings is a form or a diagram: its bold labels are no headings; nor is a line
-set at an angle (a watermark). Levels come from the numbering depth when most headings are
+one ends on ``and``, ``of``..., or on a Japanese particle, ``の``, ``は``..., or the next is set
+in by an em: a hanging indent, a centred title's shorter line; CJK lines join with no space); a
+``Chapter 3`` line opens the heading under it; a line whose next line, in its type and with no
+gap, ends a sentence is that sentence's first line (a slide's callout), no heading. A page that
+would have more than eight headings is a form or a diagram: its bold labels are no headings; nor
+is a line set at an angle (a watermark). Levels come from the numbering depth when most headings are
 numbered (an unnumbered one takes the level of numbered ones of its type), else from the rank of
 the type (larger first, bolder first).
 
@@ -77,6 +79,8 @@ _TOC_SHARE = 3  # a contents page: a third of its lines or more end in a page nu
 #: A list item's mark: a bullet, a dash or a square, then a space.
 _ITEM = re.compile(r"^[•◦▪‣●○■□◆◇➢➤▶►✓✔\-–—*·][ \t\u3000]")
 _SENTENCE_END = (".", ",", ";", ":", "。", "，", "；", "、", "：", "=")
+_FULL_STOPS = (".", "。", "!", "！")
+_CJK_JOINING = frozenset("のはがをにでとへもや")  # Japanese particles: the phrase goes on
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
@@ -236,7 +240,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         if not (_goes_on(above.text, line.text) or _hangs(above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
-    text = " ".join(line.text for _, line in run)
+    text = joined_lines(line.text for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
@@ -327,7 +331,22 @@ def from_bookmarks(
 
 
 def _joined(page: Page, start: int, count: int) -> str:
-    return " ".join(" ".join(line.text for line in page.lines[start : start + count]).split())
+    return joined_lines(line.text for line in page.lines[start : start + count])
+
+
+def joined_lines(texts: Iterable[str]) -> str:
+    """Lines of one heading as one: a space between them, none between two CJK characters (a
+    line of ideographs wraps with no space to break at).
+
+    >>> joined_lines(["Amendments to", "Recordings"]), joined_lines(["記事からの", "発見"])
+    ('Amendments to Recordings', '記事からの発見')
+    """
+    out = ""
+    for text in texts:
+        text = " ".join(text.split())
+        cjk = bool(out) and bool(_CJK.match(out[-1:]) and _CJK.match(text[:1]))
+        out = f"{out}{text}" if cjk or not out else f"{out} {text}"
+    return out
 
 
 def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
@@ -439,7 +458,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     kept = _consistent([c for c in candidates if not c.rotated])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
-    return _levels(_heading_text(pages, kept, skip))
+    return _levels(_heading_text(pages, kept, skip, body))
 
 
 def _capitals_apart(
@@ -489,7 +508,7 @@ def _spacing(page: Page, body: Body) -> float:
 
 
 def _heading_text(
-    pages: list[Page], candidates: list[_Candidate], skip: set[Key]
+    pages: list[Page], candidates: list[_Candidate], skip: set[Key], body: Body
 ) -> list[_Candidate]:
     """Without the headings that head nothing: a line of text, or a heading in its type or
     smaller (``Appendix`` over ``A FASTA Makefile options``), must follow a heading before a
@@ -503,12 +522,15 @@ def _heading_text(
         if (page.index, i) not in skip
     ]
     position = {key: n for n, key in enumerate(order)}
+    by_index = {page.index: page for page in pages}
     kept: list[_Candidate] = []
     for n, candidate in enumerate(candidates):
         start = position.get(candidate.key)
         following = candidates[n + 1] if n + 1 < len(candidates) else None
         end = position.get(following.key, len(order)) if following is not None else len(order)
-        empty = start is not None and end <= start + candidate.lines
+        between = order[start + candidate.lines : end] if start is not None else []
+        text = [key for key in between if _text(by_index[key[0]].lines[key[1]], body)]
+        empty = start is not None and not text
         if empty and (following is None or following.size > candidate.size + 0.5):
             continue
         kept.append(candidate)
@@ -551,6 +573,9 @@ def _candidates(
                 i += 1
                 continue
             count = _run(page, i, line, body, skip, counts) if strong else 1
+            if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
+                i += count + 1  # the first line of a sentence set large (a slide's callout)
+                continue
             block = _block(page, i, line, skip)
             if number is None and block >= _RUN and block > count:
                 i += block  # three lines or more of one type: an address, a cover's lines
@@ -658,6 +683,17 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
     return count
 
 
+def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
+    """The line right under ``last``, in its type and with no gap, ends a sentence: the two are
+    one sentence set large (a slide's callout ``...学習することが`` / ``...には不可欠。``)."""
+    if last + 1 >= len(page.lines) or (page.index, last + 1) in skip:
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
+    close = 0 < below.top - line.top <= line.size * 1.6
+    return same and close and below.text.rstrip().endswith(_FULL_STOPS)
+
+
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
     """How many lines from ``i`` are set in its type one under the other, with no gap."""
     count = 1
@@ -673,12 +709,14 @@ def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
 
 def _goes_on(line: str, following: str) -> bool:
     """A heading line that the next one continues: it starts in lower case, or this one ends
-    on a joining word or mark (``README: Instructions on`` / ``configuring and building``)."""
+    on a joining word or mark (``README: Instructions on`` / ``configuring and building``), or
+    on a Japanese particle (``コンパラブルな新聞記事からの`` / ``固有表現の発見``)."""
     words = line.split()
     return (
         following[:1].islower()
         or line.endswith((",", "&", "-", "/"))
         or (bool(words) and words[-1].casefold() in _JOINING)
+        or (line[-1:] in _CJK_JOINING and bool(_CJK.match(following[:1])))
     )
 
 
@@ -689,16 +727,21 @@ def _hangs(line: Line, following: Line) -> bool:
     return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
 
 
+def _text(line: Line, body: Body) -> bool:
+    """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
+    axis labels or a diagram's short labels)."""
+    return line.size >= body.size * 0.85 or (
+        line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS
+    )
+
+
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:
     """The line after a heading is of body size or larger (or the page ends), or a full line of
     smaller prose (the references under ``References``): a label in a figure is followed by
     the figure's smaller, short labels."""
     if last + 1 >= len(page.lines):
         return True
-    following = page.lines[last + 1]
-    return following.size >= body.size * 0.85 or (
-        following.size >= body.size * 0.6 and words(following.text) >= _PROSE_WORDS
-    )
+    return _text(page.lines[last + 1], body)
 
 
 def _apart(candidates: list[_Candidate]) -> list[_Candidate]:

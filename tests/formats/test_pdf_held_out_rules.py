@@ -220,3 +220,38 @@ def test_capitals_set_apart_head_a_document_that_sets_nothing_larger_or_bolder()
     # where a heading is set larger, capitals in the text's type are the text's
     larger = [[("Method", BOLD, 14, 40), *plain[0]], [("Results", BOLD, 14), *paragraph()]]
     assert headings(larger) == ["# Method", "# Results"]
+
+
+def test_the_first_line_of_a_sentence_set_large_is_not_a_heading() -> None:
+    # a slide's callout: two lines in the bullets' type, the second ending the sentence
+    callout: list[Spec] = [
+        ("Learning the rare words well is", BOLD, 16, 200),
+        ("what makes the extraction better.", BOLD, 16, 220),
+    ]
+    pages = [[("Sparse data", BOLD, 24), *paragraph(), *callout, *paragraph(260)],
+             [("Results", BOLD, 24), *paragraph()]]  # fmt: skip
+    assert headings(pages) == ["# Sparse data", "# Results"]
+
+
+def test_a_label_over_a_chart_s_axis_labels_heads_no_text() -> None:
+    # a chart's annotation at a slide's foot; the next slide opens with its chart's axis
+    # labels (read before its title): figures and short labels are no text to head
+    first: list[Spec] = [("Shoko by day", BOLD, 24), *paragraph(), ("Sarin attack", BOLD, 16, 400)]
+    axis: list[Spec] = [(label, "Helvetica", 7, 500 + 20 * n) for n, label in
+                        enumerate(("0.02", "0.04", "NYT", "LATWP"))]  # fmt: skip
+    second: list[Spec] = [*axis, ("Terror by day", BOLD, 24, 40), *paragraph(80)]
+    assert headings([first, second]) == ["# Shoko by day", "# Terror by day"]
+
+
+def test_a_japanese_heading_that_wraps_after_a_particle_is_one_heading() -> None:
+    prose = "A line of body text that runs on, long enough to be read as the body's own type."
+    lines = [
+        ("コンパラブルな新聞記事からの", 16.0, True),
+        ("固有表現の発見", 16.0, True),
+        (prose, 10.0, False),
+        (prose, 10.0, False),
+    ]
+    found = from_typography([_page(0, lines, form=False)], Body(10.0, 400, False), set())
+    assert [(h.text, h.lines) for h in found.values()] == [
+        ("コンパラブルな新聞記事からの固有表現の発見", 2)
+    ]
