@@ -131,7 +131,8 @@ def _package(entry: dict[str, str], folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stem = {"pypi": name.replace("-", "_").lower(), "debian": name, "npm": name}[source]
     have = [p for p in folder.iterdir() if p.name.lower().startswith(f"{stem}-{version}")
-            or p.name.startswith(f"{name}_{version.split(':')[-1]}")]  # fmt: skip
+            or p.name.startswith(f"{name}_{version.split(':')[-1]}")
+            or p.name.startswith(f"{name}_{version.replace(':', '%3a')}")]  # fmt: skip
     if have:
         return have[0]
     command = {
