@@ -63,7 +63,7 @@ from skills.formats.pdf_headings import (
     section_number,
     with_bookmarked_types,
 )
-from skills.formats.pdf_lines import Page, read_page
+from skills.formats.pdf_lines import Page, read_page, trusted_weights
 from skills.formats.pdf_tables import last_header, tables
 from skills.formats.pdf_tags import tagged_headings
 
@@ -131,6 +131,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             pages.append(read_page(page, index))
         finally:
             page.close()
+    pages = trusted_weights(pages)
     unreadable = _unreadable(pages)
     if unreadable:
         one = len(unreadable) == 1

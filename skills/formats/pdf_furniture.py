@@ -7,11 +7,12 @@ holds an edge line on at least half of the pages, and its words, digits aside, a
 on three pages at least (a running header that names the current chapter changes with it; a
 table's header repeated atop each page it continues on), or it is a page number, or it opens or
 ends with the page's number, the same offset from the page's index as on three pages at least
-(``CHAPTER 3. GPLINK 42`` on the one or two pages of a short chapter). Documents of fewer than
-three pages have no furniture: nothing repeats enough to tell, except line numbers down a margin
-(a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...): five numbers or more, each
-one more than the last, one under the other, alone on their lines, are furniture on any page,
-and the edges are read past them.
+and a quarter of them (``CHAPTER 3. GPLINK 42`` on the one or two pages of a short chapter; the
+numbers of three sections opening three pages can share an offset by chance). Documents of
+fewer than three pages have no furniture: nothing repeats enough to tell, except line numbers
+down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...): five numbers
+or more, each one more than the last, one under the other, alone on their lines, are furniture
+on any page, and the edges are read past them.
 
 >>> from skills.formats.pdf_lines import Line, Page
 >>> def page(i, *texts):
@@ -40,6 +41,7 @@ _TOLERANCE = 2.0  # points: the same place on two pages
 _AGAIN = 3  # pages a running line's words are at its place on (a chapter's running header)
 _BARE_NUMBER = re.compile(r"^\d{1,4}$")
 _NUMBERED = 5  # line numbers in a row down a margin
+_NUMBERED_SHARE = 0.25  # of the pages: a running header's page number at one offset
 _OPENING = re.compile(r"^(\d{1,4})\b(?![.,]\d)")
 _CLOSING = re.compile(r"(?<![\d.,])(\d{1,4})$")
 
@@ -67,6 +69,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
         by_words[masked(edge.page.lines[edge.i].text)].add(edge.page.index)
     places = _places(edges)
     offsets = _page_offsets(edges)
+    numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
     found: set[tuple[int, int]] = set(numbering)
     for edge in edges:
         page, i = edge.page, edge.i
@@ -79,7 +82,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
             continue
         near_pages, near_words = places[_place(edge)]
         repeated = near_words[words] >= _AGAIN or _PAGE_NUMBER.match(line.text)
-        numbered = any(offsets[(edge.top, n)] >= _AGAIN for n in _offsets(edge))
+        numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
         if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found

@@ -12,27 +12,28 @@ bolder than the body, whole (not a bold word opening a paragraph), short (at mos
 ``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
 is followed by smaller, short labels; a page's first line that is its largest, over a chart's
 figures, needs no text under it: a slide's title), is not repeated three times in the document,
-is not a date, a caption, a list item (``•``, ``-``, ``■`` and the lines set in under its text: a
-slide's large bullets), a table row (words over an em and a half apart) or an entry of a table
-of contents (dot leaders; a page whose lines, a third of them or more, end in page numbers),
-and heads something: a line of text or a heading of its type or smaller comes before the next
-larger heading (a chart's label at a page's foot heads nothing). On a page with form fields a
-one-word bold line is a field's label. A document that sets nothing larger or bolder than its
-text (no candidate at all) is headed by its lines in capitals of the body's type at the text's
-left edge, with space above them and text under them (an article's small capitals), two at
-least. A line in body type is a heading
-only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
-sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
-``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
-heading set over several lines when a line goes on in the next (it starts in lower case, or this
-one ends on ``and``, ``of``..., or on a Japanese particle, ``の``, ``は``..., or the next is set
-in by an em: a hanging indent, a centred title's shorter line; CJK lines join with no space); a
-``Chapter 3`` line opens the heading under it; a line whose next line, in its type and with no
-gap, ends a sentence is that sentence's first line (a slide's callout), no heading. A page that
-would have more than eight headings is a form or a diagram: its bold labels are no headings; nor
-is a line set at an angle (a watermark). Levels come from the numbering depth when most headings are
-numbered (an unnumbered one takes the level of numbered ones of its type), else from the rank of
-the type (larger first, bolder first).
+is not a date, a line of syntax (``=``, braces), a caption, a list item (``•``, ``-``, ``■`` and
+the lines set in under its text: a slide's large bullets), a table row (words over an em and a
+half apart) or an entry of a table of contents (dot leaders; a page whose lines, a third of them
+or more, end in page numbers), and heads something: a line of text or a heading of its type or
+smaller comes before the next larger heading (a chart's label at a page's foot heads nothing).
+On a page with form fields a one-word bold line is a field's label. A document that sets nothing
+larger or bolder than its text (no candidate at all) is headed by its lines in capitals of the
+body's type at the text's left edge, with space above them and text under them (an article's
+small capitals), two at least. A line in body type is a heading only by its numbering: ``3.1.1
+Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``. Numbers must be
+consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a numbered list, not
+chapters. A run of two or three heading lines of one type is one heading set over several lines
+when a line goes on in the next (it starts in lower case, or this one ends on ``and``,
+``of``..., or on a Japanese particle, ``の``, ``は``..., or the next is set in by an em: a hanging
+indent, a centred title's shorter line; CJK lines join with no space); a ``Chapter 3`` line
+opens the heading under it, and so does a short label ending in a colon right over a line in its
+type (``Example 1:`` / ``Tasting notes``); a line whose next line, in its type and with no gap,
+ends a sentence is that sentence's first line (a slide's callout). A page that would have more
+than eight headings is a form or a diagram: its bold labels are no headings; nor is a line set
+at an angle (a watermark). Levels come from the numbering depth when most headings are numbered
+(an unnumbered one takes the level of numbered ones of its type), else from the rank of the type
+(larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
@@ -109,6 +110,8 @@ _NAMED = 8  # characters a line needs before it can name what a running header n
 _NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
 _APART = 1.6  # the page's line spacing: space above a line in capitals that heads a part
 _CAPITAL_WORDS = 10
+_CODE_MARKS = ("=", "{", "}")  # a line of syntax or code, not a title
+_LABEL_WORDS = 4  # words of a label that opens a heading (``Example 1:``, ``Part II:``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,7 +562,8 @@ def _candidates(
         while i < len(lines):
             line = lines[i]
             strong = _prominent(line, body)
-            if (page.index, i) in skip or not _heading_like(line, counts):
+            label = strong and _label_over_name(page, i, skip, counts)
+            if (page.index, i) in skip or not (label or _heading_like(line, counts)):
                 i += 1
                 continue
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
@@ -572,7 +576,7 @@ def _candidates(
             if contents and _ENDS_TOC_ENTRY.search(line.text):
                 i += 1
                 continue
-            count = _run(page, i, line, body, skip, counts) if strong else 1
+            count = 2 if label else _run(page, i, line, body, skip, counts) if strong else 1
             if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
                 i += count + 1  # the first line of a sentence set large (a slide's callout)
                 continue
@@ -630,6 +634,25 @@ def _page_title(page: Page, skip: set[Key]) -> int | None:
     return None
 
 
+def _label_over_name(page: Page, i: int, skip: set[Key], counts: Counter[str]) -> bool:
+    """A label ending in a colon right over a heading line in its type: the two are one heading
+    (``Example 1:`` / ``Tasting notes using padding, string tabs and multi-columns``)."""
+    line = page.lines[i]
+    if not line.text.rstrip().endswith(":") or i + 1 >= len(page.lines):
+        return False
+    below = page.lines[i + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold and line.uniform
+    close = 0 < below.top - line.top <= line.size * 1.6
+    short = words(line.text) <= _LABEL_WORDS
+    return (
+        same
+        and close
+        and short
+        and (page.index, i + 1) not in skip
+        and _heading_like(below, counts)
+    )
+
+
 def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
     """The line goes on with a list item above it: set in past the item's mark, as are the
     lines between (``• いかにして頻度の少ない単語の字句`` / ``的な情報を学習するか？``)."""
@@ -662,6 +685,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
+    if any(mark in text for mark in _CODE_MARKS):
+        return False  # syntax: style=filled, [subgraph name] { statement-list }
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 
@@ -730,8 +755,10 @@ def _hangs(line: Line, following: Line) -> bool:
 def _text(line: Line, body: Body) -> bool:
     """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
     axis labels or a diagram's short labels)."""
-    return line.size >= body.size * 0.85 or (
-        line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS
+    return (
+        line.size >= body.size * 0.85
+        or (line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS)
+        or (line.size >= body.size * 0.6 and len(line.cells) > 2)  # a table's row
     )
 
 

@@ -18,7 +18,10 @@ small capitals: all capitals, the first larger; or ends with a note in brackets 
 line set at an angle (a watermark, a margin's label) says so; CJK characters spaced out for
 show are written together (``tidy``).
 
-A page with form fields (widget annotations) says so: its bold labels are a form's.
+A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
+and when most such characters report a bold weight the document's weights are not trusted at all
+(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A page with form
+fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
 drops it with a warning or reads no headings from it.
@@ -51,13 +54,18 @@ _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
 #: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
 #: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
 _BOLD_NAME = re.compile(
-    r"bold|black|heavy|semibold|demi|[-,.](?:b|bd|bi|bdit|medi)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
+    r"bold|black|heavy|semibold|demi|[-,.]medi(?:ital)?$|[-,.](?:b|bd|bi|bdit)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
     re.IGNORECASE,
+)
+#: A regular font by its name: its style word at the end (``Times-Roman``, ``-Regu``, ``Book``).
+_REGULAR_NAME = re.compile(
+    r"(?:roman|regular|regu|book|light|italic|ital|oblique)(?:mt|ps)?$", re.IGNORECASE
 )
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
 _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
+_BOLD_WEIGHT = 600
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -83,6 +91,8 @@ class Line:
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
     mono: bool = False  # in a monospaced font: code, a terminal's output
+    named_bold: bool = False  # bold by the font's name or ForceBold flag, whatever its weight
+    named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,25 +231,48 @@ def _line(
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
-    size, weight, bold, mono = _style(raw, handle, first)
+    style = _style(raw, handle, first)
+    size = style.size
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
-        uniform = abs(last[0] - size) < 0.5 and last[2] == bold
-        if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
+        uniform = abs(last.size - size) < 0.5 and last.same_weight(style)
+        if (
+            not uniform
+            and last.same_weight(style)
+            and _small_caps(text[start:end], size, last.size)
+        ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
         before = _before_note(text, start, end)
         if not uniform and before is not None:
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
-            uniform = abs(note[0] - size) < 0.5 and note[2] == bold
+            uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
-    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
+    line = Line(
+        page, tidy(text[start:end]), size, style.weight, style.bold, uniform, top, left,
+        _spread(cells), named_bold=style.named_bold, named_regular=style.named_regular,
+    )  # fmt: skip
     if _rotated(raw, handle, first):
         line = replace(line, rotated=True)
-    if mono:
+    if style.mono:
         line = replace(line, mono=True)
     return replace(line, cells=cells) if cells else line
+
+
+def trusted_weights(pages: list[Page]) -> list[Page]:
+    """The pages with boldness read from the fonts' names alone when PDFium's weights cannot be
+    trusted: when most characters in fonts named regular (``Times-Roman``, ``NimbusRomNo9L-Regu``)
+    report a bold weight (Ghostscript's embedded Type 1 fonts report 695 for every face, so the
+    body, code and headings all read bold and none stands out)."""
+    regular = [line for page in pages for line in page.lines if line.named_regular]
+    heavy = sum(len(line.text) for line in regular if line.weight >= _BOLD_WEIGHT)
+    if not regular or heavy * 2 < sum(len(line.text) for line in regular):
+        return pages
+    return [
+        replace(page, lines=tuple(replace(ln, bold=ln.named_bold, weight=-1) for ln in page.lines))
+        for page in pages
+    ]
 
 
 def _before_note(text: str, start: int, end: int) -> int | None:
@@ -286,8 +319,22 @@ def accented(text: str) -> str:
     )
 
 
-def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
-    """(size in points, weight, bold, monospaced) of the character at ``index``."""
+@dataclass(frozen=True, slots=True)
+class _Style:
+    size: float
+    weight: int
+    bold: bool
+    mono: bool
+    named_bold: bool
+    named_regular: bool
+
+    def same_weight(self, other: _Style) -> bool:
+        return self.bold == other.bold and self.named_bold == other.named_bold
+
+
+def _style(raw: Any, handle: Any, index: int) -> _Style:
+    """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
+    whether the font is monospaced, of the character at ``index``."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -297,12 +344,12 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
-    by_name = bool(length) and bold_by_name(name.value.decode("latin-1"))
-    bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
-    mono = bool(flags.value & _FIXED_PITCH) or (
-        bool(length) and bool(_MONO_NAME.search(name.value.decode("latin-1")))
-    )
-    return size, weight, bold, mono
+    font = name.value.decode("latin-1") if length else ""
+    named_bold = bold_by_name(font) or bool(flags.value & _FORCE_BOLD)
+    regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
+    bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
+    mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
+    return _Style(size, weight, bold, mono, named_bold, regular)
 
 
 def bold_by_name(font: str) -> bool:
@@ -314,6 +361,18 @@ def bold_by_name(font: str) -> bool:
     [False, False, False, False]
     """
     return bool(_BOLD_NAME.search(font))
+
+
+def regular_by_name(font: str) -> bool:
+    """A font whose name says it is regular (Ghostscript's embedded Times report weight 695 for
+    roman and bold alike: the name tells them apart).
+
+    >>> [regular_by_name(n) for n in ("Times-Roman", "ABCDEF+NimbusRomNo9L-Regu", "Arial-ItalicMT")]
+    [True, True, True]
+    >>> [regular_by_name(n) for n in ("Times-Bold", "Calibri", "CMR10", "")]
+    [False, False, False, False]
+    """
+    return bool(_REGULAR_NAME.search(font))
 
 
 def _cells(

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from pdf_maker import MARGIN, Spec, make_pdf, with_form_field, with_title
 
+from skills.formats.conversion import Limits
+from skills.formats.pdf import pdf_to_markdown
 from skills.formats.pdf_headings import Body, from_typography
 from skills.formats.pdf_lines import Line, Page
 from skills.formats.read import read_file
@@ -255,3 +258,74 @@ def test_a_japanese_heading_that_wraps_after_a_particle_is_one_heading() -> None
     assert [(h.text, h.lines) for h in found.values()] == [
         ("コンパラブルな新聞記事からの固有表現の発見", 2)
     ]
+
+
+def test_fonts_named_regular_that_report_a_bold_weight_do_not_make_every_line_bold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ghostscript's embedded Times report weight 695 for roman and bold alike (a man page,
+    # the gputils manual): the fonts' names tell the headings from the text
+    import pypdfium2.raw as raw
+
+    monkeypatch.setattr(raw, "FPDFText_GetFontWeight", lambda handle, index: 695)
+    pages = [
+        [("NAME", "Times-Bold", 10.9), *paragraph(), ("SYNOPSIS", "Times-Bold", 10.9, 180),
+         *paragraph(200), ("gpasm [options] asm-file", "Courier", 10, 290), *paragraph(310)],
+        [("DESCRIPTION", "Times-Bold", 10.9), *paragraph()],
+    ]  # fmt: skip
+    text = pdf_to_markdown(make_pdf(pages), Limits()).text  # in this process: patched
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+        "# NAME",
+        "# SYNOPSIS",
+        "# DESCRIPTION",
+    ]
+
+
+def test_a_label_ending_in_a_colon_over_a_name_in_its_type_is_one_heading() -> None:
+    # groff mom's "Example 1:" over "Tasting notes using padding, string tabs and multi-columns"
+    pages = [
+        [("Example 1:", BOLD, 12), ("Tasting notes on harbour wines", BOLD, 12, 90),
+         *paragraph(120)],
+        [("Example 2:", BOLD, 12), ("Rag right text", BOLD, 12, 90), *paragraph(120)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# Example 1: Tasting notes on harbour wines",
+        "# Example 2: Rag right text",
+    ]
+
+
+def test_a_line_of_syntax_set_bold_is_not_a_heading() -> None:
+    # a man page's "style=filled solid dashed dotted bold invis", "[subgraph name] { list }"
+    pages = [
+        [("Attributes", BOLD, 14), *paragraph(), ("style=filled solid dashed", BOLD, 10, 180),
+         *paragraph(200), ("[subgraph name] { statement-list }", BOLD, 10, 280),
+         *paragraph(300)],
+        [("Examples", BOLD, 14), *paragraph()],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Attributes", "# Examples"]
+
+
+def test_a_heading_over_a_table_heads_it() -> None:
+    # the table's header row is smaller than the text and short, yet it is content
+    table: list[Spec] = [
+        ("VIN\tROBE\tNEZ", "Helvetica-Bold", 8, 120),
+        ("Peelee Island\tJaune pale\tFrais", "Helvetica", 8, 135),
+        ("Carau Pujol\tRubis fonce\tBelles", "Helvetica", 8, 150),
+    ]
+    pages = [[*paragraph(40), ("Tasting notes", BOLD, 13, 100), *table, *paragraph(180)],
+             [("Rag right text", BOLD, 13), *paragraph()]]  # fmt: skip
+    assert headings(pages) == ["# Tasting notes", "# Rag right text"]
+
+
+def test_section_numbers_opening_three_pages_are_not_a_running_header() -> None:
+    # xfig's "9 Perf Board Layout" atop page 20, "10 Screen Capture..." atop page 21: their
+    # numbers share an offset from the page's index with a list item atop page 12 by chance
+    pages: list[list[Spec]] = []
+    for index in range(16):
+        top: list[Spec] = [(f"The {index}th page opens here.", *BODY, 60)]
+        names = {3: "Tides", 9: "Perf Board Layout", 10: "Screen Capture"}
+        if index in names:
+            top = [(f"{index - 2} {names[index]}", BOLD, 14, 60)]
+        pages.append([*top, *paragraph(90), (str(index + 1), "Times-Roman", 9, 740)])
+    found = headings(pages)
+    assert found == ["# 1 Tides", "# 7 Perf Board Layout", "# 8 Screen Capture"]
