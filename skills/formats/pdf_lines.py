@@ -6,17 +6,17 @@ sign in ``5 × 5``), so past the first of them a position in the text is not PDF
 index: such a page gets the map from one to the other, and every typographic look-up goes
 through it.
 
-For each line two characters are sampled (the first letter or digit, past a bullet, and the
-last character that is not a space): their
-font size (the font's em size times the text matrix's scale, since some producers write 1 pt
-fonts scaled by 8), their font weight and whether the font is bold by name or flag, and the
-first character's box for the line's place on the page. Two samples per line keep a page's cost
-near its text's (about a millisecond for a full page); a line whose samples disagree is
-``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
-small capitals: all capitals, the first larger; or ends with a note in brackets set smaller,
-``Schedule A—Itemized Deductions (See pages 26-29.)``, whose last word before it agrees). A
-line set at an angle (a watermark, a margin's label) says so; CJK characters spaced out for
-show are written together (``tidy``).
+For each line two characters are sampled (the first letter or digit, past a bullet, and the last
+character that is not a space): their font size (the font's em size times the text matrix's
+scale, since some producers write 1 pt fonts scaled by 8; for a Type 3 font, whose own matrix
+PDFium leaves out, the height of the line's tallest capital or ascender: ``_drawn_size``), their
+font weight and whether the font is bold by name or flag, and the first character's box for the
+line's place on the page. Two samples per line keep a page's cost near its text's (about a
+millisecond for a full page); a line whose samples disagree is ``uniform=False``: body text with
+an emphasised word, never a heading (unless the line is in small capitals: all capitals, the
+first larger; or ends with a note in brackets set smaller, ``Schedule A—Itemized Deductions (See
+pages 26-29.)``, whose last word before it agrees). A line set at an angle (a watermark, a
+margin's label) says so; CJK characters spaced out for show are written together (``tidy``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
@@ -66,6 +66,10 @@ _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
 _BOLD_WEIGHT = 600
+_LEAST_SIZE = 1.0  # points: a size under it is not one PDFium could read
+_DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
+_CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
+_ASCENDING = frozenset("bdfhkl")
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -233,14 +237,17 @@ def _line(
     first = at[words.start() if words else start]
     style = _style(raw, handle, first)
     size = style.size
+    if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
+        size = _drawn_size(raw, handle, text, at, start, end) or size
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
-        uniform = abs(last.size - size) < 0.5 and last.same_weight(style)
+        last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
+        uniform = abs(last_size - size) < 0.5 and last.same_weight(style)
         if (
             not uniform
             and last.same_weight(style)
-            and _small_caps(text[start:end], size, last.size)
+            and _small_caps(text[start:end], size, last_size)
         ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
         before = _before_note(text, start, end)
@@ -273,6 +280,24 @@ def trusted_weights(pages: list[Page]) -> list[Page]:
         replace(page, lines=tuple(replace(ln, bold=ln.named_bold, weight=-1) for ln in page.lines))
         for page in pages
     ]
+
+
+def _drawn_size(raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int) -> float:
+    """The line's size from its drawn glyphs: the height of its tallest capital, digit or
+    ascending letter (0.7 of the em in most faces), for a font whose size PDFium cannot read
+    (a Type 3 font reports 1 pt scaled by its text matrix: 0.1 pt); 0 when the line has none."""
+    heights: list[float] = []
+    for position in range(start, min(end, start + _DRAWN_SAMPLE)):
+        char = text[position]
+        if not (char.isupper() or char.isdigit() or char in _ASCENDING):
+            continue
+        left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+        box = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+        if raw.FPDFText_GetCharBox(handle, at[position], *box) and top.value > bottom.value:
+            heights.append(top.value - bottom.value)
+    if not heights:
+        return 0.0
+    return round(max(heights) / _CAP_HEIGHT * 2) / 2  # to half a point: glyphs differ a little
 
 
 def _before_note(text: str, start: int, end: int) -> int | None:

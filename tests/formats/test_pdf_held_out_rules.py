@@ -329,3 +329,24 @@ def test_section_numbers_opening_three_pages_are_not_a_running_header() -> None:
         pages.append([*top, *paragraph(90), (str(index + 1), "Times-Roman", 9, 740)])
     found = headings(pages)
     assert found == ["# 1 Tides", "# 7 Perf Board Layout", "# 8 Screen Capture"]
+
+
+def test_a_font_whose_size_pdfium_cannot_read_is_sized_by_its_drawn_glyphs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # TeX's bitmap Type 3 fonts: PDFium reads 1 pt times the text matrix (0.12), ignoring the
+    # font's own matrix, for the body and the headings alike
+    import pypdfium2.raw as raw
+
+    monkeypatch.setattr(raw, "FPDFText_GetFontSize", lambda handle, index: 0.12)
+    pages = [
+        [("Chapter 1. Overview", "Times-Roman", 17), *paragraph()],
+        [("Chapter 2. System Description", "Times-Roman", 17), *paragraph()],
+        [("2.1 Graphical Interface", "Times-Roman", 14), *paragraph()],
+    ]
+    text = pdf_to_markdown(make_pdf(pages), Limits()).text  # in this process: patched
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+        "# Chapter 1. Overview",
+        "# Chapter 2. System Description",
+        "## 2.1 Graphical Interface",
+    ]
