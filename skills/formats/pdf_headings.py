@@ -72,6 +72,7 @@ _DATE = re.compile(
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+_VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
@@ -679,8 +680,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
-    if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
-        return False
+    if _CONTINUED.search(text) or _DATE.match(text) or _VERSION.match(text):
+        return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     if _ITEM.match(text):

@@ -350,3 +350,13 @@ def test_a_font_whose_size_pdfium_cannot_read_is_sized_by_its_drawn_glyphs(
         "# Chapter 2. System Description",
         "## 2.1 Graphical Interface",
     ]
+
+
+def test_a_version_label_is_not_a_heading() -> None:
+    # a federal form's "Version 02" set larger at its top corner
+    pages = [
+        [("Version 02", "Helvetica", 12, 40, 450), *paragraph(80), ("Attachments", BOLD, 12, 160),
+         *paragraph(180)],
+        [("Signatures", BOLD, 12), *paragraph()],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Attachments", "# Signatures"]
