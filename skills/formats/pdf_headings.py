@@ -12,7 +12,8 @@ bolder than the body, whole (not a bold word opening a paragraph), short (at mos
 ``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
 is followed by smaller, short labels; a page's first line that is its largest, over a chart's
 figures, needs no text under it: a slide's title), is not repeated three times in the document,
-is not a date, a line of syntax (``=``, braces), a caption, a list item (``•``, ``-``, ``■`` and
+is not a date, a line of syntax (``=``, braces, ``[ ``, a function's signature), a term over its
+definition set in by two ems (a man page's tag), a caption, a list item (``•``, ``-``, ``■`` and
 the lines set in under its text: a slide's large bullets), a table row (words over an em and a
 half apart) or an entry of a table of contents (dot leaders; a page whose lines, a third of them
 or more, end in page numbers), and heads something: a line of text or a heading of its type or
@@ -26,13 +27,14 @@ consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a numbe
 chapters. A run of two or three heading lines of one type is one heading set over several lines
 when a line goes on in the next (it starts in lower case, or this one ends on ``and``,
 ``of``..., or on a Japanese particle, ``の``, ``は``..., or the next is set in by an em: a hanging
-indent, a centred title's shorter line; CJK lines join with no space); a ``Chapter 3`` line
-opens the heading under it, and so does a short label ending in a colon right over a line in its
-type (``Example 1:`` / ``Tasting notes``); a line whose next line, in its type and with no gap,
-ends a sentence is that sentence's first line (a slide's callout). A page that would have more
-than eight headings is a form or a diagram: its bold labels are no headings; nor is a line set
-at an angle (a watermark). Levels come from the numbering depth when most headings are numbered
-(an unnumbered one takes the level of numbered ones of its type), else from the rank of the type
+indent, a centred title's shorter line, but not a line set in under a short one; CJK lines join
+with no space); a ``Chapter 3`` line opens the heading under it, and so does a short label
+ending in a colon right over a line in its type (``Example 1:`` / ``Tasting notes``); a line
+whose next line, in its type and with no gap, ends a sentence is that sentence's first line (a
+slide's callout). A page that would have more than eight headings is a form or a diagram: its
+bold labels are no headings (its larger lines stay, when few enough); nor is a line set at an
+angle (a watermark). Levels come from the numbering depth when most headings are numbered (an
+unnumbered one takes the level of numbered ones of its type), else from the rank of the type
 (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
@@ -111,7 +113,10 @@ _NAMED = 8  # characters a line needs before it can name what a running header n
 _NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
 _APART = 1.6  # the page's line spacing: space above a line in capitals that heads a part
 _CAPITAL_WORDS = 10
-_CODE_MARKS = ("=", "{", "}")  # a line of syntax or code, not a title
+_CODE_MARKS = ("=", "{", "}", "[ ")  # a line of syntax or code, not a title
+#: A function's signature or call: ``srand()``, ``index(s : string, t : string): int``.
+_SIGNATURE = re.compile(r"\w\([^)]*[,:][^)]*\)|\w\(\)")
+_TERM_INDENT = 2  # ems a definition is set in under its term
 _LABEL_WORDS = 4  # words of a label that opens a heading (``Example 1:``, ``Part II:``)
 
 
@@ -458,7 +463,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
     found = _candidates(pages, body, skip, counts)
-    candidates = _apart(_uncrowded(found))
+    candidates = _apart(_uncrowded(found, body))
     kept = _consistent([c for c in candidates if not c.rotated])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
@@ -541,11 +546,23 @@ def _heading_text(
     return kept
 
 
-def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
-    """Without the pages that would have more than eight headings: a form's field labels, a
-    poster's or a diagram's captions (a page of prose has a few at most; 5 in the corpus)."""
+def _uncrowded(candidates: list[_Candidate], body: Body) -> list[_Candidate]:
+    """Without the lines of the body's size on a page that would have more than eight headings
+    (a form's field labels, a poster's or a diagram's captions, a manual's bold entry names: a
+    page of prose has a few at most); the page's larger lines stay when few enough (the man
+    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
     per_page = Counter(candidate.key[0] for candidate in candidates)
-    return [c for c in candidates if per_page[c.key[0]] <= _CROWDED]
+    larger = Counter(c.key[0] for c in candidates if _larger(c.size, body))
+    return [
+        c
+        for c in candidates
+        if per_page[c.key[0]] <= _CROWDED
+        or (_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+    ]
+
+
+def _larger(size: float, body: Body) -> bool:
+    return size >= body.size * _LARGER and size - body.size >= _LARGER_POINTS
 
 
 def _candidates(
@@ -578,6 +595,9 @@ def _candidates(
                 i += 1
                 continue
             count = 2 if label else _run(page, i, line, body, skip, counts) if strong else 1
+            if number is None and _defines(page, i + count - 1, body):
+                i += count  # a term over its definition, set in under it (a man page's tag)
+                continue
             if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
                 i += count + 1  # the first line of a sentence set large (a slide's callout)
                 continue
@@ -686,8 +706,9 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
-    if any(mark in text for mark in _CODE_MARKS):
-        return False  # syntax: style=filled, [subgraph name] { statement-list }
+    code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)
+    if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
+        return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 
@@ -703,6 +724,8 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
             break
+        if nxt.left - page.lines[j - 1].left >= line.size and not _hangs(page.lines[j - 1], nxt):
+            break  # set in under a short line: an entry under its heading, not its second line
         if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
             break
         count += 1
@@ -718,6 +741,22 @@ def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
     same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
     close = 0 < below.top - line.top <= line.size * 1.6
     return same and close and below.text.rstrip().endswith(_FULL_STOPS)
+
+
+def _defines(page: Page, last: int, body: Body) -> bool:
+    """The line at ``last``, in the body's size, is a term whose definition follows it set in
+    by two ems or more, in the body's type (``head : node_t`` / ``the head of the edge``; a
+    heading's text starts at its margin, or a first line's indent in)."""
+    if last + 1 >= len(page.lines):
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    if abs(line.size - body.size) >= 0.5 or below.bold or abs(below.size - body.size) >= 0.5:
+        return False
+    close = 0 < below.top - line.top <= line.size * 2
+    if not close or below.left < line.left + _TERM_INDENT * line.size:
+        return False
+    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
+    return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
 
 
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:

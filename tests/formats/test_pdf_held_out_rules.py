@@ -17,7 +17,12 @@ from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
-_WORDS = iter(f"{a}{b}" for a in "bcdfghklmnprstvz" for b in ("ame", "ipe", "ola", "unt", "esk"))
+_WORDS = iter(
+    f"{a}{b}{c}"
+    for c in "aeiou"
+    for a in "bcdfghklmnprstvz"
+    for b in ("am", "ip", "ol", "un", "esk")
+)
 
 
 def paragraph(top: float | None = None) -> list[Spec]:
@@ -360,3 +365,49 @@ def test_a_version_label_is_not_a_heading() -> None:
         [("Signatures", BOLD, 12), *paragraph()],
     ]  # fmt: skip
     assert headings(pages) == ["# Attachments", "# Signatures"]
+
+
+def test_a_bold_term_over_its_definition_set_in_is_not_a_heading() -> None:
+    # a man page's tags: "head : node_t" over "the head of an edge." set in by 3.6 ems
+    entries: list[Spec] = []
+    for n, term in enumerate(("head", "tail", "name")):
+        entries += [
+            (f"{term} of the edge", "Times-Bold", 10, 200 + 40 * n, 108),
+            (f"the {term} of an edge in the graph, as a node.", *BODY, 213 + 40 * n, 144),
+        ]
+    pages = [[("ATTRIBUTES", "Times-Bold", 12, 100, 72), *paragraph(120), *entries,
+              *paragraph(340)],
+             [("EXAMPLES", "Times-Bold", 12, 100, 72), *paragraph(120)]]  # fmt: skip
+    assert headings(pages) == ["# ATTRIBUTES", "# EXAMPLES"]
+
+
+def test_a_function_signature_or_bracketed_syntax_is_not_a_heading() -> None:
+    lines: list[Spec] = [
+        ("index(s : string, t : string): int", BOLD, 10, 180),
+        *paragraph(200),
+        ("break [ expression ]", BOLD, 10, 280),
+        *paragraph(300),
+    ]
+    pages = [[("Strings", BOLD, 14), *paragraph(), *lines], [("Math", BOLD, 14), *paragraph()]]
+    assert headings(pages) == ["# Strings", "# Math"]
+
+
+def test_a_short_heading_does_not_run_on_into_an_entry_set_in_under_it() -> None:
+    # "Graphs and subgraphs" over "graph(s, t): the graph" set in: two lines, not one heading
+    pages = [
+        [("Graph functions", BOLD, 12, 72), ("graph returns the root graph", BOLD, 12, 88, 100),
+         *paragraph(110)],
+        [("Node functions", BOLD, 12), *paragraph()],
+    ]  # fmt: skip
+    assert headings(pages)[0] == "# Graph functions"
+
+
+def test_a_larger_heading_survives_a_page_crowded_with_bold_labels() -> None:
+    # a manual's page of forty bold entry names under "BUILT-IN FUNCTIONS" set larger
+    crowd: list[Spec] = []
+    for n in range(10):
+        crowd += [(f"Entry number {n} here", BOLD, 10, 130 + 50 * n),
+                  *paragraph(145 + 50 * n)[:2]]  # fmt: skip
+    pages = [[*paragraph(), ("Built-in Functions", BOLD, 14, 105), *crowd],
+             [("Built-in Variables", BOLD, 14), *paragraph()]]  # fmt: skip
+    assert headings(pages) == ["# Built-in Functions", "# Built-in Variables"]
