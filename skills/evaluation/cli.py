@@ -68,7 +68,8 @@ def parser() -> argparse.ArgumentParser:
         choices=sorted(ANALYZERS),
         default=DEFAULT_ANALYZER,
         help="how hybrid retrieval's BM25 splits words, as the index's text fields are analyzed "
-        f"(default {DEFAULT_ANALYZER}; en.lucene adds English stop words and Porter stemming)",
+        f"(default {DEFAULT_ANALYZER}; en.lucene adds English stop words and Porter stemming; "
+        "identifiers also cuts identifiers into their parts: OUTPUT_TYPES -> output, types)",
     )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
