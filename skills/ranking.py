@@ -5,14 +5,18 @@ the vector part by Reciprocal Rank Fusion (a document scores the sum of ``1 / (6
 the rankings it appears in). The search side's local simulation and the evaluation's hybrid
 retrieval both rank this way, so "what the service would return" is computed in one place.
 
-Words are split as the index's analyzer splits them: Azure's default, the standard Lucene
+Words are split as the index's analyzer splits them. Azure's default, the standard Lucene
 analyzer, breaks text at Unicode's word boundaries and lower-cases it, without stemming (see
 ``words``). It matters on technical text: ``httpx.AsyncClient`` is one word there, so a question
-about an "async client" does not match it by keyword.
+about an "async client" does not match it by keyword. The index definitions therefore declare
+``identifiers`` (:func:`identifier_words`): the same words, each also cut into the parts a reader
+names (``async``, ``client``), the whole word kept.
 
 >>> ranking = BM25(["retry the request", "the timeout", "retries and timeouts"])
 >>> [position for position, _ in ranking.rank("request timeout")]  # no stemming: not 2
 [1, 0]
+>>> [position for position, _ in BM25(["httpx.AsyncClient()", "a client"]).rank("async client")]
+[0, 1]
 >>> english = BM25(["retry the request", "the timeout", "retries and timeouts"], "en.lucene")
 >>> sorted(position for position, _ in english.rank("request timeout"))  # timeouts: 2 too
 [0, 1, 2]
@@ -260,7 +264,8 @@ ANALYZERS: dict[str, Callable[[str], list[str]]] = {
     "en.lucene": english_words,
     "identifiers": identifier_words,
 }
-DEFAULT_ANALYZER = "standard.lucene"
+#: The analyzer of the index definitions' searchable text fields (``index_definitions``).
+DEFAULT_ANALYZER = "identifiers"
 
 
 class BM25:

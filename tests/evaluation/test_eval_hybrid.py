@@ -55,11 +55,15 @@ def test_hostile_keyword_input_is_split_whole() -> None:
     assert hybrid([], []) == [] and [p for p, _ in hybrid([2, 1], [])] == [2, 1]
 
 
-def test_a_dotted_name_is_one_keyword() -> None:
-    # Azure's default analyzer does not find "client" in "httpx.AsyncClient"; nor do we.
-    ranking = BM25(["httpx.AsyncClient() opens a pool", "a client sends requests"])
-    assert [p for p, _ in ranking.rank("async client")] == [1]
-    assert [p for p, _ in ranking.rank("httpx.AsyncClient")] == [0]
+def test_a_dotted_name_is_one_keyword_to_the_standard_analyzer_and_parts_to_ours() -> None:
+    # Azure's default analyzer does not find "client" in "httpx.AsyncClient"; nor do we with it.
+    texts = ["httpx.AsyncClient() opens a pool", "a client sends requests"]
+    standard = BM25(texts, "standard.lucene")
+    assert [p for p, _ in standard.rank("async client")] == [1]
+    assert [p for p, _ in standard.rank("httpx.AsyncClient")] == [0]
+    # The index definitions' analyzer (the default) finds it by its parts, the whole name first.
+    assert {p for p, _ in BM25(texts).rank("async client")} == {0, 1}
+    assert next(p for p, _ in BM25(texts).rank("httpx.AsyncClient")) == 0
 
 
 def test_bm25_score_matches_the_formula_by_hand() -> None:
@@ -179,7 +183,7 @@ def test_identifier_terms_hold_every_standard_term() -> None:
 def test_with_the_identifiers_analyzer_a_readers_words_find_the_identifier() -> None:
     texts = ["OUTPUT_TYPES lists the formats", "the output of a run has types"]
     # standard.lucene: "output" and "types" match only the second text.
-    assert [p for p, _ in BM25(texts).rank("output types")] == [1]
+    assert [p for p, _ in BM25(texts, "standard.lucene").rank("output types")] == [1]
     assert {p for p, _ in BM25(texts, "identifiers").rank("output types")} == {0, 1}
     # The whole identifier, asked for, still ranks its own text first.
     assert next(p for p, _ in BM25(texts, "identifiers").rank("OUTPUT_TYPES")) == 0
