@@ -234,7 +234,7 @@ def identifier_words(text: str) -> list[str]:
     return [term.lower() for word in _WORD.findall(text) for term in word_delimiter(word)]
 
 
-#: ``identifiers`` as an index declares it (REST API 2024-07-01, ``CustomAnalyzer`` and
+#: ``identifiers`` as an index declares it (the REST API's ``CustomAnalyzer`` and
 #: ``WordDelimiterTokenFilter``): the standard tokenizer, the word delimiter with the settings
 #: :func:`word_delimiter` mirrors (the others at their defaults: generateWordParts,
 #: generateNumberParts, splitOnCaseChange, splitOnNumerics, stemEnglishPossessive on; no
