@@ -137,13 +137,17 @@ def test_baselines_rank_with_the_analyzer_their_index_has(tmp_path: Path) -> Non
         "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
     )
 
-    def top1(**analyzers: str) -> list[float]:
-        results = evaluate(dataset, [ours, window], Blind(), retrieval="hybrid", **analyzers)
+    def top1(analyzer: str, baseline_analyzer: str | None = None) -> list[float]:
+        candidates = [ours, window]
+        results = evaluate(
+            dataset, candidates, Blind(), retrieval="hybrid", analyzer=analyzer,
+            baseline_analyzer=baseline_analyzer,
+        )  # fmt: skip
         return [result.summary["recall@1"] for result in results]
 
-    assert top1(analyzer="identifiers") == [100.0, 100.0]
-    assert top1(analyzer="identifiers", baseline_analyzer="standard.lucene") == [100.0, 0.0]
-    assert top1(analyzer="standard.lucene") == [0.0, 0.0]
+    assert top1("identifiers") == [100.0, 100.0]
+    assert top1("identifiers", baseline_analyzer="standard.lucene") == [100.0, 0.0]
+    assert top1("standard.lucene") == [0.0, 0.0]
 
 
 def test_semantic_candidates_get_the_runs_embedder_for_their_boundaries(
