@@ -5,14 +5,18 @@ the vector part by Reciprocal Rank Fusion (a document scores the sum of ``1 / (6
 the rankings it appears in). The search side's local simulation and the evaluation's hybrid
 retrieval both rank this way, so "what the service would return" is computed in one place.
 
-Words are split as the index's analyzer splits them: Azure's default, the standard Lucene
+Words are split as the index's analyzer splits them. Azure's default, the standard Lucene
 analyzer, breaks text at Unicode's word boundaries and lower-cases it, without stemming (see
 ``words``). It matters on technical text: ``httpx.AsyncClient`` is one word there, so a question
-about an "async client" does not match it by keyword.
+about an "async client" does not match it by keyword. The index definitions therefore declare
+``identifiers`` (:func:`identifier_words`): the same words, each also cut into the parts a reader
+names (``async``, ``client``), the whole word kept.
 
 >>> ranking = BM25(["retry the request", "the timeout", "retries and timeouts"])
 >>> [position for position, _ in ranking.rank("request timeout")]  # no stemming: not 2
 [1, 0]
+>>> [position for position, _ in BM25(["httpx.AsyncClient()", "a client"]).rank("async client")]
+[0, 1]
 >>> english = BM25(["retry the request", "the timeout", "retries and timeouts"], "en.lucene")
 >>> sorted(position for position, _ in english.rank("request timeout"))  # timeouts: 2 too
 [0, 1, 2]
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -124,12 +129,143 @@ def english_words(text: str) -> list[str]:
     return terms
 
 
-#: The index analyzers the local ranking mirrors, by their Azure names.
+# Lucene's WordDelimiterFilter classes a character as lower, upper, digit or delimiter; a letter
+# without case (``Lo``, ``Lm``, ``Lt``) and a combining mark count as both letters.
+_LOWER, _UPPER, _DIGIT, _DELIMITER = 1, 2, 4, 8
+_LETTER = _LOWER | _UPPER
+_CASELESS = frozenset({"Lt", "Lm", "Lo", "Mn", "Me", "Mc"})
+
+
+@lru_cache(maxsize=4096)
+def _character_type(character: str) -> int:
+    """The class Lucene's ``WordDelimiterIterator`` gives ``character`` (its ``charType``): below
+    256 by ``Character.isLowerCase``/``isUpperCase``/``isDigit``, above by the Unicode category (a
+    character beyond the BMP is a surrogate pair there, which counts as letter and digit)."""
+    if ord(character) < 256:
+        if character.islower():
+            return _LOWER
+        if character.isupper():
+            return _UPPER
+        return _DIGIT if character.isdecimal() else _DELIMITER
+    if ord(character) > 0xFFFF:
+        return _LETTER | _DIGIT
+    category = unicodedata.category(character)
+    if category == "Lu":
+        return _UPPER
+    if category == "Ll":
+        return _LOWER
+    if category in _CASELESS:
+        return _LETTER
+    return _DIGIT if category in ("Nd", "Nl", "No") else _DELIMITER
+
+
+def _breaks(last: int, current: int) -> bool:
+    """A subword ends between two characters of these classes: at a delimiter, from lower to
+    upper case (not from upper to lower: ``XMLHttp`` stays whole), and between a letter and a
+    digit (``splitOnCaseChange`` and ``splitOnNumerics`` on, their defaults)."""
+    if current & last:
+        return False
+    return not (last & _UPPER and current & _LETTER)
+
+
+def _subwords(token: str) -> list[str]:
+    """The parts ``word_delimiter`` cuts ``token`` into (Lucene's ``WordDelimiterIterator``):
+    delimiters at either end ignored, a possessive ``'s`` after a letter skipped
+    (``stemEnglishPossessive``, on by default)."""
+    types = [_character_type(character) for character in token]
+    start, end = 0, len(token)
+    while start < end and types[start] & _DELIMITER:
+        start += 1
+    while end > start and types[end - 1] & _DELIMITER:
+        end -= 1
+
+    def possessive(at: int) -> bool:
+        return (
+            at > 2
+            and token[at - 2] == "'"
+            and token[at - 1] in "sS"
+            and bool(types[at - 3] & _LETTER)
+            and (at == end or bool(types[at] & _DELIMITER))
+        )
+
+    parts, current = [], start
+    while current < end:
+        while current < end and types[current] & _DELIMITER:
+            current += 1
+        if current >= end:
+            break
+        stop = current + 1
+        while stop < end and not _breaks(types[stop - 1], types[stop]):
+            stop += 1
+        parts.append(token[current:stop])
+        current = stop + 2 if stop < end - 1 and possessive(stop + 2) else stop
+    return parts
+
+
+def word_delimiter(token: str) -> list[str]:
+    """Azure's ``WordDelimiterTokenFilter`` (Lucene's ``WordDelimiterFilter``) as the
+    ``identifiers`` analyzer sets it: word and number parts generated, the whole token kept
+    (``preserveOriginal``), nothing catenated. A token that is one part passes alone. Lucene's
+    documented examples:
+
+    >>> word_delimiter("PowerShot"), word_delimiter("Wi-Fi"), word_delimiter("SD500")
+    (['PowerShot', 'Power', 'Shot'], ['Wi-Fi', 'Wi', 'Fi'], ['SD500', 'SD', '500'])
+    >>> word_delimiter("//hello---there, 'dude'")[1:], word_delimiter("O'Neil's")[1:]
+    (['hello', 'there', 'dude'], ['O', 'Neil'])
+    >>> word_delimiter("XMLHttpRequest"), word_delimiter("retry")
+    (['XMLHttpRequest', 'XMLHttp', 'Request'], ['retry'])
+    """
+    parts = _subwords(token)
+    if parts == [token]:
+        return parts
+    return [token, *parts]
+
+
+def identifier_words(text: str) -> list[str]:
+    """The terms of the ``identifiers`` analyzer (``index_definitions``' custom analyzer):
+    the standard tokenizer's words, each also cut as a reader names an identifier
+    (:func:`word_delimiter`), then lower-cased. Every ``standard.lucene`` term is among them.
+
+    >>> identifier_words("OUTPUT_TYPES via httpx.AsyncClient")
+    ['output_types', 'output', 'types', 'via', 'httpx.asyncclient', 'httpx', 'async', 'client']
+    >>> identifier_words("os.path.join(HTTPX's url)")
+    ['os.path.join', 'os', 'path', 'join', "httpx's", 'httpx', 'url']
+    """
+    return [term.lower() for word in _WORD.findall(text) for term in word_delimiter(word)]
+
+
+#: ``identifiers`` as an index declares it (the REST API's ``CustomAnalyzer`` and
+#: ``WordDelimiterTokenFilter``): the standard tokenizer, the word delimiter with the settings
+#: :func:`word_delimiter` mirrors (the others at their defaults: generateWordParts,
+#: generateNumberParts, splitOnCaseChange, splitOnNumerics, stemEnglishPossessive on; no
+#: catenation), then lower case. The filter runs before ``lowercase``: it needs the case changes.
+IDENTIFIERS_DEFINITION: dict[str, list[dict[str, Any]]] = {
+    "analyzers": [
+        {
+            "@odata.type": "#Microsoft.Azure.Search.CustomAnalyzer",
+            "name": "identifiers",
+            "tokenizer": "standard_v2",
+            "tokenFilters": ["identifier_parts", "lowercase"],
+        }
+    ],
+    "tokenFilters": [
+        {
+            "@odata.type": "#Microsoft.Azure.Search.WordDelimiterTokenFilter",
+            "name": "identifier_parts",
+            "preserveOriginal": True,
+        }
+    ],
+}
+
+#: The index analyzers the local ranking mirrors, by their Azure names (``identifiers`` is the
+#: custom analyzer of :data:`IDENTIFIERS_DEFINITION`).
 ANALYZERS: dict[str, Callable[[str], list[str]]] = {
     "standard.lucene": words,
     "en.lucene": english_words,
+    "identifiers": identifier_words,
 }
-DEFAULT_ANALYZER = "standard.lucene"
+#: The analyzer of the index definitions' searchable text fields (``index_definitions``).
+DEFAULT_ANALYZER = "identifiers"
 
 
 class BM25:

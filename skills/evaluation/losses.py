@@ -36,6 +36,7 @@ from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER
 from skills.search.query import children_for_budget
 
 CLASSES = ("straddles", "not fetched", "head first", "budget ran out")
@@ -161,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grid", type=Path, required=True)
     parser.add_argument("--candidate", required=True)
     parser.add_argument("--retrieval", choices=("vector", "hybrid"), default="hybrid")
+    parser.add_argument(
+        "--analyzer", choices=sorted(ANALYZERS), default=DEFAULT_ANALYZER, help="BM25 words"
+    )
     parser.add_argument("--budgets", nargs="+", type=int, default=[1000, 2000])
     parser.add_argument("--cache", type=Path, help="embedding cache folder")
     parser.add_argument("--each", action="store_true", help="print every loss")
@@ -189,12 +193,21 @@ def main(argv: list[str] | None = None) -> int:
     leaf_vectors = embed_all(embedder, texts)
     if args.retrieval == "hybrid":
         rankings = hybrid_rank(
-            questions, question_vectors, texts, leaf_vectors, SEARCH_DEPTH, FETCHED_CHILDREN
+            questions,
+            question_vectors,
+            texts,
+            leaf_vectors,
+            SEARCH_DEPTH,
+            FETCHED_CHILDREN,
+            args.analyzer,
         )
     else:
         rankings = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
     losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly)
-    print(f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval")
+    print(
+        f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"
+        + (f" ({args.analyzer})" if args.retrieval == "hybrid" else "")
+    )
     print(summary(losses, args.budgets))
     if args.each:
         for loss in losses:

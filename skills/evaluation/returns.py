@@ -56,8 +56,14 @@ BUDGET = "budget"
 #: Options a ``budget`` policy name may add after ``+`` (``budget+headed``, ``budget:0.2+once``),
 #: each the ``skills.search.assembly.assemble`` argument it turns on: ``headed`` sends the first
 #: parent (step 1) only when it is a headed section, ``once`` says a heading path once per
-#: section, ``notoc`` leaves tables of contents out.
-BUDGET_OPTIONS = {"headed": "headed_first", "once": "prefix_once", "notoc": "skip_contents"}
+#: section, ``notoc`` leaves tables of contents out, ``tophead`` sends a head only when it reaches
+#: the first parent's best hit.
+BUDGET_OPTIONS = {
+    "headed": "headed_first",
+    "once": "prefix_once",
+    "notoc": "skip_contents",
+    "tophead": "head_holds_best",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,10 +168,12 @@ def evaluate(
     retrieval: str = "vector",
     build: Callable[[Candidate, Dataset, BoundaryModel | None], ChunkSet] = build_chunk_set,
     analyzer: str = DEFAULT_ANALYZER,
+    baseline_analyzer: str | None = None,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
     the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query, its
-    words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`).
+    words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`; the baselines' by
+    ``baseline_analyzer`` when given, the analyzer an index of their chunks would have).
     ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
@@ -179,10 +181,12 @@ def evaluate(
     boundaries = EmbeddingBoundaries(embedder)  # used by ``semantic`` candidates only
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
-    rankings: dict[str, tuple[ChunkSet, list[list[int]]]] = {}
+    rankings: dict[tuple[str, str], tuple[ChunkSet, list[list[int]]]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
-        if candidate.chunk_key not in rankings:
+        words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
+        key = (candidate.chunk_key, words)
+        if key not in rankings:
             chunks = build(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
@@ -194,12 +198,12 @@ def evaluate(
                     leaf_vectors,
                     SEARCH_DEPTH,
                     FETCHED_CHILDREN,
-                    analyzer,
+                    words,
                 )
             else:
                 ranked = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
-            rankings[candidate.chunk_key] = (chunks, ranked)
-        chunks, ranked = rankings[candidate.chunk_key]
+            rankings[key] = (chunks, ranked)
+        chunks, ranked = rankings[key]
         results.append(_score(candidate, chunks, ranked, dataset, corpus))
     return results
 

@@ -22,13 +22,15 @@ order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what eac
    a large budget ends up with whole sections, a small one with the first section and the best
    children of many.
 
-Two options, off by default (measured in ``docs/evaluation.md``, *Sets nobody tuned on*):
+Three options, off by default (measured in ``docs/evaluation.md``, *Sets nobody tuned on*):
 ``prefix_once`` says a heading path once per section: a passage whose parent's passage before it
 gave the same prefix is sent without it, and a path whose last heading the passage's own first
 line is loses that heading (``# 1.2 Notation`` under ``Manual > 1.2 Notation``);
 ``skip_contents`` sends no hit child that is a table of contents (:func:`contents`: lines of
 titles ending in dot leaders and a page number), which matches every heading's words and holds
-no answer.
+no answer; ``head_holds_best`` lets step 1 send a head only when it reaches the first parent's
+best hit: a head that ends at a weaker hit is the section's opening spent before the passage that
+made the section first (a file's licence comment before the line that was asked about).
 
 Nothing is ever cut: a passage is a whole child (which the chunker ended at a sentence, a line or
 a row) or a whole parent, so no prompt ends mid-sentence or mid-row. Every passage carries, before
@@ -68,6 +70,9 @@ HEADED_FIRST = False
 PREFIX_ONCE = False
 #: Whether a hit child that is a table of contents is left out (:func:`contents`).
 SKIP_CONTENTS = False
+#: Whether step 1's head must reach the first parent's best hit (the module docstring's
+#: ``head_holds_best``).
+HEAD_HOLDS_BEST = False
 #: The share of a passage's non-blank lines that end in dot leaders and a page number from which
 #: it is a table of contents.
 CONTENTS_SHARE = 0.5
@@ -128,12 +133,14 @@ def assemble(
     headed_first: bool = HEADED_FIRST,
     prefix_once: bool = PREFIX_ONCE,
     skip_contents: bool = SKIP_CONTENTS,
+    head_holds_best: bool = HEAD_HOLDS_BEST,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
     (``first_share``: the most of the budget the first parent may take in step 1;
     ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`;
-    ``prefix_once`` and ``skip_contents``: the options of the module docstring)."""
+    ``prefix_once``, ``skip_contents`` and ``head_holds_best``: the options of the module
+    docstring)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -167,8 +174,11 @@ def assemble(
         and not listed(first_parent)
     ):
         first = plans[0]
+        shortest = first.hit_units[0] if head_holds_best and first.hit_units else 0
         if not take(first, first.everything, share):
             for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
+                if end < shortest:
+                    break  # a head without the best hit
                 if first.has_head(end) and take(first, first.head(end), share):
                     break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):

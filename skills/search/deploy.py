@@ -10,7 +10,7 @@ the properties our definition sets, and ignores the secret values the service hi
 with one exception: a secret the service holds and our definition drops (a function key, when
 the deploy runs without ``SKILL_FUNCTION_KEY``) stays in the diff, so dropping it is never silent.
 
-Two rules make a deploy safe to run from any shell:
+Three rules make a deploy safe to run from any shell:
 
 - nothing is sent unless every Web API skill authenticates (a function key header or an
   ``authResourceId``): without it every skill call is refused with 401, and with
@@ -18,7 +18,10 @@ Two rules make a deploy safe to run from any shell:
 - a change that files indexed before would not see (a skillset, an index, the data source, the
   indexer's parsing or mappings) is reported as needing an indexer reset, because blob change
   detection goes by timestamp: unchanged files keep their old chunks. ``reset=True`` resets
-  and runs the indexer.
+  and runs the indexer;
+- nothing is sent when an index update would change an existing field's analyzer, which the
+  service refuses ("Existing field ... cannot be changed"): the index must be deleted and deployed
+  again, its documents re-indexed (:func:`analyzer_changes`).
 """
 
 from __future__ import annotations
@@ -270,6 +273,27 @@ def plan(service: Reader, definitions: DefinitionSet) -> list[tuple[Definition, 
     return planned
 
 
+def analyzer_changes(service: Reader, definitions: DefinitionSet) -> list[str]:
+    """Fields of indexes already on the service whose analyzer the definitions change (a field
+    without one has Azure's default, ``standard.lucene``), as ``index.field: old -> new``."""
+    found = []
+    for item in definitions.items:
+        if item.kind != "index":
+            continue
+        current = service.get("index", item.name)
+        fields = {field["name"]: field for field in (current or {}).get("fields", [])}
+        for field in item.body["fields"]:
+            if field["name"] not in fields:
+                continue
+            for key in ("analyzer", "searchAnalyzer", "indexAnalyzer"):
+                before, after = fields[field["name"]].get(key), field.get(key)
+                if key == "analyzer":
+                    before, after = before or "standard.lucene", after or "standard.lucene"
+                if field.get("searchable", True) and before != after:
+                    found.append(f"{item.name}.{field['name']}: {key} {before} -> {after}")
+    return found
+
+
 def deploy(
     service: Store,
     definitions: DefinitionSet,
@@ -297,6 +321,13 @@ def deploy(
             "SKILL_AUTH_RESOURCE_ID (entra mode); nothing was sent"
         )
     planned = []
+    refused = analyzer_changes(service, definitions)
+    if refused:
+        raise DeployError(
+            f"{'; '.join(refused)}: the service cannot change an existing field's analyzer. "
+            "Delete the index (its documents go with it), deploy again, then run the indexer "
+            "with --reset; nothing was sent"
+        )
     for item, change in plan(service, definitions):
         if change.action == "unchanged" and resend_secrets and change.notes:
             change = replace(change, action="update")

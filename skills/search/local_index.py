@@ -6,7 +6,9 @@ fused with Reciprocal Rank Fusion (k = 60, as documented for hybrid queries), th
 cut at the service's default text recall (1,000 results). Filters: only the
 ``search.in(field, 'a|b', '|')`` form that :func:`skills.search.query.search_in` writes, so the
 simulation evaluates exactly the filter string the Azure path sends. The semantic ranker has no
-local equivalent and is ignored.
+local equivalent and is ignored. Keywords are split by the mirror (:mod:`skills.ranking`) of the
+analyzer the index's searchable text fields name (Azure's default, ``standard.lucene``, where they
+name none).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, hybrid
+from skills.ranking import ANALYZERS, BM25, hybrid
 from skills.search.query import SearchRequest
 
 SEARCH_IN = re.compile(r"search\.in\((\w+), '((?:[^']|'')*)', '\|'\)")
@@ -36,7 +38,8 @@ class LocalIndex:
         self._vector_field = next(
             (f["name"] for f in definition["fields"] if f["type"] == "Collection(Edm.Single)"), None
         )
-        self._keywords = BM25([self._searchable_text(doc) for doc in self.documents])
+        self.analyzer = text_analyzer(definition)
+        self._keywords = BM25([self._searchable_text(doc) for doc in self.documents], self.analyzer)
 
     def _searchable_text(self, doc: dict[str, Any]) -> str:
         parts: list[str] = []
@@ -59,6 +62,28 @@ class LocalIndex:
             if doc.get(self._vector_field)
         ]
         return sorted(scored, key=lambda item: -item[1])[:k]
+
+
+def text_analyzer(definition: dict[str, Any]) -> str:
+    """The analyzer of an index's searchable text fields, which the simulation ranks as one text:
+    one for all of them, and one :data:`skills.ranking.ANALYZERS` mirrors.
+
+    >>> text_analyzer({"fields": [{"name": "t", "type": "Edm.String"}]})
+    'standard.lucene'
+    """
+    names = {
+        field.get("analyzer") or "standard.lucene"
+        for field in definition["fields"]
+        if "Edm.String" in field["type"] and field.get("searchable", True) and not field.get("key")
+    }
+    if len(names) > 1:
+        raise ValueError(f"the simulation ranks one analyzer per index, not {sorted(names)}")
+    name = names.pop() if names else "standard.lucene"
+    if name not in ANALYZERS:
+        raise ValueError(
+            f"the simulation has no mirror of analyzer {name!r}: {', '.join(ANALYZERS)}"
+        )
+    return name
 
 
 class LocalSearcher:

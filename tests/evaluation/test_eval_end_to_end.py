@@ -117,6 +117,39 @@ def test_hybrid_retrieval_finds_by_keywords_what_blind_vectors_cannot(
         evaluate(dataset, [candidate], Blind(), retrieval="keyword")
 
 
+def test_baselines_rank_with_the_analyzer_their_index_has(tmp_path: Path) -> None:
+    # One identifier, asked for in a reader's words; the blind vectors leave it to the keywords.
+    paragraphs = [
+        "The install step copies the tool and its templates into the home folder of the user.",
+        "Set OUTPUT_TYPES to the formats the report is written in, one name per line.",
+        "The login screen asks for a tenant, a name and a password before anything else runs.",
+    ]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.md").write_text("# API\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    record = {"id": "q", "question": "Which output types?", "doc": "api.md",
+              "reference": paragraphs[1], "kind": "prose"}  # fmt: skip
+    questions.write_text(json.dumps(record), encoding="utf-8")
+    dataset = load_dataset(docs, questions)
+    ours = Candidate("hier child", "engine", HIER, "child")
+    window = Candidate(
+        "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
+    )
+
+    def top1(analyzer: str, baseline_analyzer: str | None = None) -> list[float]:
+        candidates = [ours, window]
+        results = evaluate(
+            dataset, candidates, Blind(), retrieval="hybrid", analyzer=analyzer,
+            baseline_analyzer=baseline_analyzer,
+        )  # fmt: skip
+        return [result.summary["recall@1"] for result in results]
+
+    assert top1("identifiers") == [100.0, 100.0]
+    assert top1("identifiers", baseline_analyzer="standard.lucene") == [100.0, 0.0]
+    assert top1("standard.lucene") == [0.0, 0.0]
+
+
 def test_semantic_candidates_get_the_runs_embedder_for_their_boundaries(
     corpus: tuple[Path, Path],
 ) -> None:

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from skills.evaluation.retrieval import hybrid_rank, normalized, rank
-from skills.ranking import BM25, english_words, fuse, hybrid, words
+from skills.ranking import (
+    BM25,
+    english_words,
+    fuse,
+    hybrid,
+    identifier_words,
+    word_delimiter,
+    words,
+)
 
 
 def test_words_are_lower_cased_word_runs() -> None:
@@ -47,11 +55,15 @@ def test_hostile_keyword_input_is_split_whole() -> None:
     assert hybrid([], []) == [] and [p for p, _ in hybrid([2, 1], [])] == [2, 1]
 
 
-def test_a_dotted_name_is_one_keyword() -> None:
-    # Azure's default analyzer does not find "client" in "httpx.AsyncClient"; nor do we.
-    ranking = BM25(["httpx.AsyncClient() opens a pool", "a client sends requests"])
-    assert [p for p, _ in ranking.rank("async client")] == [1]
-    assert [p for p, _ in ranking.rank("httpx.AsyncClient")] == [0]
+def test_a_dotted_name_is_one_keyword_to_the_standard_analyzer_and_parts_to_ours() -> None:
+    # Azure's default analyzer does not find "client" in "httpx.AsyncClient"; nor do we with it.
+    texts = ["httpx.AsyncClient() opens a pool", "a client sends requests"]
+    standard = BM25(texts, "standard.lucene")
+    assert [p for p, _ in standard.rank("async client")] == [1]
+    assert [p for p, _ in standard.rank("httpx.AsyncClient")] == [0]
+    # The index definitions' analyzer (the default) finds it by its parts, the whole name first.
+    assert {p for p, _ in BM25(texts).rank("async client")} == {0, 1}
+    assert next(p for p, _ in BM25(texts).rank("httpx.AsyncClient")) == 0
 
 
 def test_bm25_score_matches_the_formula_by_hand() -> None:
@@ -128,3 +140,50 @@ def test_with_the_english_analyzer_a_plural_question_finds_the_singular_text() -
 def test_an_unknown_analyzer_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"en\.lucene"):
         BM25(["a"], "english")
+
+
+@pytest.mark.parametrize(
+    ("token", "parts"),
+    [
+        # Lucene's documented rules: delimiters, case changes, letter-digit transitions.
+        ("Wi-Fi", ["Wi", "Fi"]),
+        ("PowerShot", ["Power", "Shot"]),
+        ("SD500", ["SD", "500"]),
+        ("500-42", ["500", "42"]),
+        ("//hello---there, 'dude'", ["hello", "there", "dude"]),
+        ("O'Neil's", ["O", "Neil"]),
+        # Upper to lower never cuts: the run of capitals keeps the next word's first letter.
+        ("XMLHttpRequest", ["XMLHttp", "Request"]),
+        ("OUTPUT_TYPES", ["OUTPUT", "TYPES"]),
+        ("os.path.join", ["os", "path", "join"]),
+        ("__init__", ["init"]),
+        # A possessive is only an apostrophe and s after a letter, before a delimiter or the end.
+        ("Bob's.name", ["Bob", "name"]),
+        ("it'sok", ["it", "sok"]),
+        ("you\u2019re", ["you", "re"]),  # Lucene checks the ASCII apostrophe only
+        ("\u65e5\u672c\u8a9e", []),  # letters without case: one part, passed whole
+    ],
+)
+def test_the_word_delimiter_cuts_as_lucenes_filter(token: str, parts: list[str]) -> None:
+    assert word_delimiter(token) == ([token, *parts] if parts else [token])
+
+
+def test_a_token_of_only_delimiters_is_kept_whole() -> None:
+    assert word_delimiter("_") == ["_"] and word_delimiter("") == [""]
+
+
+def test_identifier_terms_hold_every_standard_term() -> None:
+    text = "Set OUTPUT_TYPES in httpx.AsyncClient's pool, 1,000.50 ms; SD500 don't."
+    standard, identifiers = words(text), identifier_words(text)
+    assert set(standard) <= set(identifiers)
+    assert identifiers[1:4] == ["output_types", "output", "types"]
+    assert {"async", "client", "pool", "1", "000", "50", "sd", "500"} <= set(identifiers)
+
+
+def test_with_the_identifiers_analyzer_a_readers_words_find_the_identifier() -> None:
+    texts = ["OUTPUT_TYPES lists the formats", "the output of a run has types"]
+    # standard.lucene: "output" and "types" match only the second text.
+    assert [p for p, _ in BM25(texts, "standard.lucene").rank("output types")] == [1]
+    assert {p for p, _ in BM25(texts, "identifiers").rank("output types")} == {0, 1}
+    # The whole identifier, asked for, still ranks its own text first.
+    assert next(p for p, _ in BM25(texts, "identifiers").rank("OUTPUT_TYPES")) == 0

@@ -217,3 +217,24 @@ def test_the_skill_cites_the_recorded_page_for_every_answer(folder: Path) -> Non
         [reference] = question.references
         pages = PageMap(dataset.documents[question.doc]).pages(reference.start, reference.end)
         assert pages[:1] == (recorded[question.id],), question.id
+
+
+@pytest.mark.parametrize("folder", PAGED, ids=[path.name for path in PAGED])
+def test_each_pdf_has_the_pages_and_bookmarks_its_manifest_records(folder: Path) -> None:
+    """The shape a set claims is the file's own, read by PDFium: its page count, and its outline
+    where the manifest records one (the word PDFs: none, as Word writes by default)."""
+    import pypdfium2 as pdfium
+
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for entry in manifest["documents"]:
+        path = installed.location(entry, installed.roots())
+        if not path.is_file():
+            pytest.skip(f"{entry['package']} not fetched")
+        data, _ = installed.unzipped(path.read_bytes(), entry["path"])
+        pdf = pdfium.PdfDocument(data)
+        try:
+            assert len(pdf) == entry["pages"], entry["doc"]
+            if "bookmarks" in entry:
+                assert len(list(pdf.get_toc(max_depth=16))) == entry["bookmarks"], entry["doc"]
+        finally:
+            pdf.close()

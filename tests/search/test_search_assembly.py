@@ -70,6 +70,18 @@ def test_a_first_section_larger_than_the_budget_sends_its_head_to_the_end_of_a_h
     assert sent(whole_first(GROUPS, 8)) == [(0, 6, False)]
 
 
+def test_with_head_holds_best_a_head_without_the_best_hit_is_not_sent() -> None:
+    # a 40-word section whose best hit (words 30-32) lies past the quarter of 28 and a weaker hit
+    # (words 4-6) inside it: the head to the weaker hit (7) would open the prompt without the
+    # passage that made the section first
+    long = [Group(piece(0, 40, "P\n"), (piece(30, 32, "C\n"), piece(4, 6, "C\n")))]
+    assert sent(assemble(long, 28, words)) == [(0, 6, False), (30, 32, False)]
+    assert sent(assemble(long, 28, words, head_holds_best=True)) == [(4, 6, False), (30, 32, False)]
+    # a head that reaches the best hit is still sent
+    near = [Group(piece(0, 40, "P\n"), (piece(4, 6, "C\n"), piece(30, 32, "C\n")))]
+    assert sent(assemble(near, 28, words, head_holds_best=True))[0] == (0, 6, False)
+
+
 def test_without_room_for_a_head_the_first_section_sends_its_hit_children() -> None:
     assert sent(whole_first(GROUPS, 6)) == [(4, 6, False), (12, 14, False)]
 
@@ -254,16 +266,25 @@ def test_a_table_of_contents_is_lines_ending_in_dot_leaders_and_a_page_number() 
     st.integers(0, 120),
     st.booleans(),
     st.booleans(),
+    st.booleans(),
 )
 def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
-    layout: list[tuple[int, set[int]]], budget: int, prefix_once: bool, skip_contents: bool
+    layout: list[tuple[int, set[int]]],
+    budget: int,
+    prefix_once: bool,
+    skip_contents: bool,
+    head_holds_best: bool,
 ) -> None:
     groups = [
         ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
                [rank + h for h in sorted(hits)])
         for rank, (s, hits) in enumerate(layout)
     ]  # fmt: skip
-    options = {"prefix_once": prefix_once, "skip_contents": skip_contents}
+    options = {
+        "prefix_once": prefix_once,
+        "skip_contents": skip_contents,
+        "head_holds_best": head_holds_best,
+    }
     passages = [p for ps in assemble(groups, budget, words, **options) for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)

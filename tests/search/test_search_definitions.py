@@ -3,7 +3,9 @@ round-trip exactly.
 
 Exact round-trip alone is weak (SDK 12 keeps unknown properties), so every property we write must
 also be one the model declares, and every value of an enum-typed property one of the enum's
-values: a typo such as ``parentKeyField`` or ``oneToOne`` fails here, not at deploy time.
+values, or the name of an analyzer, tokenizer, token filter or character filter the index itself
+defines (the service's rule for custom analysis): a typo such as ``parentKeyField``,
+``oneToOne`` or ``preserveOrignal`` fails here, not at deploy time.
 """
 
 from __future__ import annotations
@@ -101,7 +103,17 @@ def undeclared(model: Any, path: str) -> list[str]:
 @pytest.mark.parametrize(("mode", "auth", "template"), CASES)
 def test_every_enum_value_is_one_the_sdk_model_knows(mode: Mode, auth: str, template: str) -> None:
     item = _find(mode, auth, template)
-    assert bad_enum_values(MODELS[item.kind](item.body), item.kind) == []
+    defined = custom_names(item.body)
+    assert bad_enum_values(MODELS[item.kind](item.body), item.kind, defined) == []
+
+
+#: The index's own analysis components, which fields and analyzers refer to by name.
+CUSTOM_ANALYSIS = ("analyzers", "tokenizers", "tokenFilters", "charFilters")
+
+
+def custom_names(body: dict[str, Any]) -> set[str]:
+    """The names of the analysis components an index definition defines itself."""
+    return {part["name"].lower() for key in CUSTOM_ANALYSIS for part in body.get(key, [])}
 
 
 def _enum_in(hint: Any) -> type[enum.Enum] | None:
@@ -110,9 +122,12 @@ def _enum_in(hint: Any) -> type[enum.Enum] | None:
     return next(filter(None, (_enum_in(arg) for arg in typing.get_args(hint))), None)
 
 
-def bad_enum_values(model: Any, path: str) -> list[str]:
-    """Values of enum-typed properties that are not values of the enum (recursively); a field
-    type ``Collection(T)`` is checked as ``T``, the REST form of a collection of ``T``."""
+def bad_enum_values(
+    model: Any, path: str, defined: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
+    """Values of enum-typed properties that are not values of the enum nor in ``defined`` (the
+    index's own analysis names; recursively); a field type ``Collection(T)`` is checked as
+    ``T``, the REST form of a collection of ``T``."""
     namespace = {**vars(sys.modules[type(model).__module__]), "_models": sdk_models}
     hints = typing.get_type_hints(type(model), globalns=namespace)
     found = []
@@ -120,7 +135,7 @@ def bad_enum_values(model: Any, path: str) -> list[str]:
         if rest._rest_name not in model:
             continue
         raw, kind = model[rest._rest_name], _enum_in(hints.get(attribute, Any))
-        allowed = {str(member.value).lower() for member in kind} if kind else set()
+        allowed = {str(member.value).lower() for member in kind} | set(defined) if kind else set()
         for value in (raw if isinstance(raw, list) else [raw]) if kind else []:
             inner = value[len("Collection(") : -1] if value.startswith("Collection(") else value
             if kind is not None and inner.lower() not in allowed:
@@ -128,7 +143,7 @@ def bad_enum_values(model: Any, path: str) -> list[str]:
         nested = getattr(model, attribute)
         for position, item in enumerate(nested if isinstance(nested, list) else [nested]):
             if hasattr(item, "_attr_to_rest_field"):
-                found += bad_enum_values(item, f"{path}.{rest._rest_name}[{position}]")
+                found += bad_enum_values(item, f"{path}.{rest._rest_name}[{position}]", defined)
     return found
 
 
@@ -139,6 +154,39 @@ def test_the_enum_check_catches_a_value_the_service_does_not_know() -> None:
     assert problems == [
         "skillset.skills[0].outputMode: 'oneToOne' not in DocumentIntelligenceLayoutSkillOutputMode"
     ]
+
+
+def test_the_enum_check_catches_an_analyzer_the_index_does_not_define() -> None:
+    body = _find("embedded", "function key", "embedded/index-children.json").body
+    text = next(field for field in body["fields"] if field["name"] == "text")
+    text["analyzer"] = "identifier"  # not "identifiers"
+    body["analyzers"][0]["tokenFilters"][0] = "identifier-parts"
+    problems = bad_enum_values(SearchIndex(body), "index", custom_names(body))
+    assert problems == [
+        "index.fields[9].analyzer: 'identifier' not in LexicalAnalyzerName",
+        "index.analyzers[0].tokenFilters: 'identifier-parts' not in TokenFilterName",
+    ]
+
+
+def test_undeclared_catches_a_misspelt_token_filter_property() -> None:
+    body = _find("reference", "function key", "reference/index-children.json").body
+    body["tokenFilters"][0]["preserveOrignal"] = True
+    assert undeclared(SearchIndex(body), "index") == ["index.tokenFilters[0].preserveOrignal"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_searchable_text_field_is_analyzed_as_the_ranking_mirrors(mode: Mode) -> None:
+    # the evaluation and the simulation rank with skills.ranking's mirror of this analyzer: the
+    # definition the index declares is exactly the one mirrored, on every searchable text field
+    from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, IDENTIFIERS_DEFINITION
+
+    for index in render(mode, SearchSettings()).indexes.values():
+        assert {key: index[key] for key in IDENTIFIERS_DEFINITION} == IDENTIFIERS_DEFINITION
+        for field in index["fields"]:
+            if "Edm.String" in field["type"] and field.get("searchable") and not field.get("key"):
+                assert field["analyzer"] == DEFAULT_ANALYZER, field["name"]
+    assert IDENTIFIERS_DEFINITION["analyzers"][0]["name"] == DEFAULT_ANALYZER
+    assert DEFAULT_ANALYZER in ANALYZERS
 
 
 def test_undeclared_catches_a_misspelt_property() -> None:

@@ -156,6 +156,23 @@ def test_a_deploy_without_skill_auth_sends_nothing() -> None:
     assert service.puts == []
 
 
+@pytest.mark.parametrize("mode", ["embedded", "reference"])
+def test_an_index_deployed_with_another_analyzer_is_not_updated_but_named(mode: str) -> None:
+    service = FakeService()
+    definitions = render(mode, SETTINGS)  # type: ignore[arg-type]
+    deploy(service, definitions)
+    for (kind, _), body in service.objects.items():  # as deployed before the analyzer
+        for field in body["fields"] if kind == "index" else []:
+            if field.get("analyzer") == "identifiers":
+                del field["analyzer"]
+    service.puts.clear()
+    with pytest.raises(
+        DeployError, match=r"\.text: analyzer standard\.lucene -> identifiers.*Delete"
+    ):
+        deploy(service, definitions)
+    assert service.puts == []
+
+
 def test_the_cli_refuses_a_deploy_without_skill_auth(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
