@@ -55,7 +55,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from skills.formats.pdf_lines import Line, Page
 
@@ -238,7 +238,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
          if (other.index, i) not in skip and not line.rotated),
         default=0.0,
     )  # fmt: skip
-    if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
+    if size < body.size * 1.3 or (
+        size < elsewhere + 0.5
+        and not is_cover(page, body)
+        and not _over_numbered_chapters(pages, skip, page, lines, size)
+    ):
         return "", []
     first = next(n for n, (_, line) in enumerate(lines) if line.size == size)  # not a banner
     run = [lines[first]]
@@ -569,6 +573,7 @@ def _candidates(
     pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
 ) -> list[_Candidate]:
     found: list[_Candidate] = []
+    code_body = _monospaced_body(pages, body)
     for page in pages:
         if page.garbage or page.invisible:
             continue
@@ -584,6 +589,9 @@ def _candidates(
             if (page.index, i) in skip or not (label or _heading_like(line, counts)):
                 i += 1
                 continue
+            if _not_a_title(line, code_body):
+                i += 1
+                continue  # a line of code, a path or an address, the end of a sentence
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
                 i += 1
                 continue  # an item's next line; a form's one-word label (Amount, Signature)
@@ -614,7 +622,9 @@ def _candidates(
                 i += 1
                 continue
             start, count = _chapter_start(page, i, count, skip)
+            start, count = _wrapped_above(page, start, count, skip, counts)
             text = _joined(page, start, count)
+            number = number or section_number(text)
             found.append(
                 _Candidate(
                     (page.index, start), text, count, line.size, line.bold, strong, number,
@@ -696,7 +706,7 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
-    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2):
+    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not _named_parts(text):
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
@@ -903,3 +913,116 @@ def _levels(candidates: list[_Candidate]) -> dict[Key, Heading]:
             level = rank[(c.size, c.bold)]
         headings[c.key] = Heading(min(6, level), c.text, c.lines)
     return headings
+
+
+# --- lines that are no headings, and headings that wrap (Word-made manuals) -----------------
+
+#: An address or a path: a URL, a backslash, a path from the root or home, a file in a folder.
+_ADDRESS = re.compile(r"://|\bwww\.\w|\\|(?:^|\s)[~.]?/\w|\w/[\w%<>.-]*\.[A-Za-z]\w{0,3}\b")
+#: A command line after a prompt: ``>> cd gcc``, ``$ make``, ``sim> boot rk0``, ``C:\> dir``.
+_PROMPT = re.compile(r"^(?:>>|[\w:\\]{0,12}[>$%])\s")
+#: The end of a line cut from its start (a diagram's ``: Geodetic Latitude``, a path's ``)``).
+_CLOSING = tuple(")]}:;,")
+_MONO_BODY = 0.5  # of the body's lines in a monospaced font: a typewritten document
+_TITLE_INDENT = 2  # ems a cover's centred title is set in from the headings' margin
+
+
+def _monospaced_body(pages: list[Page], body: Body) -> bool:
+    """Most lines of the body's size are in a monospaced font (a typewritten or a plain-text
+    document): there, a monospaced line is no sign of code."""
+    lines = [
+        line for page in pages if not page.garbage for line in page.lines
+        if abs(line.size - body.size) < 0.5
+    ]  # fmt: skip
+    return bool(lines) and sum(line.mono for line in lines) > _MONO_BODY * len(lines)
+
+
+def _not_a_title(line: Line, code_body: bool) -> bool:
+    """An unnumbered line that is code, not a heading, however bold or large: set in a
+    monospaced font in a document whose text is not (a manual's command lines, keywords in an
+    options table read column by column, ``rtklib_<ver>``, ``!UBX CFG-PRT ...``), an address or
+    a path (``cddis.gsfc.nasa.gov/gps/products/%W/...``, ``<install dir>\\rtklib``), a command
+    after its prompt (``>> cd gcc``), or a line that opens with closing punctuation: the rest of
+    a line cut in two (``: Geocentric Latitude``, a diagram's label).
+
+    >>> code = Line(0, "elmask", 9, 700, True, True, 100, 300, mono=True)
+    >>> _not_a_title(code, False), _not_a_title(code, True)
+    (True, False)
+    >>> [_not_a_title(Line(0, t, 9, 700, True, True, 100, 60), False)
+    ...  for t in ("http://example.com/a", ">> cd gcc", ": Geodetic Latitude", "Input/Output")]
+    [True, True, True, False]
+    """
+    text = line.text.strip()
+    if section_number(text) is not None:
+        return False
+    return (
+        (line.mono and not code_body)
+        or bool(_ADDRESS.search(text) or _PROMPT.match(text))
+        or text.startswith(_CLOSING)
+    )
+
+
+def _named_parts(text: str) -> bool:
+    """A title numbered as a section (``2.1``, ``2.1.1``) made mostly of part numbers has a word
+    all the same (``2.1 2114C/2115A/2116C, 2100A, 1000-M/E/F CPUs``, ``2.1.1 CPU``): three
+    letters running after the section number. Figures under a number (``1.5 2.0 3.5 mm``) have
+    none.
+
+    >>> _named_parts("2.1.1 CPU"), _named_parts("2.1 2114C/2115A, 1000-M/E/F CPUs")
+    (True, True)
+    >>> _named_parts("1.5 2.0 3.5 mm"), _named_parts("CPU"), _named_parts("30 Sep-2008")
+    (False, False, False)
+    """
+    match = _NUMBER.match(text)
+    if match is None or "." not in match.group("number"):
+        return False  # (``30 Sep-2008``: a date's day, not a chapter)
+    return re.search(r"[^\W\d_]{3}", text[match.end() :]) is not None
+
+
+def _wrapped_above(
+    page: Page, start: int, count: int, skip: set[Key], counts: Counter[str]
+) -> tuple[int, int]:
+    """A heading whose numbered first line ends with a comma, right above it in its type,
+    starts there: the two lines are one title (``2.5.5 12653A Printer Controller (LPS) with
+    2767 Line Printer,`` / ``12566B Microcircuit Interface with Loopback Connector``). The first
+    line alone was no heading (a line ending in a comma goes on), the second no title of its
+    own."""
+    if start == 0 or (page.index, start - 1) in skip:
+        return start, count
+    above, line = page.lines[start - 1], page.lines[start]
+    if section_number(line.text) is not None or not above.text.rstrip().endswith(","):
+        return start, count
+    same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+    close = 0 < line.top - above.top <= line.size * 1.6
+    whole = replace(above, text=above.text.rstrip().rstrip(","))
+    if same and close and section_number(above.text) is not None and _heading_like(whole, counts):
+        return start - 1, count + 1
+    return start, count
+
+
+def _over_numbered_chapters(
+    pages: list[Page], skip: set[Key], page: Page, lines: list[tuple[int, Line]], size: float
+) -> bool:
+    """The first page's largest line is a cover's title though chapters elsewhere are set as
+    large: every line of its size on the other pages is a numbered heading or the wrapped
+    second line of one, and it is set in from their margin (centred: ``AltairZ80 Simulator
+    Usage`` over chapters ``1 Simulator Files`` ... in the same 15.8 pt bold)."""
+    first = next(line for _, line in lines if line.size == size)
+    if section_number(first.text) is not None:
+        return False
+    margins: list[float] = []
+    for other in pages:
+        if other.index == page.index or other.garbage:
+            continue
+        for i, line in enumerate(other.lines):
+            if (other.index, i) in skip or line.rotated or line.size < size - 0.5:
+                continue
+            if section_number(line.text) is not None:
+                margins.append(line.left)
+                continue
+            above = other.lines[i - 1] if i > 0 else None
+            if above is None or abs(above.size - line.size) > 0.5:
+                return False
+            if section_number(above.text) is None:
+                return False  # (not the second line of a wrapped chapter heading)
+    return bool(margins) and first.left >= min(margins) + _TITLE_INDENT * size

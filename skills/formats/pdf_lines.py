@@ -256,8 +256,9 @@ def _line(
             uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
+    shown = spaced_number(tidy(text[start:end]))
     line = Line(
-        page, tidy(text[start:end]), size, style.weight, style.bold, uniform, top, left,
+        page, shown, size, style.weight, style.bold, uniform, top, left,
         _spread(cells), named_bold=style.named_bold, named_regular=style.named_regular,
     )  # fmt: skip
     if _rotated(raw, handle, first):
@@ -497,3 +498,23 @@ def _rotated(raw: Any, handle: Any, index: int) -> bool:
 def _render_mode(raw: Any, handle: Any, index: int) -> int:
     obj = raw.FPDFText_GetTextObject(handle, index)
     return int(raw.FPDFTextObj_GetTextRenderMode(obj)) if obj else -1
+
+
+#: A section number of two parts or more run into a capitalised word or one in capitals
+#: (``5.10Altair``, ``5.15UCSD``): not a measure (``1.5GHz``, ``2.5V``).
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[A-Z][a-z]|[A-Z]{3})")
+
+
+def spaced_number(text: str) -> str:
+    """A section number and its title with a space between them where the PDF sets a tab stop
+    instead (Word: ``5.10`` reaches the tab stop that leaves ``5.9`` a gap, and PDFium's text
+    has no space there; the page shows the two apart).
+
+    >>> spaced_number("5.10Altair 8k Basic"), spaced_number("2.10Beaconing")
+    ('5.10 Altair 8k Basic', '2.10 Beaconing')
+    >>> spaced_number("5.15UCSD Pascal"), spaced_number("13.3DISK2 Compupro"), spaced_number("2.5V")
+    ('5.15 UCSD Pascal', '13.3 DISK2 Compupro', '2.5V')
+    >>> spaced_number("5.9 Altair Basic"), spaced_number("1.5GHz"), spaced_number("3D View")
+    ('5.9 Altair Basic', '1.5GHz', '3D View')
+    """
+    return _GLUED_NUMBER.sub(r"\1 ", text, count=1)

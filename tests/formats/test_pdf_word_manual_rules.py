@@ -1,0 +1,145 @@
+"""The rules five Word-made manuals without bookmarks asked for (the RTKLIB 2.4.2 manual and
+four SIMH simulator manuals; docs/formats.md, "Word-made manuals"): code, paths and cut lines
+are no headings, a numbered heading keeps both of its lines and its number's space, a title of
+part numbers is still a title, and a cover's centred line as large as the chapters is the
+document's title. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+
+from pdf_maker import MARGIN, Spec, make_pdf
+
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 10.0)
+BOLD = "Helvetica-Bold"
+CODE = "Courier-Bold"
+_WORDS = iter(
+    f"{a}{b}{c}" for c in "aeiou" for a in "bcdfghklmnprstvz" for b in ("ar", "en", "ix", "om")
+)
+
+
+def paragraph(top: float | None = None) -> list[Spec]:
+    """Four lines of body text in words no other paragraph uses, from ``top`` when given."""
+    word = next(_WORDS)
+    lines = [
+        f"The {word} part runs on over a full line of the page, as body text does here.",
+        f"It goes on about {word} for a second line, so the body's type is plain to see.",
+        f"A third line of the {word} part, still in the body's own size and weight.",
+        f"The {word} part ends here.",
+    ]
+    if top is None:
+        return [(line, *BODY) for line in lines]
+    return [(line, *BODY, top + 15 * n) for n, line in enumerate(lines)]
+
+
+def converted(pages: list[list[Spec]]) -> tuple[list[str], str]:
+    file = read_file(make_pdf(pages), "manual.pdf")
+    return re.findall(r"^#{1,6} .*$", file.text, re.MULTILINE), file.title or ""
+
+
+def headings(pages: list[list[Spec]]) -> list[str]:
+    return converted(pages)[0]
+
+
+def test_bold_monospaced_lines_are_code_not_headings() -> None:
+    # RTKLIB: option keywords of a table read column by column, a folder name over its files
+    page: list[Spec] = [
+        ("3.5 Configure Positioning Options", BOLD, 14),
+        *paragraph(),
+        ("elmask", CODE, 10, 200, MARGIN + 300),
+        *paragraph(220),
+        ("rtklib_<ver>", CODE, 10, 300),
+        *paragraph(320),
+    ]
+    assert headings([page]) == ["## 3.5 Configure Positioning Options"]
+
+
+def test_a_typewritten_documents_bold_line_is_still_a_heading() -> None:
+    # where the body itself is monospaced, a bold monospaced line is no sign of code
+    typed: list[Spec] = [(spec[0], "Courier", 10.0) for spec in paragraph()]
+    page: list[Spec] = [("Installation", CODE, 12), *typed]
+    assert headings([page, [("Removal", CODE, 12), *typed]]) == ["# Installation", "# Removal"]
+
+
+def test_addresses_paths_commands_and_cut_lines_in_bold_are_not_headings() -> None:
+    page: list[Spec] = [("Downloads", BOLD, 14), *paragraph()]
+    top = 160.0
+    for line in (
+        "cddis.gsfc.nasa.gov/gps/products/igu.sp3",
+        "C:\\rtklib\\bin",
+        ">> cd gcc",
+        ": Geodetic Latitude",
+    ):
+        page += [(line, BOLD, 10, top), *paragraph(top + 20)]
+        top += 100
+    last = [("Uploads", BOLD, 14), *paragraph()]
+    assert headings([page, last]) == ["# Downloads", "# Uploads"]
+
+
+def test_a_numbered_heading_wrapped_after_a_comma_keeps_both_lines() -> None:
+    # hp2100_doc.pdf p16: the first line ends in a comma, the second is set in under it
+    page: list[Spec] = [
+        ("2.5.4 12966A Buffered Asynchronous Interface (BACI)", BOLD, 12),
+        *paragraph(),
+        ("2.5.5 12653A Printer Controller (LPS) with 2767 Line Printer,", BOLD, 12, 200),
+        ("12566B Microcircuit Interface with Loopback Connector", BOLD, 12, 215, MARGIN + 40),
+        *paragraph(240),
+    ]
+    assert headings([page]) == [
+        "### 2.5.4 12966A Buffered Asynchronous Interface (BACI)",
+        "### 2.5.5 12653A Printer Controller (LPS) with 2767 Line Printer, 12566B Microcircuit"
+        " Interface with Loopback Connector",
+    ]
+
+
+def test_a_section_number_run_into_its_title_gets_its_space() -> None:
+    # altairz80_doc.pdf: Word's tab stop leaves no space in the text layer after "5.10"
+    page: list[Spec] = [
+        ("5.9 Altair Basic 3.2 (4k)", BOLD, 14),
+        *paragraph(),
+        ("5.10Altair 8k Basic", BOLD, 14, 200),
+        *paragraph(225),
+    ]
+    assert headings([page]) == ["## 5.9 Altair Basic 3.2 (4k)", "## 5.10 Altair 8k Basic"]
+
+
+def test_a_numbered_title_of_part_numbers_is_a_heading() -> None:
+    # hp2100 p5 and pdp11 p5: more figures than letters, a word all the same
+    page: list[Spec] = [
+        ("2 HP2100 Features", BOLD, 16),
+        *paragraph(),
+        ("2.1 2114C/2115A/2116C, 2100A, 1000-M/E/F CPUs", BOLD, 14, 200),
+        *paragraph(225),
+        ("2.1.1 CPU", BOLD, 12, 300),
+        *paragraph(320),
+    ]
+    assert headings([page]) == [
+        "# 2 HP2100 Features",
+        "## 2.1 2114C/2115A/2116C, 2100A, 1000-M/E/F CPUs",
+        "### 2.1.1 CPU",
+    ]
+
+
+def test_a_centred_cover_line_as_large_as_the_numbered_chapters_is_the_title() -> None:
+    # altairz80_doc.pdf: the cover line and the chapters share one bold size; no metadata title
+    cover: list[Spec] = [
+        ("AltairZ80 Simulator Usage", BOLD, 16, MARGIN, MARGIN + 150),
+        ("17-Aug-2008", BOLD, 16, MARGIN + 20, MARGIN + 190),
+        ("COPYRIGHT NOTICE", BOLD, 10, 140),
+        *paragraph(160),
+        *paragraph(230),
+    ]
+    chapters = [[(f"{n} Chapter {name}", BOLD, 16), *paragraph()] for n, name in enumerate("AB", 1)]
+    found, title = converted([cover, *chapters])
+    assert title == "AltairZ80 Simulator Usage"
+    assert found == ["## COPYRIGHT NOTICE", "# 1 Chapter A", "# 2 Chapter B"]
+
+
+def test_a_first_pages_heading_at_the_chapters_margin_is_not_the_title() -> None:
+    # an unnumbered heading set where the chapters are (not centred) stays a heading
+    first: list[Spec] = [("Preface", BOLD, 16), *paragraph(), *paragraph(200)]
+    chapters = [[(f"{n} Chapter {name}", BOLD, 16), *paragraph()] for n, name in enumerate("AB", 1)]
+    found, title = converted([first, *chapters])
+    assert title == "" and found[0] == "# Preface"
