@@ -466,7 +466,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    found = _candidates(pages, body, skip, counts)
+    found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     candidates = _apart(_uncrowded(found, body))
     kept = _consistent([c for c in candidates if not c.rotated])
     if not found:  # nothing set larger or bolder, not even a form's labels
@@ -591,7 +591,7 @@ def _candidates(
                 continue
             if _not_a_title(line, code_body):
                 i += 1
-                continue  # a line of code, a path or an address, the end of a sentence
+                continue  # a line of code, a path or an address, the end of a cut line
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
                 i += 1
                 continue  # an item's next line; a form's one-word label (Amount, Signature)
@@ -925,6 +925,7 @@ _PROMPT = re.compile(r"^(?:>>|[\w:\\]{0,12}[>$%])\s")
 _CLOSING = tuple(")]}:;,")
 _MONO_BODY = 0.5  # of the body's lines in a monospaced font: a typewritten document
 _TITLE_INDENT = 2  # ems a cover's centred title is set in from the headings' margin
+_MARGIN_SHARE = 0.05  # of the body's lines that start at the text's margin, at least
 
 
 def _monospaced_body(pages: list[Page], body: Body) -> bool:
@@ -1026,3 +1027,55 @@ def _over_numbered_chapters(
             if section_number(above.text) is None:
                 return False  # (not the second line of a wrapped chapter heading)
     return bool(margins) and first.left >= min(margins) + _TITLE_INDENT * size
+
+
+def _text_margin(pages: list[Page], body: Body) -> float:
+    """The text's left margin: the leftmost place where many lines of the body's size start
+    (one in twenty: a list's indent may hold more of them, a stray line fewer)."""
+    starts = Counter(
+        round(line.left) for page in pages if not page.garbage for line in page.lines
+        if abs(line.size - body.size) < 0.5
+    )  # fmt: skip
+    least = _MARGIN_SHARE * sum(starts.values())
+    return float(min((left for left, n in starts.items() if n >= least), default=0))
+
+
+def _without_figure_labels(
+    candidates: list[_Candidate], pages: list[Page], skip: set[Key], body: Body
+) -> list[_Candidate]:
+    """Without the labels of drawings in a document whose headings are numbered: unnumbered
+    lines in a type no numbered heading has (RTKLIB's figures in Times and Arial at 10-11 pt
+    among sections in Lucida Sans at 12 and 14 pt, a formula's bold symbols), set in and with
+    no prose after them (:func:`_figure_label`). A centred heading in a numbered heading's type
+    stays (GeoBase's ``Point Events`` over its diagram)."""
+    numbered = {(round(c.size), c.bold) for c in candidates if c.number is not None}
+    if not numbered:
+        return candidates
+    margin = _text_margin(pages, body)
+    by_index = {page.index: page for page in pages}
+    return [
+        c
+        for c in candidates
+        if c.number is not None
+        or (round(c.size), c.bold) in numbered
+        or not _figure_label(by_index[c.key[0]], c.key[1], skip, margin, body)
+    ]
+
+
+def _figure_label(page: Page, i: int, skip: set[Key], margin: float, body: Body) -> bool:
+    """A line set in from the text's margin by two ems or more, after which comes no line of
+    prose and nothing at the margin (or nothing at all): a label in a drawing (``Phase`` /
+    ``Center`` / ``Antenna``, ``Mass Center of`` / ``Satellite``), a formula's line. A centred
+    heading has text under it (``Abstract`` over a paragraph, ``Contents`` over its entries at
+    the margin)."""
+    line = page.lines[i]
+    if line.left < margin + _TITLE_INDENT * body.size:
+        return False
+    after = next(
+        (page.lines[j] for j in range(i + 1, len(page.lines)) if (page.index, j) not in skip),
+        None,
+    )
+    if after is None:
+        return True
+    at_margin = abs(after.left - margin) < body.size
+    return not at_margin and words(after.text) < _PROSE_WORDS

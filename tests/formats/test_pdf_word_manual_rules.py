@@ -143,3 +143,34 @@ def test_a_first_pages_heading_at_the_chapters_margin_is_not_the_title() -> None
     chapters = [[(f"{n} Chapter {name}", BOLD, 16), *paragraph()] for n, name in enumerate("AB", 1)]
     found, title = converted([first, *chapters])
     assert title == "" and found[0] == "# Preface"
+
+
+def test_a_drawings_labels_in_a_type_no_numbered_heading_has_are_not_headings() -> None:
+    # RTKLIB p175: 'Mass Center of' / 'pcv' in a figure among sections numbered in another type
+    figure: list[Spec] = [
+        ("Mass Center of", "Helvetica", 12, 200, MARGIN + 200),
+        ("pcv", *BODY, 215, MARGIN + 100),
+        ("Nadir Angle", "Helvetica", 12, 240, MARGIN + 250),
+        ("Satellite", *BODY, 255, MARGIN + 260),
+    ]
+    page: list[Spec] = [("7.8 Precise Point Positioning", BOLD, 14), *paragraph(), *figure]
+    page += paragraph(300)
+    last = [("7.9 Ambiguity Resolution", BOLD, 14), *paragraph()]
+    found = headings([page, last])
+    assert found == ["## 7.8 Precise Point Positioning", "## 7.9 Ambiguity Resolution"]
+
+
+def test_a_centred_unnumbered_heading_over_short_lines_at_the_margin_stays() -> None:
+    # RTKLIB p1's 'Contents' over its entries at the margin, in a manual whose lines of text
+    # mostly start further in (its lists): the margin is the leftmost common start, not the most
+    entries: list[Spec] = [
+        (f"{n} Chapter {name} ........ {n + 1}", *BODY) for n, name in enumerate("AB", 1)
+    ]
+    page: list[Spec] = [("Contents", "Helvetica", 12, MARGIN, MARGIN + 200), *entries]
+    items: list[Spec] = [
+        (f"- item {n} of the list", *BODY, 200 + 15 * n, MARGIN + 30) for n in range(12)
+    ]
+    chapters = [
+        [(f"{n} Chapter {name}", BOLD, 14), *paragraph(), *items] for n, name in enumerate("AB", 1)
+    ]
+    assert headings([page, *chapters])[0] == "## Contents"
