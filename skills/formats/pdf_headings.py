@@ -468,7 +468,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     )
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     candidates = _apart(_uncrowded(found, body))
-    kept = _consistent([c for c in candidates if not c.rotated])
+    turned = _turned_pages(pages)
+    kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
@@ -1079,3 +1080,15 @@ def _figure_label(page: Page, i: int, skip: set[Key], margin: float, body: Body)
         return True
     at_margin = abs(after.left - margin) < body.size
     return not at_margin and words(after.text) < _PROSE_WORDS
+
+
+def _turned_pages(pages: list[Page]) -> set[int]:
+    """Pages whose lines are mostly set at an angle: a landscape page (RTKLIB's p179, a wide
+    table turned on its side under ``Appendix F GNSS Signal Specifications``). There a line at
+    the page's angle is upright to its reader, and may head the page like any other; elsewhere
+    a line at an angle is a watermark or a margin's label."""
+    return {
+        page.index
+        for page in pages
+        if page.lines and sum(line.rotated for line in page.lines) * 2 > len(page.lines)
+    }

@@ -174,3 +174,21 @@ def test_a_centred_unnumbered_heading_over_short_lines_at_the_margin_stays() -> 
         [(f"{n} Chapter {name}", BOLD, 14), *paragraph(), *items] for n, name in enumerate("AB", 1)
     ]
     assert headings([page, *chapters])[0] == "## Contents"
+
+
+def test_a_heading_on_a_page_turned_on_its_side_is_a_heading() -> None:
+    # RTKLIB p179: a landscape page (every line at 90 degrees) under 'Appendix F ...'
+    word = next(_WORDS)
+    turned: list[Spec] = [("Appendix F Signal Specifications", BOLD, 14, 700, MARGIN, 90)]
+    turned += [
+        (f"The {word} table turned on its side runs on over a full line, row {n}.", *BODY, 700,
+         MARGIN + 30 + 15 * n, 90)
+        for n in range(6)
+    ]  # fmt: skip
+    first = [("Appendix E Models", BOLD, 14), *paragraph()]
+    found = headings([first, turned, [("Appendix G Errata", BOLD, 14), *paragraph()]])
+    assert found == [
+        "# Appendix E Models",
+        "# Appendix F Signal Specifications",
+        "# Appendix G Errata",
+    ]
