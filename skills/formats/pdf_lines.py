@@ -61,6 +61,12 @@ _BOLD_NAME = re.compile(
 _REGULAR_NAME = re.compile(
     r"(?:roman|regular|regu|book|light|italic|ital|oblique)(?:mt|ps)?$", re.IGNORECASE
 )
+#: A standard face's bare name is its regular face (``Helvetica``, ``Arial``, ``ArialMT``): the
+#: bold one says so (``Helvetica-Bold``, ``Arial-BoldMT``).
+_PLAIN_NAME = re.compile(
+    r"^(?:\w{6}\+)?(?:helvetica|arial(?:mt)?|courier(?:new(?:psmt)?)?|timesnewromanpsmt)$",
+    re.IGNORECASE,
+)
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
 _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
@@ -397,8 +403,10 @@ def regular_by_name(font: str) -> bool:
     [True, True, True]
     >>> [regular_by_name(n) for n in ("Times-Bold", "Calibri", "CMR10", "")]
     [False, False, False, False]
+    >>> [regular_by_name(n) for n in ("Helvetica", "ABCDEF+ArialMT", "Arial-BoldMT", "Arial,Bold")]
+    [True, True, False, False]
     """
-    return bool(_REGULAR_NAME.search(font))
+    return bool(_REGULAR_NAME.search(font) or _PLAIN_NAME.match(font))
 
 
 def _cells(
