@@ -18,6 +18,9 @@ from collections.abc import Sequence
 #: What would turn a line of plain text into a block it is not: a heading, a quote, a fence, a
 #: table row (a list marker is left alone: in a slide or a PDF it almost always is a list).
 _LINE_SYNTAX = re.compile(r"^([ \t]*)(#|>|```|~~~|\|)", re.MULTILINE)
+#: A line drawn with dashes or equals signs alone (a rule typed under a table's header, a table
+#: cell's lone ``-``): under a line of text it would make that line a setext heading.
+_UNDERLINE = re.compile(r"^([ \t]*)([-=])(?=[-=]*[ \t]*$)", re.MULTILINE)
 
 
 def cell(value: object) -> str:
@@ -46,10 +49,17 @@ def heading(level: int, text: str) -> str:
 
 def plain(text: str) -> str:
     """Text that reads as a paragraph, not as Markdown syntax: a line that would open a heading,
-    a quote, a fence or a table is escaped.
+    a quote, a fence or a table is escaped, and so is a line of dashes or equals signs alone,
+    which would make the line above it a heading (RTKLIB's typed rules under a table's header).
 
     >>> print(plain("# not a heading\\n1. step"))
     \\# not a heading
     1. step
+    >>> print(plain("Message GPS Galileo\\n-----------\\nQZSSRAW-SUBFRAMEB\\n-\\n- an item"))
+    Message GPS Galileo
+    \\-----------
+    QZSSRAW-SUBFRAMEB
+    \\-
+    - an item
     """
-    return _LINE_SYNTAX.sub(r"\1\\\2", text)
+    return _UNDERLINE.sub(r"\1\\\2", _LINE_SYNTAX.sub(r"\1\\\2", text))

@@ -232,3 +232,34 @@ def test_the_word_made_manuals_keep_their_measured_headings_sections_and_titles(
     recall, precision, in_section, titles = MANUAL_FLOORS
     assert shares["recall"] >= recall and shares["precision"] >= precision
     assert shares["in_section"] >= in_section and total.titles_right >= titles
+
+
+def test_a_typed_rule_under_a_line_does_not_make_it_a_section() -> None:
+    # RTKLIB p126: 'Message GPS GLOASS ...' over a row of dashes, 'QZSSRAW-SUBFRAMEB' over a
+    # table cell's lone '-': Markdown would read each as a setext heading
+    from skills.chunking import document_sections
+
+    page: list[Spec] = [
+        ("D.2 Supported Receiver Messages", BOLD, 14),
+        *paragraph(),
+        (
+            "Message type numbers of GPS, GLONASS, Galileo, QZSS, BeiDou and SBAS in RTCM 3",
+            *BODY,
+            200,
+        ),
+        ("-" * 80, *BODY, 212),
+        (
+            "RAWWAAS-FRAMEB, RAWSBAS-FRAMEB, QZSS-RAWEPHEMB, QZSSRAW-SUBFRAMEB, GALCLOCKB",
+            *BODY,
+            240,
+        ),
+        ("-", *BODY, 252),
+        *paragraph(280),
+    ]
+    last = [("D.3 Supported Signal IDs", BOLD, 14), *paragraph()]
+    file = read_file(make_pdf([page, last]), "manual.pdf")
+    sections = document_sections(file.text, file.title, file.markup)
+    assert [s.title for s in sections] == [
+        "D.2 Supported Receiver Messages",
+        "D.3 Supported Signal IDs",
+    ]
