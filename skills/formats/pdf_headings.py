@@ -755,6 +755,8 @@ def _defines(page: Page, last: int, body: Body) -> bool:
     close = 0 < below.top - line.top <= line.size * 2
     if not close or below.left < line.left + _TERM_INDENT * line.size:
         return False
+    if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
+        return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
     after = page.lines[last + 2] if last + 2 < len(page.lines) else None
     return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
 
