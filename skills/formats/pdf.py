@@ -59,10 +59,11 @@ from skills.formats.pdf_headings import (
     is_cover,
     meaningful_title,
     normalised,
+    printed,
     section_number,
     with_bookmarked_types,
 )
-from skills.formats.pdf_lines import Page, read_page
+from skills.formats.pdf_lines import Page, read_page, trusted_weights
 from skills.formats.pdf_tables import last_header, tables
 from skills.formats.pdf_tags import tagged_headings
 
@@ -130,6 +131,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             pages.append(read_page(page, index))
         finally:
             page.close()
+    pages = trusted_weights(pages)
     unreadable = _unreadable(pages)
     if unreadable:
         one = len(unreadable) == 1
@@ -183,6 +185,8 @@ def _structure(
     body = body_type(pages)
     title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
+    if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
+        title = metadata = ""  # a stale metadata title: another version's, another document's
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown

@@ -5,8 +5,14 @@ either (a) the same words, digits aside, sit at an edge on at least half of the 
 is a page's first or last line, at a place (the same distance from the top, within 2 pt) that
 holds an edge line on at least half of the pages, and its words, digits aside, are at that place
 on three pages at least (a running header that names the current chapter changes with it; a
-table's header repeated atop each page it continues on), or it is a page number. Documents of
-fewer than three pages have no furniture: nothing repeats enough to tell.
+table's header repeated atop each page it continues on), or it is a page number, or it opens or
+ends with the page's number, the same offset from the page's index as on three pages at least
+and a quarter of them (``CHAPTER 3. GPLINK 42`` on the one or two pages of a short chapter; the
+numbers of three sections opening three pages can share an offset by chance). Documents of
+fewer than three pages have no furniture: nothing repeats enough to tell, except line numbers
+down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...): five numbers
+or more, each one more than the last, one under the other, alone on their lines, are furniture
+on any page, and the edges are read past them.
 
 >>> from skills.formats.pdf_lines import Line, Page
 >>> def page(i, *texts):
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 
 from skills.formats.pdf_lines import Page
 
@@ -32,6 +39,11 @@ _PAGE_NUMBER = re.compile(
 _EDGE = 2  # lines at each end of a page that may be furniture
 _TOLERANCE = 2.0  # points: the same place on two pages
 _AGAIN = 3  # pages a running line's words are at its place on (a chapter's running header)
+_BARE_NUMBER = re.compile(r"^\d{1,4}$")
+_NUMBERED = 5  # line numbers in a row down a margin
+_NUMBERED_SHARE = 0.25  # of the pages: a running header's page number at one offset
+_OPENING = re.compile(r"^(\d{1,4})\b(?![.,]\d)")
+_CLOSING = re.compile(r"(?<![\d.,])(\d{1,4})$")
 
 
 def masked(text: str) -> str:
@@ -41,49 +53,121 @@ def masked(text: str) -> str:
 
 def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     """(page index, line index) of every furniture line."""
+    numbering = {(page.index, i) for page in pages if not page.garbage for i in line_numbers(page)}
     with_text = [page for page in pages if page.lines and not page.garbage]
     if len(with_text) < 3:
-        return set()
+        return numbering
     half = len(with_text) / 2
-    edges = [(page, i) for page in with_text for i in _edge_indices(len(page.lines))]
+    kept = {
+        page.index: [i for i in range(len(page.lines)) if (page.index, i) not in numbering]
+        for page in with_text
+    }
+    edges = [Edge(page, i, at < _EDGE, at in (0, len(kept[page.index]) - 1))
+             for page in with_text for at, i in _edge_indices(kept[page.index])]  # fmt: skip
     by_words: dict[str, set[int]] = defaultdict(set)
-    for page, i in edges:
-        by_words[masked(page.lines[i].text)].add(page.index)
+    for edge in edges:
+        by_words[masked(edge.page.lines[edge.i].text)].add(edge.page.index)
     places = _places(edges)
-    found: set[tuple[int, int]] = set()
-    for page, i in edges:
+    offsets = _page_offsets(edges)
+    numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
+    found: set[tuple[int, int]] = set(numbering)
+    for edge in edges:
+        page, i = edge.page, edge.i
         line = page.lines[i]
         words = masked(line.text)
         if len(by_words[words]) >= half:
             found.add((page.index, i))
             continue
-        if i not in (0, len(page.lines) - 1):
+        if not edge.outer:
             continue
-        near_pages, near_words = places[_place(page, i)]
+        near_pages, near_words = places[_place(edge)]
         repeated = near_words[words] >= _AGAIN or _PAGE_NUMBER.match(line.text)
-        if len(near_pages) >= half and repeated:
+        numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
+        if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found
 
 
-def _edge_indices(count: int) -> list[int]:
-    """Indices of the first and the last ``_EDGE`` lines of a page of ``count`` lines."""
-    return sorted(set(range(min(_EDGE, count))) | set(range(max(0, count - _EDGE), count)))
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A line among a page's first or last lines (``outer``: the very first or last one)."""
+
+    page: Page
+    i: int
+    top: bool
+    outer: bool
 
 
-def _place(page: Page, i: int) -> tuple[bool, int]:
+def line_numbers(page: Page) -> list[int]:
+    """Indices of the lines that number the page's lines down a margin: five bare numbers or
+    more, each one more than the one above it and under it, at the same edge (to an em).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> lines = [Line(0, str(n), 12, 400, False, True, 70.0 + 24 * n, 52.0) for n in range(1, 7)]
+    >>> line_numbers(Page(0, (*lines, Line(0, "7 days", 12, 400, False, True, 90, 90)), 9, False,
+    ...                   False))
+    [0, 1, 2, 3, 4, 5]
+    """
+    numbers = sorted(
+        (line.top, i) for i, line in enumerate(page.lines) if _BARE_NUMBER.match(line.text)
+    )
+    found: list[int] = []
+    run: list[int] = []
+    for _, i in numbers:
+        line = page.lines[i]
+        if run:
+            above = page.lines[run[-1]]
+            goes_on = int(line.text) == int(above.text) + 1 and line.top > above.top
+            if goes_on and abs(line.left - above.left) <= line.size:
+                run.append(i)
+                continue
+            if len(run) >= _NUMBERED:
+                found += run
+        run = [i]
+    if len(run) >= _NUMBERED:
+        found += run
+    return sorted(found)
+
+
+def _edge_indices(kept: list[int]) -> list[tuple[int, int]]:
+    """(place among the kept lines, line index) of the first and last ``_EDGE`` kept lines."""
+    count = len(kept)
+    places = sorted(set(range(min(_EDGE, count))) | set(range(max(0, count - _EDGE), count)))
+    return [(at, kept[at]) for at in places]
+
+
+def _place(edge: Edge) -> tuple[bool, int]:
     """Which edge (top: among the first lines) and how far from the top, in 2 pt steps."""
-    return i < _EDGE, round(page.lines[i].top / _TOLERANCE)
+    return edge.top, round(edge.page.lines[edge.i].top / _TOLERANCE)
+
+
+def _offsets(edge: Edge) -> list[int]:
+    """The numbers opening or closing the line, less the page's index: a page number's offset."""
+    text = edge.page.lines[edge.i].text.strip()
+    found = [_OPENING.match(text), _CLOSING.search(text)]
+    return [int(m.group(1)) - edge.page.index for m in found if m is not None]
+
+
+def _page_offsets(edges: list[Edge]) -> dict[tuple[bool, int], int]:
+    """(top edge?, offset) -> on how many pages the outer line there carries the page's number
+    at that offset from its index."""
+    counts: dict[tuple[bool, int], int] = defaultdict(int)
+    for edge in edges:
+        if edge.outer:
+            for offset in set(_offsets(edge)):
+                counts[(edge.top, offset)] += 1
+    return counts
 
 
 def _places(
-    edges: list[tuple[Page, int]],
+    edges: list[Edge],
 ) -> dict[tuple[bool, int], tuple[set[int], dict[str, int]]]:
     """Each place (top or bottom edge, distance from the top in 2 pt steps) -> the pages with an
     edge line there (a neighbouring step counts too) and how often each masked text sits there."""
     exact: dict[tuple[bool, int], tuple[set[int], dict[str, int]]] = {}
-    for page, i in edges:
-        pages, words = exact.setdefault(_place(page, i), (set(), defaultdict(int)))
+    for edge in edges:
+        page, i = edge.page, edge.i
+        pages, words = exact.setdefault(_place(edge), (set(), defaultdict(int)))
         pages.add(page.index)
         words[masked(page.lines[i].text)] += 1
     merged: dict[tuple[bool, int], tuple[set[int], dict[str, int]]] = {}

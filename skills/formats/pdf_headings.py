@@ -10,28 +10,43 @@ are those of most characters; a line is a heading when it is set larger (by 12 %
 bolder than the body, whole (not a bold word opening a paragraph), short (at most 14 words and
 120 characters), mostly letters, does not end like a sentence or a label (``.``, ``,``, ``;``,
 ``:``), is followed by text of body size or a full line of smaller prose (a label in a diagram
-is followed by smaller, short labels), is not repeated three times in the document, is not a
-date, a caption, a table row (words over an em and a half apart) or an entry of a table of
-contents (dot leaders; a page of lines ending in page numbers). A line in body type is a heading
-only by its numbering: ``3.1.1 Logical view`` right after a heading numbered ``3.1`` or a
-sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``, ``2.`` that start again at
-``1.`` are a numbered list, not chapters. A run of two or three heading lines of one type is one
-heading set over several lines when a line goes on in the next (it starts in lower case, or this
-one ends on ``and``, ``of``..., or the next is set in by an em: a hanging indent, a centred
-title's shorter line); a ``Chapter 3`` line opens the heading under it. A page that would have
-more than eight headings is a form or a diagram: its bold labels are no headings; nor is a line
-set at an angle (a watermark). Levels come from the numbering depth when most headings are
-numbered (an unnumbered one takes the level of numbered ones of its type), else from the rank of
-the type (larger first, bolder first).
+is followed by smaller, short labels; a page's first line that is its largest, over a chart's
+figures, needs no text under it: a slide's title), is not repeated three times in the document,
+is not a date, a line of syntax (``=``, braces, ``[ ``, a function's signature), a term over its
+definition set in by two ems (a man page's tag; a listing of declarations under a label is no
+definition), a caption, a list item (``•``, ``-``, ``■`` and the lines set in under its text: a
+slide's large bullets), a table row (words over an em and a half apart) or an entry of a table
+of contents (dot leaders; a page whose lines, a third of them or more, end in page numbers), and
+heads something: a line of text or a heading of its type or smaller comes before the next larger
+heading (a chart's label at a page's foot heads nothing). On a page with form fields a one-word
+bold line is a field's label. A document that sets nothing larger or bolder than its text (no
+candidate at all) is headed by its lines in capitals of the body's type at the text's left edge,
+with space above them and text under them (an article's small capitals), two at least. A line in
+body type is a heading only by its numbering: ``3.1.1 Logical view`` right after a heading
+numbered ``3.1`` or a sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``,
+``2.`` that start again at ``1.`` are a numbered list, not chapters. A run of two or three
+heading lines of one type is one heading set over several lines when a line goes on in the next
+(it starts in lower case, or this one ends on ``and``, ``of``..., or on a Japanese particle,
+``の``, ``は``..., or the next is set in by an em: a hanging indent, a centred title's shorter
+line, but not a line set in under a short one; CJK lines join with no space); a ``Chapter 3``
+line opens the heading under it, and so does a short label ending in a colon right over a line
+in its type (``Example 1:`` / ``Tasting notes``); a line whose next line, in its type and with
+no gap, ends a sentence is that sentence's first line (a slide's callout). A page that would
+have more than eight headings is a form or a diagram: its bold labels are no headings (its
+larger lines stay, when few enough); nor is a line set at an angle (a watermark). Levels come
+from the numbering depth when most headings are numbered (an unnumbered one takes the level of
+numbered ones of its type), else from the rank of the type (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
 
 **Title**: the metadata title when it is a real one (not ``Microsoft Word - report.docx``,
-``untitled``, a file name or an identifier such as ``CrashOH1M5``), else the first page's
-largest line when it is larger than any line elsewhere (a title page's title, set over up to
-three lines that run on); a metadata title that names a smaller line of the first page than the
-title it shows names a section, and the shown title is the document's.
+``untitled``, a file name or path, or an identifier such as ``CrashOH1M5``), else the first
+page's largest line when it is larger than any line elsewhere (a title page's title, set over up
+to three lines that run on; of two lines about as large, not the one the running headers name:
+a journal's banner); a metadata title that names a smaller line of the first page than the
+title it shows names a section, and one whose words the first page of a longer file mostly does
+not print is stale (another version's): the shown title is the document's.
 """
 
 from __future__ import annotations
@@ -59,11 +74,17 @@ _DATE = re.compile(
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+_VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
-_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；")
+_TOC_SHARE = 3  # a contents page: a third of its lines or more end in a page number
+#: A list item's mark: a bullet, a dash or a square, then a space.
+_ITEM = re.compile(r"^[•◦▪‣●○■□◆◇➢➤▶►✓✔\-–—*·][ \t\u3000]")
+_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；", "、", "：", "=")
+_FULL_STOPS = (".", "。", "!", "！")
+_CJK_JOINING = frozenset("のはがをにでとへもや")  # Japanese particles: the phrase goes on
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
@@ -87,6 +108,16 @@ _RUN = 3  # unnumbered headings in a row with no text between: labels, not headi
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
+_RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
+_NAMED = 8  # characters a line needs before it can name what a running header names
+_NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
+_APART = 1.6  # the page's line spacing: space above a line in capitals that heads a part
+_CAPITAL_WORDS = 10
+_CODE_MARKS = ("=", "{", "}", "[ ")  # a line of syntax or code, not a title
+#: A function's signature or call: ``srand()``, ``index(s : string, t : string): int``.
+_SIGNATURE = re.compile(r"\w\([^)]*[,:][^)]*\)|\w\(\)")
+_TERM_INDENT = 2  # ems a definition is set in under its term
+_LABEL_WORDS = 4  # words of a label that opens a heading (``Example 1:``, ``Part II:``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +201,14 @@ def meaningful_title(title: str | None) -> str:
     ('', '')
     >>> meaningful_title("Introduction"), meaningful_title("e-Government")
     ('Introduction', 'e-Government')
+    >>> meaningful_title(r"C:\\d\\tex\\SAMPLE.DVI"), meaningful_title("/home/ann/report")
+    ('', '')
     """
     title = " ".join((title or "").split())
     if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
         return ""
+    if "\\" in title or title.startswith("/"):
+        return ""  # a file's path: C:\d\df\tex\SAMPLE.DVI
     if " " not in title and (
         any(c.isdigit() for c in title) or "_" in title or ("-" in title and title.islower())
     ):
@@ -197,7 +232,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     ]
     if not lines:
         return "", []
-    size = max(line.size for _, line in lines)
+    size = _title_size(pages, skip, page, lines)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
          if (other.index, i) not in skip and not line.rotated),
@@ -205,7 +240,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     )  # fmt: skip
     if size < body.size * 1.3 or (size < elsewhere + 0.5 and not is_cover(page, body)):
         return "", []
-    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)
+    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)  # not a banner
     run = [lines[first]]
     for i, line in lines[first + 1 : first + 3]:
         above = run[-1][1]
@@ -214,10 +249,64 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         if not (_goes_on(above.text, line.text) or _hangs(above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
-    text = " ".join(line.text for _, line in run)
+    text = joined_lines(line.text for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _title_size(
+    pages: list[Page], skip: set[Key], page: Page, lines: list[tuple[int, Line]]
+) -> float:
+    """The size of the first page's largest line; but when lines of about that size (to 5 %)
+    include one that the running headers name and one they do not, the largest of those they do
+    not name: the first is a journal's banner over the article's title."""
+    size = max(line.size for _, line in lines)
+    near = [line for _, line in lines if line.size >= size * _NEAR_SIZE]
+    running = [normalised(line.text) for line in _furniture_lines(pages, skip, page)]
+    named = [_named_in(line, running) for line in near]
+    if any(named) and not all(named):
+        return max(line.size for line, banner in zip(near, named, strict=True) if not banner)
+    return size
+
+
+def _furniture_lines(pages: list[Page], skip: set[Key], first: Page) -> list[Line]:
+    """The running headers and footers of the pages after ``first`` (a few of each)."""
+    by_index = {page.index: page for page in pages}
+    found = [
+        by_index[index].lines[i]
+        for index, i in sorted(skip)
+        if index != first.index and index in by_index and i < len(by_index[index].lines)
+    ]
+    return found[:_RUNNING_SAMPLE]
+
+
+def _named_in(line: Line, running: list[str]) -> bool:
+    """The line names what the running headers name: a journal's banner over an article
+    (``Solar Energy Materials & Solar Cells``, in ``Y. Özen et al. / Solar Energy Materials &
+    Solar Cells 137 (2015) 1-5``), a series or a company, not the document."""
+    words = normalised(line.text)
+    return len(words) >= _NAMED and any(words in header for header in running)
+
+
+def printed(title: str, page: Page) -> bool:
+    """Most of the title's words are on the page (a stale metadata title names another version
+    or another document: ``Gutenprint 5.0 User's Manual and Release Notes`` over a first page
+    reading ``Gutenprint 5.2`` / ``User's Manual``).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> page = Page(0, (Line(0, "Gutenprint 5.2", 32, 400, True, True, 300, 200),
+    ...                 Line(0, "User's Manual", 24, 400, True, True, 340, 230)), 30, False, False)
+    >>> printed("Gutenprint 5.0 User's Manual and Release Notes", page)
+    False
+    >>> printed("Gutenprint 5.2 User's Manual", page)
+    True
+    """
+    text = normalised(" ".join(line.text for line in page.lines))
+    shown = set(text.split())
+    wanted = normalised(title).split()
+    found = sum(word in shown or (bool(_CJK.search(word)) and word in text) for word in wanted)
+    return found * 4 >= len(wanted) * 3
 
 
 def is_cover(page: Page, body: Body) -> bool:
@@ -251,7 +340,22 @@ def from_bookmarks(
 
 
 def _joined(page: Page, start: int, count: int) -> str:
-    return " ".join(" ".join(line.text for line in page.lines[start : start + count]).split())
+    return joined_lines(line.text for line in page.lines[start : start + count])
+
+
+def joined_lines(texts: Iterable[str]) -> str:
+    """Lines of one heading as one: a space between them, none between two CJK characters (a
+    line of ideographs wraps with no space to break at).
+
+    >>> joined_lines(["Amendments to", "Recordings"]), joined_lines(["記事からの", "発見"])
+    ('Amendments to Recordings', '記事からの発見')
+    """
+    out = ""
+    for text in texts:
+        text = " ".join(text.split())
+        cjk = bool(out) and bool(_CJK.match(out[-1:]) and _CJK.match(text[:1]))
+        out = f"{out}{text}" if cjk or not out else f"{out} {text}"
+    return out
 
 
 def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
@@ -358,15 +462,107 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = Counter(
         normalised(line.text) for page in pages if not page.garbage for line in page.lines
     )
-    candidates = _apart(_uncrowded(_candidates(pages, body, skip, counts)))
-    return _levels(_consistent([c for c in candidates if not c.rotated]))
+    found = _candidates(pages, body, skip, counts)
+    candidates = _apart(_uncrowded(found, body))
+    kept = _consistent([c for c in candidates if not c.rotated])
+    if not found:  # nothing set larger or bolder, not even a form's labels
+        kept = _capitals_apart(pages, body, skip, counts)
+    return _levels(_heading_text(pages, kept, skip, body))
 
 
-def _uncrowded(candidates: list[_Candidate]) -> list[_Candidate]:
-    """Without the pages that would have more than eight headings: a form's field labels, a
-    poster's or a diagram's captions (a page of prose has a few at most; 5 in the corpus)."""
+def _capitals_apart(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """In a document that sets no heading larger or bolder than its text, the lines in capitals
+    of the body's type, at the text's left edge, with a line's space and more above them and
+    text under them (an article's small capitals: ``SAMPLE DESIGN``); two at least, or none."""
+    found: list[_Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible or len(page.lines) < 3:
+            continue
+        lines = page.lines
+        spacing = _spacing(page, body)
+        edge = min((ln.left for ln in lines if abs(ln.size - body.size) < 0.5), default=0.0)
+        for i in range(1, len(lines) - 1):
+            line, above, below = lines[i], lines[i - 1], lines[i + 1]
+            if (page.index, i) in skip or not _capitals(line, body, counts):
+                continue
+            apart = line.top - above.top >= _APART * spacing and below.top > line.top
+            if apart and abs(line.left - edge) <= 1 and abs(below.size - body.size) < 0.5:
+                found.append(
+                    _Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
+                )
+    return found if len(found) >= 2 else []
+
+
+def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:
+    letters = [char for char in line.text if char.isalpha()]
+    return (
+        abs(line.size - body.size) < 0.5
+        and len(letters) >= 4
+        and all(char.isupper() for char in letters)
+        and words(line.text) <= _CAPITAL_WORDS
+        and _heading_like(line, counts)
+    )
+
+
+def _spacing(page: Page, body: Body) -> float:
+    """The page's usual distance from one line of text to the next."""
+    gaps = sorted(
+        below.top - above.top
+        for above, below in zip(page.lines, page.lines[1:], strict=False)
+        if abs(above.size - body.size) < 0.5 and 0 < below.top - above.top < 3 * body.size
+    )
+    return gaps[len(gaps) // 2] if gaps else body.size * 1.2
+
+
+def _heading_text(
+    pages: list[Page], candidates: list[_Candidate], skip: set[Key], body: Body
+) -> list[_Candidate]:
+    """Without the headings that head nothing: a line of text, or a heading in its type or
+    smaller (``Appendix`` over ``A FASTA Makefile options``), must follow a heading before a
+    larger one or the document's end (a chart's label at a page's foot, ``ラビン首相暗殺``,
+    right before the next slide's title)."""
+    order = [
+        (page.index, i)
+        for page in pages
+        if not page.garbage
+        for i in range(len(page.lines))
+        if (page.index, i) not in skip
+    ]
+    position = {key: n for n, key in enumerate(order)}
+    by_index = {page.index: page for page in pages}
+    kept: list[_Candidate] = []
+    for n, candidate in enumerate(candidates):
+        start = position.get(candidate.key)
+        following = candidates[n + 1] if n + 1 < len(candidates) else None
+        end = position.get(following.key, len(order)) if following is not None else len(order)
+        between = order[start + candidate.lines : end] if start is not None else []
+        text = [key for key in between if _text(by_index[key[0]].lines[key[1]], body)]
+        empty = start is not None and not text
+        if empty and (following is None or following.size > candidate.size + 0.5):
+            continue
+        kept.append(candidate)
+    return kept
+
+
+def _uncrowded(candidates: list[_Candidate], body: Body) -> list[_Candidate]:
+    """Without the lines of the body's size on a page that would have more than eight headings
+    (a form's field labels, a poster's or a diagram's captions, a manual's bold entry names: a
+    page of prose has a few at most); the page's larger lines stay when few enough (the man
+    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
     per_page = Counter(candidate.key[0] for candidate in candidates)
-    return [c for c in candidates if per_page[c.key[0]] <= _CROWDED]
+    larger = Counter(c.key[0] for c in candidates if _larger(c.size, body))
+    return [
+        c
+        for c in candidates
+        if per_page[c.key[0]] <= _CROWDED
+        or (_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+    ]
+
+
+def _larger(size: float, body: Body) -> bool:
+    return size >= body.size * _LARGER and size - body.size >= _LARGER_POINTS
 
 
 def _candidates(
@@ -378,26 +574,43 @@ def _candidates(
             continue
         lines = page.lines
         toc_entries = sum(bool(_ENDS_TOC_ENTRY.search(line.text)) for line in lines)
+        contents = toc_entries >= 3 and toc_entries * _TOC_SHARE >= len(lines)
+        top = _page_title(page, skip)
         i = 0
         while i < len(lines):
             line = lines[i]
             strong = _prominent(line, body)
-            if (page.index, i) in skip or not _heading_like(line, counts):
+            label = strong and _label_over_name(page, i, skip, counts)
+            if (page.index, i) in skip or not (label or _heading_like(line, counts)):
                 i += 1
                 continue
+            if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
+                i += 1
+                continue  # an item's next line; a form's one-word label (Amount, Signature)
             number = section_number(line.text)
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
                 continue
-            if toc_entries >= 3 and _ENDS_TOC_ENTRY.search(line.text):
+            if contents and _ENDS_TOC_ENTRY.search(line.text):
                 i += 1
                 continue
-            count = _run(page, i, line, body, skip, counts) if strong else 1
+            count = 2 if label else _run(page, i, line, body, skip, counts) if strong else 1
+            if number is None and _defines(page, i + count - 1, body):
+                i += count  # a term over its definition, set in under it (a man page's tag)
+                continue
+            if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
+                i += count + 1  # the first line of a sentence set large (a slide's callout)
+                continue
             block = _block(page, i, line, skip)
             if number is None and block >= _RUN and block > count:
                 i += block  # three lines or more of one type: an address, a cover's lines
                 continue
-            if number is None and not _followed_by_text(page, i + count - 1, body):
+            over_chart = i == top and _figures_follow(page, i + count)
+            if (
+                number is None
+                and not over_chart
+                and not _followed_by_text(page, i + count - 1, body)
+            ):
                 i += 1
                 continue
             start, count = _chapter_start(page, i, count, skip)
@@ -422,6 +635,60 @@ def _prominent(line: Line, body: Body) -> bool:
     return larger or (heavier and line.size >= body.size * 0.9)
 
 
+def _figures_follow(page: Page, i: int) -> bool:
+    """The line at ``i`` is a figure alone (``0.05``, ``1995``): a chart's axis begins there."""
+    if i >= len(page.lines):
+        return False
+    text = page.lines[i].text.replace(" ", "")
+    return bool(text) and not any(char.isalpha() for char in text)
+
+
+def _page_title(page: Page, skip: set[Key]) -> int | None:
+    """The page's first line when it is the page's largest: over a chart's figures (a slide's
+    title), it heads the page even though no text follows it."""
+    kept = [i for i, ln in enumerate(page.lines) if (page.index, i) not in skip and not ln.rotated]
+    if not kept:
+        return None
+    first = page.lines[kept[0]]
+    if all(page.lines[i].size < first.size - 0.5 for i in kept[1:]):
+        return kept[0]
+    return None
+
+
+def _label_over_name(page: Page, i: int, skip: set[Key], counts: Counter[str]) -> bool:
+    """A label ending in a colon right over a heading line in its type: the two are one heading
+    (``Example 1:`` / ``Tasting notes using padding, string tabs and multi-columns``)."""
+    line = page.lines[i]
+    if not line.text.rstrip().endswith(":") or i + 1 >= len(page.lines):
+        return False
+    below = page.lines[i + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold and line.uniform
+    close = 0 < below.top - line.top <= line.size * 1.6
+    short = words(line.text) <= _LABEL_WORDS
+    return (
+        same
+        and close
+        and short
+        and (page.index, i + 1) not in skip
+        and _heading_like(below, counts)
+    )
+
+
+def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a list item above it: set in past the item's mark, as are the
+    lines between (``• いかにして頻度の少ない単語の字句`` / ``的な情報を学習するか？``)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above = lines[j]
+        if abs(above.size - line.size) > 0.5:
+            return False
+        if _ITEM.match(above.text.strip()) and above.left < line.left - 1:
+            return True
+        if abs(above.left - line.left) > 1:
+            return False  # not a line of the item's text: the item ended above
+    return False
+
+
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
@@ -433,10 +700,15 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
-    if _CONTINUED.search(text) or _DATE.match(text):  # a table's title repeated; a date
-        return False
+    if _CONTINUED.search(text) or _DATE.match(text) or _VERSION.match(text):
+        return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if _ITEM.match(text):
+        return False  # a list item (a slide's bullets are set large and bold)
+    code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)
+    if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
+        return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
 
 
@@ -452,10 +724,41 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
             break
+        if nxt.left - page.lines[j - 1].left >= line.size and not _hangs(page.lines[j - 1], nxt):
+            break  # set in under a short line: an entry under its heading, not its second line
         if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
             break
         count += 1
     return count
+
+
+def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
+    """The line right under ``last``, in its type and with no gap, ends a sentence: the two are
+    one sentence set large (a slide's callout ``...学習することが`` / ``...には不可欠。``)."""
+    if last + 1 >= len(page.lines) or (page.index, last + 1) in skip:
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
+    close = 0 < below.top - line.top <= line.size * 1.6
+    return same and close and below.text.rstrip().endswith(_FULL_STOPS)
+
+
+def _defines(page: Page, last: int, body: Body) -> bool:
+    """The line at ``last``, in the body's size, is a term whose definition follows it set in
+    by two ems or more, in the body's type (``head : node_t`` / ``the head of the edge``; a
+    heading's text starts at its margin, or a first line's indent in)."""
+    if last + 1 >= len(page.lines):
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    if abs(line.size - body.size) >= 0.5 or below.bold or abs(below.size - body.size) >= 0.5:
+        return False
+    close = 0 < below.top - line.top <= line.size * 2
+    if not close or below.left < line.left + _TERM_INDENT * line.size:
+        return False
+    if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
+        return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
+    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
+    return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
 
 
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
@@ -473,12 +776,14 @@ def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
 
 def _goes_on(line: str, following: str) -> bool:
     """A heading line that the next one continues: it starts in lower case, or this one ends
-    on a joining word or mark (``README: Instructions on`` / ``configuring and building``)."""
+    on a joining word or mark (``README: Instructions on`` / ``configuring and building``), or
+    on a Japanese particle (``コンパラブルな新聞記事からの`` / ``固有表現の発見``)."""
     words = line.split()
     return (
         following[:1].islower()
         or line.endswith((",", "&", "-", "/"))
         or (bool(words) and words[-1].casefold() in _JOINING)
+        or (line[-1:] in _CJK_JOINING and bool(_CJK.match(following[:1])))
     )
 
 
@@ -489,16 +794,23 @@ def _hangs(line: Line, following: Line) -> bool:
     return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
 
 
+def _text(line: Line, body: Body) -> bool:
+    """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
+    axis labels or a diagram's short labels)."""
+    return (
+        line.size >= body.size * 0.85
+        or (line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS)
+        or (line.size >= body.size * 0.6 and len(line.cells) > 2)  # a table's row
+    )
+
+
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:
     """The line after a heading is of body size or larger (or the page ends), or a full line of
     smaller prose (the references under ``References``): a label in a figure is followed by
     the figure's smaller, short labels."""
     if last + 1 >= len(page.lines):
         return True
-    following = page.lines[last + 1]
-    return following.size >= body.size * 0.85 or (
-        following.size >= body.size * 0.6 and words(following.text) >= _PROSE_WORDS
-    )
+    return _text(page.lines[last + 1], body)
 
 
 def _apart(candidates: list[_Candidate]) -> list[_Candidate]:

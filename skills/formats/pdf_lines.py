@@ -6,16 +6,22 @@ sign in ``5 × 5``), so past the first of them a position in the text is not PDF
 index: such a page gets the map from one to the other, and every typographic look-up goes
 through it.
 
-For each line two characters are sampled (the first letter or digit, past a bullet, and the
-last character that is not a space): their
-font size (the font's em size times the text matrix's scale, since some producers write 1 pt
-fonts scaled by 8), their font weight and whether the font is bold by name or flag, and the
-first character's box for the line's place on the page. Two samples per line keep a page's cost
-near its text's (about a millisecond for a full page); a line whose samples disagree is
-``uniform=False``: body text with an emphasised word, never a heading (unless the line is in
-small capitals: all capitals, the first larger). A line set at an angle (a watermark, a margin's
-label) says so; CJK characters spaced out for show are written together (``tidy``).
+For each line two characters are sampled (the first letter or digit, past a bullet, and the last
+character that is not a space): their font size (the font's em size times the text matrix's
+scale, since some producers write 1 pt fonts scaled by 8; for a Type 3 font, whose own matrix
+PDFium leaves out, the height of the line's tallest capital or ascender: ``_drawn_size``), their
+font weight and whether the font is bold by name or flag, and the first character's box for the
+line's place on the page. Two samples per line keep a page's cost near its text's (about a
+millisecond for a full page); a line whose samples disagree is ``uniform=False``: body text with
+an emphasised word, never a heading (unless the line is in small capitals: all capitals, the
+first larger; or ends with a note in brackets set smaller, ``Schedule A—Itemized Deductions (See
+pages 26-29.)``, whose last word before it agrees). A line set at an angle (a watermark, a
+margin's label) says so; CJK characters spaced out for show are written together (``tidy``).
 
+A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
+and when most such characters report a bold weight the document's weights are not trusted at all
+(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A page with form
+fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
 drops it with a warning or reads no headings from it.
@@ -48,13 +54,22 @@ _SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
 #: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
 #: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
 _BOLD_NAME = re.compile(
-    r"bold|black|heavy|semibold|demi|[-,.](?:b|bd|bi|bdit|medi)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
+    r"bold|black|heavy|semibold|demi|[-,.]medi(?:ital)?$|[-,.](?:b|bd|bi|bdit)$|^(?:\w{6}\+)?(?:cmbx|sfbx|ptmb|phvb)",
     re.IGNORECASE,
+)
+#: A regular font by its name: its style word at the end (``Times-Roman``, ``-Regu``, ``Book``).
+_REGULAR_NAME = re.compile(
+    r"(?:roman|regular|regu|book|light|italic|ital|oblique)(?:mt|ps)?$", re.IGNORECASE
 )
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
 _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
+_BOLD_WEIGHT = 600
+_LEAST_SIZE = 1.0  # points: a size under it is not one PDFium could read
+_DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
+_CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
+_ASCENDING = frozenset("bdfhkl")
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
@@ -80,6 +95,8 @@ class Line:
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
     mono: bool = False  # in a monospaced font: code, a terminal's output
+    named_bold: bool = False  # bold by the font's name or ForceBold flag, whatever its weight
+    named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +108,7 @@ class Page:
     chars: int
     garbage: bool  # mostly characters of fonts without a Unicode map
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
+    form: bool = False  # the page has form fields (widgets): its bold labels are a form's
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -113,7 +131,21 @@ def read_page(page: Any, index: int) -> Page:
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
     finally:
         textpage.close()
-    return Page(index, tuple(lines), len(text), unusable(text), invisible)
+    return Page(index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page))
+
+
+def _has_fields(raw: Any, page: Any) -> bool:
+    """Whether the page holds a form field's widget (an annotation a user fills in)."""
+    for n in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+        annot = raw.FPDFPage_GetAnnot(page.raw, n)
+        if not annot:
+            continue
+        try:
+            if raw.FPDFAnnot_GetSubtype(annot) == raw.FPDF_ANNOT_WIDGET:
+                return True
+        finally:
+            raw.FPDFPage_CloseAnnot(annot)
+    return False
 
 
 def _beside_cells(
@@ -203,21 +235,81 @@ def _line(
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
-    size, weight, bold, mono = _style(raw, handle, first)
+    style = _style(raw, handle, first)
+    size = style.size
+    if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
+        size = _drawn_size(raw, handle, text, at, start, end) or size
     uniform = True
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
-        uniform = abs(last[0] - size) < 0.5 and last[2] == bold
-        if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
+        last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
+        uniform = abs(last_size - size) < 0.5 and last.same_weight(style)
+        if (
+            not uniform
+            and last.same_weight(style)
+            and _small_caps(text[start:end], size, last_size)
+        ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        before = _before_note(text, start, end)
+        if not uniform and before is not None:
+            note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
+            uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
-    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
+    line = Line(
+        page, tidy(text[start:end]), size, style.weight, style.bold, uniform, top, left,
+        _spread(cells), named_bold=style.named_bold, named_regular=style.named_regular,
+    )  # fmt: skip
     if _rotated(raw, handle, first):
         line = replace(line, rotated=True)
-    if mono:
+    if style.mono:
         line = replace(line, mono=True)
     return replace(line, cells=cells) if cells else line
+
+
+def trusted_weights(pages: list[Page]) -> list[Page]:
+    """The pages with boldness read from the fonts' names alone when PDFium's weights cannot be
+    trusted: when most characters in fonts named regular (``Times-Roman``, ``NimbusRomNo9L-Regu``)
+    report a bold weight (Ghostscript's embedded Type 1 fonts report 695 for every face, so the
+    body, code and headings all read bold and none stands out)."""
+    regular = [line for page in pages for line in page.lines if line.named_regular]
+    heavy = sum(len(line.text) for line in regular if line.weight >= _BOLD_WEIGHT)
+    if not regular or heavy * 2 < sum(len(line.text) for line in regular):
+        return pages
+    return [
+        replace(page, lines=tuple(replace(ln, bold=ln.named_bold, weight=-1) for ln in page.lines))
+        for page in pages
+    ]
+
+
+def _drawn_size(raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int) -> float:
+    """The line's size from its drawn glyphs: the height of its tallest capital, digit or
+    ascending letter (0.7 of the em in most faces), for a font whose size PDFium cannot read
+    (a Type 3 font reports 1 pt scaled by its text matrix: 0.1 pt); 0 when the line has none."""
+    heights: list[float] = []
+    for position in range(start, min(end, start + _DRAWN_SAMPLE)):
+        char = text[position]
+        if not (char.isupper() or char.isdigit() or char in _ASCENDING):
+            continue
+        left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+        box = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+        if raw.FPDFText_GetCharBox(handle, at[position], *box) and top.value > bottom.value:
+            heights.append(top.value - bottom.value)
+    if not heights:
+        return 0.0
+    return round(max(heights) / _CAP_HEIGHT * 2) / 2  # to half a point: glyphs differ a little
+
+
+def _before_note(text: str, start: int, end: int) -> int | None:
+    """Where the words before a closing note in brackets end (``Yigal の出現頻度 (95年)``:
+    the ``度``), when the line ends with one: a heading may set its note smaller."""
+    if text[end - 1] != ")":
+        return None
+    opening = text.rfind("(", start, end)
+    before = opening - 1
+    while before > start and text[before].isspace():
+        before -= 1
+    return before if opening > start and before > start else None
 
 
 def _small_caps(text: str, first: float, last: float) -> bool:
@@ -252,8 +344,22 @@ def accented(text: str) -> str:
     )
 
 
-def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
-    """(size in points, weight, bold, monospaced) of the character at ``index``."""
+@dataclass(frozen=True, slots=True)
+class _Style:
+    size: float
+    weight: int
+    bold: bool
+    mono: bool
+    named_bold: bool
+    named_regular: bool
+
+    def same_weight(self, other: _Style) -> bool:
+        return self.bold == other.bold and self.named_bold == other.named_bold
+
+
+def _style(raw: Any, handle: Any, index: int) -> _Style:
+    """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
+    whether the font is monospaced, of the character at ``index``."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -263,12 +369,12 @@ def _style(raw: Any, handle: Any, index: int) -> tuple[float, int, bool, bool]:
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
-    by_name = bool(length) and bold_by_name(name.value.decode("latin-1"))
-    bold = weight >= 600 or by_name or bool(flags.value & _FORCE_BOLD)
-    mono = bool(flags.value & _FIXED_PITCH) or (
-        bool(length) and bool(_MONO_NAME.search(name.value.decode("latin-1")))
-    )
-    return size, weight, bold, mono
+    font = name.value.decode("latin-1") if length else ""
+    named_bold = bold_by_name(font) or bool(flags.value & _FORCE_BOLD)
+    regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
+    bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
+    mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
+    return _Style(size, weight, bold, mono, named_bold, regular)
 
 
 def bold_by_name(font: str) -> bool:
@@ -280,6 +386,18 @@ def bold_by_name(font: str) -> bool:
     [False, False, False, False]
     """
     return bool(_BOLD_NAME.search(font))
+
+
+def regular_by_name(font: str) -> bool:
+    """A font whose name says it is regular (Ghostscript's embedded Times report weight 695 for
+    roman and bold alike: the name tells them apart).
+
+    >>> [regular_by_name(n) for n in ("Times-Roman", "ABCDEF+NimbusRomNo9L-Regu", "Arial-ItalicMT")]
+    [True, True, True]
+    >>> [regular_by_name(n) for n in ("Times-Bold", "Calibri", "CMR10", "")]
+    [False, False, False, False]
+    """
+    return bool(_REGULAR_NAME.search(font))
 
 
 def _cells(

@@ -59,3 +59,73 @@ def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
     pdf.save(out)
     pdf.close()
     return out.getvalue()
+
+
+def with_title(data: bytes, title: str) -> bytes:
+    """``data`` with ``title`` as its metadata title (an Info dictionary added as an incremental
+    update; PDFium's writer sets none).
+
+    >>> import pypdfium2 as pdfium
+    >>> pdf = pdfium.PdfDocument(with_title(make_pdf([[("Body", "Helvetica", 10)]]), "Old (1)"))
+    >>> pdf.get_metadata_dict()["Title"]
+    'Old (1)'
+    """
+    import re
+
+    size = re.search(rb"/Size (\d+)", data)
+    root = re.search(rb"/Root (\d+ 0 R)", data)
+    start = re.findall(rb"startxref\r?\n(\d+)", data)
+    if size is None or root is None or not start:
+        raise ValueError("not a PDF written by make_pdf")
+    number = int(size.group(1))
+    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
+    offset = len(out)
+    out += b"%d 0 obj\n<</Title <FEFF%s>>>\nendobj\n" % (
+        number, title.encode("utf-16-be").hex().upper().encode("ascii"),
+    )  # fmt: skip
+    xref = len(out)
+    out += b"xref\n%d 1\n%010d 00000 n \n" % (number, offset)
+    out += b"trailer\n<</Size %d/Root %s/Info %d 0 R/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
+        number + 1, root.group(1), number, start[-1], xref,
+    )  # fmt: skip
+    return bytes(out)
+
+
+def with_form_field(data: bytes) -> bytes:
+    """``data`` with a text field's widget on its first page, added as an incremental update
+    (PDFium's writer makes no form fields): a form's page, as a tax form's pages are.
+
+    >>> import pypdfium2 as pdfium
+    >>> from skills.formats.pdf_lines import read_page
+    >>> pdf = pdfium.PdfDocument(with_form_field(make_pdf([[("Amount", "Helvetica", 10)]])))
+    >>> read_page(pdf[0], 0).form
+    True
+    """
+    import re
+
+    page = re.search(rb"(\d+) 0 obj\r?\n(<<(?:(?!endobj).)*?/Type/Page>>)", data, re.S)
+    size = re.search(rb"/Size (\d+)", data)
+    root = re.search(rb"/Root (\d+ 0 R)", data)
+    start = re.findall(rb"startxref\r?\n(\d+)", data)
+    if page is None or size is None or root is None or not start:
+        raise ValueError("not a PDF written by make_pdf")
+    number, widget = int(page.group(1)), int(size.group(1))
+    body = page.group(2)[:-2] + b"/Annots[%d 0 R]>>" % widget
+    objects = {
+        number: body,
+        widget: b"<</Type/Annot/Subtype/Widget/FT/Tx/T(field)/Rect[300 700 400 716]/P %d 0 R>>"
+        % number,
+    }
+    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
+    offsets = {}
+    for n, text in objects.items():
+        offsets[n] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (n, text)
+    xref = len(out)
+    out += b"xref\n"
+    for n in sorted(offsets):
+        out += b"%d 1\n%010d 00000 n \n" % (n, offsets[n])
+    out += b"trailer\n<</Size %d/Root %s/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
+        widget + 1, root.group(1), start[-1], xref,
+    )  # fmt: skip
+    return bytes(out)

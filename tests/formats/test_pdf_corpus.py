@@ -92,6 +92,19 @@ tables = _module("tables")
 TABLE_TRUTHS = sorted((ROOT / "bench" / "real_files" / "tables").glob("*.json"))
 
 
+#: Each held-out round's floors (recall, precision, children in their section), a little under
+#: what it measures now (docs/formats.md).
+HELD_OUT_FLOORS = {
+    "round 1": (0.75, 0.95, 0.65),
+    "round 2": (0.75, 0.95, 0.65),
+    "round 3": (0.75, 0.95, 0.65),
+    "round 4": (0.8, 0.9, 0.7),
+    "round 5": (0.9, 0.9, 0.85),
+    "round 6": (0.8, 0.85, 0.7),
+    "round 7": (0.9, 0.9, 0.85),
+}
+
+
 def test_the_held_out_files_keep_their_measured_headings_and_sections() -> None:
     # rounds of files whose truth was written before the converter ran on them (docs/formats.md)
     totals: dict[str, object] = {}
@@ -101,11 +114,12 @@ def test_the_held_out_files_keep_their_measured_headings_and_sections() -> None:
             _cached(truth)
             total = totals.setdefault(str(truth["held_out"]), structure.Score(files=0))
             total.add(structure.score(truth))  # type: ignore[attr-defined]
-    assert set(totals) == {"round 1", "round 2", "round 3"}
-    for total in totals.values():
+    assert set(totals) == set(HELD_OUT_FLOORS)
+    for name, total in totals.items():
         shares = total.shares()  # type: ignore[attr-defined]
-        assert shares["recall"] >= 0.75 and shares["precision"] >= 0.95
-        assert shares["in_section"] >= 0.65
+        recall, precision, in_section = HELD_OUT_FLOORS[name]
+        assert shares["recall"] >= recall and shares["precision"] >= precision, name
+        assert shares["in_section"] >= in_section, name
 
 
 def test_the_corpus_tables_keep_their_header_rows_and_cells() -> None:
