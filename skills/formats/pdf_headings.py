@@ -13,29 +13,29 @@ bolder than the body, whole (not a bold word opening a paragraph), short (at mos
 is followed by smaller, short labels; a page's first line that is its largest, over a chart's
 figures, needs no text under it: a slide's title), is not repeated three times in the document,
 is not a date, a line of syntax (``=``, braces, ``[ ``, a function's signature), a term over its
-definition set in by two ems (a man page's tag), a caption, a list item (``•``, ``-``, ``■`` and
-the lines set in under its text: a slide's large bullets), a table row (words over an em and a
-half apart) or an entry of a table of contents (dot leaders; a page whose lines, a third of them
-or more, end in page numbers), and heads something: a line of text or a heading of its type or
-smaller comes before the next larger heading (a chart's label at a page's foot heads nothing).
-On a page with form fields a one-word bold line is a field's label. A document that sets nothing
-larger or bolder than its text (no candidate at all) is headed by its lines in capitals of the
-body's type at the text's left edge, with space above them and text under them (an article's
-small capitals), two at least. A line in body type is a heading only by its numbering: ``3.1.1
-Logical view`` right after a heading numbered ``3.1`` or a sibling ``3.1.x``. Numbers must be
-consistent: lines numbered ``1.``, ``2.`` that start again at ``1.`` are a numbered list, not
-chapters. A run of two or three heading lines of one type is one heading set over several lines
-when a line goes on in the next (it starts in lower case, or this one ends on ``and``,
-``of``..., or on a Japanese particle, ``の``, ``は``..., or the next is set in by an em: a hanging
-indent, a centred title's shorter line, but not a line set in under a short one; CJK lines join
-with no space); a ``Chapter 3`` line opens the heading under it, and so does a short label
-ending in a colon right over a line in its type (``Example 1:`` / ``Tasting notes``); a line
-whose next line, in its type and with no gap, ends a sentence is that sentence's first line (a
-slide's callout). A page that would have more than eight headings is a form or a diagram: its
-bold labels are no headings (its larger lines stay, when few enough); nor is a line set at an
-angle (a watermark). Levels come from the numbering depth when most headings are numbered (an
-unnumbered one takes the level of numbered ones of its type), else from the rank of the type
-(larger first, bolder first).
+definition set in by two ems (a man page's tag; a listing of declarations under a label is no
+definition), a caption, a list item (``•``, ``-``, ``■`` and the lines set in under its text: a
+slide's large bullets), a table row (words over an em and a half apart) or an entry of a table
+of contents (dot leaders; a page whose lines, a third of them or more, end in page numbers), and
+heads something: a line of text or a heading of its type or smaller comes before the next larger
+heading (a chart's label at a page's foot heads nothing). On a page with form fields a one-word
+bold line is a field's label. A document that sets nothing larger or bolder than its text (no
+candidate at all) is headed by its lines in capitals of the body's type at the text's left edge,
+with space above them and text under them (an article's small capitals), two at least. A line in
+body type is a heading only by its numbering: ``3.1.1 Logical view`` right after a heading
+numbered ``3.1`` or a sibling ``3.1.x``. Numbers must be consistent: lines numbered ``1.``,
+``2.`` that start again at ``1.`` are a numbered list, not chapters. A run of two or three
+heading lines of one type is one heading set over several lines when a line goes on in the next
+(it starts in lower case, or this one ends on ``and``, ``of``..., or on a Japanese particle,
+``の``, ``は``..., or the next is set in by an em: a hanging indent, a centred title's shorter
+line, but not a line set in under a short one; CJK lines join with no space); a ``Chapter 3``
+line opens the heading under it, and so does a short label ending in a colon right over a line
+in its type (``Example 1:`` / ``Tasting notes``); a line whose next line, in its type and with
+no gap, ends a sentence is that sentence's first line (a slide's callout). A page that would
+have more than eight headings is a form or a diagram: its bold labels are no headings (its
+larger lines stay, when few enough); nor is a line set at an angle (a watermark). Levels come
+from the numbering depth when most headings are numbered (an unnumbered one takes the level of
+numbered ones of its type), else from the rank of the type (larger first, bolder first).
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.
@@ -766,6 +766,8 @@ def _defines(page: Page, last: int, body: Body) -> bool:
     close = 0 < below.top - line.top <= line.size * 2
     if not close or below.left < line.left + _TERM_INDENT * line.size:
         return False
+    if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
+        return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
     after = page.lines[last + 2] if last + 2 < len(page.lines) else None
     return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
 

@@ -411,3 +411,15 @@ def test_a_larger_heading_survives_a_page_crowded_with_bold_labels() -> None:
     pages = [[*paragraph(), ("Built-in Functions", BOLD, 14, 105), *crowd],
              [("Built-in Variables", BOLD, 14), *paragraph()]]  # fmt: skip
     assert headings(pages) == ["# Built-in Functions", "# Built-in Variables"]
+
+
+def test_a_label_over_a_listing_set_in_under_it_is_a_heading() -> None:
+    # cgraph(3)'s SYNOPSIS: "TYPES" over "Agraph_t;" "Agnode_t;" set in: a listing, no definition
+    listing: list[Spec] = [
+        (f"{name};", "Times-Roman", 10, 215 + 13 * n, 144)
+        for n, name in enumerate(("Agraph_t", "Agnode_t", "Agedge_t"))
+    ]
+    pages = [[("SYNOPSIS", "Times-Bold", 12, 100, 72), *paragraph(120),
+              ("TYPES", "Times-Bold", 10, 200, 108), *listing, *paragraph(270)],
+             [("DESCRIPTION", "Times-Bold", 12, 100, 72), *paragraph(120)]]  # fmt: skip
+    assert headings(pages) == ["# SYNOPSIS", "## TYPES", "# DESCRIPTION"]
