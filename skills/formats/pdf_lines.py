@@ -80,6 +80,8 @@ class Line:
     cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
     mono: bool = False  # in a monospaced font: code, a terminal's output
+    right: float = 0.0  # points from the page's left edge to the last character's right
+    base: float = 0.0  # points from the page's top edge to the first character's baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,20 +127,45 @@ def _beside_cells(
     lines: list[Line],
 ) -> None:
     """The lines next to a line of cells, looked at in full: a table's header or row whose
-    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone."""
-    todo = [i for i, line in enumerate(lines) if line.cells]
-    seen = set(todo)
+    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone. The
+    search goes on past a line that starts in a later column (a wrapped cell's next line), and
+    starts too beside a line that goes back up the page (a table whose producer wrote its rows
+    cell by cell: LaTeX's ``p{}`` columns), so each row of a table with wrapped cells is seen.
+
+    Each entry of the search is (line, the right edge of the first cell of the row above it)."""
+    todo = [(i, line.cells[0][1]) for i, line in enumerate(lines) if line.cells]
+    looked = {i for i, _ in todo}  # lines looked at in full
+    reached = {i: right for i, right in todo}  # line -> the smallest first cell's right edge
+    for i in range(1, len(lines)):
+        if lines[i].base and lines[i].base < lines[i - 1].base - lines[i].size / 2:
+            todo.append((i, _beside(lines, i)))  # back up: a row written cell by cell
     while todo:
-        i = todo.pop()
-        for j in (i - 1, i + 1):
-            if j in seen or not 0 <= j < len(lines):
+        i, first_right = todo.pop()
+        for j in (i - 1, i, i + 1):
+            if not 0 <= j < len(lines) or (j in looked and reached.get(j, math.inf) <= first_right):
                 continue
-            seen.add(j)
-            start, end = _trimmed(text, *spans[j])
-            cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
-            if cells:
-                lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
-                todo.append(j)
+            if j not in looked:
+                looked.add(j)
+                start, end = _trimmed(text, *spans[j])
+                cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
+                if cells:
+                    lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
+                    reached[j] = cells[0][1]
+                    todo.append((j, cells[0][1]))
+                    continue
+            if not lines[j].cells and lines[j].left > first_right + 1:
+                reached[j] = first_right  # a wrapped cell's next line: the row goes on
+                todo.append((j, first_right))
+
+
+def _beside(lines: list[Line], i: int) -> float:
+    """The right edge of the first cell of the line that line ``i`` (which went back up the
+    page) stands beside, on its baseline and to its left, among the eight lines before it."""
+    for k in range(i - 1, max(i - 9, -1), -1):
+        other = lines[k]
+        if abs(other.base - lines[i].base) <= lines[i].size / 3 and other.right < lines[i].left:
+            return other.cells[0][1] if other.cells else other.right
+    return math.inf
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -213,6 +240,8 @@ def _line(
     left, top = _corner(raw, handle, at[start], height)
     cells = _cells(raw, handle, text, at, start, end, size)
     line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
+    right, base = _extent(raw, handle, at[start], at[end - 1], height)
+    line = replace(line, right=right, base=base)
     if _rotated(raw, handle, first):
         line = replace(line, rotated=True)
     if mono:
@@ -288,8 +317,12 @@ def _cells(
 ) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
-    others PDFium's text rectangles (one a run of text) say where the gaps are, or, for a line
-    set as one run, its words' boxes."""
+    others (and a line looked at in full: ``force``) its words' boxes say where the gaps are.
+    PDFium's runs of text would cost fewer calls but hide gaps (a run may hold a gap: TeX's
+    ``tt`` spaces, a table's header cells set as one string).
+
+    Words are taken in the text's order: one that goes back left is the cell's next line (PDFium
+    joins two lines at a soft hyphen), and stays in its cell."""
     if size <= 0 or " " not in text[start:end]:
         return ()
     first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
@@ -297,60 +330,28 @@ def _cells(
         return ()
     if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
-    runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
-    spans = (
-        _run_spans(raw, handle, runs)
-        if runs >= 2
-        else _word_spans(raw, handle, text, at, start, end)
-    )
-    spans.sort()
-    merged: list[list[float]] = []
-    for span in spans:
-        if merged and span[0] - merged[-1][1] < size * _CELL_GAP:
-            merged[-1][1] = max(merged[-1][1], span[1])
+    cells: list[list[Any]] = []  # [left, right, words]
+    for word, left, right in _word_spans(raw, handle, text, at, start, end):
+        if cells and left - cells[-1][1] < size * _CELL_GAP:
+            cells[-1][1] = max(cells[-1][1], right)
+            cells[-1][2].append(word)
         else:
-            merged.append(span)
-    if len(merged) < 2:
+            cells.append([left, right, [word]])
+    if len(cells) < 2:
         return ()
-    words: list[list[str]] = [[] for _ in merged]
-    for word in _WORD.finditer(text, start, end):
-        box_of = _box(raw, handle, at[word.start()])
-        x = box_of[0] if box_of else merged[0][0]
-        column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
-        words[column].append(word.group())
-    return tuple(
-        (span[0], span[1], tidy(" ".join(group)))
-        for span, group in zip(merged, words, strict=True)
-        if group
-    )
-
-
-def _run_spans(raw: Any, handle: Any, runs: int) -> list[list[float]]:
-    """(left, right) of each of PDFium's runs of text on the line just counted."""
-    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
-    spans: list[list[float]] = []
-    for run in range(runs):
-        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
-        if raw.FPDFText_GetRect(handle, run, *box):
-            spans.append([left.value, right.value])
-    return spans
+    return tuple((left, right, tidy(" ".join(words))) for left, right, words in cells)
 
 
 def _word_spans(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
-) -> list[list[float]]:
-    """(left, right) of each word: a line set as one run whose words are placed apart (TeX's
-    ``Yusuke Shinyama        Satoshi Sekine``)."""
-    spans: list[list[float]] = []
+) -> list[tuple[str, float, float]]:
+    """Each word with its (left, right)."""
+    spans: list[tuple[str, float, float]] = []
     for word in _WORD.finditer(text, start, end):
         first, last = _box(raw, handle, at[word.start()]), _box(raw, handle, at[word.end() - 1])
         if first is not None and last is not None:
-            spans.append([first[0], last[1]])
+            spans.append((word.group(), first[0], last[1]))
     return spans
-
-
-def _distance(x: float, span: list[float]) -> float:
-    return 0.0 if span[0] - 1 <= x <= span[1] + 1 else min(abs(x - span[0]), abs(x - span[1]))
 
 
 def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
@@ -366,6 +367,15 @@ def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, fl
     if not raw.FPDFText_GetCharBox(handle, index, *box):
         return 0.0, 0.0
     return round(left.value, 1), round(height - top.value, 1)
+
+
+def _extent(raw: Any, handle: Any, first: int, last: int, height: float) -> tuple[float, float]:
+    """The line's right edge and its first character's baseline (a table's rows line up by
+    baselines: the tops of ``T`` and ``e`` differ by the height of a capital); 0 if unknown."""
+    x, y = ctypes.c_double(), ctypes.c_double()
+    found = raw.FPDFText_GetCharOrigin(handle, first, ctypes.byref(x), ctypes.byref(y))
+    box = _box(raw, handle, last)
+    return (round(box[1], 1) if box else 0.0), (round(height - y.value, 1) if found else 0.0)
 
 
 def _rotated(raw: Any, handle: Any, index: int) -> bool:
