@@ -47,6 +47,7 @@ may be words (``es | Spanish``) or figures; a part that repeats the header keeps
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from dataclasses import dataclass
@@ -55,7 +56,9 @@ from skills.formats.pdf_headings import Key
 from skills.formats.pdf_lines import Line, Page
 
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
-_BULLETS = frozenset("•◦▪‣●○■□–-*")
+_BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
+_CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s", re.I)
+_ITEM = re.compile(r"^(?:\d+\s*[-–.)]|[-–•*]\s)")  # ``1 - NONE``, ``2.``, ``- TOP``
 _LEADERS = re.compile(r"(?:\s*\.){3,}\s*$|(?:\s*\.\s+){3,}(?=\s*\S)")
 _MIN_ROWS = 3
 _TAIL = 6  # a page's last lines looked at for a table too short to write, going on after it
@@ -168,31 +171,66 @@ def _run_tables(
 ) -> list[tuple[int, int, Table]]:
     """The tables of one run: (first line, the line after it, rows)."""
     pieces = [piece for i in run for piece in _pieces(lines[i], i)]
-    parts = [_visual_lines(pieces)]
+    visual = _visual_lines(pieces)
+    parts = [p for p in _split(visual, _isolated(visual)) if p]
     found: list[tuple[int, int, Table]] = []
     while parts:
         part = parts.pop(0)
-        own = _columns([vl for vl in part if len(vl) >= 2])
-        attempts: list[tuple[list[Column], Carried | None]] = [(own, None)]
-        if carried and _first_line(part) == run[0] and _same_columns(own, carried.columns):
-            attempts.insert(0, (carried.columns, carried))  # first as the table going on
-        for columns, under in attempts:
-            if len(columns) < 2:
+        if carried and _first_line(part) == run[0]:
+            going_on = _going_on_part(part, carried, kept, least)
+            carried = None
+            if going_on is not None:
+                table, rest = going_on
+                found.append(table)
+                parts[:0] = [rest] if rest else []
                 continue
-            straddling = [k for k, vl in enumerate(part) if not _placed(vl, columns)]
-            if straddling:
-                if under is None:
-                    parts[:0] = [p for p in _split(part, straddling) if p]
-                    break
-                continue
-            trimmed = _trimmed(part, columns)
-            table = _table(trimmed, columns, under, least)
-            used = sorted({p.line for vl in trimmed for p in vl})
-            at = kept.index(used[0])
-            if table is not None and kept[at : at + len(used)] == used:
-                found.append((used[0], used[-1] + 1, table))
-                break  # (lines of something else in between, in PDFium's order: no table)
+        columns = _columns([vl for vl in part if len(vl) >= 2])
+        if len(columns) < 2:
+            continue
+        straddling = [k for k, vl in enumerate(part) if not _placed(vl, columns)]
+        if straddling:
+            parts[:0] = [p for p in _split(part, straddling) if p]
+            continue
+        trimmed = _trimmed(part, columns)
+        lone, labels = _lone(trimmed, columns)
+        if lone:
+            if labels:  # a label between two tables (``Tables:``, ``Rows:``)
+                parts[:0] = [p for p in _split(trimmed, lone) if p]
+            continue  # else a row of one cell: a label that wraps, a ruled row: unsure
+        table = _table(trimmed, columns, None, least)
+        if table is not None and _block(trimmed, kept):
+            found.append(_span(trimmed, table))
     return found
+
+
+def _going_on_part(
+    part: list[list[_Piece]], carried: Carried, kept: list[int], least: int
+) -> tuple[tuple[int, int, Table], list[list[_Piece]]] | None:
+    """The rows at the top of the part that go on in the columns of the table before, as that
+    table (first line, the line after it, rows), and the rest of the part; or None."""
+    fitting = [_placed(vl, carried.columns) for vl in part]
+    end = fitting.index(False) if False in fitting else len(part)
+    head = part[:end]
+    own = _columns([vl for vl in head if len(vl) >= 2])
+    if not head or not _same_columns(own, carried.columns):
+        return None
+    trimmed = _trimmed(head, carried.columns)
+    table = _table(trimmed, carried.columns, carried, least)
+    if table is None or not _block(trimmed, kept):
+        return None
+    return _span(trimmed, table), part[part.index(trimmed[-1]) + 1 :]
+
+
+def _block(part: list[list[_Piece]], kept: list[int]) -> bool:
+    """The part's lines follow each other in PDFium's order (nothing else in between)."""
+    used = sorted({p.line for vl in part for p in vl})
+    at = kept.index(used[0])
+    return kept[at : at + len(used)] == used
+
+
+def _span(part: list[list[_Piece]], table: Table) -> tuple[int, int, Table]:
+    used = [p.line for vl in part for p in vl]
+    return min(used), max(used) + 1, table
 
 
 def _pieces(line: Line, index: int) -> list[_Piece]:
@@ -329,6 +367,38 @@ def _close(above: list[_Piece], below: list[_Piece]) -> bool:
     return gap <= 1.5 * _PITCH * max(above[0].size, below[0].size)
 
 
+def _isolated(part: list[list[_Piece]]) -> list[int]:
+    """Lines alone on their visual line, with room above and below them (a title), or that
+    read as a caption (``Table 3: ...``): no part of a table's rows."""
+    return [
+        k
+        for k, vl in enumerate(part)
+        if len(vl) == 1
+        and (
+            _CAPTION.match(vl[0].text)
+            or (
+                (k == 0 or not _close(part[k - 1], vl))
+                and (k == len(part) - 1 or not _close(vl, part[k + 1]))
+            )
+        )
+    ]
+
+
+def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool]:
+    """The visual lines of the rows that fill one cell only, and whether they all read as
+    labels (bold, or ending with a colon): a table, if any, is above or below them."""
+    found: list[int] = []
+    labels = True
+    at = 0
+    for group in _row_groups(part, columns):
+        if _filled(_cells(group, columns)) < 2:
+            found.extend(range(at, at + len(group)))
+            pieces = [p for vl in group for p in vl]
+            labels = labels and (all(p.bold for p in pieces) or pieces[-1].text.endswith(":"))
+        at += len(group)
+    return found, labels
+
+
 def _split(part: list[list[_Piece]], cuts: list[int]) -> list[list[list[_Piece]]]:
     pieces: list[list[list[_Piece]]] = [[]]
     for k, vl in enumerate(part):
@@ -349,18 +419,63 @@ def _table(
     """The visual lines as rows of one table under ``columns``, or None when unsure."""
     if _code(part, columns):
         return None
-    rows = [_cells(group, columns) for group in _row_groups(part, columns, carried is not None)]
+    groups = _row_groups(part, columns, carried is not None)
+    if not _in_order(groups):
+        return None
+    rows = [_cells(group, columns) for group in groups]
     if carried is not None:
         return _going_on(rows, part, carried)
     if len(rows) < least or any(_filled(row) < 2 for row in rows):
         return None
     if any(_NUMBER.match(cell) for cell in rows[0] if cell):
         return None  # a first row of figures is no header: the table's start is not here
-    if all(row[0] in _BULLETS for row in rows[1:]):
+    if 2 * sum(bool(_ITEM.match(cell)) for cell in rows[0]) > _filled(rows[0]):
+        return None  # numbered or dashed items side by side: a form's choices, no header
+    if all(row[0] in _BULLETS or _symbol(row[0]) for row in rows[1:]):
         return None  # a list whose bullets stand apart from their items
+    if _listing(rows):
+        return None  # a listing, its lines numbered
+    if 2 * sum(row[0].endswith(":") for row in rows) > len(rows):
+        return None  # labels and their values (``Author: | NRN/NHN Team``), a form's fields
+    named = [_squashed(cell) for cell in rows[0] if cell]
+    if len(set(named)) < len(named):
+        return None  # one name twice in a header: boxes of a diagram side by side
+    if _form(part, rows, columns):
+        return None
     if _prose(part, columns):
         return None
     return rows
+
+
+def _form(part: list[list[_Piece]], rows: Table, columns: list[Column]) -> bool:
+    """A form: small labels over larger values, row after row (the first row's type comes back
+    under rows in another type), where a table's rows are all in one type under its header."""
+    sizes = [
+        statistics.median(p.size for p in group_pieces)
+        for group_pieces in _row_pieces(part, columns)
+    ]
+    if len(sizes) < 3:
+        return False
+    body = statistics.mode(sizes[1:])
+    return abs(sizes[0] - body) >= 0.5 and any(abs(size - sizes[0]) < 0.5 for size in sizes[1:])
+
+
+def _row_pieces(part: list[list[_Piece]], columns: list[Column]) -> list[list[_Piece]]:
+    return [[p for vl in group for p in vl] for group in _row_groups(part, columns)]
+
+
+def _in_order(groups: list[list[list[_Piece]]]) -> bool:
+    """The rows are written one after the other in PDFium's order: a producer writes a table
+    row by row (or a row cell by cell), never back to an earlier row, as it does when it
+    writes boxes of text side by side one box after the other (a flowchart, two columns of
+    prose): rows found there are lines of different boxes."""
+    row_of: dict[int, int] = {}
+    for n, group in enumerate(groups):
+        for vl in group:
+            for piece in vl:
+                row_of.setdefault(piece.line, n)
+    rows = [row_of[line] for line in sorted(row_of)]
+    return all(b >= a for a, b in itertools.pairwise(rows))
 
 
 def _going_on(rows: Table, part: list[list[_Piece]], carried: Carried) -> Table | None:
@@ -441,17 +556,39 @@ def _joined(texts: list[str]) -> str:
     return out
 
 
+def _symbol(cell: str) -> bool:
+    """One character that is no letter or digit: a bullet of a symbol font (Wingdings' ``!``)."""
+    return len(cell) == 1 and not cell.isalnum()
+
+
 def _filled(row: list[str]) -> int:
     return sum(bool(cell) for cell in row)
 
 
 def _same(a: str, b: str) -> bool:
-    return "".join(a.split()).casefold() == "".join(b.split()).casefold()
+    return _squashed(a) == _squashed(b)
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _listing(rows: Table) -> bool:
+    """Rows whose first cells count up from a line number (``1 max,`` ``2 cos,``): a listing."""
+    numbers = [re.match(r"\d+", row[0]) for row in rows]
+    if not all(numbers):
+        return False
+    values = [int(n.group()) for n in numbers if n]
+    return all(b == a + 1 for a, b in itertools.pairwise(values))
 
 
 def _code(part: list[list[_Piece]], columns: list[Column]) -> bool:
     """Code or a terminal's output, its comments aligned: the last column's lines in a
-    monospaced font (or, where no line starts in it, most lines)."""
+    monospaced font (or, where no line starts in it, most lines), or most lines ending as
+    statements do (``;``, ``{``, ``}``: a numbered listing in a proportional font)."""
+    ends = [vl[-1].text.rstrip().endswith((";", "{", "}")) for vl in part]
+    if 2 * sum(ends) > len(ends):
+        return True
     last = len(columns) - 1
     known = [p.mono for vl in part for p in vl if p.first and _column(p, columns) == last]
     if known:
