@@ -172,18 +172,14 @@ def _run_tables(
     """The tables of one run: (first line, the line after it, rows)."""
     pieces = [piece for i in run for piece in _pieces(lines[i], i)]
     visual = _visual_lines(pieces)
-    parts = [p for p in _split(visual, _isolated(visual)) if p]
     found: list[tuple[int, int, Table]] = []
+    going_on = _going_on_part(visual, carried, kept, least) if carried else None
+    if going_on is not None:
+        table, visual = going_on
+        found.append(table)
+    parts = [p for p in _split(visual, _isolated(visual)) if p]
     while parts:
         part = parts.pop(0)
-        if carried and _first_line(part) == run[0]:
-            going_on = _going_on_part(part, carried, kept, least)
-            carried = None
-            if going_on is not None:
-                table, rest = going_on
-                found.append(table)
-                parts[:0] = [rest] if rest else []
-                continue
         columns = _columns([vl for vl in part if len(vl) >= 2])
         if len(columns) < 2:
             continue
@@ -214,7 +210,7 @@ def _going_on_part(
     own = _columns([vl for vl in head if len(vl) >= 2])
     if not head or not _same_columns(own, carried.columns):
         return None
-    trimmed = _trimmed(head, carried.columns)
+    trimmed = _trimmed(head, carried.columns, continued=True)
     table = _table(trimmed, carried.columns, carried, least)
     if table is None or not _block(trimmed, kept):
         return None
@@ -341,7 +337,9 @@ def _overlap(piece: _Piece, column: Column) -> float:
     return min(piece.right, column[1]) - max(piece.left, column[0])
 
 
-def _trimmed(part: list[list[_Piece]], columns: list[Column]) -> list[list[_Piece]]:
+def _trimmed(
+    part: list[list[_Piece]], columns: list[Column], continued: bool = False
+) -> list[list[_Piece]]:
     """The part from its first row line to its last, with the lines right above the first (a
     header set over several lines) and right under the last that are a cell's next lines (in a
     later column): a footnote's mark or a line of text under the table is no row of it."""
@@ -349,8 +347,8 @@ def _trimmed(part: list[list[_Piece]], columns: list[Column]) -> list[list[_Piec
     if not multi:
         return part
     start, end = multi[0], multi[-1]
-    while start > 0 and _close(part[start - 1], part[start]):
-        start -= 1
+    while start > 0 and (continued or _close(part[start - 1], part[start])):
+        start -= 1  # (at the top of a page going on, all of it: a row the page break cut)
     while (
         end + 1 < len(part)
         and _close(part[end], part[end + 1])
