@@ -156,7 +156,7 @@ def test_a_table_going_on_with_words_keeps_the_header_of_its_columns() -> None:
 def test_rows_in_other_columns_at_the_top_of_a_page_do_not_take_the_header() -> None:
     header: Spec = ("Code\tLanguage\tScript", *BODY)
     first = [(f"c{n}\tName{n}\tLatin", *BODY) for n in range(3)]
-    rest = [(f"d{n}\tOther{n}", *BODY, 72.0 + 15 * n, MARGIN + 40) for n in range(3)]
+    rest = [(f"d{n}\tOther{n}", *BODY) for n in range(3)]  # two columns of the three
     text, _, _ = converted([[*paragraph(), header, *first], [*rest, *paragraph()]])
     assert "| Code | Language | Script |" not in text.split("<!-- PageBreak -->")[1]
 
@@ -210,7 +210,7 @@ def test_boxes_of_a_flowchart_side_by_side_are_no_table() -> None:
 
 def test_a_forms_choices_are_no_table() -> None:
     lines: list[Spec] = [
-        (f"{n} - CHOICE\t{n + 5} - OPTION\t{n + 10} - OTHER", *BODY) for n in range(1, 5)
+        (f"{n} - CHOICE\t{n + 5} - OPTION\t{n + 10} - OTHER", *BODY) for n in (1, 3, 5, 7)
     ]
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert not rows_of(text)
@@ -262,3 +262,30 @@ def test_small_labels_over_larger_values_row_after_row_are_a_form() -> None:
 def test_table_rows_are_never_headings() -> None:
     text, _, _ = converted([[*paragraph(), *wrapped_table(200.0, gap=20.0), *paragraph()]])
     assert not re.search(r"^#+ .*(Restart|Drain|Rotate)", text, re.MULTILINE)
+
+
+def test_a_bold_header_at_the_top_of_a_page_starts_a_table_of_its_own() -> None:
+    header: Spec = ("Code\tLanguage\tScript", *BODY)
+    first = [(f"c{n}\tName{n}\tLatin", *BODY) for n in range(3)]
+    second: list[Spec] = [("Crew\tShift\tBoat", "Helvetica-Bold", 10.0)]
+    second += [(f"d{n}\tOther{n}\tGreek", *BODY) for n in range(3)]
+    text, _, _ = converted([[*paragraph(), header, *first], [*second, *paragraph()]])
+    assert rows_of(text.split("<!-- PageBreak -->")[1])[0] == "| Crew | Shift | Boat |"
+
+
+def test_prose_written_line_by_line_across_two_columns_is_no_table() -> None:
+    # a producer that writes each line of the page left to right over both columns
+    lines: list[Spec] = [
+        (f"plain words of prose {n} run\t\tmore words of prose {n} here", *BODY, 140.0 + 15 * n)
+        for n in range(5)
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert not rows_of(text)
+
+
+def test_code_in_a_proportional_font_is_no_table() -> None:
+    lines: list[Spec] = [
+        (f"x{n} := f({n});\t\tk{n} := g(x{n});", *BODY, 140.0 + 15 * n) for n in range(5)
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert not rows_of(text)
