@@ -238,15 +238,13 @@ def _line(
         if not uniform and last[2] == bold and _small_caps(text[start:end], size, last[0]):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
     left, top = _corner(raw, handle, at[start], height)
-    cells = _cells(raw, handle, text, at, start, end, size)
-    line = Line(page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells))
-    right, base = _extent(raw, handle, at[start], at[end - 1], height)
-    line = replace(line, right=right, base=base)
-    if _rotated(raw, handle, first):
-        line = replace(line, rotated=True)
-    if mono:
-        line = replace(line, mono=True)
-    return replace(line, cells=cells) if cells else line
+    ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
+    cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
+    right, base = _extent(raw, handle, at[start], ends[1], height)
+    return Line(
+        page, tidy(text[start:end]), size, weight, bold, uniform, top, left, _spread(cells),
+        cells, _rotated(raw, handle, first), mono, right, base,
+    )  # fmt: skip
 
 
 def _small_caps(text: str, first: float, last: float) -> bool:
@@ -313,7 +311,7 @@ def bold_by_name(font: str) -> bool:
 
 def _cells(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
-    force: bool = False,
+    force: bool = False, ends: tuple[Any, Any] | None = None,
 ) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
@@ -325,7 +323,7 @@ def _cells(
     joins two lines at a soft hyphen), and stays in its cell."""
     if size <= 0 or " " not in text[start:end]:
         return ()
-    first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
+    first, last = ends or (_box(raw, handle, at[start]), _box(raw, handle, at[end - 1]))
     if first is None or last is None:
         return ()
     if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
@@ -369,12 +367,14 @@ def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, fl
     return round(left.value, 1), round(height - top.value, 1)
 
 
-def _extent(raw: Any, handle: Any, first: int, last: int, height: float) -> tuple[float, float]:
-    """The line's right edge and its first character's baseline (a table's rows line up by
-    baselines: the tops of ``T`` and ``e`` differ by the height of a capital); 0 if unknown."""
+def _extent(
+    raw: Any, handle: Any, first: int, box: tuple[float, float] | None, height: float
+) -> tuple[float, float]:
+    """The line's right edge (from its last character's ``box``) and its first character's
+    baseline (a table's rows line up by baselines: the tops of ``T`` and ``e`` differ by the
+    height of a capital); 0 if unknown."""
     x, y = ctypes.c_double(), ctypes.c_double()
     found = raw.FPDFText_GetCharOrigin(handle, first, ctypes.byref(x), ctypes.byref(y))
-    box = _box(raw, handle, last)
     return (round(box[1], 1) if box else 0.0), (round(height - y.value, 1) if found else 0.0)
 
 

@@ -106,8 +106,8 @@ def tables(
     on under its header."""
     kept = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
     found: dict[int, tuple[int, Table]] = {}
-    for number, run in enumerate(_runs(page.lines, kept)):
-        go_on = carried if number == 0 else None
+    for run in _runs(page.lines, kept):
+        go_on = carried if run[0] == kept[0] else None
         for first, end, rows in _run_tables(page.lines, run, kept, go_on):
             found[first] = (end, rows)
     return found
@@ -129,7 +129,8 @@ def last_header(page: Page, skip: set[Key], found: dict[int, tuple[int, Table]])
     if not ending:
         return None
     start, end, rows = ending[0]
-    lines = [i for i in range(start, end) if i in set(kept)]
+    kept_set = set(kept)
+    lines = [i for i in range(start, end) if i in kept_set]
     pieces = [p for i in lines for p in _pieces(page.lines[i], i)]
     columns = _columns([vl for vl in _visual_lines(pieces) if len(vl) >= 2])
     if len(columns) != len(rows[0]):
@@ -146,20 +147,32 @@ def _figures(cells: list[str]) -> bool | None:
 
 
 def _runs(lines: tuple[Line, ...], kept: list[int]) -> list[list[int]]:
-    """The kept lines cut into runs: a line far below the run, or far back up, starts another."""
+    """The kept lines cut into runs: a line far below the run, or far back up, starts another.
+    Only runs that may hold a table are kept: a line with cells, or one that does not go down
+    the page from the line before (cells written one by one)."""
     runs: list[list[int]] = []
+    low = 0.0  # the lowest baseline the last run covers
     for i in kept:
         line = lines[i]
         if runs:
-            run = runs[-1]
-            low = max(_bottom(lines[j]) for j in run)
-            above = _base(lines[run[-1]])
-            height = max(line.size, lines[run[-1]].size)
-            if _base(line) - low <= _ROW_GAP * height and above - _base(line) <= _CLIMB * height:
-                run.append(i)
+            above = lines[runs[-1][-1]]
+            height = max(line.size, above.size)
+            if (
+                _base(line) - low <= _ROW_GAP * height
+                and _base(above) - _base(line) <= _CLIMB * height
+            ):
+                runs[-1].append(i)
+                low = max(low, _bottom(line))
                 continue
         runs.append([i])
-    return runs
+        low = _bottom(line)
+    return [run for run in runs if _may_hold_a_table(lines, run)]
+
+
+def _may_hold_a_table(lines: tuple[Line, ...], run: list[int]) -> bool:
+    return any(lines[i].cells for i in run) or any(
+        _base(lines[b]) <= _base(lines[a]) + 0.5 for a, b in itertools.pairwise(run)
+    )
 
 
 def _run_tables(
@@ -175,8 +188,8 @@ def _run_tables(
     found: list[tuple[int, int, Table]] = []
     going_on = _going_on_part(visual, carried, kept, least) if carried else None
     if going_on is not None:
-        table, visual = going_on
-        found.append(table)
+        found.append(going_on[0])
+        visual = going_on[1]
     parts = [p for p in _split(visual, _isolated(visual)) if p]
     while parts:
         part = parts.pop(0)
@@ -193,9 +206,9 @@ def _run_tables(
             if labels:  # a label between two tables (``Tables:``, ``Rows:``)
                 parts[:0] = [p for p in _split(trimmed, lone) if p]
             continue  # else a row of one cell: a label that wraps, a ruled row: unsure
-        table = _table(trimmed, columns, None, least)
-        if table is not None and _block(trimmed, kept):
-            found.append(_span(trimmed, table))
+        rows = _table(trimmed, columns, None, least)
+        if rows is not None and _block(trimmed, kept):
+            found.append(_span(trimmed, rows))
     return found
 
 

@@ -237,9 +237,8 @@ def test_a_numbered_listing_is_no_table() -> None:
 
 
 def test_a_uml_class_members_list_is_no_table() -> None:
-    lines: list[Spec] = [("+\tUnknown = -1:", *BODY)] + [
-        (f"+\tValue{n} = {n}:", *BODY) for n in range(4)
-    ]
+    lines: list[Spec] = [("+\tUnknown = -1:", *BODY)]
+    lines += [(f"+\tValue{n} = {n}:", *BODY) for n in range(4)]
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert not rows_of(text)
 
