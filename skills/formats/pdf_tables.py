@@ -67,6 +67,7 @@ _CLIMB = 8.0  # line heights back up the page, past which the next line starts a
 _PITCH = 1.25  # of the size: a line pitch, where none is measured
 _SAME_LINE = 0.35  # of the size: baselines this close are one visual line
 _ROOMY = 1.2  # of the line pitch: a gap this wide or more stands between two rows
+_LINE_BELOW = 0.8  # of the line pitch: a line this far below another is on a line of its own
 _PROSE_WORDS = 5  # words per piece (median) in every column: prose in columns, no table
 
 Table = list[list[str]]
@@ -243,7 +244,10 @@ def _span(part: list[list[_Piece]], table: Table) -> tuple[int, int, Table]:
 
 
 def _pieces(line: Line, index: int) -> list[_Piece]:
-    """The line's cells, or the line itself, as pieces of its visual line."""
+    """The line's cells, or the line itself, as pieces of its visual line (none for a line set
+    at an angle: a watermark across the page is no cell)."""
+    if line.rotated:
+        return []
     cells = line.cells or (
         (line.left, line.right or line.left + 0.5 * line.size * len(line.text), line.text),
     )
@@ -520,11 +524,13 @@ def _row_groups(
     pitch = _pitch([raw[k] for k in range(1, len(part)) if not hidden[k - 1]], part[0][0].size)
     gaps = [raw[k] - hidden[k - 1] * pitch if k else 0.0 for k in range(len(part))]
     roomy = [gap >= _ROOMY * pitch for gap in gaps]
-    starts = [k for k in range(1, len(part)) if keyed[k]]
-    spaced = sum(roomy[k] for k in starts)
-    by_gaps = spaced >= 2 and 2 * spaced >= len(starts)  # rows stand apart: gaps say where
     first = keyed.index(True) if any(keyed) else 0
-    if first and any(len(vl) >= 2 for vl in part[:first]):
+    starts = [k for k in range(first + 1, len(part)) if keyed[k]]  # rows after the first
+    spaced = sum(roomy[k] for k in starts)
+    wrapped = all(roomy[k] or keyed[k - 1] for k in starts)  # tight only under a first cell
+    by_gaps = spaced >= 2 and 4 * spaced >= len(starts) and wrapped  # rows stand apart
+    below = bool(first) and gaps[first] >= _LINE_BELOW * pitch  # not a header's centred cell
+    if below and any(len(vl) >= 2 for vl in part[:first]):
         first -= 1  # a header row of its own, its first cell empty (a crosstab's corner)
     groups: list[list[list[_Piece]]] = [part[: first + 1]]
     if first and not any(keyed[:first]) and (continued or roomy[first]):

@@ -125,8 +125,17 @@ def _table_score(round_: int) -> Any:
 def test_the_corpus_tables_keep_their_header_rows_and_cells() -> None:
     total = _table_score(1)
     assert total.tables >= 10
+    assert total.cells_right >= 0.95 * total.cells and total.rows_whole >= 0.9 * total.rows
+    assert total.header_right >= 8
+
+
+def test_tables_with_wrapped_cells_keep_their_rows_whole() -> None:
+    # round 2: truth written before the wrapped-cell rules (wrapped cells, headers of two and
+    # three lines, a table going on over a page break); first measured 4/12, 16/124, 9 %
+    total = _table_score(2)
+    assert total.tables >= 12
     assert total.cells_right >= 0.85 * total.cells and total.rows_whole >= 0.8 * total.rows
-    assert total.header_right >= 6
+    assert total.header_right >= 9
 
 
 def test_a_table_row_counts_whole_only_with_every_cell_right() -> None:

@@ -288,3 +288,51 @@ def test_code_in_a_proportional_font_is_no_table() -> None:
     ]
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert not rows_of(text)
+
+
+def test_header_cells_written_cell_by_cell_over_several_lines_are_one_header_row() -> None:
+    # the Chinese leaflet: two-line header cells beside one-line ones centred between them
+    col = [MARGIN, MARGIN + 120, MARGIN + 240, MARGIN + 360]
+    lines: list[Spec] = [  # in the order the producer wrote them, cell by cell
+        ("Agent", *BODY, 205.5, col[0]),
+        ("Soak", *BODY, 200.0, col[1]),
+        ("(hours)", *BODY, 211.0, col[1]),
+        ("Dilution", *BODY, 200.0, col[2]),
+        ("(times)", *BODY, 211.0, col[2]),
+        ("Method", *BODY, 205.5, col[3]),
+    ]
+    for n in range(3):
+        lines += [
+            (text, *BODY, 235.0 + 15 * n, x)
+            for text, x in zip((f"Agent {n}", f"{n}4", f"{n}00", "Dip"), col, strict=True)
+        ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[0] == "| Agent | Soak (hours) | Dilution (times) | Method |"
+
+
+def test_a_header_row_over_an_empty_corner_is_a_row_of_its_own() -> None:
+    lines: list[Spec] = [("Indonesia\tGermany", *BODY, 200.0, MARGIN + 150)]
+    lines += [
+        (f"{name}\t{a}\t{b}", *BODY, 215.0 + 15 * n)
+        for n, (name, a, b) in enumerate(
+            (
+                ("Continent", "Asia", "Europe"),
+                ("Capital", "Jakarta", "Berlin"),
+                ("Currency", "Rupiah", "Euro"),
+            )
+        )
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "|  | Indonesia | Germany |",
+        "| --- | --- | --- |",
+        "| Continent | Asia | Europe |",
+    ]
+
+
+def test_a_watermark_across_a_table_is_no_cell_of_it() -> None:
+    lines: list[Spec] = [("Code\tTeam\tLead", *BODY, 200.0)]
+    lines += [(f"E{n}\tapi\tAnn", *BODY, 215.0 + 15 * n) for n in range(4)]
+    lines.append(("DRAFT", "Helvetica-Bold", 60.0, 185.0, MARGIN + 200, 30.0))  # on E2's line
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert "| E2 | api | Ann |" in text
