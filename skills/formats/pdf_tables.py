@@ -359,7 +359,8 @@ def _trimmed(
 ) -> list[list[_Piece]]:
     """The part from its first row line to its last, with the lines right above the first (a
     header set over several lines) and right under the last that are a cell's next lines (in a
-    later column): a footnote's mark or a line of text under the table is no row of it."""
+    later column): a footnote's mark or a line of text under the table is no row of it, nor
+    are lines out of the first column after room (``ANEXO I-A-1  Página 12 de 14``)."""
     multi = [k for k, vl in enumerate(part) if len({_column(p, columns) for p in vl}) >= 2]
     if not multi:
         return part
@@ -372,7 +373,14 @@ def _trimmed(
         and all(_column(p, columns) > 0 for p in part[end + 1])
     ):
         end += 1
-    return part[start : end + 1]
+    trimmed = part[start : end + 1]
+    gaps, pitch = _gaps(trimmed)
+    keyed = [any(_column(p, columns) == 0 for p in vl) for vl in trimmed]
+    last = max((k for k, key in enumerate(keyed) if key), default=len(trimmed))
+    for k in range(max(last + 1, 2), len(trimmed)):
+        if gaps[k] >= _ROOMY * pitch:
+            return trimmed[:k]  # under the last row, room, then lines: a page's footer
+    return trimmed
 
 
 def _close(above: list[_Piece], below: list[_Piece]) -> bool:
@@ -519,10 +527,7 @@ def _row_groups(
     going on from the page before (``continued``), lines above the first row's first cell are
     the end of a row the page break cut, a row of their own."""
     keyed = [any(_column(p, columns) == 0 for p in vl) for vl in part]
-    hidden = [max(p.text.count("\ufffe") for p in vl) for vl in part]  # lines PDFium joined
-    raw = [0.0, *(part[k][0].base - part[k - 1][0].base for k in range(1, len(part)))]
-    pitch = _pitch([raw[k] for k in range(1, len(part)) if not hidden[k - 1]], part[0][0].size)
-    gaps = [raw[k] - hidden[k - 1] * pitch if k else 0.0 for k in range(len(part))]
+    gaps, pitch = _gaps(part)
     roomy = [gap >= _ROOMY * pitch for gap in gaps]
     first = keyed.index(True) if any(keyed) else 0
     starts = [k for k in range(first + 1, len(part)) if keyed[k]]  # rows after the first
@@ -545,6 +550,15 @@ def _row_groups(
         else:
             groups[-1].append(part[k])
     return groups
+
+
+def _gaps(part: list[list[_Piece]]) -> tuple[list[float], float]:
+    """The gap above each visual line (from the last line the one above covers: PDFium joins
+    two lines at a soft hyphen), and the part's line pitch."""
+    hidden = [max(p.text.count("\ufffe") for p in vl) for vl in part]  # lines PDFium joined
+    raw = [0.0, *(part[k][0].base - part[k - 1][0].base for k in range(1, len(part)))]
+    pitch = _pitch([raw[k] for k in range(1, len(part)) if not hidden[k - 1]], part[0][0].size)
+    return [raw[k] - hidden[k - 1] * pitch if k else 0.0 for k in range(len(part))], pitch
 
 
 def _pitch(gaps: list[float], size: float) -> float:

@@ -336,3 +336,12 @@ def test_a_watermark_across_a_table_is_no_cell_of_it() -> None:
     lines.append(("DRAFT", "Helvetica-Bold", 60.0, 185.0, MARGIN + 200, 30.0))  # on E2's line
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert "| E2 | api | Ann |" in text
+
+
+def test_a_footer_under_the_last_row_after_room_is_no_part_of_it() -> None:
+    # the donors' list: "ANEXO I-A-1   Página 12 de 14" under the last two columns
+    lines: list[Spec] = [("Name\tType\tAmount", *BODY, 200.0)]
+    lines += [(f"Donor{n}\tCASH\t$ {n}0", *BODY, 216.0 + 16 * n) for n in range(3)]
+    lines.append(("ANNEX 1\tPage 12 of 14", *BODY, 272.0, MARGIN + 150))
+    text, _, _ = converted([[*lines]])
+    assert rows_of(text)[-1] == "| Donor2 | CASH | $ 20 |"
