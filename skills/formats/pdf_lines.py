@@ -24,6 +24,7 @@ drops it with a warning or reads no headings from it.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import math
 import re
 import unicodedata
@@ -62,6 +63,14 @@ _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
+_MAX_OBJECTS = 5_000  # page objects looked at for a table's rules
+_RULE_WIDTH = 2.5  # points: a path no thicker is a rule
+_RULE_LENGTH = 15.0  # points: and no shorter
+
+
+#: A line's cell: (left, right, words, rise): ``rise`` how far its baseline stands above the
+#: line's (a cell of a table row beside a cell centred over two lines, PDFium's one line).
+Cell = tuple[float, float, str, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +86,7 @@ class Line:
     top: float  # points from the page's top edge to the first character's top
     left: float  # points from the page's left edge
     spread: bool = False  # words set apart by wide gaps (past a section number): table cells
-    cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
+    cells: tuple[Cell, ...] = ()  # when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
     mono: bool = False  # in a monospaced font: code, a terminal's output
     right: float = 0.0  # points from the page's left edge to the last character's right
@@ -93,6 +102,7 @@ class Page:
     chars: int
     garbage: bool  # mostly characters of fonts without a Unicode map
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
+    rules: tuple[tuple[float, float, float], ...] = ()  # horizontal rules: (y from top, x0, x1)
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -113,9 +123,40 @@ def read_page(page: Any, index: int) -> Page:
         _beside_cells(raw, handle, text, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
+        rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
     finally:
         textpage.close()
-    return Page(index, tuple(lines), len(text), unusable(text), invisible)
+    return Page(index, tuple(lines), len(text), unusable(text), invisible, rules)
+
+
+def _tabular(lines: list[Line]) -> bool:
+    """A page that may hold a table: a line of cells, or one that climbs back up the page."""
+    return any(line.cells for line in lines) or any(
+        b.base < a.base - b.size / 2 for a, b in itertools.pairwise(lines)
+    )
+
+
+def _rules(raw: Any, page: Any, height: float) -> tuple[tuple[float, float, float], ...]:
+    """The page's horizontal rules, as a ruled table's rows are drawn apart: thin wide paths
+    (at most 5,000 objects looked at), a row's cell borders on one line joined into one rule."""
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    box = (ctypes.byref(left), ctypes.byref(bottom), ctypes.byref(right), ctypes.byref(top))
+    found: list[tuple[float, float, float]] = []
+    for n in range(min(raw.FPDFPage_CountObjects(page), _MAX_OBJECTS)):
+        obj = raw.FPDFPage_GetObject(page, n)
+        if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
+            continue
+        thin = raw.FPDFPageObj_GetBounds(obj, *box) and top.value - bottom.value <= _RULE_WIDTH
+        if thin and right.value - left.value >= _RULE_LENGTH:
+            y = round(height - (top.value + bottom.value) / 2, 1)
+            found.append((y, left.value, right.value))
+    joined: list[list[float]] = []
+    for y, x0, x1 in sorted(found):
+        if joined and abs(joined[-1][0] - y) <= 1 and x0 <= joined[-1][2] + 3:
+            joined[-1][2] = max(joined[-1][2], x1)
+        else:
+            joined.append([y, x0, x1])
+    return tuple((y, x0, x1) for y, x0, x1 in joined)
 
 
 def _beside_cells(
@@ -132,15 +173,17 @@ def _beside_cells(
     starts too beside a line that goes back up the page (a table whose producer wrote its rows
     cell by cell: LaTeX's ``p{}`` columns), so each row of a table with wrapped cells is seen.
 
-    Each entry of the search is (line, the right edge of the first cell of the row above it)."""
-    todo = [(i, line.cells[0][1]) for i, line in enumerate(lines) if line.cells]
-    looked = {i for i, _ in todo}  # lines looked at in full
-    reached = {i: right for i, right in todo}  # line -> the smallest first cell's right edge
+    Each entry of the search is (line, the right edge of the first cell of the row above it,
+    the left edge of its second): a line between the two is in a later column, a line that
+    ends before the second is the first cell's next line."""
+    todo = [(i, line.cells[0][1], line.cells[1][0]) for i, line in enumerate(lines) if line.cells]
+    looked = {i for i, _, _ in todo}  # lines looked at in full
+    reached = {i: right for i, right, _ in todo}  # line -> the smallest first cell's right edge
     for i in range(1, len(lines)):
         if lines[i].base and lines[i].base < lines[i - 1].base - lines[i].size / 2:
-            todo.append((i, _beside(lines, i)))  # back up: a row written cell by cell
+            todo.append((i, _beside(lines, i), lines[i].left))  # back up: cell by cell
     while todo:
-        i, first_right = todo.pop()
+        i, first_right, second_left = todo.pop()
         for j in (i - 1, i, i + 1):
             if not 0 <= j < len(lines) or (j in looked and reached.get(j, math.inf) <= first_right):
                 continue
@@ -151,11 +194,12 @@ def _beside_cells(
                 if cells:
                     lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
                     reached[j] = cells[0][1]
-                    todo.append((j, cells[0][1]))
+                    todo.append((j, cells[0][1], cells[1][0]))
                     continue
-            if not lines[j].cells and lines[j].left > first_right + 1:
+            line = lines[j]
+            if not line.cells and (line.left > first_right + 1 or line.right < second_left - 1):
                 reached[j] = first_right  # a wrapped cell's next line: the row goes on
-                todo.append((j, first_right))
+                todo.append((j, first_right, second_left))
 
 
 def _beside(lines: list[Line], i: int) -> float:
@@ -176,7 +220,7 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _spread(cells: tuple[tuple[float, float, str], ...]) -> bool:
+def _spread(cells: tuple[Cell, ...]) -> bool:
     """Cells that make a line a table's row (not a section number set apart from its title)."""
     return len(cells) > 2 or (len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " "))
 
@@ -312,7 +356,7 @@ def bold_by_name(font: str) -> bool:
 def _cells(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
     force: bool = False, ends: tuple[Any, Any] | None = None,
-) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
+) -> tuple[Cell, ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
     others (and a line looked at in full: ``force``) its words' boxes say where the gaps are.
@@ -328,27 +372,38 @@ def _cells(
         return ()
     if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
-    cells: list[list[Any]] = []  # [left, right, words]
-    for word, left, right in _word_spans(raw, handle, text, at, start, end):
+    cells: list[list[Any]] = []  # [left, right, words, the first word's first character]
+    for word, left, right, first_char in _word_spans(raw, handle, text, at, start, end):
         if cells and left - cells[-1][1] < size * _CELL_GAP:
             cells[-1][1] = max(cells[-1][1], right)
             cells[-1][2].append(word)
         else:
-            cells.append([left, right, [word]])
+            cells.append([left, right, [word], first_char])
     if len(cells) < 2:
         return ()
-    return tuple((left, right, tidy(" ".join(words))) for left, right, words in cells)
+    base = _origin(raw, handle, at[start])
+    return tuple(
+        (left, right, tidy(" ".join(words)), round(_origin(raw, handle, first) - base, 1))
+        for left, right, words, first in cells
+    )
+
+
+def _origin(raw: Any, handle: Any, index: int) -> float:
+    """The baseline (points up from the page's bottom) of the character at ``index``."""
+    x, y = ctypes.c_double(), ctypes.c_double()
+    raw.FPDFText_GetCharOrigin(handle, index, ctypes.byref(x), ctypes.byref(y))
+    return float(y.value)
 
 
 def _word_spans(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
-) -> list[tuple[str, float, float]]:
-    """Each word with its (left, right)."""
-    spans: list[tuple[str, float, float]] = []
+) -> list[tuple[str, float, float, int]]:
+    """Each word with its (left, right) and its first character's index."""
+    spans: list[tuple[str, float, float, int]] = []
     for word in _WORD.finditer(text, start, end):
         first, last = _box(raw, handle, at[word.start()]), _box(raw, handle, at[word.end() - 1])
         if first is not None and last is not None:
-            spans.append((word.group(), first[0], last[1]))
+            spans.append((word.group(), first[0], last[1], at[word.start()]))
     return spans
 
 

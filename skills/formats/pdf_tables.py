@@ -37,7 +37,7 @@ may be words (``es | Spanish``) or figures; a part that repeats the header keeps
 
 >>> from skills.formats.pdf_lines import Line, Page
 >>> def row(i, *cells):
-...     spans = tuple((100.0 * n, 100.0 * n + 40, c) for n, c in enumerate(cells))
+...     spans = tuple((100.0 * n, 100.0 * n + 40, c, 0.0) for n, c in enumerate(cells))
 ...     return Line(0, " ".join(cells), 10, 400, False, True, 20.0 * i, 0, True, spans)
 >>> lines = (row(0, "Code", "Team"), row(1, "E1", "api"), row(2, "E2", "queue"))
 >>> page = Page(0, lines, 9, False, False)
@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from skills.formats.pdf_headings import Key
 from skills.formats.pdf_lines import Line, Page
@@ -58,6 +58,7 @@ from skills.formats.pdf_lines import Line, Page
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s", re.I)
+_SECTION = re.compile(r"^\d+(?:\.\d+)+\.?$")  # 3.2, 5.22.1
 _ITEM = re.compile(r"^(?:\d+\s*[-–.)]|[-–•*]\s)")  # ``1 - NONE``, ``2.``, ``- TOP``
 _LEADERS = re.compile(r"(?:\s*\.){3,}\s*$|(?:\s*\.\s+){3,}(?=\s*\S)")
 _MIN_ROWS = 3
@@ -67,6 +68,7 @@ _CLIMB = 8.0  # line heights back up the page, past which the next line starts a
 _PITCH = 1.25  # of the size: a line pitch, where none is measured
 _SAME_LINE = 0.35  # of the size: baselines this close are one visual line
 _ROOMY = 1.2  # of the line pitch: a gap this wide or more stands between two rows
+_ACROSS = 0.6  # of a table's width: a rule drawn over this much parts two rows
 _LINE_BELOW = 0.8  # of the line pitch: a line this far below another is on a line of its own
 _PROSE_WORDS = 5  # words per piece (median) in every column: prose in columns, no table
 
@@ -97,6 +99,7 @@ class _Piece:
     first: bool  # the line's first piece: the line's font is its font
     mono: bool
     bold: bool
+    ruled: tuple[float, float] | None = None  # (x0, x1) of a rule drawn right above its line
 
 
 def tables(
@@ -109,7 +112,7 @@ def tables(
     found: dict[int, tuple[int, Table]] = {}
     for run in _runs(page.lines, kept):
         go_on = carried if run[0] == kept[0] else None
-        for first, end, rows in _run_tables(page.lines, run, kept, go_on):
+        for first, end, rows in _run_tables(page.lines, run, kept, go_on, rules=page.rules):
             found[first] = (end, rows)
     return found
 
@@ -125,7 +128,7 @@ def last_header(page: Page, skip: set[Key], found: dict[int, tuple[int, Table]])
     ending = [(start, end, rows) for start, (end, rows) in found.items() if end == kept[-1] + 1]
     if not ending and any(page.lines[i].cells for i in kept[-_TAIL:]):
         run = _runs(page.lines, kept)[-1]
-        short = _run_tables(page.lines, run, kept, None, least=2)
+        short = _run_tables(page.lines, run, kept, None, least=2, rules=page.rules)
         ending = [table for table in short if table[1] == kept[-1] + 1]
     if not ending:
         return None
@@ -182,10 +185,11 @@ def _run_tables(
     kept: list[int],
     carried: Carried | None,
     least: int = _MIN_ROWS,
+    rules: tuple[tuple[float, float, float], ...] = (),
 ) -> list[tuple[int, int, Table]]:
     """The tables of one run: (first line, the line after it, rows)."""
     pieces = [piece for i in run for piece in _pieces(lines[i], i)]
-    visual = _visual_lines(pieces)
+    visual = _ruled(_visual_lines(pieces), rules)
     found: list[tuple[int, int, Table]] = []
     going_on = _going_on_part(visual, carried, kept, least) if carried else None
     if going_on is not None:
@@ -218,7 +222,7 @@ def _going_on_part(
 ) -> tuple[tuple[int, int, Table], list[list[_Piece]]] | None:
     """The rows at the top of the part that go on in the columns of the table before, as that
     table (first line, the line after it, rows), and the rest of the part; or None."""
-    fitting = [_placed(vl, carried.columns) for vl in part]
+    fitting = [all(_fits(p, carried.columns) for p in vl) for vl in part]  # each in its column
     end = fitting.index(False) if False in fitting else len(part)
     head = part[:end]
     own = _columns([vl for vl in head if len(vl) >= 2])
@@ -248,23 +252,23 @@ def _pieces(line: Line, index: int) -> list[_Piece]:
     at an angle: a watermark across the page is no cell)."""
     if line.rotated:
         return []
-    cells = line.cells or (
-        (line.left, line.right or line.left + 0.5 * line.size * len(line.text), line.text),
+    cells = (() if _numbered_title(line) else line.cells) or (
+        (line.left, line.right or line.left + 0.5 * line.size * len(line.text), line.text, 0.0),
     )
+    base, size = _base(line), line.size
     return [
         _Piece(
-            index,
-            left,
-            right,
-            _base(line),
-            line.size,
-            _no_leaders(text),
-            n == 0,
-            line.mono,
-            line.bold,
+            index, left, right, base - rise, size, _no_leaders(text), n == 0, line.mono, line.bold
         )
-        for n, (left, right, text) in enumerate(cells)
+        for n, (left, right, text, rise) in enumerate(cells)
     ]
+
+
+def _numbered_title(line: Line) -> bool:
+    """A section number set apart from its title (``3.2    List of reserved words``): one piece,
+    no row of a table (the converter writes the line as a heading)."""
+    cells = line.cells
+    return len(cells) == 2 and bool(_SECTION.match(cells[0][2])) and cells[1][2][:1].isalpha()
 
 
 def _base(line: Line) -> float:
@@ -290,6 +294,23 @@ def _visual_lines(pieces: list[_Piece]) -> list[list[_Piece]]:
         else:
             found.append([piece])
     return [sorted(vl, key=lambda p: p.left) for vl in found]
+
+
+def _ruled(
+    visual: list[list[_Piece]], rules: tuple[tuple[float, float, float], ...]
+) -> list[list[_Piece]]:
+    """The visual lines, each piece knowing the widest rule drawn between its line and the one
+    above (under the descenders above, over the capitals here)."""
+    if not rules:
+        return visual
+    marked: list[list[_Piece]] = []
+    for k, vl in enumerate(visual):
+        low = visual[k - 1][0].base + 0.2 * vl[0].size if k else -1.0
+        high = vl[0].base - 0.7 * vl[0].size
+        spans = [(x0, x1) for y, x0, x1 in rules if low < y < high]
+        widest = max(spans, key=lambda s: s[1] - s[0], default=None)
+        marked.append([replace(p, ruled=widest) for p in vl] if widest else vl)
+    return marked
 
 
 def _columns(rows: list[list[_Piece]]) -> list[Column]:
@@ -537,6 +558,9 @@ def _row_groups(
     below = bool(first) and gaps[first] >= _LINE_BELOW * pitch  # not a header's centred cell
     if below and any(len(vl) >= 2 for vl in part[:first]):
         first -= 1  # a header row of its own, its first cell empty (a crosstab's corner)
+    ruled = _rows_by_rules(part, columns, first)
+    if ruled is not None:
+        return ruled
     groups: list[list[list[_Piece]]] = [part[: first + 1]]
     if first and not any(keyed[:first]) and (continued or roomy[first]):
         groups = [part[:first], [part[first]]]  # the end of a row, not a header's top
@@ -549,6 +573,36 @@ def _row_groups(
             groups.append([part[k]])
         else:
             groups[-1].append(part[k])
+    return groups
+
+
+def _rows_by_rules(
+    part: list[list[_Piece]], columns: list[Column], first: int
+) -> list[list[list[_Piece]]] | None:
+    """A ruled table's rows, between the rules drawn across it (two or more under its first
+    row's line, each over most of its width, and as many as three in five of the first-column
+    lines under it); None for a table not ruled so (a header's rule only, LaTeX's booktabs,
+    rules between groups of rows)."""
+    width = columns[-1][1] - columns[0][0]
+
+    def across(vl: list[_Piece]) -> bool:
+        span = vl[0].ruled
+        return (
+            span is not None
+            and min(span[1], columns[-1][1]) - max(span[0], columns[0][0]) >= _ACROSS * width
+        )
+
+    cuts = [k for k in range(first + 1, len(part)) if across(part[k])]
+    keyed = [
+        k for k in range(first + 1, len(part)) if any(_column(p, columns) == 0 for p in part[k])
+    ]
+    if len(cuts) < 2 or 5 * len(cuts) < 3 * len(keyed):
+        return None  # (rules between groups of rows, not between rows)
+    groups: list[list[list[_Piece]]] = [[]]
+    for k, vl in enumerate(part):
+        if k in cuts:
+            groups.append([])
+        groups[-1].append(vl)
     return groups
 
 

@@ -8,11 +8,16 @@ next line in the third column.
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 
-from pdf_maker import MARGIN, Spec
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+from pdf_maker import MARGIN, Spec, make_pdf
 from test_pdf_structure import BODY, converted
+
+from skills.formats.read import read_file
 
 COLUMN_2 = MARGIN + 300
 PITCH = 15.0  # pdf_maker's line pitch at 10 pt
@@ -345,3 +350,51 @@ def test_a_footer_under_the_last_row_after_room_is_no_part_of_it() -> None:
     lines.append(("ANNEX 1\tPage 12 of 14", *BODY, 272.0, MARGIN + 150))
     text, _, _ = converted([[*lines]])
     assert rows_of(text)[-1] == "| Donor2 | CASH | $ 20 |"
+
+
+def ruled(data: bytes, rules: list[tuple[float, float, float]]) -> bytes:
+    """The PDF with thin black rules drawn on its first page: (points from the top, x0, x1)."""
+    pdf = pdfium.PdfDocument(data)
+    page = pdf[0]
+    height = page.get_height()
+    for top, x0, x1 in rules:
+        rect = raw.FPDFPageObj_CreateNewRect(x0, height - top - 0.25, x1 - x0, 0.5)
+        raw.FPDFPageObj_SetFillColor(rect, 0, 0, 0, 255)
+        raw.FPDFPath_SetDrawMode(rect, raw.FPDF_FILLMODE_ALTERNATE, False)
+        raw.FPDFPage_InsertObject(page.raw, rect)
+    raw.FPDFPage_GenerateContent(page.raw)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_a_ruled_row_is_the_lines_between_its_rules() -> None:
+    # freefem's keywords: three lines of names beside one explanation centred on the middle one
+    lines: list[Spec] = [("Keywords\tExplanations", *BODY, 200.0)]
+    rules = [(199.0, MARGIN - 4, 400.0), (213.0, MARGIN - 4, 400.0)]
+    at = 214.0
+    for names, meaning in (
+        (["begin, {"], "Begin a block"),
+        (["log, exp", "sin, cos", "cosh, tanh"], "Mathematical functions"),
+        (["end, }"], "End a block"),
+        (["solve"], "Solver mode"),
+    ):
+        for n, name in enumerate(names):
+            middle = n == len(names) // 2
+            lines.append((f"{name}\t{meaning}" if middle else name, *BODY, at + 14 * n))
+        at += 14 * len(names)
+        rules.append((at - 1, MARGIN - 4, 400.0))
+    data = ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules)
+    text = read_file(data, "ruled.pdf").text
+    assert "| log, exp sin, cos cosh, tanh | Mathematical functions |" in text
+    assert "| end, } | End a block |" in text
+
+
+def test_rules_between_groups_of_rows_do_not_join_the_rows() -> None:
+    # the FASTA guide's Table 3: a rule under the header and under every second row
+    lines: list[Spec] = [("Query\tLibrary\tProgram", *BODY, 200.0)]
+    lines += [(f"Prot{n}\tDNA{n}\tfasta{n}", *BODY, 214.0 + 14 * n) for n in range(6)]
+    rules = [(199.0, MARGIN - 4, 400.0), (213.0, MARGIN - 4, 400.0)]
+    rules += [(241.0, MARGIN - 4, 400.0), (269.0, MARGIN - 4, 400.0), (297.0, MARGIN - 4, 400.0)]
+    text = read_file(ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules), "r.pdf").text
+    assert "| Prot1 | DNA1 | fasta1 |" in text
