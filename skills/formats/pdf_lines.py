@@ -181,9 +181,10 @@ def _beside_cells(
     reached = {i: right for i, right, _ in todo}  # line -> the smallest first cell's right edge
     for i in range(1, len(lines)):
         if lines[i].base and lines[i].base < lines[i - 1].base - lines[i].size / 2:
-            todo.append((i, _beside(lines, i), lines[i].left))  # back up: cell by cell
+            todo.append((i, _beside(lines, i), -math.inf))  # back up: cell by cell
     while todo:
         i, first_right, second_left = todo.pop()
+        first_left = lines[i].left - lines[i].size
         for j in (i - 1, i, i + 1):
             if not 0 <= j < len(lines) or (j in looked and reached.get(j, math.inf) <= first_right):
                 continue
@@ -197,7 +198,8 @@ def _beside_cells(
                     todo.append((j, cells[0][1], cells[1][0]))
                     continue
             line = lines[j]
-            if not line.cells and (line.left > first_right + 1 or line.right < second_left - 1):
+            first_cell = first_left <= line.left <= first_right and line.right < second_left - 1
+            if not line.cells and (line.left > first_right + 1 or first_cell):
                 reached[j] = first_right  # a wrapped cell's next line: the row goes on
                 todo.append((j, first_right, second_left))
 
