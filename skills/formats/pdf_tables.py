@@ -8,22 +8,29 @@ rebuilt from their geometry, in four steps:
    below the run or climbs more than eight lines back up (the next column of the page, or a
    table set beside this one). A climb of a few lines is a row written cell by cell (LaTeX
    writes each ``p{}`` cell of a row in turn).
-2. **Columns**: the run's pieces (a line's cells, or the line itself) are put on visual lines
-   by their baselines; the visual lines with two pieces or more give the columns (the x-ranges
-   their pieces cover, merged where they overlap). A line that straddles two columns (a
-   caption, a note, a paragraph of prose) is no part of a table: it cuts the run in two, and
-   each part is looked at again.
-3. **Rows**: a visual line with a piece in the first column opens a row; the lines under it
-   with nothing in the first column are its cells' next lines (a wrapped cell), joined into the
-   same cell. Where rows stand further apart than a row's own lines (a table with room between
-   rows) and the first column wraps too (``ggsearch36/`` over ``glsearch36``), a first-column
-   line right under another one goes on with its row instead. Lines above the first row's
-   first column (a header set bottom-aligned over three lines) belong to the header.
+2. **Columns**: the run's pieces (a line's cells, each on its own baseline, or the line
+   itself) are put on visual lines by their baselines; the visual lines with two pieces or more
+   give the columns (the x-ranges more than a tenth of them cover: a name that runs into the
+   next column joins nothing). A line that straddles two columns (a note, a paragraph of
+   prose), stands alone or reads as a caption (``Table 3: ...``) is no part of a table: it cuts
+   the run, and each part is looked at again.
+3. **Rows**: in a ruled table (the page's thin wide paths: two rules or more across most of
+   it, as many as three in five first-column lines) the lines between two rules are a row.
+   Else a visual line with a piece in the first column opens a row; the lines under it with
+   nothing in the first column are its cells' next lines (a wrapped cell), joined into the
+   same cell. Where rows stand further apart than a row's own lines and the first column wraps
+   too (``ggsearch36/`` over ``glsearch36``), a first-column line right under another one goes
+   on with its row instead. Lines above the first row's first column (a header set
+   bottom-aligned over three lines, or centred half a line higher) belong to the header; a full
+   line above, over an empty corner, is a header row of its own.
 4. **Checks**, to keep lines as lines when unsure (a table made wrong cuts its rows from their
    header, which is worse than none): three rows or more, the first (the header) without
-   figures, every row with two cells or more, not a list whose bullets stand apart, not code
-   (the last column mostly in a monospaced font), not prose set in two columns (every column's
-   pieces five words long or more).
+   figures or numbered items, every row with two cells or more (a bold or colon label between
+   two tables cuts them), rows in PDFium's order (boxes of a flowchart, written one after the
+   other, are not), not a list whose bullets stand apart, not labels with colons and their
+   values, not a header naming one thing twice, not a form (small labels over larger values),
+   not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``),
+   not prose set in two columns (every column's pieces five words long or more).
 
 A cell's lines are joined with a space, a word hyphenated at the line end is joined whole
 (``pdf.clean`` decides, as for any line), and dot leaders (``Total . . . . . 10,690,561``)
