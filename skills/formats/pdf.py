@@ -64,7 +64,7 @@ from skills.formats.pdf_headings import (
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page, trusted_weights
-from skills.formats.pdf_tables import last_header, tables
+from skills.formats.pdf_tables import Carried, last_header, tables
 from skills.formats.pdf_tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
@@ -147,7 +147,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     title, headings = _structure(pdf, pages, skip, limits)
     words = _hyphenated(pages)
     parts: list[str] = []
-    carried: list[str] | None = None  # the header of a table that ended the page before
+    carried: Carried | None = None  # the table that ended the page before
     for page in pages:
         grids = {} if page.garbage else tables(page, skip, carried)
         parts.append("" if page.garbage else _page_markdown(page, headings, skip, words, grids))

@@ -30,6 +30,7 @@ drops it with a warning or reads no headings from it.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import math
 import re
 import unicodedata
@@ -83,6 +84,14 @@ _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
+_MAX_OBJECTS = 5_000  # page objects looked at for a table's rules
+_RULE_WIDTH = 2.5  # points: a path no thicker is a rule
+_RULE_LENGTH = 15.0  # points: and no shorter
+
+
+#: A line's cell: (left, right, words, rise): ``rise`` how far its baseline stands above the
+#: line's (a cell of a table row beside a cell centred over two lines, PDFium's one line).
+Cell = tuple[float, float, str, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +107,13 @@ class Line:
     top: float  # points from the page's top edge to the first character's top
     left: float  # points from the page's left edge
     spread: bool = False  # words set apart by wide gaps (past a section number): table cells
-    cells: tuple[tuple[float, float, str], ...] = ()  # (left, right, words), when two or more
+    cells: tuple[Cell, ...] = ()  # when two or more
     rotated: bool = False  # set at an angle: a watermark, a margin's or an axis's label
     mono: bool = False  # in a monospaced font: code, a terminal's output
     named_bold: bool = False  # bold by the font's name or ForceBold flag, whatever its weight
     named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
+    right: float = 0.0  # points from the page's left edge to the last character's right
+    base: float = 0.0  # points from the page's top edge to the first character's baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +126,7 @@ class Page:
     garbage: bool  # mostly characters of fonts without a Unicode map
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
     form: bool = False  # the page has form fields (widgets): its bold labels are a form's
+    rules: tuple[tuple[float, float, float], ...] = ()  # horizontal rules: (y from top, x0, x1)
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -135,9 +147,12 @@ def read_page(page: Any, index: int) -> Page:
         _beside_cells(raw, handle, text, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
+        rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
     finally:
         textpage.close()
-    return Page(index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page))
+    return Page(
+        index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
+    )
 
 
 def _has_fields(raw: Any, page: Any) -> bool:
@@ -154,6 +169,36 @@ def _has_fields(raw: Any, page: Any) -> bool:
     return False
 
 
+def _tabular(lines: list[Line]) -> bool:
+    """A page that may hold a table: a line of cells, or one that climbs back up the page."""
+    return any(line.cells for line in lines) or any(
+        b.base < a.base - b.size / 2 for a, b in itertools.pairwise(lines)
+    )
+
+
+def _rules(raw: Any, page: Any, height: float) -> tuple[tuple[float, float, float], ...]:
+    """The page's horizontal rules, as a ruled table's rows are drawn apart: thin wide paths
+    (at most 5,000 objects looked at), a row's cell borders on one line joined into one rule."""
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    box = (ctypes.byref(left), ctypes.byref(bottom), ctypes.byref(right), ctypes.byref(top))
+    found: list[tuple[float, float, float]] = []
+    for n in range(min(raw.FPDFPage_CountObjects(page), _MAX_OBJECTS)):
+        obj = raw.FPDFPage_GetObject(page, n)
+        if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
+            continue
+        thin = raw.FPDFPageObj_GetBounds(obj, *box) and top.value - bottom.value <= _RULE_WIDTH
+        if thin and right.value - left.value >= _RULE_LENGTH:
+            y = round(height - (top.value + bottom.value) / 2, 1)
+            found.append((y, left.value, right.value))
+    joined: list[list[float]] = []
+    for y, x0, x1 in sorted(found):
+        if joined and abs(joined[-1][0] - y) <= 1 and x0 <= joined[-1][2] + 3:
+            joined[-1][2] = max(joined[-1][2], x1)
+        else:
+            joined.append([y, x0, x1])
+    return tuple((y, x0, x1) for y, x0, x1 in joined)
+
+
 def _beside_cells(
     raw: Any,
     handle: Any,
@@ -163,20 +208,50 @@ def _beside_cells(
     lines: list[Line],
 ) -> None:
     """The lines next to a line of cells, looked at in full: a table's header or row whose
-    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone."""
-    todo = [i for i, line in enumerate(lines) if line.cells]
-    seen = set(todo)
+    words are narrow (``Sepal.Length Sepal.Width``) passes for prose by its width alone. The
+    search goes on past a line that starts in a later column (a wrapped cell's next line), and
+    starts too beside a line that goes back up the page (a table whose producer wrote its rows
+    cell by cell: LaTeX's ``p{}`` columns), so each row of a table with wrapped cells is seen.
+
+    Each entry of the search is (line, the right edge of the first cell of the row above it,
+    the left edge of its second): a line between the two is in a later column, a line that
+    ends before the second is the first cell's next line."""
+    todo = [(i, line.cells[0][1], line.cells[1][0]) for i, line in enumerate(lines) if line.cells]
+    looked = {i for i, _, _ in todo}  # lines looked at in full
+    reached = {i: right for i, right, _ in todo}  # line -> the smallest first cell's right edge
+    for i in range(1, len(lines)):
+        if lines[i].base and lines[i].base < lines[i - 1].base - lines[i].size / 2:
+            todo.append((i, _beside(lines, i), -math.inf))  # back up: cell by cell
     while todo:
-        i = todo.pop()
-        for j in (i - 1, i + 1):
-            if j in seen or not 0 <= j < len(lines):
+        i, first_right, second_left = todo.pop()
+        first_left = lines[i].left - lines[i].size
+        for j in (i - 1, i, i + 1):
+            if not 0 <= j < len(lines) or (j in looked and reached.get(j, math.inf) <= first_right):
                 continue
-            seen.add(j)
-            start, end = _trimmed(text, *spans[j])
-            cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
-            if cells:
-                lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
-                todo.append(j)
+            if j not in looked:
+                looked.add(j)
+                start, end = _trimmed(text, *spans[j])
+                cells = _cells(raw, handle, text, at, start, end, lines[j].size, force=True)
+                if cells:
+                    lines[j] = replace(lines[j], cells=cells, spread=_spread(cells))
+                    reached[j] = cells[0][1]
+                    todo.append((j, cells[0][1], cells[1][0]))
+                    continue
+            line = lines[j]
+            first_cell = first_left <= line.left <= first_right and line.right < second_left - 1
+            if not line.cells and (line.left > first_right + 1 or first_cell):
+                reached[j] = first_right  # a wrapped cell's next line: the row goes on
+                todo.append((j, first_right, second_left))
+
+
+def _beside(lines: list[Line], i: int) -> float:
+    """The right edge of the first cell of the line that line ``i`` (which went back up the
+    page) stands beside, on its baseline and to its left, among the eight lines before it."""
+    for k in range(i - 1, max(i - 9, -1), -1):
+        other = lines[k]
+        if abs(other.base - lines[i].base) <= lines[i].size / 3 and other.right < lines[i].left:
+            return other.cells[0][1] if other.cells else other.right
+    return math.inf
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -187,7 +262,7 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _spread(cells: tuple[tuple[float, float, str], ...]) -> bool:
+def _spread(cells: tuple[Cell, ...]) -> bool:
     """Cells that make a line a table's row (not a section number set apart from its title)."""
     return len(cells) > 2 or (len(cells) == 2 and not _LEADING_NUMBER.fullmatch(cells[0][2] + " "))
 
@@ -261,17 +336,15 @@ def _line(
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
             uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
     left, top = _corner(raw, handle, at[start], height)
-    cells = _cells(raw, handle, text, at, start, end, size)
+    ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
+    cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
+    right, base = _extent(raw, handle, at[start], ends[1], height)
     shown = spaced_number(tidy(text[start:end]))
-    line = Line(
-        page, shown, size, style.weight, style.bold, uniform, top, left,
-        _spread(cells), named_bold=style.named_bold, named_regular=style.named_regular,
+    return Line(
+        page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
+        _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
+        right, base,
     )  # fmt: skip
-    if _rotated(raw, handle, first):
-        line = replace(line, rotated=True)
-    if style.mono:
-        line = replace(line, mono=True)
-    return replace(line, cells=cells) if cells else line
 
 
 def trusted_weights(pages: list[Page]) -> list[Page]:
@@ -411,73 +484,56 @@ def regular_by_name(font: str) -> bool:
 
 def _cells(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
-    force: bool = False,
-) -> tuple[tuple[float, float, str], ...]:  # fmt: skip
+    force: bool = False, ends: tuple[Any, Any] | None = None,
+) -> tuple[Cell, ...]:  # fmt: skip
     """The line's words grouped into cells where they stand over an em apart, when there are two
     cells or more. A line no wider than its characters need is prose (two box calls); for the
-    others PDFium's text rectangles (one a run of text) say where the gaps are, or, for a line
-    set as one run, its words' boxes."""
+    others (and a line looked at in full: ``force``) its words' boxes say where the gaps are.
+    PDFium's runs of text would cost fewer calls but hide gaps (a run may hold a gap: TeX's
+    ``tt`` spaces, a table's header cells set as one string).
+
+    Words are taken in the text's order: one that goes back left is the cell's next line (PDFium
+    joins two lines at a soft hyphen), and stays in its cell."""
     if size <= 0 or " " not in text[start:end]:
         return ()
-    first, last = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
+    first, last = ends or (_box(raw, handle, at[start]), _box(raw, handle, at[end - 1]))
     if first is None or last is None:
         return ()
     if not force and last[1] - first[0] < size * (_EM_PER_CHAR * (end - start) + _GAP_ROOM):
         return ()  # as wide as its characters: no gap to look for (most lines, at one call)
-    runs = raw.FPDFText_CountRects(handle, at[start], at[end - 1] + 1 - at[start])
-    spans = (
-        _run_spans(raw, handle, runs)
-        if runs >= 2
-        else _word_spans(raw, handle, text, at, start, end)
-    )
-    spans.sort()
-    merged: list[list[float]] = []
-    for span in spans:
-        if merged and span[0] - merged[-1][1] < size * _CELL_GAP:
-            merged[-1][1] = max(merged[-1][1], span[1])
+    cells: list[list[Any]] = []  # [left, right, words, the first word's first character]
+    for word, left, right, first_char in _word_spans(raw, handle, text, at, start, end):
+        if cells and left - cells[-1][1] < size * _CELL_GAP:
+            cells[-1][1] = max(cells[-1][1], right)
+            cells[-1][2].append(word)
         else:
-            merged.append(span)
-    if len(merged) < 2:
+            cells.append([left, right, [word], first_char])
+    if len(cells) < 2:
         return ()
-    words: list[list[str]] = [[] for _ in merged]
-    for word in _WORD.finditer(text, start, end):
-        box_of = _box(raw, handle, at[word.start()])
-        x = box_of[0] if box_of else merged[0][0]
-        column = min(range(len(merged)), key=lambda j: _distance(x, merged[j]))
-        words[column].append(word.group())
+    base = _origin(raw, handle, at[start])
     return tuple(
-        (span[0], span[1], tidy(" ".join(group)))
-        for span, group in zip(merged, words, strict=True)
-        if group
+        (left, right, tidy(" ".join(words)), round(_origin(raw, handle, first) - base, 1))
+        for left, right, words, first in cells
     )
 
 
-def _run_spans(raw: Any, handle: Any, runs: int) -> list[list[float]]:
-    """(left, right) of each of PDFium's runs of text on the line just counted."""
-    left, top, right, bottom = (ctypes.c_double() for _ in range(4))
-    spans: list[list[float]] = []
-    for run in range(runs):
-        box = (ctypes.byref(left), ctypes.byref(top), ctypes.byref(right), ctypes.byref(bottom))
-        if raw.FPDFText_GetRect(handle, run, *box):
-            spans.append([left.value, right.value])
-    return spans
+def _origin(raw: Any, handle: Any, index: int) -> float:
+    """The baseline (points up from the page's bottom) of the character at ``index``."""
+    x, y = ctypes.c_double(), ctypes.c_double()
+    raw.FPDFText_GetCharOrigin(handle, index, ctypes.byref(x), ctypes.byref(y))
+    return float(y.value)
 
 
 def _word_spans(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
-) -> list[list[float]]:
-    """(left, right) of each word: a line set as one run whose words are placed apart (TeX's
-    ``Yusuke Shinyama        Satoshi Sekine``)."""
-    spans: list[list[float]] = []
+) -> list[tuple[str, float, float, int]]:
+    """Each word with its (left, right) and its first character's index."""
+    spans: list[tuple[str, float, float, int]] = []
     for word in _WORD.finditer(text, start, end):
         first, last = _box(raw, handle, at[word.start()]), _box(raw, handle, at[word.end() - 1])
         if first is not None and last is not None:
-            spans.append([first[0], last[1]])
+            spans.append((word.group(), first[0], last[1], at[word.start()]))
     return spans
-
-
-def _distance(x: float, span: list[float]) -> float:
-    return 0.0 if span[0] - 1 <= x <= span[1] + 1 else min(abs(x - span[0]), abs(x - span[1]))
 
 
 def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
@@ -493,6 +549,17 @@ def _corner(raw: Any, handle: Any, index: int, height: float) -> tuple[float, fl
     if not raw.FPDFText_GetCharBox(handle, index, *box):
         return 0.0, 0.0
     return round(left.value, 1), round(height - top.value, 1)
+
+
+def _extent(
+    raw: Any, handle: Any, first: int, box: tuple[float, float] | None, height: float
+) -> tuple[float, float]:
+    """The line's right edge (from its last character's ``box``) and its first character's
+    baseline (a table's rows line up by baselines: the tops of ``T`` and ``e`` differ by the
+    height of a capital); 0 if unknown."""
+    x, y = ctypes.c_double(), ctypes.c_double()
+    found = raw.FPDFText_GetCharOrigin(handle, first, ctypes.byref(x), ctypes.byref(y))
+    return (round(box[1], 1) if box else 0.0), (round(height - y.value, 1) if found else 0.0)
 
 
 def _rotated(raw: Any, handle: Any, index: int) -> bool:

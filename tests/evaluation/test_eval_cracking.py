@@ -54,5 +54,6 @@ def test_every_text_split_page_of_a_real_pdf_lands_on_its_own_words() -> None:
     for leaf in chunks.leaves:
         located = converted[leaf.span.start : leaf.span.end]
         page_words = set(leaf.embed_text.split())
-        shared = [word for word in located.split() if word in page_words]
-        assert len(shared) >= 0.9 * len(located.split())
+        words = [word for word in located.split() if word.strip("|-")]  # no table syntax
+        shared = [word for word in words if word in page_words]
+        assert len(shared) >= 0.9 * len(words)

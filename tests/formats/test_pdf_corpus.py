@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -122,17 +123,33 @@ def test_the_held_out_files_keep_their_measured_headings_and_sections() -> None:
         assert shares["in_section"] >= in_section, name
 
 
-def test_the_corpus_tables_keep_their_header_rows_and_cells() -> None:
+def _table_score(round_: int) -> Any:
     total = tables.Score()
     for path in TABLE_TRUTHS:
         truth = _truth(path)
+        if truth.get("round", 1) != round_:
+            continue
         pdf = _cached(truth)
         found = tables.ours(pdf)
         for true in truth["tables"]:  # type: ignore[attr-defined]
             total.add(tables.score(true, found))
+    return total
+
+
+def test_the_corpus_tables_keep_their_header_rows_and_cells() -> None:
+    total = _table_score(1)
     assert total.tables >= 10
+    assert total.cells_right >= 0.95 * total.cells and total.rows_whole >= 0.9 * total.rows
+    assert total.header_right >= 8
+
+
+def test_tables_with_wrapped_cells_keep_their_rows_whole() -> None:
+    # round 2: truth written before the wrapped-cell rules (wrapped cells, headers of two and
+    # three lines, a table going on over a page break); first measured 4/12, 16/124, 9 %
+    total = _table_score(2)
+    assert total.tables >= 12
     assert total.cells_right >= 0.85 * total.cells and total.rows_whole >= 0.8 * total.rows
-    assert total.header_right >= 6
+    assert total.header_right >= 9
 
 
 def test_a_table_row_counts_whole_only_with_every_cell_right() -> None:
