@@ -26,6 +26,32 @@ Spec = (
 WIDTH, HEIGHT, MARGIN = 612.0, 792.0, 72.0
 
 
+class Prose:
+    """Body paragraphs in made-up words no other paragraph of a test module uses, so that no
+    line repeats like a running header. Each module makes its own supply (its ``endings``): one
+    supply shared by several modules ran out when the whole suite ran."""
+
+    def __init__(self, endings: Sequence[str], body: tuple[str, float]) -> None:
+        self._words = (f"{a}{b}{c}" for c in "aeiou" for a in "bcdfghklmnprstvz" for b in endings)
+        self.body = body
+
+    def word(self) -> str:
+        return next(self._words)
+
+    def paragraph(self, top: float | None = None) -> list[Spec]:
+        """Four lines of body text (a page with fewer is a cover), from ``top`` when given."""
+        word = self.word()
+        lines = [
+            f"The {word} part runs on over a full line of the page, as body text does here.",
+            f"It goes on about {word} for a second line, so the body's type is plain to see.",
+            f"A third line of the {word} part, still in the body's own size and weight.",
+            f"The {word} part ends here.",
+        ]
+        if top is None:
+            return [(line, *self.body) for line in lines]
+        return [(line, *self.body, top + 15 * n) for n, line in enumerate(lines)]
+
+
 def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
     """A PDF whose pages hold these lines, from the top margin down (or at their ``top``)."""
     import pypdfium2 as pdfium

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import MARGIN, Spec, make_pdf, with_form_field, with_title
+from pdf_maker import MARGIN, Prose, Spec, make_pdf, with_form_field, with_title
 
 from skills.formats.conversion import Limits
 from skills.formats.pdf import pdf_to_markdown
@@ -17,27 +17,8 @@ from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
-_WORDS = iter(
-    f"{a}{b}{c}"
-    for c in "aeiou"
-    for a in "bcdfghklmnprstvz"
-    for b in ("am", "ip", "ol", "un", "esk")
-)
-
-
-def paragraph(top: float | None = None) -> list[Spec]:
-    """Four lines of body text (a page with fewer is a cover) in words no other paragraph uses,
-    from ``top`` when given."""
-    word = next(_WORDS)
-    lines = [
-        f"The {word} part runs on over a full line of the page, as body text does here.",
-        f"It goes on about {word} for a second line, so the body's type is plain to see.",
-        f"A third line of the {word} part, still in the body's own size and weight.",
-        f"The {word} part ends here.",
-    ]
-    if top is None:
-        return [(line, *BODY) for line in lines]
-    return [(line, *BODY, top + 15 * n) for n, line in enumerate(lines)]
+_PROSE = Prose(("am", "ip", "ol", "un", "esk"), BODY)
+paragraph = _PROSE.paragraph
 
 
 def headings(pages: list[list[Spec]]) -> list[str]:

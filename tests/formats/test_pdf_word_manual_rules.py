@@ -13,30 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdf_maker import MARGIN, Spec, make_pdf
+from pdf_maker import MARGIN, Prose, Spec, make_pdf
 
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
 CODE = "Courier-Bold"
-_WORDS = iter(
-    f"{a}{b}{c}" for c in "aeiou" for a in "bcdfghklmnprstvz" for b in ("ar", "en", "ix", "om")
-)
-
-
-def paragraph(top: float | None = None) -> list[Spec]:
-    """Four lines of body text in words no other paragraph uses, from ``top`` when given."""
-    word = next(_WORDS)
-    lines = [
-        f"The {word} part runs on over a full line of the page, as body text does here.",
-        f"It goes on about {word} for a second line, so the body's type is plain to see.",
-        f"A third line of the {word} part, still in the body's own size and weight.",
-        f"The {word} part ends here.",
-    ]
-    if top is None:
-        return [(line, *BODY) for line in lines]
-    return [(line, *BODY, top + 15 * n) for n, line in enumerate(lines)]
+_PROSE = Prose(("ar", "en", "ix", "om"), BODY)
+paragraph = _PROSE.paragraph
 
 
 def converted(pages: list[list[Spec]]) -> tuple[list[str], str]:
@@ -183,7 +168,7 @@ def test_a_centred_unnumbered_heading_over_short_lines_at_the_margin_stays() -> 
 
 def test_a_heading_on_a_page_turned_on_its_side_is_a_heading() -> None:
     # RTKLIB p179: a landscape page (every line at 90 degrees) under 'Appendix F ...'
-    word = next(_WORDS)
+    word = _PROSE.word()
     turned: list[Spec] = [("Appendix F Signal Specifications", BOLD, 14, 700, MARGIN, 90)]
     turned += [
         (f"The {word} table turned on its side runs on over a full line, row {n}.", *BODY, 700,
