@@ -351,16 +351,23 @@ def _same_title(found: str, true: str) -> int:
     return int(found == true or bool(found and true and (found in true or true in found)))
 
 
-def markitdown_text(path: Path) -> str:
+def markitdown_text(path: Path) -> str | None:
     """MarkItDown's Markdown of the file: installed from bench/requirements.txt, or into
     ``.cache/markitdown`` (``pip install --target .cache/markitdown markitdown[pdf]``) so that
-    its dependencies stay out of the project's environment."""
+    its dependencies stay out of the project's environment. None, said on stderr, for a file it
+    cannot read (a missing optional dependency, a part it does not parse): such a file is left out
+    of MarkItDown's column rather than scored as a file without structure."""
     target = ROOT / ".cache" / "markitdown"
     if target.is_dir() and str(target) not in sys.path:
         sys.path.append(str(target))
     from markitdown import MarkItDown
 
-    return str(MarkItDown().convert(str(path)).text_content)
+    try:
+        return str(MarkItDown().convert(str(path)).text_content)
+    except Exception as error:  # whatever it raises: the file is left out of its column
+        reason = " ".join(str(error).split())[:200]
+        print(f"MarkItDown cannot read {path.name}, left out: {reason}", file=sys.stderr)
+        return None
 
 
 def truths(folder: Path, only: str | None) -> list[dict[str, Any]]:
@@ -400,8 +407,8 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
         for path, rows in paths.items():
             if path == "this skill":
                 rows[truth["file"]] = score(truth)
-            else:
-                rows[truth["file"]] = score(truth, markitdown_text(resolve(truth["file"])))
+            elif (text := markitdown_text(resolve(truth["file"]))) is not None:
+                rows[truth["file"]] = score(truth, text)
     for rows in paths.values():
         totals = {"all": Score(files=0)}
         for name in sorted(set(held_out.values())):
