@@ -173,10 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     from skills.embeddings import default_embedder
     from skills.evaluation.grid import load_grid
     from skills.evaluation.installed import load_set
-    from skills.evaluation.metrics import SEARCH_DEPTH
-    from skills.evaluation.retrieval import embed_all, hybrid_rank, rank
-    from skills.evaluation.run import build_chunk_set
-    from skills.search.query import FETCHED_CHILDREN
+    from skills.evaluation.retrieval import embed_all
+    from skills.evaluation.run import build_chunk_set, rank_leaves
 
     dataset = load_set(args.set) if args.set else load_dataset(args.docs, args.questions)
     candidates = {c.name: c for c in load_grid(args.grid, with_baselines=False)}
@@ -191,18 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
     leaf_vectors = embed_all(embedder, texts)
-    if args.retrieval == "hybrid":
-        rankings = hybrid_rank(
-            questions,
-            question_vectors,
-            texts,
-            leaf_vectors,
-            SEARCH_DEPTH,
-            FETCHED_CHILDREN,
-            args.analyzer,
-        )
-    else:
-        rankings = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
+    rankings = rank_leaves(
+        args.retrieval, questions, question_vectors, texts, leaf_vectors, args.analyzer
+    )
     losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly)
     print(
         f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"

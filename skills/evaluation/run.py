@@ -12,6 +12,9 @@ from functools import lru_cache, partial
 from statistics import fmean
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from skills.chunking import (
     BoundaryModel,
     EmbeddingBoundaries,
@@ -190,22 +193,28 @@ def evaluate(
             chunks = build(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
-            if retrieval == "hybrid":
-                ranked = hybrid_rank(
-                    questions,
-                    question_vectors,
-                    texts,
-                    leaf_vectors,
-                    SEARCH_DEPTH,
-                    FETCHED_CHILDREN,
-                    words,
-                )
-            else:
-                ranked = rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
+            ranked = rank_leaves(retrieval, questions, question_vectors, texts, leaf_vectors, words)
             rankings[key] = (chunks, ranked)
         chunks, ranked = rankings[key]
         results.append(_score(candidate, chunks, ranked, dataset, corpus))
     return results
+
+
+def rank_leaves(
+    retrieval: str,
+    questions: Sequence[str],
+    question_vectors: NDArray[np.float32],
+    texts: Sequence[str],
+    leaf_vectors: NDArray[np.float32],
+    analyzer: str,
+) -> list[list[int]]:
+    """Each question's best leaves, as deep as a run scores them: by vector, or fused with BM25's
+    ranking (its words made by ``analyzer``) as the service's hybrid query with the search
+    side's ``k`` fuses them."""
+    if retrieval == "hybrid":
+        depth, k = SEARCH_DEPTH, FETCHED_CHILDREN
+        return hybrid_rank(questions, question_vectors, texts, leaf_vectors, depth, k, analyzer)
+    return rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
 
 
 def _score(
