@@ -141,6 +141,16 @@ def ranked(parent: tuple[int, int], hits: list[tuple[int, int]], ranks: list[int
     )
 
 
+def sections(layout: list[tuple[int, set[int]]]) -> list[Group]:
+    """Groups in search order: section ``s`` is words 10s-10s+10, its children the word pairs,
+    its hits the pairs ``hits`` names, ranked from the section's place in ``layout`` on."""
+    return [
+        ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
+               [rank + h for h in sorted(hits)])
+        for rank, (s, hits) in enumerate(layout)
+    ]  # fmt: skip
+
+
 def test_hits_are_sent_in_the_search_rank_not_parent_by_parent() -> None:
     # after the first section (11), 6 are left: the second section's best hit (rank 1) and the
     # third's (rank 2) fit; the second section's other hit (rank 5) would have come first by parent
@@ -172,12 +182,7 @@ def test_consecutive_children_are_one_passage_with_the_first_ones_prefix() -> No
 def test_with_children_known_a_prompt_fits_and_every_passage_is_whole_children(
     layout: list[tuple[int, set[int]]], budget: int
 ) -> None:
-    # section s is words 10s-10s+10, its children the word pairs, its hits some of them
-    groups = [
-        ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
-               [rank + h for h in sorted(hits)])
-        for rank, (s, hits) in enumerate(layout)
-    ]  # fmt: skip
+    groups = sections(layout)
     passages = [p for ps in whole_first(groups, budget) for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
@@ -275,11 +280,7 @@ def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
     skip_contents: bool,
     head_holds_best: bool,
 ) -> None:
-    groups = [
-        ranked((10 * s, 10 * s + 10), [(10 * s + 2 * h, 10 * s + 2 * h + 2) for h in sorted(hits)],
-               [rank + h for h in sorted(hits)])
-        for rank, (s, hits) in enumerate(layout)
-    ]  # fmt: skip
+    groups = sections(layout)
     options = {
         "prefix_once": prefix_once,
         "skip_contents": skip_contents,
