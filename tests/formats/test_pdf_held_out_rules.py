@@ -9,8 +9,6 @@ import re
 import pytest
 from pdf_maker import MARGIN, Prose, Spec, make_pdf, with_form_field, with_title
 
-from skills.formats.conversion import Limits
-from skills.formats.pdf import pdf_to_markdown
 from skills.formats.pdf_headings import Body, from_typography
 from skills.formats.pdf_lines import Line, Page
 from skills.formats.read import read_file
@@ -21,8 +19,10 @@ _PROSE = Prose(("am", "ip", "ol", "un", "esk"), BODY)
 paragraph = _PROSE.paragraph
 
 
-def headings(pages: list[list[Spec]]) -> list[str]:
-    text = read_file(make_pdf(pages), "deck.pdf").text
+def headings(pages: list[list[Spec]], isolated: bool = True) -> list[str]:
+    """The headings the skill finds, converted in a worker or (``isolated=False``) in this
+    process, where a test's patches of PDFium reach."""
+    text = read_file(make_pdf(pages), "deck.pdf", isolated=isolated).text
     return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
@@ -259,8 +259,7 @@ def test_fonts_named_regular_that_report_a_bold_weight_do_not_make_every_line_bo
          *paragraph(200), ("gpasm [options] asm-file", "Courier", 10, 290), *paragraph(310)],
         [("DESCRIPTION", "Times-Bold", 10.9), *paragraph()],
     ]  # fmt: skip
-    text = pdf_to_markdown(make_pdf(pages), Limits()).text  # in this process: patched
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+    assert headings(pages, isolated=False) == [
         "# NAME",
         "# SYNOPSIS",
         "# DESCRIPTION",
@@ -330,8 +329,7 @@ def test_a_font_whose_size_pdfium_cannot_read_is_sized_by_its_drawn_glyphs(
         [("Chapter 2. System Description", "Times-Roman", 17), *paragraph()],
         [("2.1 Graphical Interface", "Times-Roman", 14), *paragraph()],
     ]
-    text = pdf_to_markdown(make_pdf(pages), Limits()).text  # in this process: patched
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+    assert headings(pages, isolated=False) == [
         "# Chapter 1. Overview",
         "# Chapter 2. System Description",
         "## 2.1 Graphical Interface",
