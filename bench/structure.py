@@ -371,12 +371,28 @@ def markitdown_text(path: Path) -> str | None:
 
 
 def truths(folder: Path, only: str | None) -> list[dict[str, Any]]:
+    """The truth files of ``folder`` whose ``file`` ``only`` matches; ValueError naming the first
+    that is not a truth file (a JSON object whose ``file`` is a name)."""
     found = []
     for path in sorted(folder.glob("*.json")):
-        truth = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            truth = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{path.name} cannot be read as JSON: {error}") from None
+        if not isinstance(truth, dict) or not isinstance(truth.get("file"), str):
+            raise ValueError(f'{path.name} is not a truth file: no "file" name')
         if only is None or re.search(only, truth["file"]):
             found.append(truth)
     return found
+
+
+def _pattern(text: str) -> str:
+    """``--only``'s regular expression, refused with the reason when it does not compile."""
+    try:
+        re.compile(text)
+    except re.error as error:
+        raise argparse.ArgumentTypeError(f"not a regular expression ({error}): {text!r}") from None
+    return text
 
 
 def table(rows: dict[str, Score]) -> str:
@@ -532,7 +548,9 @@ def _memory_child(copies: int) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--truth", type=Path, default=TRUTH, help="folder of truth files")
-    parser.add_argument("--only", help="a regular expression over truth files' 'file'")
+    parser.add_argument(
+        "--only", type=_pattern, help="a regular expression over truth files' 'file'"
+    )
     parser.add_argument("--markitdown", action="store_true", help="MarkItDown beside ours")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--misses", action="store_true", help="list missed and wrong headings")
@@ -564,7 +582,16 @@ def main(argv: list[str]) -> int:
             return 2
         print(json.dumps(speed(names)))
         return 0
-    missing = [t["file"] for t in truths(args.truth, args.only) if not resolve(t["file"]).is_file()]
+    try:
+        chosen = truths(args.truth, args.only)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not chosen:
+        which = f" matches {args.only!r}" if args.only else ""
+        print(f"error: no truth file in {args.truth}{which}", file=sys.stderr)
+        return 2
+    missing = [t["file"] for t in chosen if not resolve(t["file"]).is_file()]
     if missing:
         print(f"missing {missing}: run python bench/corpus.py first", file=sys.stderr)
         return 2

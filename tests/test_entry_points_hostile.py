@@ -132,6 +132,43 @@ def test_corpus_given_a_folder_says_so(tmp_path: Path) -> None:
     refused(corpus(tmp_path, tmp_path), "cannot be read")
 
 
+# ---------------------------------------------------------------- python bench/structure.py
+
+
+def structure(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    report = str(tmp_path / "report.json")  # never the committed results
+    return run(tmp_path, "bench/structure.py", "--json", report, *arguments)
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("", "cannot be read as JSON"),
+        ("{not json", "cannot be read as JSON"),
+        ("[1, 2]", 'is not a truth file: no "file" name'),
+        (json.dumps({"headings": []}), 'is not a truth file: no "file" name'),
+        (json.dumps({"file": ["x" * HUGE_CHARS]}), 'is not a truth file: no "file" name'),
+    ],
+    ids=["empty", "malformed", "a list", "no file", "huge"],
+)
+def test_structure_with_a_truth_file_it_cannot_use_names_it(
+    tmp_path: Path, content: str, says: str
+) -> None:
+    folder = tmp_path / "truth"
+    write(folder / "bad.json", content)
+    done = structure(tmp_path, "--truth", str(folder))
+    refused(done, f"bad.json {says}")
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_structure_with_no_truth_file_says_so(tmp_path: Path) -> None:
+    refused(structure(tmp_path, "--truth", str(tmp_path / "none")), "no truth file in")
+
+
+def test_structure_with_a_pattern_that_does_not_compile_says_why(tmp_path: Path) -> None:
+    refused(structure(tmp_path, "--only", "["), "not a regular expression")
+
+
 # ------------------------------------------------------ python -m skills.search notes --fill
 
 
