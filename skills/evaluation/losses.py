@@ -118,9 +118,11 @@ def diagnose(
     budgets: Sequence[int],
     first_share: float | None = None,
     options: Mapping[str, bool] | None = None,
+    sections: float = 0.0,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings
-    (``options``: further arguments of the assembly, ``Policy.assembly``)."""
+    (``options``: further arguments of the assembly, ``Policy.assembly``; ``sections``: the
+    section evidence's weight, ``Policy.sections``)."""
     from skills.search.assembly import FIRST_SHARE
 
     def text_of(span: Span) -> str:
@@ -130,10 +132,10 @@ def diagnose(
     for question, ranked in zip(dataset.questions, rankings, strict=True):
         for budget in budgets:
             share = FIRST_SHARE if first_share is None else first_share
-            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, options)
+            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, options, sections)
             if in_prompt(question, sent):
                 continue
-            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0, options)
+            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0, options, sections)
             loss = classify(question, ranked, chunks, sent, budget, text_of, bare)
             if loss is not None:
                 losses.append(loss)
@@ -192,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     rankings = rank_leaves(
         args.retrieval, questions, question_vectors, texts, leaf_vectors, args.analyzer
     )
-    losses = diagnose(dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly)
+    losses = diagnose(
+        dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly, policy.sections
+    )
     print(
         f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"
         + (f" ({args.analyzer})" if args.retrieval == "hybrid" else "")

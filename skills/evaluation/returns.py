@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
 from skills.search.assembly import FIRST_SHARE, Group, Piece, assemble
-from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans
+from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans, section_order
 from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
 #: The policy whose prompt is assembled for each budget (:func:`prompt`).
@@ -73,6 +73,8 @@ class Policy:
     kind: str
     argument: float = 0.0
     options: frozenset[str] = frozenset()
+    #: ``+sections:W``: the weight of section evidence (``section_order``), 0 when off
+    sections: float = 0.0
 
     @property
     def assembly(self) -> dict[str, bool]:
@@ -88,14 +90,39 @@ def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``.
 
     >>> parse_policy("budget:0.2+headed")
-    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}))
+    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}), sections=0.0)
+    >>> parse_policy("budget+sections:0.5").sections
+    0.5
     """
     base, *flags = name.split("+")
     policy = _parse_base(base, name)
-    if flags and (policy.kind != BUDGET or not set(flags) <= BUDGET_OPTIONS.keys()):
+    weights = [flag.partition(":")[2] for flag in flags if flag.startswith(SECTIONS + ":")]
+    flags = [flag for flag in flags if not flag.startswith(SECTIONS + ":")]
+    if (flags or weights) and (
+        policy.kind != BUDGET
+        or not set(flags) <= BUDGET_OPTIONS.keys()
+        or len(weights) > 1
+        or not all(_weight(weight) is not None for weight in weights)
+    ):
         takes = ", ".join(f"+{option}" for option in BUDGET_OPTIONS)
-        raise ValueError(f"unknown options in {name!r}: a budget policy takes {takes}")
-    return Policy(policy.kind, policy.argument, frozenset(flags))
+        raise ValueError(
+            f"unknown options in {name!r}: a budget policy takes {takes} and +{SECTIONS}:WEIGHT"
+        )
+    sections = _weight(weights[0]) if weights else 0.0
+    return Policy(policy.kind, policy.argument, frozenset(flags), sections or 0.0)
+
+
+#: The policy option that reorders the fetched hits by their sections' evidence.
+SECTIONS = "sections"
+
+
+def _weight(text: str) -> float | None:
+    """A section weight (a number >= 0), or None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
 
 
 def _parse_base(base: str, name: str) -> Policy:
@@ -126,7 +153,8 @@ def returned(
     elif parsed.kind == BUDGET:
         if text_of is None:
             raise ValueError("budget needs the leaves' texts")
-        candidates = [sent.span for sent in _prompt(ranked_leaves, chunks, None, text_of)]
+        sent = _prompt(ranked_leaves, chunks, None, text_of, sections=parsed.sections)
+        candidates = [passage.span for passage in sent]
     else:
         hits = _distinct(ranked_leaves, chunks, text_of)
         if parsed.kind == "merge":
@@ -293,12 +321,14 @@ def prompt(
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
     options: Mapping[str, bool] | None = None,
+    sections: float = 0.0,
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
     assembly (``skills.search.assembly``) of the hits it fetches for that budget
     (``children_for_budget``), passages in the order sent; ``options`` are further arguments of
-    ``assemble`` (``Policy.assembly``)."""
-    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, options)
+    ``assemble`` (``Policy.assembly``); ``sections`` above 0 reorders the fetched hits by their
+    sections' evidence first, as the query's ``section_weight`` does."""
+    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, options, sections)
 
 
 def _prompt(
@@ -308,9 +338,12 @@ def _prompt(
     text_of: Callable[[Span], str],
     first_share: float = FIRST_SHARE,
     options: Mapping[str, bool] | None = None,
+    sections: float = 0.0,
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
     fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
+    if sections:
+        ranked_leaves = _by_section(ranked_leaves[:fetched], chunks, sections)
 
     def piece(span: Span, prefix: str) -> Piece:
         return Piece(span.doc, span.start, span.end, text_of(span), prefix)
@@ -339,6 +372,15 @@ def _prompt(
         for passages in assembled
         for passage in passages
     ]
+
+
+def _by_section(ranked_leaves: Sequence[int], chunks: ChunkSet, weight: float) -> list[int]:
+    """The leaves in ``section_order`` of their parents (a leaf without one is its own)."""
+    parents = [
+        ("parent", chunks.leaves[i].parent) if chunks.leaves[i].parent is not None else ("leaf", i)
+        for i in ranked_leaves
+    ]
+    return [ranked_leaves[rank] for rank, _ in section_order(parents, weight)]
 
 
 def _leaf_prefix(chunks: ChunkSet, index: int, text_of: Callable[[Span], str]) -> str:

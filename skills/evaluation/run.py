@@ -240,6 +240,7 @@ def _score(
                 count_tokens,
                 policy.argument,
                 policy.assembly,
+                policy.sections,
             )
             return [(passage.span, passage.prefix) for passage in sent]
 

@@ -22,11 +22,13 @@ from typing import Any, Protocol
 
 from skills.chunking import count_tokens
 from skills.search.collapse import (
+    SECTION_WEIGHT,
     ChildHit,
     Expand,
     ParentDoc,
     ParentResult,
     Span,
+    by_section,
     collapse,
     group_by_parent,
 )
@@ -95,7 +97,9 @@ class QueryOptions:
 
     ``budget`` (prompt tokens) fills that prompt instead: every parent of the fetched children
     may send something, whole or as its hit children, each passage with its prefix
-    (:mod:`skills.search.assembly`); ``parents`` and ``expand`` are then not used."""
+    (:mod:`skills.search.assembly`); ``parents`` and ``expand`` are then not used.
+    ``section_weight`` above 0 reorders the fetched children by their sections' evidence before
+    they are grouped (:func:`skills.search.collapse.section_order`)."""
 
     mode: Mode = "embedded"
     parents: int = 5
@@ -103,12 +107,15 @@ class QueryOptions:
     semantic: bool = False
     expand: Expand = Expand.TOP_PARENT
     budget: int | None = None
+    section_weight: float = SECTION_WEIGHT
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:
             raise ValueError("need 1 <= parents <= children <= 1000 (children are over-fetched)")
         if self.budget is not None and self.budget < 1:
             raise ValueError("a prompt budget is a positive number of tokens")
+        if self.section_weight < 0:
+            raise ValueError("a section weight is 0 (off) or more")
 
 
 def search_in(field: str, values: Sequence[str]) -> str:
@@ -141,7 +148,7 @@ def query_parents(
         children_index, question, select, fetched, vector_k=fetched, semantic=opts.semantic
     )
     raw = searcher.search(request)
-    hits = [ChildHit.from_result(doc) for doc in raw]
+    hits = by_section([ChildHit.from_result(doc) for doc in raw], opts.section_weight)
     top = opts.parents if opts.budget is None else fetched
     parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, top)]
     if parents_in_children(opts.mode):

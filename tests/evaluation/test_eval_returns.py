@@ -64,10 +64,17 @@ def test_top_parent_measures_what_the_query_returns(ranking: list[int], distinct
     assert query == [PASSAGE_GAP.join(passages) for passages in evaluation.values()]
 
 
-@given(st.lists(st.integers(0, 5), unique=True, min_size=1), st.integers(0, 40))
-def test_the_budget_policy_sends_what_the_query_sends(ranking: list[int], budget: int) -> None:
+@given(
+    st.lists(st.integers(0, 5), unique=True, min_size=1),
+    st.integers(0, 40),
+    st.sampled_from([0.0, 0.25, 1.0, 3.0]),
+)
+def test_the_budget_policy_sends_what_the_query_sends(
+    ranking: list[int], budget: int, sections: float
+) -> None:
     """One assembly for both sides: the query's ``collapse(budget=...)`` and the evaluation's
-    ``prompt`` send the same passages, prefixes included, for any ranking and budget."""
+    ``prompt`` send the same passages, prefixes included, for any ranking and budget, and with
+    the same section evidence (the query's ``by_section`` before it collapses)."""
     text = "".join(f"w{i} " * 3 for i in range(6))  # leaf i: "wi wi wi " (9 characters + 1)
     chunks = ChunkSet(
         tuple(
@@ -96,8 +103,11 @@ def test_the_budget_policy_sends_what_the_query_sends(ranking: list[int], budget
     def words(passage: str) -> int:
         return len(passage.split())
 
+    hits = search.by_section(hits, sections)
     query = collapse(hits, parents, top=len(hits), siblings=siblings, budget=(budget, words))
-    sent = prompt(ranking, chunks, budget, lambda s: text[s.start : s.end], words)
+    sent = prompt(
+        ranking, chunks, budget, lambda s: text[s.start : s.end], words, sections=sections
+    )
     assert [(p.start, p.end, p.prefix) for r in query for p in r.passages] == [
         (s.span.start, s.span.end, s.prefix) for s in sent
     ]
@@ -229,3 +239,28 @@ def test_budget_options_name_the_assembly_arguments_they_turn_on() -> None:
     assert parse_policy("budget+headed").assembly == {"headed_first": True}
     with pytest.raises(ValueError, match=r"\+headed, \+once, \+notoc"):
         parse_policy("budget+twice")
+
+
+def test_the_sections_option_names_its_weight_and_refuses_a_bad_one() -> None:
+    assert parse_policy("budget+sections:0.5") == Policy("budget", FIRST_SHARE, sections=0.5)
+    assert parse_policy("budget+once+sections:1").assembly == {"prefix_once": True}
+    assert parse_policy("budget").sections == 0.0
+    for name in ("budget+sections:x", "budget+sections:-1", "budget+sections:1+sections:2",
+                 "child+sections:0.5", "budget+sections"):  # fmt: skip
+        with pytest.raises(ValueError, match=r"sections:WEIGHT|return policy"):
+            parse_policy(name)
+
+
+def test_section_evidence_moves_a_sections_second_hit_over_a_lone_hit() -> None:
+    """Leaves 0, 1 and 2 of parent 0 against leaf 4 of parent 1 ranked second: with evidence the
+    budget's second passage is parent 0's, without it parent 1's."""
+    text = "".join(f"a{i} b{i} c{i}  " for i in range(6))  # three words in each leaf's 10
+    words = lambda passage: len(passage.split())  # noqa: E731
+
+    def sent(sections: float) -> list[tuple[int, int]]:
+        got = prompt([0, 4, 1, 2], CHUNKS, 6, lambda s: text[s.start : s.end], words,
+                     0.0, sections=sections)  # fmt: skip
+        return [(s.span.start, s.span.end) for s in got]
+
+    assert sent(0.0) == [(0, 10), (40, 50)]
+    assert sent(1.0) == [(0, 20)]

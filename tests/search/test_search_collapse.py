@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from skills.search.collapse import (
     collapse,
     group_by_parent,
     merge_spans,
+    section_order,
 )
 from skills.search.query import (
     QueryOptions,
@@ -279,6 +281,60 @@ def test_embedded_mode_reads_the_parent_from_the_child_and_sends_one_request() -
 def test_query_options_refuse_fewer_children_than_parents() -> None:
     with pytest.raises(ValueError, match="over-fetched"):
         QueryOptions(parents=10, children=5)
+
+
+def test_section_evidence_ranks_a_parent_by_several_of_its_hits() -> None:
+    """A lone hit of p2 ranked first loses the first place to p1, three of whose hits rank
+    second to fourth; without section evidence p2 stays first. Where the best hit and the
+    section agree, nothing moves. With evidence a result's score is its evidence score."""
+    children = [
+        child_doc("c0", "p1", 0.9, 0, 10), child_doc("x", "p2", 0.8, 30, 40),
+        child_doc("c1", "p1", 0.7, 10, 20), child_doc("c2", "p1", 0.6, 20, 30),
+        child_doc("y", "p3", 0.5, 30, 40),
+    ]  # fmt: skip
+    parents = [
+        {"parentChunkId": p.parent_chunk_id, "text": p.text, "start": p.start, "end": p.end}
+        for p in (PARENT_1, PARENT_2)
+    ] + [{"parentChunkId": "p3", "text": SOURCE[30:40], "start": 30, "end": 40}]
+
+    def ranked(weight: float) -> list[tuple[str, list[str]]]:
+        options = QueryOptions(mode="reference", parents=2, children=5, expand=Expand.CHILDREN,
+                               section_weight=weight)  # fmt: skip
+        results = query_parents(RecordingSearcher(children, parents), "q",
+                                children_index="children", parents_index="parents",
+                                options=options)  # fmt: skip
+        return [(r.parent_chunk_id, [c.chunk_id for c in r.children]) for r in results]
+
+    assert ranked(0.0) == [("p1", ["c0", "c1", "c2"]), ("p2", ["x"])]
+    assert ranked(0.5) == [("p1", ["c0", "c1", "c2"]), ("p2", ["x"])]
+    # a lone hit ranked first loses to a section with three hits below it
+    lone_first = [child_doc("x", "p2", 0.95, 30, 40), children[0], children[2], children[3]]
+    options = QueryOptions(mode="reference", parents=1, children=4, expand=Expand.CHILDREN,
+                           section_weight=0.5)  # fmt: skip
+    searcher = RecordingSearcher(lone_first, parents)
+    [first] = query_parents(searcher, "q", children_index="children", parents_index="parents",
+                            options=options)  # fmt: skip
+    assert first.parent_chunk_id == "p1"
+    assert first.score > 1 / 61  # its evidence score, not the service's 0.9
+    [plain] = query_parents(searcher, "q", children_index="children", parents_index="parents",
+                            options=replace(options, section_weight=0.0))  # fmt: skip
+    assert plain.parent_chunk_id == "p2"
+
+
+def test_query_options_refuse_a_negative_section_weight() -> None:
+    with pytest.raises(ValueError, match="section weight"):
+        QueryOptions(section_weight=-0.5)
+
+
+def test_section_order_keeps_the_ranking_at_weight_zero_and_refuses_nonsense() -> None:
+    groups = ["a", "b", "a", "c", "b", "a"]
+    assert [rank for rank, _ in section_order(groups, 0.0)] == list(range(6))
+    scores = [score for _, score in section_order(groups, 2.0)]
+    assert scores == sorted(scores, reverse=True)
+    with pytest.raises(ValueError, match="weight"):
+        section_order(groups, -1.0)
+    with pytest.raises(ValueError, match="hits"):
+        section_order(groups, 1.0, hits=0)
 
 
 class FakeSearchClient:
