@@ -40,6 +40,10 @@ RRF_K = 60
 #: ``maxTextRecallSize``, 1,000 unless the query sets it. A leaf far down the keyword ranking
 #: still adds its ``1 / (60 + rank)``.
 TEXT_RECALL = 1000
+#: The vector query's weight in a hybrid query's fusion (REST ``vectorQueries[].weight``, GA since
+#: API version 2024-07-01, default 1.0): each vector result adds ``weight / (60 + rank)``, each
+#: keyword result ``1 / (60 + rank)``. Above 1 the vector half leads, below it the keywords.
+VECTOR_WEIGHT = 1.0
 #: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
 #: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
 #: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So
@@ -303,17 +307,31 @@ class BM25:
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 
-def hybrid(keyword: Sequence[int], nearest: Sequence[int]) -> list[tuple[int, float]]:
+def hybrid(
+    keyword: Sequence[int], nearest: Sequence[int], vector_weight: float = VECTOR_WEIGHT
+) -> list[tuple[int, float]]:
     """A hybrid query's ranking, as the service fuses it: the first ``TEXT_RECALL`` keyword
-    results and the vector query's ``nearest`` (its ``k``, empty for a keyword-only query)."""
-    return fuse([nearest, keyword[:TEXT_RECALL]])
+    results and the vector query's ``nearest`` (its ``k``, empty for a keyword-only query),
+    the latter weighted by ``vector_weight`` (:data:`VECTOR_WEIGHT`).
+
+    >>> [p for p, _ in hybrid([1, 2], [2, 1])], [p for p, _ in hybrid([1, 2], [2, 1], 2.0)]
+    ([1, 2], [2, 1])
+    """
+    return fuse([nearest, keyword[:TEXT_RECALL]], weights=(vector_weight, 1.0))
 
 
-def fuse(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, float]]:
-    """Reciprocal Rank Fusion of rankings (positions, best first): (position, fused score), best
-    first, ties by position."""
+def fuse(
+    rankings: Sequence[Sequence[int]],
+    k: int = RRF_K,
+    weights: Sequence[float] | None = None,
+) -> list[tuple[int, float]]:
+    """Reciprocal Rank Fusion of rankings (positions, best first), each ranking's terms times its
+    weight (1 when not given): (position, fused score), best first, ties by position."""
+    if weights is not None and len(weights) != len(rankings):
+        raise ValueError("one weight a ranking")
     fused: dict[int, float] = {}
-    for ranking in rankings:
+    for number, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[number]
         for rank, position in enumerate(ranking, start=1):
-            fused[position] = fused.get(position, 0.0) + 1.0 / (k + rank)
+            fused[position] = fused.get(position, 0.0) + weight / (k + rank)
     return sorted(fused.items(), key=lambda item: (-item[1], item[0]))

@@ -28,7 +28,7 @@ from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_datase
 from skills.evaluation.grid import Candidate, load_grid
 from skills.evaluation.installed import SETS, load_set
 from skills.evaluation.retrieval import RETRIEVALS
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT
 
 #: The baselines' keyword analysis unless told: Azure's default analyzer, which an index of their
 #: chunks has (the built-in path's wizard and a LangChain index declare no other).
@@ -83,6 +83,13 @@ def parser() -> argparse.ArgumentParser:
         f"(default {BASELINE_ANALYZER}, Azure's default; give the --analyzer's to compare "
         "chunkings alone)",
     )
+    p.add_argument(
+        "--vector-weight",
+        type=_positive,
+        default=VECTOR_WEIGHT,
+        help="the engine's hybrid query: its vector query's weight in the fusion (REST "
+        f"vectorQueries[].weight; default {VECTOR_WEIGHT}); the baselines keep the service's 1",
+    )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
 
@@ -124,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         args.retrieval,
         analyzer=args.analyzer,
         baseline_analyzer=args.baseline_analyzer,
+        vector_weight=args.vector_weight,
     )
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -135,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         "retrieval": args.retrieval,
         "analyzer": args.analyzer,
         "baselineAnalyzer": args.baseline_analyzer,
+        "vectorWeight": args.vector_weight,
     }
     comparisons = versus_best_baseline(results)
     report.write_json(results, args.out / "results.json", meta, comparisons)
@@ -154,6 +163,17 @@ def main(argv: list[str] | None = None) -> int:
         f"* = baseline; outputs in {args.out}/"
     )
     return 0
+
+
+def _positive(text: str) -> float:
+    """A vector weight: a number above 0 (the service refuses 0 and below)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a weight is a number above 0, not {text!r}")
+    return value
 
 
 def _choose_set(args: argparse.Namespace) -> None:

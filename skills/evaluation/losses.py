@@ -167,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--analyzer", choices=sorted(ANALYZERS), default=DEFAULT_ANALYZER, help="BM25 words"
     )
+    parser.add_argument(
+        "--vector-weight", type=float, default=1.0, help="the vector query's weight in the fusion"
+    )
     parser.add_argument("--budgets", nargs="+", type=int, default=[1000, 2000])
     parser.add_argument("--cache", type=Path, help="embedding cache folder")
     parser.add_argument("--each", action="store_true", help="print every loss")
@@ -192,7 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     question_vectors = embed_all(embedder, questions)
     leaf_vectors = embed_all(embedder, texts)
     rankings = rank_leaves(
-        args.retrieval, questions, question_vectors, texts, leaf_vectors, args.analyzer
+        args.retrieval,
+        questions,
+        question_vectors,
+        texts,
+        leaf_vectors,
+        args.analyzer,
+        args.vector_weight,
     )
     losses = diagnose(
         dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly, policy.sections

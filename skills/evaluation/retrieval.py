@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, DEFAULT_ANALYZER, hybrid
+from skills.ranking import BM25, DEFAULT_ANALYZER, VECTOR_WEIGHT, hybrid
 
 RETRIEVALS = ("vector", "hybrid")
 
@@ -53,15 +53,18 @@ def hybrid_rank(
     depth: int,
     vector_k: int,
     analyzer: str = DEFAULT_ANALYZER,
+    vector_weight: float = VECTOR_WEIGHT,
 ) -> list[list[int]]:
     """For each question, its ``depth`` best leaves by RRF of the vector query's ``vector_k``
     nearest leaves and the BM25 ranking, fused as the service fuses them for a hybrid query
-    with that ``k`` (:func:`skills.ranking.hybrid`), BM25's words made by ``analyzer``."""
+    with that ``k`` and the vector query's ``vector_weight`` (:func:`skills.ranking.hybrid`),
+    BM25's words made by ``analyzer``."""
     keywords = BM25(leaf_texts, analyzer)
     rankings = []
     for question, nearest in zip(
         questions, rank(question_vectors, leaf_vectors, vector_k), strict=True
     ):
         matching = [position for position, _ in keywords.rank(question)]
-        rankings.append([position for position, _ in hybrid(matching, nearest)[:depth]])
+        fused = hybrid(matching, nearest, vector_weight)
+        rankings.append([position for position, _ in fused[:depth]])
     return rankings

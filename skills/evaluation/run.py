@@ -39,7 +39,7 @@ from skills.evaluation.metrics import (
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
-from skills.ranking import DEFAULT_ANALYZER
+from skills.ranking import DEFAULT_ANALYZER, VECTOR_WEIGHT
 from skills.search.query import FETCHED_CHILDREN
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -172,11 +172,13 @@ def evaluate(
     build: Callable[[Candidate, Dataset, BoundaryModel | None], ChunkSet] = build_chunk_set,
     analyzer: str = DEFAULT_ANALYZER,
     baseline_analyzer: str | None = None,
+    vector_weight: float = VECTOR_WEIGHT,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
     the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query, its
     words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`; the baselines' by
-    ``baseline_analyzer`` when given, the analyzer an index of their chunks would have).
+    ``baseline_analyzer`` when given, the analyzer an index of their chunks would have; the
+    engine's vector query weighted by ``vector_weight``, the baselines' by the service's 1).
     ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
@@ -184,16 +186,19 @@ def evaluate(
     boundaries = EmbeddingBoundaries(embedder)  # used by ``semantic`` candidates only
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
-    rankings: dict[tuple[str, str], tuple[ChunkSet, list[list[int]]]] = {}
+    rankings: dict[tuple[str, str, float], tuple[ChunkSet, list[list[int]]]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
-        key = (candidate.chunk_key, words)
+        weight = VECTOR_WEIGHT if candidate.baseline else vector_weight
+        key = (candidate.chunk_key, words, weight)
         if key not in rankings:
             chunks = build(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
-            ranked = rank_leaves(retrieval, questions, question_vectors, texts, leaf_vectors, words)
+            ranked = rank_leaves(
+                retrieval, questions, question_vectors, texts, leaf_vectors, words, weight
+            )
             rankings[key] = (chunks, ranked)
         chunks, ranked = rankings[key]
         results.append(_score(candidate, chunks, ranked, dataset, corpus))
@@ -207,13 +212,16 @@ def rank_leaves(
     texts: Sequence[str],
     leaf_vectors: NDArray[np.float32],
     analyzer: str,
+    vector_weight: float = VECTOR_WEIGHT,
 ) -> list[list[int]]:
     """Each question's best leaves, as deep as a run scores them: by vector, or fused with BM25's
     ranking (its words made by ``analyzer``) as the service's hybrid query with the search
-    side's ``k`` fuses them."""
+    side's ``k`` and vector weight fuses them."""
     if retrieval == "hybrid":
         depth, k = SEARCH_DEPTH, FETCHED_CHILDREN
-        return hybrid_rank(questions, question_vectors, texts, leaf_vectors, depth, k, analyzer)
+        return hybrid_rank(
+            questions, question_vectors, texts, leaf_vectors, depth, k, analyzer, vector_weight
+        )
     return rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
 
+from skills.ranking import VECTOR_WEIGHT
 from skills.search.query import SearchRequest
 
 SEMANTIC_CONFIGURATION = "children"
@@ -51,8 +52,13 @@ class AzureSearcher:
 
         extra: dict[str, Any] = {}
         if request.vector_k:
+            # the service's default weight is not sent: a request as before this option
+            weight = None if request.vector_weight == VECTOR_WEIGHT else request.vector_weight
             vector = VectorizableTextQuery(
-                text=request.text, k_nearest_neighbors=request.vector_k, fields=VECTOR_FIELD
+                text=request.text,
+                k_nearest_neighbors=request.vector_k,
+                fields=VECTOR_FIELD,
+                weight=weight,
             )
             extra["vector_queries"] = [vector]
         if request.semantic:

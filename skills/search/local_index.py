@@ -101,7 +101,7 @@ class LocalSearcher:
         if request.text.strip() == "*":
             ranked = [(position, 1.0) for position in range(len(target.documents))]
         else:
-            ranked = self._hybrid(target, request.text, request.vector_k)
+            ranked = self._hybrid(target, request.text, request.vector_k, request.vector_weight)
         if request.order_by:
             ranked.sort(key=lambda r: [target.documents[r[0]].get(f) for f in request.order_by])
         results = []
@@ -120,14 +120,14 @@ class LocalSearcher:
         return results
 
     def _hybrid(
-        self, index: LocalIndex, text: str, vector_k: int | None
+        self, index: LocalIndex, text: str, vector_k: int | None, vector_weight: float
     ) -> list[tuple[int, float]]:
         keyword = [position for position, _ in index.bm25(text)]
         nearest: list[int] = []
         if vector_k:
             vector = self.embedder.embed([text])[0]
             nearest = [position for position, _ in index.nearest(vector, vector_k)]
-        return hybrid(keyword, nearest)
+        return hybrid(keyword, nearest, vector_weight)
 
 
 def _filtered(documents: Sequence[dict[str, Any]], filter: str | None) -> set[int]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from skills.chunking import count_tokens
+from skills.ranking import VECTOR_WEIGHT
 from skills.search.collapse import (
     SECTION_WEIGHT,
     ChildHit,
@@ -58,6 +59,8 @@ class SearchRequest:
     top: int
     filter: str | None = None
     vector_k: int | None = None
+    #: the vector query's weight in the fusion (REST ``vectorQueries[].weight``)
+    vector_weight: float = VECTOR_WEIGHT
     semantic: bool = False
     #: results to pass over (paging), and the sortable fields that make pages stable
     skip: int = 0
@@ -98,8 +101,10 @@ class QueryOptions:
     ``budget`` (prompt tokens) fills that prompt instead: every parent of the fetched children
     may send something, whole or as its hit children, each passage with its prefix
     (:mod:`skills.search.assembly`); ``parents`` and ``expand`` are then not used.
-    ``section_weight`` above 0 reorders the fetched children by their sections' evidence before
-    they are grouped (:func:`skills.search.collapse.section_order`)."""
+    ``vector_weight`` weights the vector query in the hybrid query's fusion
+    (:data:`skills.ranking.VECTOR_WEIGHT`). ``section_weight`` above 0 reorders the fetched
+    children by their sections' evidence before they are grouped
+    (:func:`skills.search.collapse.section_order`)."""
 
     mode: Mode = "embedded"
     parents: int = 5
@@ -108,12 +113,15 @@ class QueryOptions:
     expand: Expand = Expand.TOP_PARENT
     budget: int | None = None
     section_weight: float = SECTION_WEIGHT
+    vector_weight: float = VECTOR_WEIGHT
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:
             raise ValueError("need 1 <= parents <= children <= 1000 (children are over-fetched)")
         if self.budget is not None and self.budget < 1:
             raise ValueError("a prompt budget is a positive number of tokens")
+        if not self.vector_weight > 0:
+            raise ValueError("a vector weight is above 0")
         if self.section_weight < 0:
             raise ValueError("a section weight is 0 (off) or more")
 
@@ -145,7 +153,13 @@ def query_parents(
         opts.children if opts.budget is None else children_for_budget(opts.budget, opts.children)
     )
     request = SearchRequest(
-        children_index, question, select, fetched, vector_k=fetched, semantic=opts.semantic
+        children_index,
+        question,
+        select,
+        fetched,
+        vector_k=fetched,
+        vector_weight=opts.vector_weight,
+        semantic=opts.semantic,
     )
     raw = searcher.search(request)
     hits = by_section([ChildHit.from_result(doc) for doc in raw], opts.section_weight)

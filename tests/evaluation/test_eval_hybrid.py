@@ -106,6 +106,26 @@ def test_hybrid_lifts_an_exact_keyword_match_the_vectors_rank_low() -> None:
     assert hybrid == [[2, 0, 1]]  # 1/61 + 1/63 (keyword first, vector last) beats 1/61 alone
 
 
+def test_the_vector_weight_decides_which_half_leads_a_tie_of_ranks() -> None:
+    """The same lists as above (the keywords match leaf 2 alone, the vectors rank it last): leaf
+    2 scores 1/61 + w/63 and the vector's first w/61, which leads only once w > 31.5."""
+    leaves = ["alpha text", "beta text", "CORSMiddleware preflight OPTIONS"]
+    leaf_vectors = normalized([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0]])
+    question_vectors = normalized([[1.0, 0.05]])
+    question = ["what does CORSMiddleware do with a preflight?"]
+
+    def ranked(weight: float) -> list[list[int]]:
+        return hybrid_rank(question, question_vectors, leaves, leaf_vectors, 3, 3,
+                           vector_weight=weight)  # fmt: skip
+
+    assert ranked(1.0) == [[2, 0, 1]]
+    assert ranked(30.0) == [[2, 0, 1]]
+    assert ranked(40.0) == [[0, 2, 1]]
+    assert ranked(0.1) == [[2, 0, 1]]
+    with pytest.raises(ValueError, match="one weight a ranking"):
+        fuse([[1], [2]], weights=[1.0])
+
+
 def test_hybrid_without_keyword_matches_is_the_vector_ranking() -> None:
     vectors = normalized(np.eye(3, dtype=np.float32))
     question = normalized([[0.1, 1.0, 0.2]])

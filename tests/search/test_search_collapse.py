@@ -368,6 +368,34 @@ def test_azure_searcher_sends_a_hybrid_query_with_the_vectorizer_and_optional_se
     assert (fake.kwargs["search_text"], fake.kwargs["filter"], fake.kwargs["top"]) == ("*", "f", 3)
 
 
+def test_azure_searcher_sends_the_vector_weight_only_when_it_is_not_the_services_default() -> None:
+    from skills.search.azure import AzureSearcher
+
+    searcher = AzureSearcher("https://x.search.windows.net", credential=None)
+    fake = FakeSearchClient()
+    searcher._clients["children"] = fake
+    searcher.search(SearchRequest("children", "q", ("chunkId",), 50, vector_k=50))
+    assert "weight" not in fake.kwargs["vector_queries"][0].as_dict()
+    searcher.search(SearchRequest("children", "q", ("chunkId",), 50, vector_k=50, vector_weight=2))
+    assert fake.kwargs["vector_queries"][0].as_dict()["weight"] == 2
+
+
+def test_the_query_passes_its_vector_weight_and_refuses_one_of_zero() -> None:
+    requests: list[SearchRequest] = []
+
+    class Keeping(RecordingSearcher):
+        def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+            requests.append(request)
+            return super().search(request)
+
+    searcher = Keeping([child_doc("c1", "p1", 0.9, 10, 20)], [])
+    query_parents(searcher, "q", children_index="children",
+                  options=QueryOptions(mode="embedded", vector_weight=1.5))  # fmt: skip
+    assert requests[0].vector_weight == 1.5
+    with pytest.raises(ValueError, match="vector weight"):
+        QueryOptions(vector_weight=0)
+
+
 def test_a_budget_fills_the_prompt_with_prefixed_passages_and_fetches_more_children_for_it() -> (
     None
 ):
