@@ -26,6 +26,7 @@ names (``async``, ``client``), the whole word kept.
 
 from __future__ import annotations
 
+import argparse
 import math
 import re
 import unicodedata
@@ -305,6 +306,25 @@ class BM25:
                     frequency + norm
                 )
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def vector_weight(text: str) -> float:
+    """A vector weight as a command line gives it: a number above 0 (the service refuses 0 and
+    below); an ``argparse`` type.
+
+    >>> vector_weight("0.5")
+    0.5
+    >>> vector_weight("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: a vector weight is a number above 0, not '0'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a vector weight is a number above 0, not {text!r}")
+    return value
 
 
 def hybrid(

@@ -28,7 +28,7 @@ from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_datase
 from skills.evaluation.grid import Candidate, load_grid
 from skills.evaluation.installed import SETS, load_set
 from skills.evaluation.retrieval import RETRIEVALS
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
 
 #: The baselines' keyword analysis unless told: Azure's default analyzer, which an index of their
 #: chunks has (the built-in path's wizard and a LangChain index declare no other).
@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--vector-weight",
-        type=_positive,
+        type=vector_weight,
         default=VECTOR_WEIGHT,
         help="the engine's hybrid query: its vector query's weight in the fusion (REST "
         f"vectorQueries[].weight; default {VECTOR_WEIGHT}); the baselines keep the service's 1",
@@ -163,17 +163,6 @@ def main(argv: list[str] | None = None) -> int:
         f"* = baseline; outputs in {args.out}/"
     )
     return 0
-
-
-def _positive(text: str) -> float:
-    """A vector weight: a number above 0 (the service refuses 0 and below)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"a weight is a number above 0, not {text!r}")
-    return value
 
 
 def _choose_set(args: argparse.Namespace) -> None:

@@ -36,7 +36,7 @@ from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
 from skills.search.query import children_for_budget
 
 CLASSES = ("straddles", "not fetched", "head first", "budget ran out")
@@ -168,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         "--analyzer", choices=sorted(ANALYZERS), default=DEFAULT_ANALYZER, help="BM25 words"
     )
     parser.add_argument(
-        "--vector-weight", type=float, default=1.0, help="the vector query's weight in the fusion"
+        "--vector-weight",
+        type=vector_weight,
+        default=VECTOR_WEIGHT,
+        help="the vector query's weight in the fusion",
     )
     parser.add_argument("--budgets", nargs="+", type=int, default=[1000, 2000])
     parser.add_argument("--cache", type=Path, help="embedding cache folder")

@@ -34,7 +34,7 @@ from typing import Any
 
 from skills.chunking import sentence_starts
 from skills.formats.registry import document_suffixes
-from skills.ranking import words
+from skills.ranking import VECTOR_WEIGHT, vector_weight, words
 from skills.search.collapse import ChildHit, Expand, ParentResult
 from skills.search.deploy import DeployError
 from skills.search.doctor import FORBIDDEN_TRIES
@@ -159,6 +159,14 @@ def _query_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expand", choices=expand_choices, default=Expand.TOP_PARENT.value)
     parser.add_argument("--semantic", action="store_true", help="use the semantic ranker")
     parser.add_argument(
+        "--vector-weight",
+        type=vector_weight,
+        default=VECTOR_WEIGHT,
+        help="the vector query's weight in the hybrid fusion (REST vectorQueries[].weight, above "
+        f"0; default {VECTOR_WEIGHT:g}, the service's; below 1 the keywords lead: "
+        "docs/evaluation.md, the vector query's weight)",
+    )
+    parser.add_argument(
         "--budget",
         type=int,
         help="prompt tokens to fill (whole parents while they fit, else hit children, each "
@@ -178,6 +186,7 @@ def _options(args: argparse.Namespace) -> QueryOptions:
     return QueryOptions(
         mode=args.mode, parents=args.top, children=args.children,
         semantic=args.semantic, expand=Expand(args.expand), budget=args.budget,
+        vector_weight=args.vector_weight,
     )  # fmt: skip
 
 

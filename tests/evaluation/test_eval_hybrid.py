@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import numpy as np
@@ -10,10 +11,12 @@ import pytest
 from skills.evaluation.retrieval import hybrid_rank, normalized, rank
 from skills.ranking import (
     BM25,
+    VECTOR_WEIGHT,
     english_words,
     fuse,
     hybrid,
     identifier_words,
+    vector_weight,
     word_delimiter,
     words,
 )
@@ -207,3 +210,23 @@ def test_with_the_identifiers_analyzer_a_readers_words_find_the_identifier() -> 
     assert {p for p, _ in BM25(texts, "identifiers").rank("output types")} == {0, 1}
     # The whole identifier, asked for, still ranks its own text first.
     assert next(p for p, _ in BM25(texts, "identifiers").rank("OUTPUT_TYPES")) == 0
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "half", ""])
+def test_a_vector_weight_the_service_would_refuse_is_refused_on_the_command_line(
+    text: str,
+) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="above 0"):
+        vector_weight(text)
+
+
+def test_the_query_and_eval_command_lines_take_the_vector_weight_into_their_options() -> None:
+    from skills.evaluation.cli import parser as eval_parser
+    from skills.search.cli import _options, _parser
+
+    args = _parser().parse_args(["query", "q", "--vector-weight", "0.5"])
+    assert _options(args).vector_weight == 0.5
+    assert _options(_parser().parse_args(["query", "q"])).vector_weight == VECTOR_WEIGHT == 1.0
+    assert eval_parser().parse_args(["--vector-weight", "2"]).vector_weight == 2.0
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["query", "q", "--vector-weight", "0"])
