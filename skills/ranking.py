@@ -41,10 +41,15 @@ RRF_K = 60
 #: ``maxTextRecallSize``, 1,000 unless the query sets it. A leaf far down the keyword ranking
 #: still adds its ``1 / (60 + rank)``.
 TEXT_RECALL = 1000
-#: The vector query's weight in a hybrid query's fusion (REST ``vectorQueries[].weight``, GA since
-#: API version 2024-07-01, default 1.0): each vector result adds ``weight / (60 + rank)``, each
-#: keyword result ``1 / (60 + rank)``. Above 1 the vector half leads, below it the keywords.
-VECTOR_WEIGHT = 1.0
+#: The vector query's weight in a hybrid query's fusion when none is sent (REST
+#: ``vectorQueries[].weight``, GA since API version 2024-07-01, default 1.0): each vector result
+#: adds ``weight / (60 + rank)``, each keyword result ``1 / (60 + rank)``. Above 1 the vector half
+#: leads, below it the keywords. What an index of the baselines' chunks is queried with.
+SERVICE_VECTOR_WEIGHT = 1.0
+#: The skill's query's vector weight (``QueryOptions.vector_weight``, the evaluation's engine
+#: candidates): the service's, until a weight is shown to hold with the deployed embedding model
+#: (``docs/evaluation.md``, *The fourth pass*: 0.5 passes the rotation on the local model).
+VECTOR_WEIGHT = SERVICE_VECTOR_WEIGHT
 #: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
 #: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
 #: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So
@@ -328,11 +333,11 @@ def vector_weight(text: str) -> float:
 
 
 def hybrid(
-    keyword: Sequence[int], nearest: Sequence[int], vector_weight: float = VECTOR_WEIGHT
+    keyword: Sequence[int], nearest: Sequence[int], vector_weight: float = SERVICE_VECTOR_WEIGHT
 ) -> list[tuple[int, float]]:
     """A hybrid query's ranking, as the service fuses it: the first ``TEXT_RECALL`` keyword
     results and the vector query's ``nearest`` (its ``k``, empty for a keyword-only query),
-    the latter weighted by ``vector_weight`` (:data:`VECTOR_WEIGHT`).
+    the latter weighted by ``vector_weight`` (:data:`SERVICE_VECTOR_WEIGHT` when not given).
 
     >>> [p for p, _ in hybrid([1, 2], [2, 1])], [p for p, _ in hybrid([1, 2], [2, 1], 2.0)]
     ([1, 2], [2, 1])

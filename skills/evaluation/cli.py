@@ -88,7 +88,7 @@ def parser() -> argparse.ArgumentParser:
         type=vector_weight,
         default=VECTOR_WEIGHT,
         help="the engine's hybrid query: its vector query's weight in the fusion (REST "
-        f"vectorQueries[].weight; default {VECTOR_WEIGHT}); the baselines keep the service's 1",
+        f"vectorQueries[].weight; default {VECTOR_WEIGHT:g}); the baselines keep the service's 1",
     )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p

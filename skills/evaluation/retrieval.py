@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
-from skills.ranking import BM25, DEFAULT_ANALYZER, VECTOR_WEIGHT, hybrid
+from skills.ranking import BM25, DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, hybrid
 
 RETRIEVALS = ("vector", "hybrid")
 
@@ -53,7 +53,7 @@ def hybrid_rank(
     depth: int,
     vector_k: int,
     analyzer: str = DEFAULT_ANALYZER,
-    vector_weight: float = VECTOR_WEIGHT,
+    vector_weight: float = SERVICE_VECTOR_WEIGHT,
 ) -> list[list[int]]:
     """For each question, its ``depth`` best leaves by RRF of the vector query's ``vector_k``
     nearest leaves and the BM25 ranking, fused as the service fuses them for a hybrid query

@@ -39,7 +39,7 @@ from skills.evaluation.metrics import (
 from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
-from skills.ranking import DEFAULT_ANALYZER, VECTOR_WEIGHT
+from skills.ranking import DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
 from skills.search.query import FETCHED_CHILDREN
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -190,7 +190,7 @@ def evaluate(
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
-        weight = VECTOR_WEIGHT if candidate.baseline else vector_weight
+        weight = SERVICE_VECTOR_WEIGHT if candidate.baseline else vector_weight
         key = (candidate.chunk_key, words, weight)
         if key not in rankings:
             chunks = build(candidate, dataset, boundaries)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
 
-from skills.ranking import VECTOR_WEIGHT
+from skills.ranking import SERVICE_VECTOR_WEIGHT
 from skills.search.query import SearchRequest
 
 SEMANTIC_CONFIGURATION = "children"
@@ -53,7 +53,9 @@ class AzureSearcher:
         extra: dict[str, Any] = {}
         if request.vector_k:
             # the service's default weight is not sent: a request as before this option
-            weight = None if request.vector_weight == VECTOR_WEIGHT else request.vector_weight
+            weight = (
+                None if request.vector_weight == SERVICE_VECTOR_WEIGHT else request.vector_weight
+            )
             vector = VectorizableTextQuery(
                 text=request.text,
                 k_nearest_neighbors=request.vector_k,

@@ -163,7 +163,7 @@ def _query_options(parser: argparse.ArgumentParser) -> None:
         type=vector_weight,
         default=VECTOR_WEIGHT,
         help="the vector query's weight in the hybrid fusion (REST vectorQueries[].weight, above "
-        f"0; default {VECTOR_WEIGHT:g}, the service's; below 1 the keywords lead: "
+        f"0; default {VECTOR_WEIGHT:g}; the service's is 1; below 1 the keywords lead: "
         "docs/evaluation.md, the vector query's weight)",
     )
     parser.add_argument(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from skills.chunking import count_tokens
-from skills.ranking import VECTOR_WEIGHT
+from skills.ranking import SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
 from skills.search.collapse import (
     SECTION_WEIGHT,
     ChildHit,
@@ -60,7 +60,7 @@ class SearchRequest:
     filter: str | None = None
     vector_k: int | None = None
     #: the vector query's weight in the fusion (REST ``vectorQueries[].weight``)
-    vector_weight: float = VECTOR_WEIGHT
+    vector_weight: float = SERVICE_VECTOR_WEIGHT
     semantic: bool = False
     #: results to pass over (paging), and the sortable fields that make pages stable
     skip: int = 0
