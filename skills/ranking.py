@@ -327,7 +327,7 @@ def vector_weight(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0 or value == float("inf"):
+    if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"a vector weight is a number above 0, not {text!r}")
     return value
 

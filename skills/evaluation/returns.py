@@ -40,6 +40,7 @@ paragraph in another document adds nothing either.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,9 @@ BUDGET = "budget"
 #: parent (step 1) only when it is a headed section, ``once`` says a heading path once per
 #: section, ``notoc`` leaves tables of contents out, ``tophead`` sends a head only when it reaches
 #: the first parent's best hit.
+#: The policy option that reorders the fetched hits by their sections' evidence
+#: (``+sections:WEIGHT``, :func:`skills.search.collapse.section_order`).
+SECTIONS = "sections"
 BUDGET_OPTIONS = {
     "headed": "headed_first",
     "once": "prefix_once",
@@ -108,12 +112,8 @@ def parse_policy(name: str) -> Policy:
         raise ValueError(
             f"unknown options in {name!r}: a budget policy takes {takes} and +{SECTIONS}:WEIGHT"
         )
-    sections = _weight(weights[0]) if weights else 0.0
+    sections = _weight(weights[0]) if weights else None
     return Policy(policy.kind, policy.argument, frozenset(flags), sections or 0.0)
-
-
-#: The policy option that reorders the fetched hits by their sections' evidence.
-SECTIONS = "sections"
 
 
 def _weight(text: str) -> float | None:
@@ -122,7 +122,7 @@ def _weight(text: str) -> float | None:
         value = float(text)
     except ValueError:
         return None
-    return value if value >= 0 else None
+    return value if 0 <= value < math.inf else None
 
 
 def _parse_base(base: str, name: str) -> Policy:

@@ -34,6 +34,7 @@ each passage preceded by its chunk's prefix (heading path, reopened table header
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -222,8 +223,8 @@ def section_order(
     >>> [i for i, _ in section_order(["a", "b", "a"], 0.0)]
     [0, 1, 2]
     """
-    if weight < 0 or hits < 1:
-        raise ValueError("section evidence needs weight >= 0 and hits >= 1")
+    if not 0 <= weight < math.inf or hits < 1:
+        raise ValueError("section evidence needs a finite weight >= 0 and hits >= 1")
     base = [1.0 / (k + rank + 1) for rank in range(len(groups))]
     best: dict[Hashable, list[float]] = {}
     for rank, group in enumerate(groups):

@@ -16,6 +16,7 @@ differs):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -120,10 +121,10 @@ class QueryOptions:
             raise ValueError("need 1 <= parents <= children <= 1000 (children are over-fetched)")
         if self.budget is not None and self.budget < 1:
             raise ValueError("a prompt budget is a positive number of tokens")
-        if not self.vector_weight > 0:
-            raise ValueError("a vector weight is above 0")
-        if self.section_weight < 0:
-            raise ValueError("a section weight is 0 (off) or more")
+        if not 0 < self.vector_weight < math.inf:
+            raise ValueError("a vector weight is a finite number above 0")
+        if not 0 <= self.section_weight < math.inf:
+            raise ValueError("a section weight is 0 (off) or a finite number above it")
 
 
 def search_in(field: str, values: Sequence[str]) -> str:

@@ -246,7 +246,8 @@ def test_the_sections_option_names_its_weight_and_refuses_a_bad_one() -> None:
     assert parse_policy("budget+once+sections:1").assembly == {"prefix_once": True}
     assert parse_policy("budget").sections == 0.0
     for name in ("budget+sections:x", "budget+sections:-1", "budget+sections:1+sections:2",
-                 "child+sections:0.5", "budget+sections"):  # fmt: skip
+                 "child+sections:0.5", "budget+sections", "budget+sections:nan",
+                 "budget+sections:inf"):  # fmt: skip
         with pytest.raises(ValueError, match=r"sections:WEIGHT|return policy"):
             parse_policy(name)
 

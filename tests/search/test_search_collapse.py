@@ -321,9 +321,14 @@ def test_section_evidence_ranks_a_parent_by_several_of_its_hits() -> None:
     assert plain.parent_chunk_id == "p2"
 
 
-def test_query_options_refuse_a_negative_section_weight() -> None:
+@pytest.mark.parametrize("weight", [-0.5, float("nan"), float("inf")])
+def test_query_options_refuse_a_section_weight_that_is_negative_or_not_finite(
+    weight: float,
+) -> None:
     with pytest.raises(ValueError, match="section weight"):
-        QueryOptions(section_weight=-0.5)
+        QueryOptions(section_weight=weight)
+    with pytest.raises(ValueError, match="finite weight"):
+        section_order(["a"], weight)
 
 
 def test_section_order_keeps_the_ranking_at_weight_zero_and_refuses_nonsense() -> None:
@@ -392,8 +397,9 @@ def test_the_query_passes_its_vector_weight_and_refuses_one_of_zero() -> None:
     query_parents(searcher, "q", children_index="children",
                   options=QueryOptions(mode="embedded", vector_weight=1.5))  # fmt: skip
     assert requests[0].vector_weight == 1.5
-    with pytest.raises(ValueError, match="vector weight"):
-        QueryOptions(vector_weight=0)
+    for weight in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="vector weight"):
+            QueryOptions(vector_weight=weight)
 
 
 def test_a_budget_fills_the_prompt_with_prefixed_passages_and_fetches_more_children_for_it() -> (
