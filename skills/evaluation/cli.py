@@ -28,7 +28,13 @@ from skills.evaluation.dataset import DEFAULT_DEV_SET, DatasetError, load_datase
 from skills.evaluation.grid import Candidate, load_grid
 from skills.evaluation.installed import SETS, load_set
 from skills.evaluation.retrieval import RETRIEVALS
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
+from skills.ranking import (
+    ANALYZERS,
+    DEFAULT_ANALYZER,
+    SERVICE_VECTOR_WEIGHT,
+    VECTOR_WEIGHT,
+    vector_weight,
+)
 
 #: The baselines' keyword analysis unless told: Azure's default analyzer, which an index of their
 #: chunks has (the built-in path's wizard and a LangChain index declare no other).
@@ -88,7 +94,14 @@ def parser() -> argparse.ArgumentParser:
         type=vector_weight,
         default=VECTOR_WEIGHT,
         help="the engine's hybrid query: its vector query's weight in the fusion (REST "
-        f"vectorQueries[].weight; default {VECTOR_WEIGHT:g}); the baselines keep the service's 1",
+        f"vectorQueries[].weight; default {VECTOR_WEIGHT:g})",
+    )
+    p.add_argument(
+        "--baseline-vector-weight",
+        type=vector_weight,
+        default=SERVICE_VECTOR_WEIGHT,
+        help="the baselines' vector weight (default the service's, "
+        f"{SERVICE_VECTOR_WEIGHT:g}; give the --vector-weight's to compare chunkings alone)",
     )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
@@ -132,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         analyzer=args.analyzer,
         baseline_analyzer=args.baseline_analyzer,
         vector_weight=args.vector_weight,
+        baseline_vector_weight=args.baseline_vector_weight,
     )
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -144,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "analyzer": args.analyzer,
         "baselineAnalyzer": args.baseline_analyzer,
         "vectorWeight": args.vector_weight,
+        "baselineVectorWeight": args.baseline_vector_weight,
     }
     comparisons = versus_best_baseline(results)
     report.write_json(results, args.out / "results.json", meta, comparisons)

@@ -173,12 +173,14 @@ def evaluate(
     analyzer: str = DEFAULT_ANALYZER,
     baseline_analyzer: str | None = None,
     vector_weight: float = VECTOR_WEIGHT,
+    baseline_vector_weight: float = SERVICE_VECTOR_WEIGHT,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
     the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query, its
     words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`; the baselines' by
     ``baseline_analyzer`` when given, the analyzer an index of their chunks would have; the
-    engine's vector query weighted by ``vector_weight``, the baselines' by the service's 1).
+    engine's vector query weighted by ``vector_weight``, the baselines' by
+    ``baseline_vector_weight``, the service's 1 unless told).
     ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
@@ -190,7 +192,7 @@ def evaluate(
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
-        weight = SERVICE_VECTOR_WEIGHT if candidate.baseline else vector_weight
+        weight = baseline_vector_weight if candidate.baseline else vector_weight
         key = (candidate.chunk_key, words, weight)
         if key not in rankings:
             chunks = build(candidate, dataset, boundaries)

@@ -297,3 +297,46 @@ def test_a_recorded_page_is_scored_for_every_candidate_by_the_converters_page_br
         assert not any(last.budget_page.values())  # the runbook has no page 99
         assert "page@B500" in result.summary
         assert result.as_dict()["questions"][0]["pageB500"] is True
+
+
+class Pointing:
+    """Vectors that point the question at the login paragraph, away from the keywords' answer."""
+
+    dimensions = 2
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[1.0, 0.0] if "login" in t or "output types" in t else [0.0, 1.0] for t in texts]
+
+
+def test_the_vector_weight_is_the_engines_and_the_baselines_keep_the_services(
+    tmp_path: Path,
+) -> None:
+    """The keywords find the answer and the vectors another paragraph: weighted 1,000 the
+    vector half wins the fusion, for the engine's candidate only unless the baselines are
+    given the same weight."""
+    paragraphs = [
+        "The install step copies the tool and its templates into the home folder of the user.",
+        "Set OUTPUT_TYPES to the formats the report is written in, one name per line.",
+        "The login screen asks for a tenant, a name and a password before anything else runs.",
+    ]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.md").write_text("# API\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    record = {"id": "q", "question": "Which output types?", "doc": "api.md",
+              "reference": paragraphs[1], "kind": "prose"}  # fmt: skip
+    questions.write_text(json.dumps(record), encoding="utf-8")
+    dataset = load_dataset(docs, questions)
+    ours = Candidate("hier child", "engine", HIER, "child")
+    window = Candidate(
+        "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
+    )
+
+    def top1(**weights: float) -> list[float]:
+        results = evaluate(dataset, [ours, window], Pointing(), retrieval="hybrid",
+                           baseline_analyzer="identifiers", **weights)  # fmt: skip
+        return [result.summary["recall@1"] for result in results]
+
+    assert top1() == [100.0, 100.0]
+    assert top1(vector_weight=1000.0) == [0.0, 100.0]
+    assert top1(vector_weight=1000.0, baseline_vector_weight=1000.0) == [0.0, 0.0]

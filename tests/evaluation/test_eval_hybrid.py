@@ -228,5 +228,7 @@ def test_the_query_and_eval_command_lines_take_the_vector_weight_into_their_opti
     assert _options(args).vector_weight == 0.5
     assert _options(_parser().parse_args(["query", "q"])).vector_weight == VECTOR_WEIGHT == 1.0
     assert eval_parser().parse_args(["--vector-weight", "2"]).vector_weight == 2.0
+    given = eval_parser().parse_args(["--baseline-vector-weight", "0.5"])
+    assert (given.vector_weight, given.baseline_vector_weight) == (VECTOR_WEIGHT, 0.5)
     with pytest.raises(SystemExit):
         _parser().parse_args(["query", "q", "--vector-weight", "0"])
