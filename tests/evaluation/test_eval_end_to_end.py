@@ -332,11 +332,12 @@ def test_the_vector_weight_is_the_engines_and_the_baselines_keep_the_services(
         "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
     )
 
-    def top1(**weights: float) -> list[float]:
+    def top1(ours_weight: float = 1.0, baselines_weight: float = 1.0) -> list[float]:
         results = evaluate(dataset, [ours, window], Pointing(), retrieval="hybrid",
-                           baseline_analyzer="identifiers", **weights)  # fmt: skip
+                           baseline_analyzer="identifiers", vector_weight=ours_weight,
+                           baseline_vector_weight=baselines_weight)  # fmt: skip
         return [result.summary["recall@1"] for result in results]
 
     assert top1() == [100.0, 100.0]
-    assert top1(vector_weight=1000.0) == [0.0, 100.0]
-    assert top1(vector_weight=1000.0, baseline_vector_weight=1000.0) == [0.0, 0.0]
+    assert top1(ours_weight=1000.0) == [0.0, 100.0]
+    assert top1(ours_weight=1000.0, baselines_weight=1000.0) == [0.0, 0.0]
