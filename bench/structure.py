@@ -8,6 +8,9 @@ pages) names a file and its headings::
 
 ``file`` is a manifest name (``bench/corpus.py`` rebuilds it into ``.cache/corpus/files``) or a
 path from the repository root. Levels are relative: 1 is the top level of the document's body.
+A deck's truth (``.pptx``) lists each slide's title (its title or centre-title placeholder, as
+shown) as a level-1 heading whose page is the slide's number, and the deck's title is its title
+slide's title (none when no slide titles the deck); a workbook's lists its sheets' names, level 1.
 The file goes through the skill's own path, ``read_file`` then ``chunk_document`` at the default
 options, and this counts, per file and over all files:
 
