@@ -13,7 +13,12 @@ header row is a table with an empty header row (numbers from its first row on, o
 table after a blank row): data never becomes a header.
 
 "Own" cells decide (what each cell holds); the table shows the cells with merged ranges filled
-from their first cell, so a merged category names every row it spans.
+from their first cell, so a merged category names every row it spans. A merged row is a group
+row only when its names are short (at most six words: a merged note is text) and it is not one
+cell over the whole header (that is the table's title). A table shows only the columns some row
+fills: the columns a range merged across columns covers after its first are left out where no
+row has a cell of its own there ("Foglio" merged over B:D is one column, not three), and so is a
+column empty in every row (a margin column A).
 
 >>> rows = [Row(1, ["BUDGET"]), Row(3, ["Item", "Cost"]), Row(4, ["Rent", "1200"])]
 >>> print("\\n\\n".join(tables(rows)))
@@ -34,6 +39,8 @@ from itertools import zip_longest
 from skills.formats.markdown_text import plain, table
 
 _NUMBERISH = re.compile(r"[-+($€£¥]*[\d.,:/% -]+[)%]?|TRUE|FALSE")
+#: a merged cell of more words is a note or a title, not the name of a group of columns
+MAX_GROUP_WORDS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,7 @@ class Row:
     own: list[str] = field(default_factory=list)
     spans: bool = False
     starts: frozenset[int] = frozenset()  # columns (0-based) where a merged range begins
+    joined: frozenset[int] = frozenset()  # columns (0-based) a range covers right of its first
 
     @property
     def mine(self) -> list[str]:
@@ -57,7 +65,21 @@ class Row:
         """A row of merged group names ("Sales" over "2023 | 2024"): one range spans columns,
         and every cell of its own is the first of a merged range."""
         mine = self.mine
-        return self.spans and all(i in self.starts for i, c in enumerate(mine) if c.strip())
+        names = [c for c in mine if c.strip()]
+        return (
+            self.spans
+            and all(i in self.starts for i, c in enumerate(mine) if c.strip())
+            and all(len(name.split()) <= MAX_GROUP_WORDS for name in names)
+        )
+
+    def covers(self, header: Row) -> bool:
+        """One merged cell over every column the header fills: the table's title, not a
+        group of its columns."""
+        filled = [i for i, c in enumerate(header.cells) if c.strip()]
+        mine = [i for i, c in enumerate(self.mine) if c.strip()]
+        return len(mine) == 1 and all(
+            i < len(self.cells) and self.cells[i] == self.mine[mine[0]] for i in filled
+        )
 
 
 def tables(rows: list[Row]) -> list[str]:
@@ -70,11 +92,13 @@ def tables(rows: list[Row]) -> list[str]:
             continue
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
-            blocks.append(table([[""] * _width(run), *_cells(run)]))
+            keep = _columns(run)
+            blocks.append(table([[""] * len(keep), *(_only(r.cells, keep) for r in run)]))
             continue
         header = run[start].cells
         above = run[:start]
-        if above and above[-1].group_header:  # "Sales" merged over "2023 | 2024"
+        grouped = above and above[-1].group_header and not above[-1].covers(run[start])
+        if grouped:  # "Sales" merged over "2023 | 2024"
             header = _joined(above[-1].cells, header)
             above = above[:-1]
         if above:
@@ -84,7 +108,9 @@ def tables(rows: list[Row]) -> list[str]:
             blocks.append(plain(" ".join(c for c in header if c.strip())))  # a lone label
             continue
         notes = _notes(run[start], body)
-        blocks.append(table([header, *_cells(body[: len(body) - len(notes)])]))
+        data = body[: len(body) - len(notes)]
+        keep = _columns([run[start], *data])
+        blocks.append(table([_only(header, keep), *(_only(r.cells, keep) for r in data)]))
         if notes:
             blocks.append(_text(notes))
     return blocks
@@ -141,16 +167,28 @@ def _joined(upper: list[str], lower: list[str]) -> list[str]:
     ]
 
 
-def _cells(rows: list[Row]) -> list[list[str]]:
-    return [row.cells for row in rows]
+def _columns(rows: list[Row]) -> list[int]:
+    """The columns (0-based) the table shows: those where some row has a cell that is not empty
+    and not the continuation of a range merged across columns (so a range merged over B:D is one
+    column, and a column left empty, such as a margin column A, is none).
+
+    >>> _columns([Row(1, ["", "Sheet", "Sheet", "Text"], joined=frozenset({2}))])
+    [1, 3]
+    """
+    width = max((len(row.cells) for row in rows), default=0)
+    return [
+        i
+        for i in range(width)
+        if any(i < len(r.cells) and r.cells[i].strip() and i not in r.joined for r in rows)
+    ]
+
+
+def _only(cells: list[str], keep: list[int]) -> list[str]:
+    return [cells[i] if i < len(cells) else "" for i in keep]
 
 
 def _text(rows: list[Row]) -> str:
     return plain("\n".join(" ".join(c for c in row.mine if c.strip()) for row in rows))
-
-
-def _width(rows: list[Row]) -> int:
-    return max((len(row.cells) for row in rows), default=0)
 
 
 def _filled(cells: list[str]) -> int:

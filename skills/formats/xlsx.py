@@ -3,7 +3,10 @@
 A sheet becomes ``# <sheet name>`` and its tables, each under its real header row, with the
 title, caption and note rows around it as text (``sheet_tables.py``); every child cut from a
 long table repeats the header. Merged ranges are read from the sheet's XML and their value fills
-each of their cells (a merged category names every row it spans). A cell shows as the sheet
+their first cell's columns: a range merged across columns is one cell of the table (its other
+columns are left out where no row of the table uses them), and one merged down several rows
+names each of them that holds data of its own (a merged category names every row it spans; a
+block of text merged over empty rows, or a long note, is written once). A cell shows as the sheet
 displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``), formulas as their
 cached values. Empty rows and the empty columns after the last used one are left out; the
 sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a whole table).
@@ -84,6 +87,7 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         sheet.reset_dimensions()
     pending = sorted(_merged_ranges(sheet), reverse=True)  # popped from the end: by first row
     active: dict[Range, str] = {}
+    covered = 0  # rows that only continue ranges merged down from above: no blank rows
     for number, cells in enumerate(sheet.iter_rows(), start=1):
         if limits.expired():
             break
@@ -93,7 +97,8 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         while pending and pending[-1][0] == number:
             merged = pending.pop()
             active[merged] = own[merged[1] - 1] if merged[1] <= len(own) else ""
-        shown, spans = _filled_from_merges(own, active, number)
+        shown, spans, joined = _filled_from_merges(own, active, number)
+        continued = not any(c.strip() for c in own) and any(r[0] < number for r in active)
         starts = frozenset(r[1] - 1 for r in active if r[0] == number)
         active = {r: v for r, v in active.items() if r[2] > number}
         while pending and pending[-1][0] < number:  # a range above the rows read: none
@@ -101,26 +106,41 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         _trim(own)
         _trim(shown)
         if shown:
-            rows.append(Row(number, shown, own if own != shown else [], spans, starts))
+            at = number - covered
+            rows.append(Row(at, shown, own if own != shown else [], spans, starts, joined))
+        elif continued:  # a header merged down two rows: its second row does not cut the table
+            covered += 1
         if budget <= 0:
             break
     return rows, budget, read
 
 
+#: a merged value longer than this is a note, not a category: it is not repeated down its rows
+MAX_REPEATED_CHARS = 200
+
+
 def _filled_from_merges(
     own: list[str], active: dict[Range, str], number: int
-) -> tuple[list[str], bool]:
-    """The row with each merged range's value in all its cells, and whether a range spans
-    columns from this row (a merged header over the row below)."""
+) -> tuple[list[str], bool, frozenset[int]]:
+    """The row with each merged range's value in all its columns, whether a range spans columns
+    from this row (a merged header over the row below), and the columns (0-based) a range covers
+    right of its first one. Below its first row, a range's value fills a row only when that row
+    holds data of its own and the value is short: a category names the rows beside it, while a
+    title or a note merged over blank rows is not written again on each of them."""
     shown = list(own)
     spans = False
+    joined: set[int] = set()
+    has_own = any(cell.strip() for cell in own)
     for (first_row, first, _, last), value in active.items():
+        if first_row < number and not (has_own and len(value) <= MAX_REPEATED_CHARS):
+            continue
         if len(shown) < last:
             shown.extend([""] * (last - len(shown)))
         for column in range(first, last + 1):
             shown[column - 1] = value
+        joined.update(range(first, last))  # 0-based: the columns after the first
         spans = spans or (first_row == number and last > first and bool(value.strip()))
-    return shown, spans
+    return shown, spans, frozenset(joined)
 
 
 def _trim(cells: list[str]) -> None:

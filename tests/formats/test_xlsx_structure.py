@@ -142,3 +142,49 @@ def test_notes_that_merge_a_cell_above_a_table_are_not_its_header() -> None:
     rows |= {3: ["Bowie", 69, 1947, 2016, "musician"], 4: ["Fisher", 60, 1956, 2016, "actor"]}
     text = converted(workbook(rows, merged=["B1:D1"]))
     assert headers(text) == ["| Name | Age | Born | Died | Job |"]
+
+
+def test_a_range_merged_across_columns_is_one_column_of_the_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", None, None, "Content"]}
+    rows |= {2: ["cases", None, None, "Cases by date"], 3: ["deaths", None, None, "Deaths"]}
+    text = converted(workbook(rows, merged=["A1:C1", "A2:C2", "A3:C3"]))
+    assert headers(text) == ["| Sheet | Content |"]
+    assert "| deaths | Deaths |" in text
+
+
+def test_a_margin_column_left_empty_is_not_a_column_of_the_table() -> None:
+    rows = {2: [None, "Clicks", "Impressions"], 3: [None, 423, 398503], 4: [None, 757, 460983]}
+    assert headers(converted(workbook(rows))) == ["| Clicks | Impressions |"]
+
+
+def test_a_title_merged_over_the_whole_header_is_not_a_group_name() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["QUARTERLY SALES"], 2: ["Region", "Q1", "Q2"]}
+    rows |= {3: ["North", 10, 12], 4: ["South", 9, 14]}
+    text = converted(workbook(rows, merged=["A1:C1"]))
+    assert headers(text) == ["| Region | Q1 | Q2 |"]
+    assert text.index("QUARTERLY SALES") < text.index("| Region")
+
+
+def test_a_note_merged_above_the_header_is_text_not_a_group_name() -> None:
+    note = "N.B. a total under five is written as <5 in every sheet of this file"
+    rows: dict[int, Sequence[object]] = {1: [note], 2: ["Sheet", "Content", "Variables"]}
+    rows |= {3: ["cases", "Cases by date", "DATE"], 4: ["deaths", "Deaths by date", "DATE"]}
+    text = converted(workbook(rows, merged=["A1:B1"]))
+    assert headers(text) == ["| Sheet | Content | Variables |"]
+
+
+def test_a_header_merged_down_two_rows_stays_over_its_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", "Content"], 3: ["cases", "Cases by date"]}
+    rows |= {4: ["deaths", "Deaths by date"]}
+    text = converted(workbook(rows, merged=["A1:A2", "B1:B2"]))
+    assert headers(text) == ["| Sheet | Content |"]
+    assert "| cases | Cases by date |" in text
+
+
+def test_a_long_note_merged_over_many_rows_is_written_once() -> None:
+    note = "The data in this file are updated daily. " * 8
+    rows: dict[int, Sequence[object]] = {1: [note, None, "Links"], 2: [None, None, "Dashboard"]}
+    rows |= {3: [None, None, "Ministry data"]}
+    text = converted(workbook(rows, merged=["A1:B12"]))
+    assert text.count("updated daily") == 8
+    assert "Ministry data" in text
