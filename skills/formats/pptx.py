@@ -6,7 +6,9 @@ items, tables as pipe tables whose first row is the header, a chart as its title
 and series names, SmartArt as the texts of its diagram data, then all the text of the notes page
 (the notes placeholder and any other text box on it; not its slide number). Slides are separated
 by Document Intelligence's page markers, so every chunk knows its slide numbers. The deck's
-title is its document property, else the first slide's title. Pictures are left out, and so are
+title is its stored title when a slide shows it, else the first slide's title (PowerPoint stores
+"Presentation" or the design template's name in decks that never say it); it heads every slide's
+heading path, the first slide's too. Pictures are left out, and so are
 a chart's numbers (its data lives in an embedded workbook).
 """
 
@@ -68,12 +70,37 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
             done = f"{number - 1} of {len(slides)} slides and part of slide {number}"
             warnings.append(stopped_at(done))
             break
-    first_title = next((_title_of(slide) for slide in slides if _title_of(slide)), "")
-    title = deck.core_properties.title or first_title
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
     if not _MARKER.sub("", text).strip():
         warnings.append(no_text("deck"))
-    return titled(text, title, warnings)
+    title = deck_title(deck.core_properties.title, _title_of(slides[0]) if slides else "", text)
+    if title is None or len(pages) < 2:
+        return titled(text, title, warnings)
+    # every slide's title is a level-1 heading, a sibling of the others: the deck's title heads
+    # them all, so it is kept even when it is the first slide's title too
+    return Converted(text, title, tuple(warnings))
+
+
+def deck_title(stored: str | None, first_slide: str, text: str) -> str | None:
+    """The deck's title: its stored title when a slide shows it, else its first slide's title.
+    PowerPoint keeps a stored title the deck never shows from elsewhere: its default
+    ("Presentation", "PowerPoint Presentation") or the design template's name.
+
+    >>> deck_title("Presentation", "Q3 results", "# Q3 results")
+    'Q3 results'
+    >>> deck_title("Q3 results", "Agenda", "# Agenda ... Q3 results ...")
+    'Q3 results'
+    >>> deck_title("Presentation", "", "# Revenue") is None
+    True
+    """
+    stored = " ".join((stored or "").split())
+    if stored and _squeezed(stored) in _squeezed(text):
+        return stored
+    return first_slide or None
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split()).casefold()
 
 
 def _check_xml_size(data: bytes) -> None:
@@ -91,7 +118,7 @@ def _slide(slide: Any, number: int, limits: Limits) -> str:
     blocks = []
     title_shape = slide.shapes.title
     if title_shape is not None and title_shape.text_frame.text.strip():
-        blocks.append(heading(1, title_shape.text_frame.text))
+        blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
     shapes = (shape for shape in slide.shapes if shape.shape_id != title_id)
     blocks.extend(_blocks(shapes, limits))
@@ -198,4 +225,20 @@ def _text_frame(frame: Any) -> str:
 
 def _title_of(slide: Any) -> str:
     shape = slide.shapes.title
-    return str(shape.text_frame.text).strip() if shape is not None else ""
+    return one_line(str(shape.text_frame.text)) if shape is not None else ""
+
+
+#: Chinese, Japanese and Korean characters, which are written without spaces between words
+_WIDE = r"\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_WIDE_BREAK = re.compile(rf"(?<=[{_WIDE}])[\v\n]+(?=[{_WIDE}])")
+
+
+def one_line(text: str) -> str:
+    """A title set on several lines as one line: a line break is a space, except between two
+    Chinese, Japanese or Korean characters, where it is nothing (those scripts put no space
+    between words).
+
+    >>> one_line("Quarterly\vresults"), one_line("パワポ・テスト\v難しい")
+    ('Quarterly results', 'パワポ・テスト難しい')
+    """
+    return " ".join(_WIDE_BREAK.sub("", text).split())

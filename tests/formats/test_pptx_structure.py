@@ -120,3 +120,44 @@ def test_a_deck_with_text_has_no_such_warning() -> None:
     out = io.BytesIO()
     presentation.save(out)
     assert pptx_to_markdown(out.getvalue(), Limits()).warnings == ()
+
+
+def titled_deck(stored: str, titles: list[str]) -> Any:
+    from pptx import Presentation
+
+    presentation = Presentation()
+    presentation.core_properties.title = stored
+    for text in titles:
+        slide = presentation.slides.add_slide(presentation.slide_layouts[5])
+        slide.shapes.title.text = text
+    return presentation
+
+
+def converted_file(presentation: Any) -> Any:
+    out = io.BytesIO()
+    presentation.save(out)
+    return pptx_to_markdown(out.getvalue(), Limits())
+
+
+def test_a_stored_title_no_slide_shows_gives_way_to_the_first_slide_title() -> None:
+    # PowerPoint stores its default or the design template's name in decks that never say it
+    file = converted_file(titled_deck("Presentation", ["Migration plan", "Timeline"]))
+    assert file.title == "Migration plan"
+
+
+def test_a_stored_title_a_slide_shows_is_the_deck_title() -> None:
+    file = converted_file(titled_deck("Migration plan 2024", ["Agenda", "Migration plan 2024"]))
+    assert file.title == "Migration plan 2024"
+
+
+def test_the_deck_title_heads_every_slide_even_when_the_first_slide_says_it() -> None:
+    file = converted_file(titled_deck("", ["Migration plan", "Timeline", "Risks"]))
+    assert file.title == "Migration plan"
+    assert "# Timeline" in file.text
+
+
+def test_a_title_broken_over_lines_reads_as_one_line() -> None:
+    presentation = titled_deck("", ["Quarterly\vresults", "パワポ・テスト\v難しい"])
+    text = converted(presentation)
+    assert "# Quarterly results" in text
+    assert "# パワポ・テスト難しい" in text
