@@ -19,10 +19,13 @@ writes. A paragraph is a heading of level N when, in order:
 5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
-   and the next non-empty paragraph is plain body text (or a table). Larger sizes rank higher.
+   and the next non-empty paragraph is plain body text (or a table): longer than it and, under
+   a line only bold, a sentence or more than a title's few words (a bold label over another
+   short line is a sample or a form, not a section). Larger sizes rank higher.
 
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
-than a short phrase, a CJK full stop, or wholly in brackets) is body text.
+than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
+outline level allows a whole sentence of up to 12 words ending with a full stop.
 
 A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
 so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
@@ -113,7 +116,7 @@ class Outline:
         for paragraph in self.paragraphs:
             if not paragraph.text or paragraph.in_table:
                 continue
-            if _prose(paragraph.text):  # body text given a heading's style by mistake
+            if _prose(paragraph.text, styled=True):  # body text given a heading's style
                 continue
             if _HEADING_STYLE.match(paragraph.style.name):
                 paragraph.level = int(paragraph.style.name[-1])
@@ -197,8 +200,9 @@ class Outline:
             if following is None or (previous is not None and looks[previous]):
                 continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
-            if len(after.text) <= len(paragraph.text) and not after.in_table:
-                continue  # a label over a shorter line: a list of samples, not a section
+            larger = body is not None and (paragraph.size or 0) >= body + 2
+            if not after.in_table and not _reads_as_body(after.text, paragraph.text, larger):
+                continue  # a label over another short line: a list of samples, not a section
             emphasised = after.bold and not bold_body
             followed = after.in_table or (
                 not looks[following] and not emphasised and after.number is None
@@ -407,14 +411,39 @@ def _bold_body(paragraphs: list[Paragraph]) -> bool:
     return bold * 2 > sum(len(p.text) for p in paragraphs if not p.in_table)
 
 
-def _prose(text: str) -> bool:
+def _prose(text: str, styled: bool = False) -> bool:
     """Text that reads as a sentence or a note, not a title: very long, ending with a full
     stop after more than a short phrase ("Payment is due within 30 days of the invoice."), a
-    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets."""
+    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets. A paragraph
+    its writer ``styled`` as a heading (a Heading style, an outline level) may be a whole
+    sentence ("Cras fringilla ipsum magna, in fringilla dui commodo a.", as Google Docs users
+    write them): ending with a full stop, it is prose only past 12 words.
+
+    >>> _prose("Cras fringilla ipsum magna, in fringilla dui commodo a.")
+    True
+    >>> _prose("Cras fringilla ipsum magna, in fringilla dui commodo a.", styled=True)
+    False
+    """
     ends = text.endswith((".", "!", "！"))
     bracketed = text[:1] in "(（[【" and text[-1:] in ")）]】"
-    long_sentence = ends and (len(text.split()) > 12 or len(text) > 40)
+    long_sentence = ends and (len(text.split()) > 12 or (len(text) > 40 and not styled))
     return len(text) > 150 or long_sentence or text.endswith("。") or bracketed
+
+
+def _reads_as_body(text: str, heading: str, larger: bool) -> bool:
+    """The text under a visual heading is body text: longer than the heading and, under a
+    heading only bold (the weakest mark: forms and samples bold their labels), a sentence or
+    more than a title's few words ("Bold" over "Underline" in a sample of run formats is a
+    list of labels, not a section and its text; a ``larger`` "Header" over "paragraph 1" is
+    one).
+
+    >>> _reads_as_body("Underline", "Bold", False), _reads_as_body("paragraph 1", "Header", True)
+    (False, True)
+    >>> _reads_as_body("We met on Monday.", "Minutes", False)
+    True
+    """
+    sentence = text.rstrip().endswith((".", "!", "?", ":", "。", "！", "？", "："))
+    return len(text) > len(heading) and (larger or sentence or not _short(text))
 
 
 def _titled(text: str) -> bool:

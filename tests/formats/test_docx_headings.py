@@ -205,3 +205,23 @@ def test_table_of_contents_entries_are_never_headings() -> None:
 def test_a_bold_label_over_a_shorter_line_is_not_a_heading() -> None:
     body = [para("Bold", bold=True), para("Red"), para("Results", bold=True), para(BODY)]
     assert headings(docx(body)) == ["# Results"]
+
+
+def test_a_heading_style_on_a_short_sentence_keeps_it_a_heading() -> None:
+    # Google Docs users title sections with sentences; the writer's Heading style says so
+    styles = [style("Heading1", "heading 1"), style("Heading2", "heading 2")]
+    body = [para("Cras fringilla ipsum magna, in fringilla dui commodo a.", style="Heading1")]
+    body += [para(BODY), para("In eleifend velit vitae libero sollicitudin.", style="Heading2")]
+    assert headings(docx([*body, para(BODY)], styles=styles)) == [
+        "# Cras fringilla ipsum magna, in fringilla dui commodo a.",
+        "## In eleifend velit vitae libero sollicitudin.",
+    ]
+
+
+def test_a_bold_label_over_another_short_label_is_no_heading() -> None:
+    # a sample of run formats: each line one word or two in its own format
+    body = [para("Normal"), para("Bold", bold=True), para("Underline")]
+    body += [para("Strikethrough"), para("Double strikethrough")]
+    assert headings(docx(body)) == []
+    larger = [para("Header", size=32), para("paragraph 1", size=24), para("Lists:", size=24)]
+    assert headings(docx(larger)) == ["# Header"]
