@@ -14,13 +14,17 @@ Sheets are separated by Document Intelligence's page markers (a chunk's pages ar
 numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
 ``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
 huge sheet in memory. The deadline is checked on every row, so a wide sheet stops where the time
-ran out, with a warning.
+ran out, with a warning. A stylesheet openpyxl refuses (xlsx-populate's empty fills) is cut to
+its number and cell formats and the workbook read again, with a warning: its looks are lost,
+not its cells.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import shutil
+import zipfile
 from typing import Any
 
 from skills.formats.conversion import (
@@ -40,11 +44,15 @@ from skills.formats.sheet_tables import Row, tables
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
+    warnings: list[str] = []
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:
-        raise ConversionError(f"not a readable Excel workbook ({type(exc).__name__})") from None
-    warnings: list[str] = []
+        book = _without_styles(data, exc)
+        warnings.append(
+            f"the workbook's cell styles cannot be read ({type(exc).__name__}): its number "
+            "formats are kept, its fonts, fills and borders (which the index does not use) are not"
+        )
     pages: list[str] = []
     budget = limits.max_cells
     try:
@@ -69,6 +77,52 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
         book.close()
     title = book.properties.title if book.properties is not None else None
     return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
+
+
+#: the parts of a stylesheet that say how a cell's value is shown; the rest is its look
+_SHOWN = {"numFmts", "cellXfs"}
+
+
+def _without_styles(data: bytes, error: Exception) -> Any:
+    """The workbook read again with a stylesheet of its number formats and cell formats alone,
+    when the first reading failed on it (xlsx-populate writes empty ``<fill/>`` elements, which
+    openpyxl refuses); ConversionError when that is not the trouble."""
+    from openpyxl import load_workbook
+
+    refused = ConversionError(f"not a readable Excel workbook ({type(error).__name__})")
+    try:
+        rebuilt = _restyled(data)
+        if rebuilt is None:
+            raise refused
+        return load_workbook(io.BytesIO(rebuilt), read_only=True, data_only=True)
+    except (KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        raise refused from None
+
+
+def _restyled(data: bytes) -> bytes | None:
+    """The package with ``xl/styles.xml`` cut to the parts in ``_SHOWN`` (None: it has none
+    to cut); every other part copied as a stream, so memory stays that of one block."""
+    from lxml import etree
+
+    name = "xl/styles.xml"
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        if name not in source.namelist():
+            return None
+        root = etree.fromstring(source.read(name), etree.XMLParser(resolve_entities=False))
+        cut = [child for child in root if etree.QName(child).localname not in _SHOWN]
+        if not cut:
+            return None
+        for child in cut:
+            root.remove(child)
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+            for item in source.infolist():
+                if item.filename == name:
+                    target.writestr(name, etree.tostring(root, xml_declaration=True))
+                    continue
+                with source.open(item) as part, target.open(item.filename, "w") as copy:
+                    shutil.copyfileobj(part, copy, 1 << 20)
+    return out.getvalue()
 
 
 #: merged ranges read per sheet, at most (a sheet of more is read without filling the rest)

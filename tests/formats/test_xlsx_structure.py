@@ -188,3 +188,19 @@ def test_a_long_note_merged_over_many_rows_is_written_once() -> None:
     text = converted(workbook(rows, merged=["A1:B12"]))
     assert text.count("updated daily") == 8
     assert "Ministry data" in text
+
+
+def test_a_stylesheet_openpyxl_refuses_costs_the_looks_not_the_numbers() -> None:
+    import zipfile
+
+    data = workbook({1: ["Item", "Price"], 2: ["Tea", 1.2]}, formats={"B2": '"$"#,##0.00'})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as copy:
+        for item in source.infolist():
+            part = source.read(item)
+            if item.filename == "xl/styles.xml":  # xlsx-populate writes empty fills
+                part = re.sub(rb"<fills[^>]*>", lambda m: m.group() + b"<fill/>", part, count=1)
+            copy.writestr(item, part)
+    file = xlsx_to_markdown(out.getvalue(), Limits())
+    assert "| Tea | $1.20 |" in file.text
+    assert any("cell styles cannot be read" in warning for warning in file.warnings)
