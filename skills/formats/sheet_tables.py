@@ -152,11 +152,18 @@ def _header_index(run: list[Row]) -> int | None:
 def _notes(header: Row, body: list[Row]) -> list[Row]:
     """The rows after the data that fill under half of the header's cells, in words (notes
     written below a table), when data rows stand above them."""
-    wanted = _filled(header.mine)
+    wanted = _held(header)
     end = len(body)
-    while end > 1 and _filled(body[end - 1].mine) * 2 < wanted and _texty(body[end - 1].mine):
+    while end > 1 and _held(body[end - 1]) * 2 < wanted and _texty(body[end - 1].mine):
         end -= 1
     return body[end:]
+
+
+def _held(row: Row) -> int:
+    """The cells the row shows, a range merged across columns counted once: its own cells and
+    the categories merged down into it from rows above (so the last rows of a merged category
+    are data, not notes), while a note merged across the row stays one cell."""
+    return sum(1 for i, c in enumerate(row.cells) if c.strip() and i not in row.joined)
 
 
 def _joined(upper: list[str], lower: list[str]) -> list[str]:

@@ -204,3 +204,11 @@ def test_a_stylesheet_openpyxl_refuses_costs_the_looks_not_the_numbers() -> None
     file = xlsx_to_markdown(out.getvalue(), Limits())
     assert "| Tea | $1.20 |" in file.text
     assert any("cell styles cannot be read" in warning for warning in file.warnings)
+
+
+def test_the_last_rows_of_a_merged_category_are_data_not_notes() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", "Content", "Variable"]}
+    rows |= {2: ["cases", "Cases by date", "DATE"], 3: [None, None, "CASES"]}
+    rows |= {4: [None, None, "REGION"]}
+    text = converted(workbook(rows, merged=["A2:A4", "B2:B4"]))
+    assert "| cases | Cases by date | REGION |" in text
