@@ -15,7 +15,9 @@ writes. A paragraph is a heading of level N when, in order:
 4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
    ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
    title, is bold or larger than the body, and is followed by body text, not by a sibling
-   (numbered lines back to back are a list or a table of contents); level: the number's depth;
+   (numbered lines back to back are a list or a table of contents); level: the number's depth.
+   This rule also reads a table's bands, the one cell of a row spanning all the table's
+   columns: a form laid out as a table titles its sections so;
 5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
@@ -54,6 +56,7 @@ W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
 _PARENT_NUMBER = re.compile(r"%(\d)")
 _SENTENCE_END = (".", ",", ";", ":")
+_WORDED = re.compile(r"[^\W_]")
 _MAX_WORDS = 10
 _MAX_CHARACTERS = 80
 _FALSE = {"0", "false", "off"}
@@ -82,6 +85,7 @@ class Paragraph:
     size: int | None
     in_table: bool
     level: int | None = None
+    band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
 
 
 @dataclass(slots=True)
@@ -155,7 +159,7 @@ class Outline:
         found: dict[int, Number] = {}
         values: dict[str, set[int]] = {}  # every typed number, headings by style included
         for index, paragraph in enumerate(self.paragraphs):
-            if paragraph.in_table or not paragraph.text:
+            if (paragraph.in_table and not paragraph.band) or not paragraph.text:
                 continue
             number = typed_number(paragraph.text)
             if number is None:
@@ -305,8 +309,11 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
             tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
         if event == "start" or boxes:
             continue
-        if tag == f"{W}p":
-            yield _cell_paragraph(element) if tables else _paragraph(element, styles)
+        if tag == f"{W}p" and not tables:
+            yield _paragraph(element, styles)
+        elif tag == f"{W}p":
+            banded = tables == 1 and band_cell(element.getparent())
+            yield _band_paragraph(element, styles) if banded else _cell_paragraph(element)
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
@@ -320,6 +327,28 @@ def _cell_paragraph(element: Any) -> Paragraph:
     return Paragraph(None, text, Style(), None, None, False, None, in_table=True)
 
 
+def band_cell(cell: Any) -> bool:
+    """Whether ``cell`` is a band: the one cell of its row, spanning every column of a table of
+    several (forms set their section titles so: "Section 2 – Referring Agency Information"
+    across a table of fields)."""
+    if cell is None or cell.tag != f"{W}tc":
+        return False
+    row = cell.getparent()
+    table = row.getparent() if row is not None else None
+    grid = table.find(f"{W}tblGrid") if table is not None else None
+    columns = len(grid.findall(f"{W}gridCol")) if grid is not None else 0
+    span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
+    return columns > 1 and span is not None and span.isdigit() and int(span) == columns
+
+
+def _band_paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
+    """A paragraph of a band cell: read as a body paragraph is, since a numbered band may be a
+    section title (rule 4); never by the other rules."""
+    paragraph = _paragraph(element, styles)
+    paragraph.in_table = paragraph.band = True
+    return paragraph
+
+
 def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
     ppr = element.find(f"{W}pPr")
     style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
@@ -328,13 +357,14 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
     number = ppr.find(f"{W}numPr") if ppr is not None else None
     runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
     text = " ".join("".join(_run_text(r) for r in runs).split())
+    worded = [r for r in runs if _WORDED.search(_run_text(r))]  # a lone "– " may be regular
     return Paragraph(
         element=None,
         text=text,
         style=style,
         outline=int(outline) if outline and outline.isdigit() else style.outline,
         number=_number(number),
-        bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
+        bold=bool(worded) and all(_run_bold(r, style, styles) for r in worded),
         size=_run_size(runs, style),
         in_table=False,
     )

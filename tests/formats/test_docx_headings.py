@@ -4,7 +4,7 @@ what is never a heading (skills/formats/word_outline.py)."""
 from __future__ import annotations
 
 from format_fixtures import markdown_headings
-from office_xml import NS, decimal_numbering, docx, para, style, table
+from office_xml import NS, decimal_numbering, docx, para, raw_para, run, style, table
 
 from skills.formats.conversion import Limits
 from skills.formats.docx import docx_to_markdown
@@ -225,3 +225,46 @@ def test_a_bold_label_over_another_short_label_is_no_heading() -> None:
     assert headings(docx(body)) == []
     larger = [para("Header", size=32), para("paragraph 1", size=24), para("Lists:", size=24)]
     assert headings(docx(larger)) == ["# Header"]
+
+
+def form(*rows: list[str] | str) -> str:
+    """A table of four columns: a ``str`` is a band (one bold cell spanning them all), a list a
+    row of field labels."""
+    grid = "<w:tblGrid>" + "<w:gridCol w:w='2000'/>" * 4 + "</w:tblGrid>"
+    xml = []
+    for row in rows:
+        if isinstance(row, str):
+            span = "<w:tcPr><w:gridSpan w:val='4'/></w:tcPr>"
+            xml.append(f"<w:tr><w:tc>{span}{para(row, bold=True)}</w:tc></w:tr>")
+        else:
+            xml.append("<w:tr>" + "".join(f"<w:tc>{para(c)}</w:tc>" for c in row) + "</w:tr>")
+    return f"<w:tbl>{grid}{''.join(xml)}</w:tbl>"
+
+
+def test_a_form_s_numbered_bands_are_its_sections() -> None:
+    body = form(
+        "REFERRAL FORM",
+        "Section 1 – Client",
+        ["First Name", "Last Name", "Age", "City"],
+        "Section 2 – Agency            Case Number",
+        ["Agency", "Phone", "Fax", "E-mail"],
+        "Types of abuse (check all that apply)",
+    )
+    text = docx_to_markdown(docx([body]), Limits()).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "## Section 1 – Client",
+        "## Section 2 – Agency",
+    ]
+    assert "| First Name | Last Name | Age | City |" in text  # the table goes on under it
+    assert "## Section 2 – Agency\n\nCase Number\n\n| Agency |" in text
+
+
+def test_a_table_of_numbered_rows_is_no_run_of_headings() -> None:
+    rows = [["1.1", "Scope", "", ""], ["1.2", "Terms", "", ""], ["1.3", "Payment", "", ""]]
+    assert headings(docx([form(*rows)])) == []
+
+
+def test_a_regular_dash_between_bold_words_leaves_the_line_bold() -> None:
+    line = raw_para(run("Article 2", bold=True) + run(" – ") + run("Payment", bold=True))
+    body = [para("Article 1 Scope", bold=True), para(BODY), line, para(BODY)]
+    assert headings(docx(body)) == ["## Article 1 Scope", "## Article 2 – Payment"]
