@@ -41,6 +41,8 @@ from skills.formats.markdown_text import plain, table
 _NUMBERISH = re.compile(r"[-+($€£¥]*[\d.,:/% -]+[)%]?|TRUE|FALSE")
 #: a merged cell of more words is a note or a title, not the name of a group of columns
 MAX_GROUP_WORDS = 6
+#: a header cell of more words is a note (a header merged down over several rows holds names)
+MAX_NAME_WORDS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,8 @@ class Row:
     spans: bool = False
     starts: frozenset[int] = frozenset()  # columns (0-based) where a merged range begins
     joined: frozenset[int] = frozenset()  # columns (0-based) a range covers right of its first
+    row: int = 0  # its row in the sheet (``number`` skips rows that only continue merges)
+    down: int = 0  # the last sheet row a range merged down from this row reaches (0: none)
 
     @property
     def mine(self) -> list[str]:
@@ -90,6 +94,7 @@ def tables(rows: list[Row]) -> list[str]:
         if index + 1 < len(runs) and _caption(run):
             blocks.append(_text(run))
             continue
+        run = _merged_header(run)
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
             keep = _columns(run)
@@ -97,10 +102,9 @@ def tables(rows: list[Row]) -> list[str]:
             continue
         header = run[start].cells
         above = run[:start]
-        grouped = above and above[-1].group_header and not above[-1].covers(run[start])
-        if grouped:  # "Sales" merged over "2023 | 2024"
-            header = _joined(above[-1].cells, header)
-            above = above[:-1]
+        while above and above[-1].group_header and not above[-1].covers(run[start]):
+            header = _joined(above[-1].cells, header)  # "Sales" merged over "2023 | 2024"
+            above = above[:-1]  # and "Current" over "Phase 1" over "# | %"
         if above:
             blocks.append(_text(above))
         body = run[start + 1 :]
@@ -114,6 +118,50 @@ def tables(rows: list[Row]) -> list[str]:
         if notes:
             blocks.append(_text(notes))
     return blocks
+
+
+def _merged_header(run: list[Row]) -> list[Row]:
+    """The run with a header merged down over several rows made one row: at the top of the run
+    (under title lines of one cell), a row of words whose ranges are merged down into the rows
+    below, those rows (and the rows their own ranges reach) holding words only. Each column's
+    header is its names from the top down, each once: "Caloric contribution" merged over
+    B1:B4 above "(%)" is "Caloric contribution (%)". Data merged down (a category beside its
+    rows) never is such a block: the block must open the table."""
+    top = 0
+    while top < len(run) and _filled(run[top].mine) <= 1 and run[top].down <= run[top].row:
+        top += 1
+    if top == len(run) or run[top].down <= run[top].row or not _words(run[top]):
+        return run
+    end, last = run[top].down, top
+    while last + 1 < len(run) and run[last + 1].row <= end and _words(run[last + 1]):
+        last += 1
+        end = max(end, run[last].down)
+    if last == top or (last + 1 < len(run) and run[last + 1].row <= end):
+        return run
+    block = run[top : last + 1]
+    width = max(len(r.cells) for r in block)
+    cells = [
+        " ".join(dict.fromkeys(c for r in block if (c := _at(r.cells, i).strip())))
+        for i in range(width)
+    ]
+    joined = frozenset.intersection(*(r.joined for r in block))
+    merged = Row(block[0].number, cells, [], False, block[0].starts, joined, block[0].row)
+    return [*run[:top], merged, *run[last + 1 :]]
+
+
+def _words(row: Row) -> bool:
+    """Every cell of the row's own is a name: words ("(%)" too), no figure and no sentence
+    (at most 12 words)."""
+    return all(
+        not (_NUMBERISH.fullmatch(c.strip()) and any(d.isdigit() for d in c))
+        and len(c.split()) <= MAX_NAME_WORDS
+        for c in row.mine
+        if c.strip()
+    )
+
+
+def _at(cells: list[str], index: int) -> str:
+    return cells[index] if index < len(cells) else ""
 
 
 def _runs(rows: list[Row]) -> list[list[Row]]:

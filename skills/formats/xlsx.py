@@ -154,6 +154,9 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         shown, spans, joined = _filled_from_merges(own, active, number)
         continued = not any(c.strip() for c in own) and any(r[0] < number for r in active)
         starts = frozenset(r[1] - 1 for r in active if r[0] == number)
+        down = max(
+            (r[2] for r, v in active.items() if r[0] == number < r[2] and v.strip()), default=0
+        )
         active = {r: v for r, v in active.items() if r[2] > number}
         while pending and pending[-1][0] < number:  # a range above the rows read: none
             pending.pop()
@@ -161,7 +164,8 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         _trim(shown)
         if shown:
             at = number - covered
-            rows.append(Row(at, shown, own if own != shown else [], spans, starts, joined))
+            mine = own if own != shown else []
+            rows.append(Row(at, shown, mine, spans, starts, joined, number, down))
         elif continued:  # a header merged down two rows: its second row does not cut the table
             covered += 1
         if budget <= 0:

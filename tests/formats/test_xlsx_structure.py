@@ -212,3 +212,26 @@ def test_the_last_rows_of_a_merged_category_are_data_not_notes() -> None:
     rows |= {4: [None, None, "REGION"]}
     text = converted(workbook(rows, merged=["A2:A4", "B2:B4"]))
     assert "| cases | Cases by date | REGION |" in text
+
+
+def test_two_rows_of_merged_group_names_both_prefix_the_names_under_them() -> None:
+    # IPC's export: "Current" over "Phase 1" (each merged) over "# | %"
+    rows: dict[int, Sequence[object]] = {1: ["Afghanistan"], 2: [None, "Current"]}
+    rows |= {3: [None, "Phase 1", None, "Phase 2"], 4: ["Area", "#", "%", "#", "%"]}
+    rows |= {5: ["Badakhshan", 155349, 0.15, 310697, 0.3]}
+    text = converted(workbook(rows, merged=["B2:E2", "B3:C3", "D3:E3"]))
+    assert headers(text) == [
+        "| Area | Current Phase 1 # | Current Phase 1 % | Current Phase 2 # | Current Phase 2 % |"
+    ]
+
+
+def test_a_header_merged_down_over_several_rows_is_one_header() -> None:
+    # LibreOffice: names merged down beside the sub-names under a merged name
+    rows: dict[int, Sequence[object]] = {1: ["Region", "Contribution", "Impact of changes"]}
+    rows |= {3: [None, None, "from last quarter", "from baseline"], 4: [None, "(%)"]}
+    rows |= {5: ["North", 12, 3, 4]}
+    merged = ["A1:A4", "B1:B3", "C1:D2", "C3:C4", "D3:D4"]
+    assert headers(converted(workbook(rows, merged=merged))) == [
+        "| Region | Contribution (%) | Impact of changes from last quarter | "
+        "Impact of changes from baseline |"
+    ]
