@@ -2,14 +2,15 @@
 
 Each slide becomes ``# <slide title>`` (when it has one) and its shapes in reading order (top to
 bottom, then left to right, into groups): text as paragraphs, indented paragraphs as nested list
-items, tables as pipe tables whose first row is the header, a chart as its title, categories
-and series names, SmartArt as the texts of its diagram data, then all the text of the notes page
-(the notes placeholder and any other text box on it; not its slide number). Slides are separated
-by Document Intelligence's page markers, so every chunk knows its slide numbers. The deck's
-title is its stored title when a slide shows it, else the first slide's title (PowerPoint stores
-"Presentation" or the design template's name in decks that never say it); it heads every slide's
-heading path, the first slide's too. Pictures are left out, and so are
-a chart's numbers (its data lives in an embedded workbook).
+items, tables as pipe tables whose first row is the header, a chart as its title, categories and
+series names (read from the chart's XML, so every chart type reads alike; a date axis as its
+number format shows it), SmartArt as the texts of its diagram data, then all the text of the
+notes page (the notes placeholder and any other text box on it; not its slide number). Slides
+are separated by Document Intelligence's page markers, so every chunk knows its slide numbers.
+The deck's title is its stored title when a slide shows it, else the first slide's title
+(PowerPoint stores "Presentation" or the design template's name in decks that never say it); it
+heads every slide's heading path, the first slide's too. Pictures are left out, and so are a
+chart's numbers (its data lives in an embedded workbook).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from skills.formats.conversion import (
     titled,
 )
 from skills.formats.markdown_text import heading, plain, table
+from skills.formats.number_format import display
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -166,24 +168,68 @@ def _notes(notes_slide: Any) -> Iterator[str]:
             yield plain(text)
 
 
+_C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+
+
 def _chart(chart: Any) -> str:
-    """A chart's words: its title, its categories and its series' names."""
+    """A chart's words: its title, its categories and its series' names, read from the chart
+    part's XML so that every chart type reads alike (python-pptx models few of them: a 3-D area
+    chart raised NotImplementedError and failed the whole deck)."""
+    space = chart._chartSpace
     lines = []
-    if chart.has_title and chart.chart_title.has_text_frame:
-        title = " ".join(chart.chart_title.text_frame.text.split())
-        if title:
-            lines.append(f"Chart: {title}")
-    try:
-        plots = list(chart.plots)
-    except (KeyError, NotImplementedError):  # a chart type python-pptx does not model
-        plots = []
-    categories = [str(c) for c in plots[0].categories if str(c).strip()] if plots else []
-    series = [s.name for plot in plots for s in plot.series if s.name]
+    title = space.find(f"{{{_C}}}chart/{{{_C}}}title")
+    words = " ".join(t.text or "" for t in title.iter(f"{{{_A}}}t")) if title is not None else ""
+    words = " ".join(words.split())
+    if words:
+        lines.append(f"Chart: {words}")
+    series = list(space.iter(f"{{{_C}}}ser"))
+    categories = _category_labels(series[0]) if series else []
+    names = [name for ser in series if (name := _series_name(ser))]
     if categories:
         lines.append("Categories: " + ", ".join(categories))
-    if series:
-        lines.append("Series: " + ", ".join(series))
+    if names:
+        lines.append("Series: " + ", ".join(names))
     return plain("\n".join(lines))
+
+
+def _category_labels(series: Any) -> list[str]:
+    """The category labels of a series (its ``c:cat`` cache; of a multi-level axis, the
+    innermost level), in order."""
+    category = series.find(f"{{{_C}}}cat")
+    if category is None:
+        return []
+    level = category.find(f".//{{{_C}}}lvl")
+    points = (level if level is not None else category).iter(f"{{{_C}}}pt")
+    fmt = category.findtext(f".//{{{_C}}}formatCode")
+    labels = [" ".join((p.findtext(f"{{{_C}}}v") or "").split()) for p in points]
+    return [_shown(label, fmt) for label in labels if label]
+
+
+def _shown(label: str, fmt: str | None) -> str:
+    """A number category as its axis shows it (a date's serial 37261 in ``m/d/yyyy`` is
+    1/5/2002); text as it is."""
+    from openpyxl.styles.numbers import is_date_format
+    from openpyxl.utils.datetime import from_excel
+
+    try:
+        value = float(label)
+    except ValueError:
+        return label
+    if fmt and is_date_format(fmt):
+        try:
+            return display(from_excel(value), fmt)
+        except (ValueError, OverflowError):
+            return label
+    return display(value, fmt or "General")
+
+
+def _series_name(series: Any) -> str:
+    """A series' name: its ``c:tx`` cached text or its literal value."""
+    name = series.find(f"{{{_C}}}tx")
+    if name is None:
+        return ""
+    texts = [v.text or "" for v in name.iter(f"{{{_C}}}v")]
+    return " ".join(" ".join(texts).split())
 
 
 def _is_smartart(shape: Any) -> bool:
