@@ -39,12 +39,14 @@ from skills.formats.conversion import (
 from skills.formats.markdown_text import heading
 from skills.formats.number_format import display
 from skills.formats.sheet_tables import Row, tables
+from skills.formats.strict import as_transitional
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
     warnings: list[str] = []
+    data = as_transitional(data, "xl/workbook.xml")
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:
