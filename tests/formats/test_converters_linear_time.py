@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from format_fixtures import fixture
+from office_xml import strict
 
 from bench.cputime import least_growth
 from bench.hostile_files import pdf_pages
@@ -172,6 +173,7 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "pptx": (slides, "deck.pptx", 40),
     "xlsx": (workbook, "sheet.xlsx", 500),
     "xlsx-merged": (merged_workbook, "contents.xlsx", 150),
+    "xlsx-strict": (lambda rows: strict(workbook(rows)), "strict.xlsx", 500),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

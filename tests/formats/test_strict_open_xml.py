@@ -4,27 +4,14 @@ parts under ``http://purl.oclc.org/ooxml/...`` names, which the readers do not k
 from __future__ import annotations
 
 import io
-import zipfile
 
-from office_xml import docx, para
+from office_xml import docx, para, strict
 
 from skills.formats.conversion import Limits
 from skills.formats.docx import docx_to_markdown
 from skills.formats.pptx import pptx_to_markdown
-from skills.formats.strict import NAMESPACES, _rename
+from skills.formats.strict import _rename
 from skills.formats.xlsx import xlsx_to_markdown
-
-
-def strict(data: bytes) -> bytes:
-    """The package as Excel, Word or PowerPoint write it with "Strict Open XML" chosen."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
-        for item in source.infolist():
-            part = source.read(item)
-            for strict_name, usual in NAMESPACES:
-                part = part.replace(usual, strict_name)
-            target.writestr(item, part)
-    return out.getvalue()
 
 
 def test_a_strict_workbook_has_its_sheets() -> None:
