@@ -104,6 +104,7 @@ HELD_OUT_FLOORS = {
     "round 6": (0.8, 0.85, 0.7),
     "round 7": (0.9, 0.9, 0.85),
     "round office-1": (0.95, 0.95, 0.95),  # Word, PowerPoint and Excel files (Office section)
+    "round office-2": (0.95, 0.95, 0.95),
 }
 
 
