@@ -8,6 +8,9 @@ pages) names a file and its headings::
 
 ``file`` is a manifest name (``bench/corpus.py`` rebuilds it into ``.cache/corpus/files``) or a
 path from the repository root. Levels are relative: 1 is the top level of the document's body.
+A deck's truth (``.pptx``) lists each slide's title (its title or centre-title placeholder, as
+shown) as a level-1 heading whose page is the slide's number, and the deck's title is its title
+slide's title (none when no slide titles the deck); a workbook's lists its sheets' names, level 1.
 The file goes through the skill's own path, ``read_file`` then ``chunk_document`` at the default
 options, and this counts, per file and over all files:
 
@@ -64,6 +67,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.corpus import cached, entries  # noqa: E402
 from skills.chunking import ChunkOptions, PageMap, chunk_document, document_sections  # noqa: E402
+from skills.formats.conversion import ConversionError  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
 TRUTH = ROOT / "bench" / "real_files" / "truth"
@@ -370,6 +374,22 @@ def markitdown_text(path: Path) -> str | None:
         return None
 
 
+def _scored(truth: dict[str, Any]) -> Score:
+    """The file's score, or, when it does not convert, a row that found nothing (said on
+    stderr): a file refused is a measured loss, not the end of the run."""
+    try:
+        return score(truth)
+    except ConversionError as error:
+        print(f"{truth['file']} does not convert, counted as nothing found: {error}",
+              file=sys.stderr)  # fmt: skip
+        headings = truth.get("headings") or []
+        return Score(
+            true_headings=len(headings),
+            titles_right=_same_title("", str(truth.get("title") or "")),
+            misses=[f"p{h.get('page')} {h.get('text')}" for h in headings],
+        )
+
+
 def truths(folder: Path, only: str | None) -> list[dict[str, Any]]:
     """The truth files of ``folder`` whose ``file`` ``only`` matches; ValueError naming the first
     that is not a truth file (a JSON object whose ``file`` is a name)."""
@@ -422,7 +442,7 @@ def run(folder: Path, only: str | None, markitdown: bool) -> dict[str, dict[str,
             held_out[truth["file"]] = f"{HELD_OUT} ({truth['held_out']})"
         for path, rows in paths.items():
             if path == "this skill":
-                rows[truth["file"]] = score(truth)
+                rows[truth["file"]] = _scored(truth)
             elif (text := markitdown_text(resolve(truth["file"]))) is not None:
                 rows[truth["file"]] = score(truth, text)
     for rows in paths.values():

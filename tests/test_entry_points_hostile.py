@@ -169,6 +169,17 @@ def test_structure_with_a_pattern_that_does_not_compile_says_why(tmp_path: Path)
     refused(structure(tmp_path, "--only", "["), "not a regular expression")
 
 
+def test_structure_counts_a_file_that_does_not_convert_as_nothing_found(tmp_path: Path) -> None:
+    broken = write(tmp_path / "broken.docx", "a text file named as a Word document")
+    truth = {"file": str(broken), "headings": [{"level": 1, "text": "Scope", "page": None}]}
+    write(tmp_path / "truth" / "broken.json", json.dumps(truth))
+    done = structure(tmp_path, "--truth", str(tmp_path / "truth"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-800:]
+    assert "broken.docx does not convert, counted as nothing found" in done.stderr
+    row = json.loads((tmp_path / "report.json").read_text())["this skill"][str(broken)]
+    assert (row["true_headings"], row["matched"], row["recall"]) == (1, 0, 0.0)
+
+
 # ------------------------------------------------------ python -m skills.search notes --fill
 
 

@@ -2,12 +2,15 @@
 
 Each slide becomes ``# <slide title>`` (when it has one) and its shapes in reading order (top to
 bottom, then left to right, into groups): text as paragraphs, indented paragraphs as nested list
-items, tables as pipe tables whose first row is the header, a chart as its title, categories
-and series names, SmartArt as the texts of its diagram data, then all the text of the notes page
-(the notes placeholder and any other text box on it; not its slide number). Slides are separated
-by Document Intelligence's page markers, so every chunk knows its slide numbers. The deck's
-title is its document property, else the first slide's title. Pictures are left out, and so are
-a chart's numbers (its data lives in an embedded workbook).
+items, tables as pipe tables whose first row is the header, a chart as its title, categories and
+series names (read from the chart's XML, so every chart type reads alike; a date axis as its
+number format shows it), SmartArt as the texts of its diagram data, then all the text of the
+notes page (the notes placeholder and any other text box on it; not its slide number). Slides
+are separated by Document Intelligence's page markers, so every chunk knows its slide numbers.
+The deck's title is its stored title when a slide shows it, else the first slide's title
+(PowerPoint stores "Presentation" or the design template's name in decks that never say it); it
+heads every slide's heading path, the first slide's too. Pictures are left out, and so are a
+chart's numbers (its data lives in an embedded workbook).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from skills.formats.conversion import (
     titled,
 )
 from skills.formats.markdown_text import heading, plain, table
+from skills.formats.number_format import display
+from skills.formats.strict import as_transitional
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -47,6 +52,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from pptx import Presentation
 
     _check_xml_size(data)
+    data = as_transitional(data, "ppt/presentation.xml")
     try:
         deck = Presentation(io.BytesIO(data))
     except (KeyError, ValueError) as exc:
@@ -68,12 +74,37 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
             done = f"{number - 1} of {len(slides)} slides and part of slide {number}"
             warnings.append(stopped_at(done))
             break
-    first_title = next((_title_of(slide) for slide in slides if _title_of(slide)), "")
-    title = deck.core_properties.title or first_title
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
     if not _MARKER.sub("", text).strip():
         warnings.append(no_text("deck"))
-    return titled(text, title, warnings)
+    title = deck_title(deck.core_properties.title, _title_of(slides[0]) if slides else "", text)
+    if title is None or len(pages) < 2:
+        return titled(text, title, warnings)
+    # every slide's title is a level-1 heading, a sibling of the others: the deck's title heads
+    # them all, so it is kept even when it is the first slide's title too
+    return Converted(text, title, tuple(warnings))
+
+
+def deck_title(stored: str | None, first_slide: str, text: str) -> str | None:
+    """The deck's title: its stored title when a slide shows it, else its first slide's title.
+    PowerPoint keeps a stored title the deck never shows from elsewhere: its default
+    ("Presentation", "PowerPoint Presentation") or the design template's name.
+
+    >>> deck_title("Presentation", "Q3 results", "# Q3 results")
+    'Q3 results'
+    >>> deck_title("Q3 results", "Agenda", "# Agenda ... Q3 results ...")
+    'Q3 results'
+    >>> deck_title("Presentation", "", "# Revenue") is None
+    True
+    """
+    stored = " ".join((stored or "").split())
+    if stored and _squeezed(stored) in _squeezed(text):
+        return stored
+    return first_slide or None
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split()).casefold()
 
 
 def _check_xml_size(data: bytes) -> None:
@@ -91,7 +122,7 @@ def _slide(slide: Any, number: int, limits: Limits) -> str:
     blocks = []
     title_shape = slide.shapes.title
     if title_shape is not None and title_shape.text_frame.text.strip():
-        blocks.append(heading(1, title_shape.text_frame.text))
+        blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
     shapes = (shape for shape in slide.shapes if shape.shape_id != title_id)
     blocks.extend(_blocks(shapes, limits))
@@ -139,24 +170,68 @@ def _notes(notes_slide: Any) -> Iterator[str]:
             yield plain(text)
 
 
+_C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+
+
 def _chart(chart: Any) -> str:
-    """A chart's words: its title, its categories and its series' names."""
+    """A chart's words: its title, its categories and its series' names, read from the chart
+    part's XML so that every chart type reads alike (python-pptx models few of them: a 3-D area
+    chart raised NotImplementedError and failed the whole deck)."""
+    space = chart._chartSpace
     lines = []
-    if chart.has_title and chart.chart_title.has_text_frame:
-        title = " ".join(chart.chart_title.text_frame.text.split())
-        if title:
-            lines.append(f"Chart: {title}")
-    try:
-        plots = list(chart.plots)
-    except (KeyError, NotImplementedError):  # a chart type python-pptx does not model
-        plots = []
-    categories = [str(c) for c in plots[0].categories if str(c).strip()] if plots else []
-    series = [s.name for plot in plots for s in plot.series if s.name]
+    title = space.find(f"{{{_C}}}chart/{{{_C}}}title")
+    words = " ".join(t.text or "" for t in title.iter(f"{{{_A}}}t")) if title is not None else ""
+    words = " ".join(words.split())
+    if words:
+        lines.append(f"Chart: {words}")
+    series = list(space.iter(f"{{{_C}}}ser"))
+    categories = _category_labels(series[0]) if series else []
+    names = [name for ser in series if (name := _series_name(ser))]
     if categories:
         lines.append("Categories: " + ", ".join(categories))
-    if series:
-        lines.append("Series: " + ", ".join(series))
+    if names:
+        lines.append("Series: " + ", ".join(names))
     return plain("\n".join(lines))
+
+
+def _category_labels(series: Any) -> list[str]:
+    """The category labels of a series (its ``c:cat`` cache; of a multi-level axis, the
+    innermost level), in order."""
+    category = series.find(f"{{{_C}}}cat")
+    if category is None:
+        return []
+    level = category.find(f".//{{{_C}}}lvl")
+    points = (level if level is not None else category).iter(f"{{{_C}}}pt")
+    fmt = category.findtext(f".//{{{_C}}}formatCode")
+    labels = [" ".join((p.findtext(f"{{{_C}}}v") or "").split()) for p in points]
+    return [_shown(label, fmt) for label in labels if label]
+
+
+def _shown(label: str, fmt: str | None) -> str:
+    """A number category as its axis shows it (a date's serial 37261 in ``m/d/yyyy`` is
+    1/5/2002); text as it is."""
+    from openpyxl.styles.numbers import is_date_format
+    from openpyxl.utils.datetime import from_excel
+
+    try:
+        value = float(label)
+    except ValueError:
+        return label
+    if fmt and is_date_format(fmt):
+        try:
+            return display(from_excel(value), fmt)
+        except (ValueError, OverflowError):
+            return label
+    return display(value, fmt or "General")
+
+
+def _series_name(series: Any) -> str:
+    """A series' name: its ``c:tx`` cached text or its literal value."""
+    name = series.find(f"{{{_C}}}tx")
+    if name is None:
+        return ""
+    texts = [v.text or "" for v in name.iter(f"{{{_C}}}v")]
+    return " ".join(" ".join(texts).split())
 
 
 def _is_smartart(shape: Any) -> bool:
@@ -198,4 +273,20 @@ def _text_frame(frame: Any) -> str:
 
 def _title_of(slide: Any) -> str:
     shape = slide.shapes.title
-    return str(shape.text_frame.text).strip() if shape is not None else ""
+    return one_line(str(shape.text_frame.text)) if shape is not None else ""
+
+
+#: Chinese, Japanese and Korean characters, which are written without spaces between words
+_WIDE = r"\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_WIDE_BREAK = re.compile(rf"(?<=[{_WIDE}])[\v\n]+(?=[{_WIDE}])")
+
+
+def one_line(text: str) -> str:
+    """A title set on several lines as one line: a line break is a space, except between two
+    Chinese, Japanese or Korean characters, where it is nothing (those scripts put no space
+    between words).
+
+    >>> one_line("Quarterly\vresults"), one_line("パワポ・テスト\v難しい")
+    ('Quarterly results', 'パワポ・テスト難しい')
+    """
+    return " ".join(_WIDE_BREAK.sub("", text).split())

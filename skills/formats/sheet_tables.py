@@ -13,7 +13,12 @@ header row is a table with an empty header row (numbers from its first row on, o
 table after a blank row): data never becomes a header.
 
 "Own" cells decide (what each cell holds); the table shows the cells with merged ranges filled
-from their first cell, so a merged category names every row it spans.
+from their first cell, so a merged category names every row it spans. A merged row is a group
+row only when its names are short (at most six words: a merged note is text) and it is not one
+cell over the whole header (that is the table's title). A table shows only the columns some row
+fills: the columns a range merged across columns covers after its first are left out where no
+row has a cell of its own there ("Foglio" merged over B:D is one column, not three), and so is a
+column empty in every row (a margin column A).
 
 >>> rows = [Row(1, ["BUDGET"]), Row(3, ["Item", "Cost"]), Row(4, ["Rent", "1200"])]
 >>> print("\\n\\n".join(tables(rows)))
@@ -34,6 +39,10 @@ from itertools import zip_longest
 from skills.formats.markdown_text import plain, table
 
 _NUMBERISH = re.compile(r"[-+($€£¥]*[\d.,:/% -]+[)%]?|TRUE|FALSE")
+#: a merged cell of more words is a note or a title, not the name of a group of columns
+MAX_GROUP_WORDS = 6
+#: a header cell of more words is a note (a header merged down over several rows holds names)
+MAX_NAME_WORDS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,9 @@ class Row:
     own: list[str] = field(default_factory=list)
     spans: bool = False
     starts: frozenset[int] = frozenset()  # columns (0-based) where a merged range begins
+    joined: frozenset[int] = frozenset()  # columns (0-based) a range covers right of its first
+    row: int = 0  # its row in the sheet (``number`` skips rows that only continue merges)
+    down: int = 0  # the last sheet row a range merged down from this row reaches (0: none)
 
     @property
     def mine(self) -> list[str]:
@@ -57,7 +69,21 @@ class Row:
         """A row of merged group names ("Sales" over "2023 | 2024"): one range spans columns,
         and every cell of its own is the first of a merged range."""
         mine = self.mine
-        return self.spans and all(i in self.starts for i, c in enumerate(mine) if c.strip())
+        names = [c for c in mine if c.strip()]
+        return (
+            self.spans
+            and all(i in self.starts for i, c in enumerate(mine) if c.strip())
+            and all(len(name.split()) <= MAX_GROUP_WORDS for name in names)
+        )
+
+    def covers(self, header: Row) -> bool:
+        """One merged cell over every column the header fills: the table's title, not a
+        group of its columns."""
+        filled = [i for i, c in enumerate(header.cells) if c.strip()]
+        mine = [i for i, c in enumerate(self.mine) if c.strip()]
+        return len(mine) == 1 and all(
+            i < len(self.cells) and self.cells[i] == self.mine[mine[0]] for i in filled
+        )
 
 
 def tables(rows: list[Row]) -> list[str]:
@@ -68,15 +94,17 @@ def tables(rows: list[Row]) -> list[str]:
         if index + 1 < len(runs) and _caption(run):
             blocks.append(_text(run))
             continue
+        run = _merged_header(run)
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
-            blocks.append(table([[""] * _width(run), *_cells(run)]))
+            keep = _columns(run)
+            blocks.append(table([[""] * len(keep), *(_only(r.cells, keep) for r in run)]))
             continue
         header = run[start].cells
         above = run[:start]
-        if above and above[-1].group_header:  # "Sales" merged over "2023 | 2024"
-            header = _joined(above[-1].cells, header)
-            above = above[:-1]
+        while above and above[-1].group_header and not above[-1].covers(run[start]):
+            header = _joined(above[-1].cells, header)  # "Sales" merged over "2023 | 2024"
+            above = above[:-1]  # and "Current" over "Phase 1" over "# | %"
         if above:
             blocks.append(_text(above))
         body = run[start + 1 :]
@@ -84,10 +112,56 @@ def tables(rows: list[Row]) -> list[str]:
             blocks.append(plain(" ".join(c for c in header if c.strip())))  # a lone label
             continue
         notes = _notes(run[start], body)
-        blocks.append(table([header, *_cells(body[: len(body) - len(notes)])]))
+        data = body[: len(body) - len(notes)]
+        keep = _columns([run[start], *data])
+        blocks.append(table([_only(header, keep), *(_only(r.cells, keep) for r in data)]))
         if notes:
             blocks.append(_text(notes))
     return blocks
+
+
+def _merged_header(run: list[Row]) -> list[Row]:
+    """The run with a header merged down over several rows made one row: at the top of the run
+    (under title lines of one cell), a row of words whose ranges are merged down into the rows
+    below, those rows (and the rows their own ranges reach) holding words only. Each column's
+    header is its names from the top down, each once: "Caloric contribution" merged over
+    B1:B4 above "(%)" is "Caloric contribution (%)". Data merged down (a category beside its
+    rows) never is such a block: the block must open the table."""
+    top = 0
+    while top < len(run) and _filled(run[top].mine) <= 1 and run[top].down <= run[top].row:
+        top += 1
+    if top == len(run) or run[top].down <= run[top].row or not _words(run[top]):
+        return run
+    end, last = run[top].down, top
+    while last + 1 < len(run) and run[last + 1].row <= end and _words(run[last + 1]):
+        last += 1
+        end = max(end, run[last].down)
+    if last == top or (last + 1 < len(run) and run[last + 1].row <= end):
+        return run
+    block = run[top : last + 1]
+    width = max(len(r.cells) for r in block)
+    cells = [
+        " ".join(dict.fromkeys(c for r in block if (c := _at(r.cells, i).strip())))
+        for i in range(width)
+    ]
+    joined = frozenset.intersection(*(r.joined for r in block))
+    merged = Row(block[0].number, cells, [], False, block[0].starts, joined, block[0].row)
+    return [*run[:top], merged, *run[last + 1 :]]
+
+
+def _words(row: Row) -> bool:
+    """Every cell of the row's own is a name: words ("(%)" too), no figure and no sentence
+    (at most 12 words)."""
+    return all(
+        not (_NUMBERISH.fullmatch(c.strip()) and any(d.isdigit() for d in c))
+        and len(c.split()) <= MAX_NAME_WORDS
+        for c in row.mine
+        if c.strip()
+    )
+
+
+def _at(cells: list[str], index: int) -> str:
+    return cells[index] if index < len(cells) else ""
 
 
 def _runs(rows: list[Row]) -> list[list[Row]]:
@@ -126,11 +200,18 @@ def _header_index(run: list[Row]) -> int | None:
 def _notes(header: Row, body: list[Row]) -> list[Row]:
     """The rows after the data that fill under half of the header's cells, in words (notes
     written below a table), when data rows stand above them."""
-    wanted = _filled(header.mine)
+    wanted = _held(header)
     end = len(body)
-    while end > 1 and _filled(body[end - 1].mine) * 2 < wanted and _texty(body[end - 1].mine):
+    while end > 1 and _held(body[end - 1]) * 2 < wanted and _texty(body[end - 1].mine):
         end -= 1
     return body[end:]
+
+
+def _held(row: Row) -> int:
+    """The cells the row shows, a range merged across columns counted once: its own cells and
+    the categories merged down into it from rows above (so the last rows of a merged category
+    are data, not notes), while a note merged across the row stays one cell."""
+    return sum(1 for i, c in enumerate(row.cells) if c.strip() and i not in row.joined)
 
 
 def _joined(upper: list[str], lower: list[str]) -> list[str]:
@@ -141,16 +222,28 @@ def _joined(upper: list[str], lower: list[str]) -> list[str]:
     ]
 
 
-def _cells(rows: list[Row]) -> list[list[str]]:
-    return [row.cells for row in rows]
+def _columns(rows: list[Row]) -> list[int]:
+    """The columns (0-based) the table shows: those where some row has a cell that is not empty
+    and not the continuation of a range merged across columns (so a range merged over B:D is one
+    column, and a column left empty, such as a margin column A, is none).
+
+    >>> _columns([Row(1, ["", "Sheet", "Sheet", "Text"], joined=frozenset({2}))])
+    [1, 3]
+    """
+    width = max((len(row.cells) for row in rows), default=0)
+    return [
+        i
+        for i in range(width)
+        if any(i < len(r.cells) and r.cells[i].strip() and i not in r.joined for r in rows)
+    ]
+
+
+def _only(cells: list[str], keep: list[int]) -> list[str]:
+    return [cells[i] if i < len(cells) else "" for i in keep]
 
 
 def _text(rows: list[Row]) -> str:
     return plain("\n".join(" ".join(c for c in row.mine if c.strip()) for row in rows))
-
-
-def _width(rows: list[Row]) -> int:
-    return max((len(row.cells) for row in rows), default=0)
 
 
 def _filled(cells: list[str]) -> int:

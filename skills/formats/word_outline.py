@@ -15,14 +15,19 @@ writes. A paragraph is a heading of level N when, in order:
 4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
    ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
    title, is bold or larger than the body, and is followed by body text, not by a sibling
-   (numbered lines back to back are a list or a table of contents); level: the number's depth;
+   (numbered lines back to back are a list or a table of contents); level: the number's depth.
+   This rule also reads a table's bands, the one cell of a row spanning all the table's
+   columns: a form laid out as a table titles its sections so;
 5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
-   and the next non-empty paragraph is plain body text (or a table). Larger sizes rank higher.
+   and the next non-empty paragraph is plain body text (or a table): longer than it and, under
+   a line only bold, a sentence or more than a title's few words (a bold label over another
+   short line is a sample or a form, not a section). Larger sizes rank higher.
 
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
-than a short phrase, a CJK full stop, or wholly in brackets) is body text.
+than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
+outline level allows a whole sentence of up to 12 words ending with a full stop.
 
 A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
 so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
@@ -51,6 +56,7 @@ W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
 _PARENT_NUMBER = re.compile(r"%(\d)")
 _SENTENCE_END = (".", ",", ";", ":")
+_WORDED = re.compile(r"[^\W_]")
 _MAX_WORDS = 10
 _MAX_CHARACTERS = 80
 _FALSE = {"0", "false", "off"}
@@ -79,6 +85,7 @@ class Paragraph:
     size: int | None
     in_table: bool
     level: int | None = None
+    band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
 
 
 @dataclass(slots=True)
@@ -113,7 +120,7 @@ class Outline:
         for paragraph in self.paragraphs:
             if not paragraph.text or paragraph.in_table:
                 continue
-            if _prose(paragraph.text):  # body text given a heading's style by mistake
+            if _prose(paragraph.text, styled=True):  # body text given a heading's style
                 continue
             if _HEADING_STYLE.match(paragraph.style.name):
                 paragraph.level = int(paragraph.style.name[-1])
@@ -152,7 +159,7 @@ class Outline:
         found: dict[int, Number] = {}
         values: dict[str, set[int]] = {}  # every typed number, headings by style included
         for index, paragraph in enumerate(self.paragraphs):
-            if paragraph.in_table or not paragraph.text:
+            if (paragraph.in_table and not paragraph.band) or not paragraph.text:
                 continue
             number = typed_number(paragraph.text)
             if number is None:
@@ -197,8 +204,9 @@ class Outline:
             if following is None or (previous is not None and looks[previous]):
                 continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
-            if len(after.text) <= len(paragraph.text) and not after.in_table:
-                continue  # a label over a shorter line: a list of samples, not a section
+            larger = body is not None and (paragraph.size or 0) >= body + 2
+            if not after.in_table and not _reads_as_body(after.text, paragraph.text, larger):
+                continue  # a label over another short line: a list of samples, not a section
             emphasised = after.bold and not bold_body
             followed = after.in_table or (
                 not looks[following] and not emphasised and after.number is None
@@ -301,8 +309,11 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
             tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
         if event == "start" or boxes:
             continue
-        if tag == f"{W}p":
-            yield _cell_paragraph(element) if tables else _paragraph(element, styles)
+        if tag == f"{W}p" and not tables:
+            yield _paragraph(element, styles)
+        elif tag == f"{W}p":
+            banded = tables == 1 and band_cell(element.getparent())
+            yield _band_paragraph(element, styles) if banded else _cell_paragraph(element)
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
@@ -316,6 +327,28 @@ def _cell_paragraph(element: Any) -> Paragraph:
     return Paragraph(None, text, Style(), None, None, False, None, in_table=True)
 
 
+def band_cell(cell: Any) -> bool:
+    """Whether ``cell`` is a band: the one cell of its row, spanning every column of a table of
+    several (forms set their section titles so: "Section 2 – Referring Agency Information"
+    across a table of fields)."""
+    if cell is None or cell.tag != f"{W}tc":
+        return False
+    row = cell.getparent()
+    table = row.getparent() if row is not None else None
+    grid = table.find(f"{W}tblGrid") if table is not None else None
+    columns = len(grid.findall(f"{W}gridCol")) if grid is not None else 0
+    span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
+    return columns > 1 and span is not None and span.isdigit() and int(span) == columns
+
+
+def _band_paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
+    """A paragraph of a band cell: read as a body paragraph is, since a numbered band may be a
+    section title (rule 4); never by the other rules."""
+    paragraph = _paragraph(element, styles)
+    paragraph.in_table = paragraph.band = True
+    return paragraph
+
+
 def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
     ppr = element.find(f"{W}pPr")
     style_id = _val(ppr.find(f"{W}pStyle")) if ppr is not None else None
@@ -324,13 +357,14 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
     number = ppr.find(f"{W}numPr") if ppr is not None else None
     runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
     text = " ".join("".join(_run_text(r) for r in runs).split())
+    worded = [r for r in runs if _WORDED.search(_run_text(r))]  # a lone "– " may be regular
     return Paragraph(
         element=None,
         text=text,
         style=style,
         outline=int(outline) if outline and outline.isdigit() else style.outline,
         number=_number(number),
-        bold=bool(runs) and all(_run_bold(r, style, styles) for r in runs),
+        bold=bool(worded) and all(_run_bold(r, style, styles) for r in worded),
         size=_run_size(runs, style),
         in_table=False,
     )
@@ -407,14 +441,39 @@ def _bold_body(paragraphs: list[Paragraph]) -> bool:
     return bold * 2 > sum(len(p.text) for p in paragraphs if not p.in_table)
 
 
-def _prose(text: str) -> bool:
+def _prose(text: str, styled: bool = False) -> bool:
     """Text that reads as a sentence or a note, not a title: very long, ending with a full
     stop after more than a short phrase ("Payment is due within 30 days of the invoice."), a
-    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets."""
+    CJK full stop (a CJK title never has one: "特此声明。"), or wholly in brackets. A paragraph
+    its writer ``styled`` as a heading (a Heading style, an outline level) may be a whole
+    sentence ("Cras fringilla ipsum magna, in fringilla dui commodo a.", as Google Docs users
+    write them): ending with a full stop, it is prose only past 12 words.
+
+    >>> _prose("Cras fringilla ipsum magna, in fringilla dui commodo a.")
+    True
+    >>> _prose("Cras fringilla ipsum magna, in fringilla dui commodo a.", styled=True)
+    False
+    """
     ends = text.endswith((".", "!", "！"))
     bracketed = text[:1] in "(（[【" and text[-1:] in ")）]】"
-    long_sentence = ends and (len(text.split()) > 12 or len(text) > 40)
+    long_sentence = ends and (len(text.split()) > 12 or (len(text) > 40 and not styled))
     return len(text) > 150 or long_sentence or text.endswith("。") or bracketed
+
+
+def _reads_as_body(text: str, heading: str, larger: bool) -> bool:
+    """The text under a visual heading is body text: longer than the heading and, under a
+    heading only bold (the weakest mark: forms and samples bold their labels), a sentence or
+    more than a title's few words ("Bold" over "Underline" in a sample of run formats is a
+    list of labels, not a section and its text; a ``larger`` "Header" over "paragraph 1" is
+    one).
+
+    >>> _reads_as_body("Underline", "Bold", False), _reads_as_body("paragraph 1", "Header", True)
+    (False, True)
+    >>> _reads_as_body("We met on Monday.", "Minutes", False)
+    True
+    """
+    sentence = text.rstrip().endswith((".", "!", "?", ":", "。", "！", "？", "："))
+    return len(text) > len(heading) and (larger or sentence or not _short(text))
 
 
 def _titled(text: str) -> bool:

@@ -39,7 +39,7 @@ from typing import Any
 
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
-from skills.formats.word_outline import Outline, W
+from skills.formats.word_outline import Outline, W, band_cell
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
@@ -154,8 +154,16 @@ class _Writer:
     def block(self, element: Any) -> None:
         if element.tag == f"{W}tbl":
             self.close_open()
-            rows = self.table(element)
-            if any(rows):
+            rows: list[list[str]] = []
+            for row in self.table(element):
+                if isinstance(row, list):
+                    rows.append(row)
+                    continue
+                if rows:  # a section band: the table is cut under its heading
+                    self.out.append(_table(rows))
+                rows = []
+                self.out.extend(row.blocks)
+            if rows:
                 self.out.append(_table(rows))
         else:
             self.paragraph(element)
@@ -257,9 +265,15 @@ class _Writer:
         self.close_lists()
         self.close_pre()
 
-    def table(self, element: Any) -> list[list[str]]:
-        rows = []
+    def table(self, element: Any) -> list[list[str] | Band]:
+        """The table's rows as cells, and as a heading where a row is a section band that
+        ``word_outline`` made one (a form's "Section 2 – ..." across its table)."""
+        rows: list[list[str] | Band] = []
         for row in element.iterchildren(f"{W}tr"):
+            band = self.band(row)
+            if band is not None:
+                rows.append(band)
+                continue
             cells: list[str] = []
             for cell in row.iterchildren(f"{W}tc"):
                 cells.append(self.cell(cell))
@@ -267,6 +281,21 @@ class _Writer:
                 cells.extend([""] * (int(span) - 1 if span and span.isdigit() else 0))
             rows.append(cells)
         return rows
+
+    def band(self, row: Any) -> Band | None:
+        """The row as a heading when it is one band cell whose one paragraph with text has a
+        heading level; the index moves past the cell's paragraphs only then."""
+        cells = list(row.iterchildren(f"{W}tc"))
+        if len(cells) != 1 or not band_cell(cells[0]):
+            return None
+        paragraphs = [p for p in cells[0].iter(f"{W}p") if not _inside_box(p, cells[0])]
+        texts = [(n, p) for n, p in enumerate(paragraphs) if _raw_text(p).strip()]
+        if len(texts) != 1 or self.levels.get(self.index + texts[0][0]) is None:
+            return None
+        level = self.levels[self.index + texts[0][0]]
+        self.index += len(paragraphs)
+        title, rest = _gap_cut(_raw_text(texts[0][1]))
+        return Band([heading(level, title), *([plain(rest)] if rest else [])])
 
     def cell(self, cell: Any) -> str:
         """A cell's text on one line: its paragraphs (and nested tables' cells) joined."""
@@ -407,6 +436,42 @@ class Piece:
     formatting: Formatting
     text: str
     raw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A table row written as a heading (and the text set beside it on its line)."""
+
+    blocks: list[str]
+
+
+#: a gap typed between two things set on one line: a tab, or four spaces or more
+_GAP = re.compile(r"\t|[ \u00a0\u2002\u2003]{4,}")
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _raw_text(paragraph: Any) -> str:
+    """The paragraph's characters as typed, spaces and tabs kept."""
+    return "".join(
+        (node.text or "") if node.tag == f"{W}t" else "\t"
+        for node in paragraph.iter(f"{W}t", f"{W}tab")
+    )
+
+
+def _gap_cut(text: str) -> tuple[str, str]:
+    """A title and what is set after a wide gap on its line, once the title has two words of
+    letters (not at the gap after a number: "Chapter 1<tab>Scope" is one title).
+
+    >>> _gap_cut("Section 2 – Referring Agency Information        Referring Case Number ")
+    ('Section 2 – Referring Agency Information', 'Referring Case Number')
+    >>> _gap_cut("Chapter 1\tScope")
+    ('Chapter 1 Scope', '')
+    """
+    for gap in _GAP.finditer(text):
+        before = text[: gap.start()]
+        if sum(1 for word in before.split() if _LETTERS.search(word)) >= 2:
+            return " ".join(before.split()), " ".join(text[gap.end() :].split())
+    return " ".join(text.split()), ""
 
 
 def _table(rows: list[list[str]]) -> str:

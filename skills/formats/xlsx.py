@@ -3,7 +3,10 @@
 A sheet becomes ``# <sheet name>`` and its tables, each under its real header row, with the
 title, caption and note rows around it as text (``sheet_tables.py``); every child cut from a
 long table repeats the header. Merged ranges are read from the sheet's XML and their value fills
-each of their cells (a merged category names every row it spans). A cell shows as the sheet
+their first cell's columns: a range merged across columns is one cell of the table (its other
+columns are left out where no row of the table uses them), and one merged down several rows
+names each of them that holds data of its own (a merged category names every row it spans; a
+block of text merged over empty rows, or a long note, is written once). A cell shows as the sheet
 displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``), formulas as their
 cached values. Empty rows and the empty columns after the last used one are left out; the
 sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a whole table).
@@ -11,13 +14,17 @@ Sheets are separated by Document Intelligence's page markers (a chunk's pages ar
 numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
 ``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
 huge sheet in memory. The deadline is checked on every row, so a wide sheet stops where the time
-ran out, with a warning.
+ran out, with a warning. A stylesheet openpyxl refuses (xlsx-populate's empty fills) is cut to
+its number and cell formats and the workbook read again, with a warning: its looks are lost,
+not its cells.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import shutil
+import zipfile
 from typing import Any
 
 from skills.formats.conversion import (
@@ -32,16 +39,22 @@ from skills.formats.conversion import (
 from skills.formats.markdown_text import heading
 from skills.formats.number_format import display
 from skills.formats.sheet_tables import Row, tables
+from skills.formats.strict import as_transitional
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
+    warnings: list[str] = []
+    data = as_transitional(data, "xl/workbook.xml")
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:
-        raise ConversionError(f"not a readable Excel workbook ({type(exc).__name__})") from None
-    warnings: list[str] = []
+        book = _without_styles(data, exc)
+        warnings.append(
+            f"the workbook's cell styles cannot be read ({type(exc).__name__}): its number "
+            "formats are kept, its fonts, fills and borders (which the index does not use) are not"
+        )
     pages: list[str] = []
     budget = limits.max_cells
     try:
@@ -68,6 +81,52 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
 
 
+#: the parts of a stylesheet that say how a cell's value is shown; the rest is its look
+_SHOWN = {"numFmts", "cellXfs"}
+
+
+def _without_styles(data: bytes, error: Exception) -> Any:
+    """The workbook read again with a stylesheet of its number formats and cell formats alone,
+    when the first reading failed on it (xlsx-populate writes empty ``<fill/>`` elements, which
+    openpyxl refuses); ConversionError when that is not the trouble."""
+    from openpyxl import load_workbook
+
+    refused = ConversionError(f"not a readable Excel workbook ({type(error).__name__})")
+    try:
+        rebuilt = _restyled(data)
+        if rebuilt is None:
+            raise refused
+        return load_workbook(io.BytesIO(rebuilt), read_only=True, data_only=True)
+    except (KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        raise refused from None
+
+
+def _restyled(data: bytes) -> bytes | None:
+    """The package with ``xl/styles.xml`` cut to the parts in ``_SHOWN`` (None: it has none
+    to cut); every other part copied as a stream, so memory stays that of one block."""
+    from lxml import etree
+
+    name = "xl/styles.xml"
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        if name not in source.namelist():
+            return None
+        root = etree.fromstring(source.read(name), etree.XMLParser(resolve_entities=False))
+        cut = [child for child in root if etree.QName(child).localname not in _SHOWN]
+        if not cut:
+            return None
+        for child in cut:
+            root.remove(child)
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+            for item in source.infolist():
+                if item.filename == name:
+                    target.writestr(name, etree.tostring(root, xml_declaration=True))
+                    continue
+                with source.open(item) as part, target.open(item.filename, "w") as copy:
+                    shutil.copyfileobj(part, copy, 1 << 20)
+    return out.getvalue()
+
+
 #: merged ranges read per sheet, at most (a sheet of more is read without filling the rest)
 MAX_MERGED_RANGES = 10_000
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)"')
@@ -84,6 +143,7 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         sheet.reset_dimensions()
     pending = sorted(_merged_ranges(sheet), reverse=True)  # popped from the end: by first row
     active: dict[Range, str] = {}
+    covered = 0  # rows that only continue ranges merged down from above: no blank rows
     for number, cells in enumerate(sheet.iter_rows(), start=1):
         if limits.expired():
             break
@@ -93,34 +153,54 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         while pending and pending[-1][0] == number:
             merged = pending.pop()
             active[merged] = own[merged[1] - 1] if merged[1] <= len(own) else ""
-        shown, spans = _filled_from_merges(own, active, number)
+        shown, spans, joined = _filled_from_merges(own, active, number)
+        continued = not any(c.strip() for c in own) and any(r[0] < number for r in active)
         starts = frozenset(r[1] - 1 for r in active if r[0] == number)
+        down = max(
+            (r[2] for r, v in active.items() if r[0] == number < r[2] and v.strip()), default=0
+        )
         active = {r: v for r, v in active.items() if r[2] > number}
         while pending and pending[-1][0] < number:  # a range above the rows read: none
             pending.pop()
         _trim(own)
         _trim(shown)
         if shown:
-            rows.append(Row(number, shown, own if own != shown else [], spans, starts))
+            at = number - covered
+            mine = own if own != shown else []
+            rows.append(Row(at, shown, mine, spans, starts, joined, number, down))
+        elif continued:  # a header merged down two rows: its second row does not cut the table
+            covered += 1
         if budget <= 0:
             break
     return rows, budget, read
 
 
+#: a merged value longer than this is a note, not a category: it is not repeated down its rows
+MAX_REPEATED_CHARS = 200
+
+
 def _filled_from_merges(
     own: list[str], active: dict[Range, str], number: int
-) -> tuple[list[str], bool]:
-    """The row with each merged range's value in all its cells, and whether a range spans
-    columns from this row (a merged header over the row below)."""
+) -> tuple[list[str], bool, frozenset[int]]:
+    """The row with each merged range's value in all its columns, whether a range spans columns
+    from this row (a merged header over the row below), and the columns (0-based) a range covers
+    right of its first one. Below its first row, a range's value fills a row only when that row
+    holds data of its own and the value is short: a category names the rows beside it, while a
+    title or a note merged over blank rows is not written again on each of them."""
     shown = list(own)
     spans = False
+    joined: set[int] = set()
+    has_own = any(cell.strip() for cell in own)
     for (first_row, first, _, last), value in active.items():
+        if first_row < number and not (has_own and len(value) <= MAX_REPEATED_CHARS):
+            continue
         if len(shown) < last:
             shown.extend([""] * (last - len(shown)))
         for column in range(first, last + 1):
             shown[column - 1] = value
+        joined.update(range(first, last))  # 0-based: the columns after the first
         spans = spans or (first_row == number and last > first and bool(value.strip()))
-    return shown, spans
+    return shown, spans, frozenset(joined)
 
 
 def _trim(cells: list[str]) -> None:

@@ -8,6 +8,8 @@ import zipfile
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
+from skills.formats.strict import NAMESPACES
+
 NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 _RELS = (
     '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
@@ -140,3 +142,15 @@ def tables_docx(xml_bytes: int) -> bytes:
         size += len(part)
         number += 1
     return docx(body)
+
+
+def strict(data: bytes) -> bytes:
+    """The package as Excel, Word or PowerPoint write it with "Strict Open XML" chosen."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            part = source.read(item)
+            for strict_name, usual in NAMESPACES:
+                part = part.replace(usual, strict_name)
+            target.writestr(item, part)
+    return out.getvalue()

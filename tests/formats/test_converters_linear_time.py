@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from format_fixtures import fixture
+from office_xml import strict
 
 from bench.cputime import least_growth
 from bench.hostile_files import pdf_pages
@@ -105,6 +106,33 @@ def workbook(rows: int) -> bytes:
     return out.getvalue()
 
 
+def merged_workbook(groups: int) -> bytes:
+    """A contents sheet as ISS's open data writes it: a note merged across columns, a header
+    merged over columns and down two rows, and ``groups`` sheets named down three rows each
+    beside one variable a row, each name and description merged over columns."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet["B2"] = "N.B. a total under five is written as <5"
+    sheet.merge_cells("B2:J2")
+    for ref, name in (("B3:D4", "Sheet"), ("E3:J4", "Content"), ("K3:Q4", "Variables")):
+        sheet[ref.split(":")[0]] = name
+        sheet.merge_cells(ref)
+    for k in range(groups):
+        top = 5 + 3 * k
+        sheet.cell(row=top, column=2, value=f"sheet_{k}")
+        sheet.cell(row=top, column=5, value=f"Cases by date of sheet {k}")
+        sheet.merge_cells(start_row=top, start_column=2, end_row=top + 2, end_column=4)
+        sheet.merge_cells(start_row=top, start_column=5, end_row=top + 2, end_column=10)
+        for row in range(top, top + 3):
+            sheet.cell(row=row, column=11, value=f"VARIABLE_{row}: what it counts")
+            sheet.merge_cells(start_row=row, start_column=11, end_row=row, end_column=17)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def notebook(cells: int) -> bytes:
     """``cells`` pairs of a Markdown cell and a code cell with an output."""
     body: list[dict[str, Any]] = []
@@ -144,6 +172,8 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "docx": (word_body, "guide.docx", 2),
     "pptx": (slides, "deck.pptx", 40),
     "xlsx": (workbook, "sheet.xlsx", 500),
+    "xlsx-merged": (merged_workbook, "contents.xlsx", 150),
+    "xlsx-strict": (lambda rows: strict(workbook(rows)), "strict.xlsx", 500),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

@@ -4,7 +4,7 @@ what is never a heading (skills/formats/word_outline.py)."""
 from __future__ import annotations
 
 from format_fixtures import markdown_headings
-from office_xml import NS, decimal_numbering, docx, para, style, table
+from office_xml import NS, decimal_numbering, docx, para, raw_para, run, style, table
 
 from skills.formats.conversion import Limits
 from skills.formats.docx import docx_to_markdown
@@ -205,3 +205,66 @@ def test_table_of_contents_entries_are_never_headings() -> None:
 def test_a_bold_label_over_a_shorter_line_is_not_a_heading() -> None:
     body = [para("Bold", bold=True), para("Red"), para("Results", bold=True), para(BODY)]
     assert headings(docx(body)) == ["# Results"]
+
+
+def test_a_heading_style_on_a_short_sentence_keeps_it_a_heading() -> None:
+    # Google Docs users title sections with sentences; the writer's Heading style says so
+    styles = [style("Heading1", "heading 1"), style("Heading2", "heading 2")]
+    body = [para("Cras fringilla ipsum magna, in fringilla dui commodo a.", style="Heading1")]
+    body += [para(BODY), para("In eleifend velit vitae libero sollicitudin.", style="Heading2")]
+    assert headings(docx([*body, para(BODY)], styles=styles)) == [
+        "# Cras fringilla ipsum magna, in fringilla dui commodo a.",
+        "## In eleifend velit vitae libero sollicitudin.",
+    ]
+
+
+def test_a_bold_label_over_another_short_label_is_no_heading() -> None:
+    # a sample of run formats: each line one word or two in its own format
+    body = [para("Normal"), para("Bold", bold=True), para("Underline")]
+    body += [para("Strikethrough"), para("Double strikethrough")]
+    assert headings(docx(body)) == []
+    larger = [para("Header", size=32), para("paragraph 1", size=24), para("Lists:", size=24)]
+    assert headings(docx(larger)) == ["# Header"]
+
+
+def form(*rows: list[str] | str) -> str:
+    """A table of four columns: a ``str`` is a band (one bold cell spanning them all), a list a
+    row of field labels."""
+    grid = "<w:tblGrid>" + "<w:gridCol w:w='2000'/>" * 4 + "</w:tblGrid>"
+    xml = []
+    for row in rows:
+        if isinstance(row, str):
+            span = "<w:tcPr><w:gridSpan w:val='4'/></w:tcPr>"
+            xml.append(f"<w:tr><w:tc>{span}{para(row, bold=True)}</w:tc></w:tr>")
+        else:
+            xml.append("<w:tr>" + "".join(f"<w:tc>{para(c)}</w:tc>" for c in row) + "</w:tr>")
+    return f"<w:tbl>{grid}{''.join(xml)}</w:tbl>"
+
+
+def test_a_form_s_numbered_bands_are_its_sections() -> None:
+    body = form(
+        "REFERRAL FORM",
+        "Section 1 – Client",
+        ["First Name", "Last Name", "Age", "City"],
+        "Section 2 – Agency            Case Number",
+        ["Agency", "Phone", "Fax", "E-mail"],
+        "Types of abuse (check all that apply)",
+    )
+    text = docx_to_markdown(docx([body]), Limits()).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "## Section 1 – Client",
+        "## Section 2 – Agency",
+    ]
+    assert "| First Name | Last Name | Age | City |" in text  # the table goes on under it
+    assert "## Section 2 – Agency\n\nCase Number\n\n| Agency |" in text
+
+
+def test_a_table_of_numbered_rows_is_no_run_of_headings() -> None:
+    rows = [["1.1", "Scope", "", ""], ["1.2", "Terms", "", ""], ["1.3", "Payment", "", ""]]
+    assert headings(docx([form(*rows)])) == []
+
+
+def test_a_regular_dash_between_bold_words_leaves_the_line_bold() -> None:
+    line = raw_para(run("Article 2", bold=True) + run(" – ") + run("Payment", bold=True))
+    body = [para("Article 1 Scope", bold=True), para(BODY), line, para(BODY)]
+    assert headings(docx(body)) == ["## Article 1 Scope", "## Article 2 – Payment"]

@@ -39,13 +39,39 @@ def test_every_corpus_file_converts_or_says_why(entry: dict[str, Any]) -> None:
     assert file.text.strip() or file.warnings
 
 
+def _scores(held_out: bool) -> dict[str, float | int]:
+    """bench/structure_office.py's summary over the truth files written before the rules
+    (``held_out``) or the others."""
+    # imported by name: mypy would read ``bench.structure`` as the folder of its manifests
+    bench = importlib.import_module("bench.structure_office")
+    held = {
+        truth["file"]
+        for path in bench.TRUTH.glob("*.json")
+        if (truth := json.loads(path.read_text(encoding="utf-8"))).get("held_out")
+    }
+    rows = bench.run(None, "this skill")
+    scores: dict[str, float | int] = bench.summary(
+        {k: v for k, v in rows.items() if (k in held) == held_out}
+    )
+    return scores
+
+
 def test_the_truth_is_met_as_documented() -> None:
     """docs/formats.md: 67 of 75 true Word headings found and every heading found true, every
     sheet's header row, every number as displayed."""
-    # imported by name: mypy would read ``bench.structure`` as the folder of its manifests
-    bench = importlib.import_module("bench.structure_office")
-    scores = bench.summary(bench.run(None, "this skill"))
+    scores = _scores(held_out=False)
     assert scores["heading_recall"] >= 67 / 75
     assert scores["heading_precision"] == 1.0
     assert scores["sheets_right"] == scores["sheets"]
     assert scores["displayed_right"] == scores["displayed"]
+
+
+def test_the_held_out_office_round_is_met_as_documented() -> None:
+    """docs/formats.md, held-out Office rounds 1-3 after their fixes: the 10 true Word headings
+    found and none wrong, every sheet's header row (21), 20 of 21 numbers as displayed (the
+    truth's 'mm-dd-yy' for built-in format 14, which the converter writes yyyy-mm-dd, is the
+    miss)."""
+    scores = _scores(held_out=True)
+    assert scores["heading_recall"] == scores["heading_precision"] == 1.0
+    assert scores["sheets_right"] == scores["sheets"] == 21
+    assert scores["displayed_right"] >= 20

@@ -120,3 +120,90 @@ def test_a_deck_with_text_has_no_such_warning() -> None:
     out = io.BytesIO()
     presentation.save(out)
     assert pptx_to_markdown(out.getvalue(), Limits()).warnings == ()
+
+
+def titled_deck(stored: str, titles: list[str]) -> Any:
+    from pptx import Presentation
+
+    presentation = Presentation()
+    presentation.core_properties.title = stored
+    for text in titles:
+        slide = presentation.slides.add_slide(presentation.slide_layouts[5])
+        slide.shapes.title.text = text
+    return presentation
+
+
+def converted_file(presentation: Any) -> Any:
+    out = io.BytesIO()
+    presentation.save(out)
+    return pptx_to_markdown(out.getvalue(), Limits())
+
+
+def test_a_stored_title_no_slide_shows_gives_way_to_the_first_slide_title() -> None:
+    # PowerPoint stores its default or the design template's name in decks that never say it
+    file = converted_file(titled_deck("Presentation", ["Migration plan", "Timeline"]))
+    assert file.title == "Migration plan"
+
+
+def test_a_stored_title_a_slide_shows_is_the_deck_title() -> None:
+    file = converted_file(titled_deck("Migration plan 2024", ["Agenda", "Migration plan 2024"]))
+    assert file.title == "Migration plan 2024"
+
+
+def test_the_deck_title_heads_every_slide_even_when_the_first_slide_says_it() -> None:
+    file = converted_file(titled_deck("", ["Migration plan", "Timeline", "Risks"]))
+    assert file.title == "Migration plan"
+    assert "# Timeline" in file.text
+
+
+def test_a_title_broken_over_lines_reads_as_one_line() -> None:
+    presentation = titled_deck("", ["Quarterly\vresults", "パワポ・テスト\v難しい"])
+    text = converted(presentation)
+    assert "# Quarterly results" in text
+    assert "# パワポ・テスト難しい" in text
+
+
+def test_a_chart_type_python_pptx_does_not_model_keeps_its_words() -> None:
+    # PowerPoint's 3-D area chart: python-pptx raises NotImplementedError on its series
+    import re
+    import zipfile
+
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    presentation, slide = deck()
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["North", "South"]
+    data.add_series("Units", (3, 5))  # type: ignore[no-untyped-call]
+    frame = slide.shapes.add_chart(XL_CHART_TYPE.AREA, 0, 0, Inches(4), Inches(3), data)
+    frame.chart.has_title = True
+    frame.chart.chart_title.text_frame.text = "Units by region"
+    out = io.BytesIO()
+    presentation.save(out)
+    copy = io.BytesIO()
+    with zipfile.ZipFile(out) as source, zipfile.ZipFile(copy, "w") as target:
+        for item in source.infolist():
+            part = source.read(item)
+            if item.filename.startswith("ppt/charts/chart"):
+                part = re.sub(rb"c:areaChart\b", b"c:area3DChart", part)
+            target.writestr(item, part)
+    text = pptx_to_markdown(copy.getvalue(), Limits()).text
+    assert "Chart: Units by region" in text
+    assert "Categories: North, South" in text and "Series: Units" in text
+
+
+def test_date_categories_show_as_their_axis_shows_them() -> None:
+    # PowerPoint stores a date axis as serial numbers under the axis's number format
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    presentation, slide = deck()
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = [37261, 37262]
+    data.add_series("Visits", (3, 5))  # type: ignore[no-untyped-call]
+    frame = slide.shapes.add_chart(XL_CHART_TYPE.LINE, 0, 0, Inches(4), Inches(3), data)
+    code = "{http://schemas.openxmlformats.org/drawingml/2006/chart}formatCode"
+    next(frame.chart._chartSpace.iter(code)).text = "m/d/yyyy"  # the category axis's
+    assert "Categories: 1/5/2002, 1/6/2002" in converted(presentation)

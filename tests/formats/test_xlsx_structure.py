@@ -142,3 +142,96 @@ def test_notes_that_merge_a_cell_above_a_table_are_not_its_header() -> None:
     rows |= {3: ["Bowie", 69, 1947, 2016, "musician"], 4: ["Fisher", 60, 1956, 2016, "actor"]}
     text = converted(workbook(rows, merged=["B1:D1"]))
     assert headers(text) == ["| Name | Age | Born | Died | Job |"]
+
+
+def test_a_range_merged_across_columns_is_one_column_of_the_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", None, None, "Content"]}
+    rows |= {2: ["cases", None, None, "Cases by date"], 3: ["deaths", None, None, "Deaths"]}
+    text = converted(workbook(rows, merged=["A1:C1", "A2:C2", "A3:C3"]))
+    assert headers(text) == ["| Sheet | Content |"]
+    assert "| deaths | Deaths |" in text
+
+
+def test_a_margin_column_left_empty_is_not_a_column_of_the_table() -> None:
+    rows = {2: [None, "Clicks", "Impressions"], 3: [None, 423, 398503], 4: [None, 757, 460983]}
+    assert headers(converted(workbook(rows))) == ["| Clicks | Impressions |"]
+
+
+def test_a_title_merged_over_the_whole_header_is_not_a_group_name() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["QUARTERLY SALES"], 2: ["Region", "Q1", "Q2"]}
+    rows |= {3: ["North", 10, 12], 4: ["South", 9, 14]}
+    text = converted(workbook(rows, merged=["A1:C1"]))
+    assert headers(text) == ["| Region | Q1 | Q2 |"]
+    assert text.index("QUARTERLY SALES") < text.index("| Region")
+
+
+def test_a_note_merged_above_the_header_is_text_not_a_group_name() -> None:
+    note = "N.B. a total under five is written as <5 in every sheet of this file"
+    rows: dict[int, Sequence[object]] = {1: [note], 2: ["Sheet", "Content", "Variables"]}
+    rows |= {3: ["cases", "Cases by date", "DATE"], 4: ["deaths", "Deaths by date", "DATE"]}
+    text = converted(workbook(rows, merged=["A1:B1"]))
+    assert headers(text) == ["| Sheet | Content | Variables |"]
+
+
+def test_a_header_merged_down_two_rows_stays_over_its_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", "Content"], 3: ["cases", "Cases by date"]}
+    rows |= {4: ["deaths", "Deaths by date"]}
+    text = converted(workbook(rows, merged=["A1:A2", "B1:B2"]))
+    assert headers(text) == ["| Sheet | Content |"]
+    assert "| cases | Cases by date |" in text
+
+
+def test_a_long_note_merged_over_many_rows_is_written_once() -> None:
+    note = "The data in this file are updated daily. " * 8
+    rows: dict[int, Sequence[object]] = {1: [note, None, "Links"], 2: [None, None, "Dashboard"]}
+    rows |= {3: [None, None, "Ministry data"]}
+    text = converted(workbook(rows, merged=["A1:B12"]))
+    assert text.count("updated daily") == 8
+    assert "Ministry data" in text
+
+
+def test_a_stylesheet_openpyxl_refuses_costs_the_looks_not_the_numbers() -> None:
+    import zipfile
+
+    data = workbook({1: ["Item", "Price"], 2: ["Tea", 1.2]}, formats={"B2": '"$"#,##0.00'})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as copy:
+        for item in source.infolist():
+            part = source.read(item)
+            if item.filename == "xl/styles.xml":  # xlsx-populate writes empty fills
+                part = re.sub(rb"<fills[^>]*>", lambda m: m.group() + b"<fill/>", part, count=1)
+            copy.writestr(item, part)
+    file = xlsx_to_markdown(out.getvalue(), Limits())
+    assert "| Tea | $1.20 |" in file.text
+    assert any("cell styles cannot be read" in warning for warning in file.warnings)
+
+
+def test_the_last_rows_of_a_merged_category_are_data_not_notes() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Sheet", "Content", "Variable"]}
+    rows |= {2: ["cases", "Cases by date", "DATE"], 3: [None, None, "CASES"]}
+    rows |= {4: [None, None, "REGION"]}
+    text = converted(workbook(rows, merged=["A2:A4", "B2:B4"]))
+    assert "| cases | Cases by date | REGION |" in text
+
+
+def test_two_rows_of_merged_group_names_both_prefix_the_names_under_them() -> None:
+    # IPC's export: "Current" over "Phase 1" (each merged) over "# | %"
+    rows: dict[int, Sequence[object]] = {1: ["Afghanistan"], 2: [None, "Current"]}
+    rows |= {3: [None, "Phase 1", None, "Phase 2"], 4: ["Area", "#", "%", "#", "%"]}
+    rows |= {5: ["Badakhshan", 155349, 0.15, 310697, 0.3]}
+    text = converted(workbook(rows, merged=["B2:E2", "B3:C3", "D3:E3"]))
+    assert headers(text) == [
+        "| Area | Current Phase 1 # | Current Phase 1 % | Current Phase 2 # | Current Phase 2 % |"
+    ]
+
+
+def test_a_header_merged_down_over_several_rows_is_one_header() -> None:
+    # LibreOffice: names merged down beside the sub-names under a merged name
+    rows: dict[int, Sequence[object]] = {1: ["Region", "Contribution", "Impact of changes"]}
+    rows |= {3: [None, None, "from last quarter", "from baseline"], 4: [None, "(%)"]}
+    rows |= {5: ["North", 12, 3, 4]}
+    merged = ["A1:A4", "B1:B3", "C1:D2", "C3:C4", "D3:D4"]
+    assert headers(converted(workbook(rows, merged=merged))) == [
+        "| Region | Contribution (%) | Impact of changes from last quarter | "
+        "Impact of changes from baseline |"
+    ]
