@@ -40,6 +40,7 @@ from typing import Any
 
 #: Characters a font without a Unicode map yields: C0 controls, U+FFFD, the private use area.
 _GARBAGE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd\ue000-\uf8ff]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PUNCTUATION = re.compile("[.,;:!?\\-–—_()\\[\\]{}'\"‘’“”/…·•*]")
 _ALNUM = re.compile(r"[^\W_]")
 _SPACE = re.compile(r"\s")
@@ -142,9 +143,10 @@ def read_page(page: Any, index: int) -> Page:
         height = page.get_height()
         handle = textpage.raw
         at = char_indices(raw, handle, text, count)
-        spans = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.group().strip()]
-        lines = [_line(raw, handle, text, at, start, end, index, height) for start, end in spans]
-        _beside_cells(raw, handle, text, at, spans, lines)
+        shown = visible(text)
+        spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
+        lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        _beside_cells(raw, handle, shown, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
@@ -153,6 +155,18 @@ def read_page(page: Any, index: int) -> Page:
     return Page(
         index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
     )
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters as spaces, place for place: a font whose Unicode map
+    sends glyphs to ``U+0004`` (Microsoft's Print To PDF over Arabic samples) would otherwise
+    put them in the Markdown, and the chunker refuses a text with control characters whole.
+    (``unusable`` still counts them on the page's own text.)
+
+    >>> visible("ab\\x04cd, de\\x1ffg")
+    'ab cd, de fg'
+    """
+    return _CONTROL.sub(" ", text)
 
 
 def _has_fields(raw: Any, page: Any) -> bool:

@@ -1,0 +1,74 @@
+"""The rules held-out round 9 asked for (docs/formats.md): pages from desktop and office producers
+the earlier rounds never met (Apple Pages through Quartz, Word through PScript5 and Distiller,
+LibreOffice without bookmarks, Microsoft Print To PDF, an Excel sheet through PDFMaker). Each test
+fails with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+
+from pdf_maker import Prose, Spec, make_pdf
+
+from skills.chunking import chunk_document
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 11.0)
+BOLD = "Helvetica-Bold"
+_PROSE = Prose(("ard", "elm", "ost", "uvy", "izz"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def headings(pages: list[list[Spec]]) -> list[str]:
+    text = read_file(make_pdf(pages), "office.pdf").text
+    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
+
+
+def with_unicode_map(data: bytes, font_name: str, code: str, unicode: int) -> bytes:
+    """``data`` (from ``make_pdf``) with a ToUnicode map on its font ``font_name`` that reads
+    the character code of ``code`` as ``unicode``, added as an incremental update: a font whose
+    map sends a glyph to a control character, as Print To PDF's CID fonts do."""
+    name = font_name.encode("ascii")
+    font = re.search(rb"(\d+) 0 obj\r?\n(<</BaseFont/%s/[^>]*/Type/Font>>)" % name, data)
+    size = re.search(rb"/Size (\d+)", data)
+    root = re.search(rb"/Root (\d+ 0 R)", data)
+    start = re.findall(rb"startxref\r?\n(\d+)", data)
+    if font is None or size is None or root is None or not start:
+        raise ValueError("not a PDF written by make_pdf")
+    number, cmap = int(font.group(1)), int(size.group(1))
+    table = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Test def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange "
+        b"1 beginbfchar <%02X> <%04X> endbfchar endcmap "
+        b"CMapName currentdict /CMap defineresource pop end end"
+    ) % (ord(code), unicode)
+    objects = {
+        number: font.group(2)[:-2] + b"/ToUnicode %d 0 R>>" % cmap,
+        cmap: b"<</Length %d>>stream\n%s\nendstream" % (len(table), table),
+    }
+    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
+    offsets = {}
+    for n, text in objects.items():
+        offsets[n] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (n, text)
+    xref = len(out)
+    out += b"xref\n"
+    for n in sorted(offsets):
+        out += b"%d 1\n%010d 00000 n \n" % (n, offsets[n])
+    out += b"trailer\n<</Size %d/Root %s/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
+        cmap + 1, root.group(1), start[-1], xref,
+    )  # fmt: skip
+    return bytes(out)
+
+
+def test_a_glyph_mapped_to_a_control_character_does_not_make_the_file_unreadable() -> None:
+    # Alkalami's features (Print To PDF): Arabic samples whose glyphs map to U+0004
+    lines: list[Spec] = [
+        ("Stylistic Sets", BOLD, 16),
+        *paragraph(),
+        ("Samples: ab#cd ef#gh", "Helvetica", 11, 200),
+        *paragraph(230),
+    ]
+    data = with_unicode_map(make_pdf([lines, paragraph()]), "Helvetica", "#", 0x04)
+    text = read_file(data, "samples.pdf").text
+    assert "ab cd ef gh" in text and "\x04" not in text
+    assert chunk_document(text, format="markdown").leaves  # the chunker takes it
