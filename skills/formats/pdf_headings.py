@@ -103,6 +103,7 @@ _LARGER = 1.12  # a heading's size over the body's, at least
 _LARGER_POINTS = 0.8
 _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
 _REPEATED = 3  # a line seen this often is a label, not a heading
+_NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
@@ -463,9 +464,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
-    counts = Counter(
-        normalised(line.text) for page in pages if not page.garbage for line in page.lines
-    )
+    counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     candidates = _apart(_uncrowded(found, body))
     turned = _turned_pages(pages)
@@ -473,6 +472,19 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _repeats(pages: list[Page], body: Body) -> Counter[str]:
+    """How often each line's words are seen, in lines not set smaller than the body: a running
+    header that names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages)
+    does not make the chapter's heading a label seen three times."""
+    return Counter(
+        normalised(line.text)
+        for page in pages
+        if not page.garbage
+        for line in page.lines
+        if line.size >= body.size * _NOT_SMALLER
+    )
 
 
 def _capitals_apart(

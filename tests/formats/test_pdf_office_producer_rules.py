@@ -72,3 +72,12 @@ def test_a_glyph_mapped_to_a_control_character_does_not_make_the_file_unreadable
     text = read_file(data, "samples.pdf").text
     assert "ab cd ef gh" in text and "\x04" not in text
     assert chunk_document(text, format="markdown").leaves  # the chunker takes it
+
+
+def test_a_running_header_naming_its_chapter_does_not_make_the_heading_a_label() -> None:
+    # Dai Banna's guide (Word through Ghostscript): each chapter's name in 8 pt atop its pages
+    pages: list[list[Spec]] = []
+    for chapter in ("Installation", "Known Issues", "Technical Support"):
+        header: Spec = (chapter, "Helvetica", 8, 36, 400)
+        pages += [[header, (chapter, BOLD, 18, 72), *paragraph(110)], [header, *paragraph(72)]]
+    assert headings(pages) == ["# Installation", "# Known Issues", "# Technical Support"]
