@@ -219,9 +219,9 @@ def meaningful_title(title: str | None) -> str:
 
 def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
     """The first page's largest line (and the one or two after it in that type), when it is
-    clearly larger than the body, not numbered, and larger than any line of the other pages or
-    on a cover (a first page of three lines of body text at most): a title page's title, not
-    the first of the document's chapter headings."""
+    clearly larger than the body, not numbered, and larger than any line of words on the other
+    pages (``_worded``) or on a cover (a first page of three lines of body text at most): a
+    title page's title, not the first of the document's chapter headings."""
     readable = [page for page in pages if page.lines and not page.garbage]
     if not readable or body.size <= 0:
         return "", []
@@ -236,7 +236,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     size = _title_size(pages, skip, page, lines)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if (other.index, i) not in skip and not line.rotated),
+         if (other.index, i) not in skip and not line.rotated and _worded(line)),
         default=0.0,
     )  # fmt: skip
     if size < body.size * 1.3 or (
@@ -258,6 +258,23 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _worded(line: Line) -> bool:
+    """A line of words, as a heading is: not a table's row, and with a word of three letters at
+    least (a font's samples set large, ``ⵏⵏ ⵏⵏ ⵏⵏ``, ``ដ``, ``ꪋꫂ ꪓꫂ``, are not a chapter's
+    heading that the first page's title must outsize).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> [_worded(Line(1, text, 18, 400, False, True, 90, 72)) for text in ("ꪋꫂ ꪓꫂ", "Sample Text")]
+    [False, True]
+    """
+    if line.spread:
+        return False
+    return any(
+        sum(unicodedata.category(char)[0] in "LM" for char in word) >= 3
+        for word in line.text.split()
+    )
 
 
 def _title_size(

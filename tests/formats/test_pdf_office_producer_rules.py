@@ -81,3 +81,18 @@ def test_a_running_header_naming_its_chapter_does_not_make_the_heading_a_label()
         header: Spec = (chapter, "Helvetica", 8, 36, 400)
         pages += [[header, (chapter, BOLD, 18, 72), *paragraph(110)], [header, *paragraph(72)]]
     assert headings(pages) == ["# Installation", "# Known Issues", "# Technical Support"]
+
+
+def test_a_fonts_samples_set_large_do_not_outsize_the_first_pages_title() -> None:
+    # the Mondulkiri family's guide: a 22 pt title, 13 pt headings, samples of single glyphs
+    # in 36 pt further on; no metadata title (Word's "Microsoft Word - ...doc")
+    pages: list[list[Spec]] = [
+        [("The Khumba Font Family", BOLD, 22), ("Khumba Regular", BOLD, 13, 110),
+         *paragraph(135)],
+        [("Khumba Book", BOLD, 13), *paragraph(), ("ab", "Times-Roman", 36, 200),
+         ("cd ef", "Times-Roman", 36, 250), *paragraph(300)],
+    ]  # fmt: skip
+    converted = read_file(make_pdf(pages), "family.pdf")
+    assert converted.title == "The Khumba Font Family"
+    found = re.findall(r"^#{1,6} (.*)$", converted.text, re.MULTILINE)
+    assert "The Khumba Font Family" not in found and "Khumba Regular" in found
