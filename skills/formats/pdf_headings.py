@@ -492,16 +492,24 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
 
 
 def _repeats(pages: list[Page], body: Body) -> Counter[str]:
-    """How often each line's words are seen, in lines not set smaller than the body: a running
-    header that names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages)
-    does not make the chapter's heading a label seen three times."""
-    return Counter(
-        normalised(line.text)
-        for page in pages
-        if not page.garbage
-        for line in page.lines
-        if line.size >= body.size * _NOT_SMALLER
-    )
+    """How often each line's words are seen, less a running header's repeats: a line set smaller
+    than the body on or after the page where its words are first set at the body's size or
+    larger names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages), and
+    does not make the chapter's heading a label seen three times. (A letterhead in a footer on
+    every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)"""
+    read = [page for page in pages if not page.garbage]
+    counts = Counter(normalised(line.text) for page in read for line in page.lines)
+    first: dict[str, int] = {}
+    for page in read:
+        for line in page.lines:
+            if line.size >= body.size * _NOT_SMALLER:
+                first.setdefault(normalised(line.text), page.index)
+    for page in read:
+        for line in page.lines:
+            text = normalised(line.text)
+            if line.size < body.size * _NOT_SMALLER and page.index >= first.get(text, len(pages)):
+                counts[text] -= 1
+    return counts
 
 
 def _capitals_apart(

@@ -96,3 +96,12 @@ def test_a_fonts_samples_set_large_do_not_outsize_the_first_pages_title() -> Non
     assert converted.title == "The Khumba Font Family"
     found = re.findall(r"^#{1,6} (.*)$", converted.text, re.MULTILINE)
     assert "The Khumba Font Family" not in found and "Khumba Regular" in found
+
+
+def test_a_footers_letterhead_on_every_page_still_makes_its_words_a_label() -> None:
+    # a complaint (Corel): the firm's name in a 6 pt footer on each page, bold over the signature
+    footer: Spec = ("LAW OFFICES OF ANN LEE, LLC", BOLD, 6, 720, 400)
+    last = [*paragraph(72), ("LAW OFFICES OF ANN LEE, LLC", BOLD, 11, 160, 250),
+            ("Of Attorneys for Plaintiff", *BODY, 175, 250), footer]  # fmt: skip
+    pages = [[*paragraph(72), footer], [*paragraph(72), footer], last]
+    assert headings(pages) == []
