@@ -107,6 +107,7 @@ _NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is n
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
+_SPACE = 0.25  # of the em: a word space
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
 _RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
@@ -252,7 +253,9 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (_goes_on(above.text, line.text) or _hangs(above, line)):
+        if not (
+            _goes_on(above.text, line.text) or _hangs(above, line) or _filled(page, above, line)
+        ):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.text for _, line in run)
@@ -771,7 +774,8 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
             break
-        if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
+        above = page.lines[j - 1]
+        if not (_goes_on(above.text, nxt.text) or _hangs(above, nxt) or _filled(page, above, nxt)):
             break
         if nxt.left - page.lines[j - 1].left >= line.size and not _hangs(page.lines[j - 1], nxt):
             break  # set in under a short line: an entry under its heading, not its second line
@@ -841,6 +845,18 @@ def _hangs(line: Line, following: Line) -> bool:
     second line of a centred title) after a line long enough to have wrapped (five words; the
     short centred lines of an address are lines of their own): the heading goes on there."""
     return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
+
+
+def _filled(page: Page, line: Line, following: Line) -> bool:
+    """The line wrapped where the page's text ends: the next line's first word would not have
+    fitted after it before the right edge of the page's widest other line (``Recommendations
+    for the implementations of Khmer`` / ``Unicode``: no joining word, no indent, a full line)."""
+    words = following.text.split()
+    if not words:
+        return False
+    margin = max((ln.right for ln in page.lines if not ln.rotated and ln is not line), default=0)
+    first = (following.right - following.left) * len(words[0]) / len(following.text)
+    return line.right + line.size * _SPACE + first > margin
 
 
 def _text(line: Line, body: Body) -> bool:

@@ -118,3 +118,18 @@ def test_a_footers_letterhead_on_every_page_still_makes_its_words_a_label() -> N
             ("Of Attorneys for Plaintiff", *BODY, 175, 250), footer]  # fmt: skip
     pages = [[*paragraph(72), footer], [*paragraph(72), footer], last]
     assert headings(pages) == []
+
+
+def test_a_heading_that_fills_its_line_goes_on_on_the_next() -> None:
+    # Apple Pages: "Recommendations for the implementations of Khmer" / "Unicode", left-aligned
+    wide = "A line of body text set from the left margin right across to the right margin."
+    first: list[Spec] = [
+        ("Recommended settings of the Khumba", BOLD, 18),
+        ("Toolkit", BOLD, 18, 94),
+        *paragraph(125),
+        (wide, *BODY, 190),
+    ]
+    pages = [first, [("Lists of syllables", BOLD, 18), *paragraph()]]
+    assert headings(pages) == [
+        "# Recommended settings of the Khumba Toolkit", "# Lists of syllables",
+    ]  # fmt: skip
