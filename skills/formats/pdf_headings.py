@@ -253,9 +253,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (
-            _goes_on(above.text, line.text) or _hangs(above, line) or _filled(page, above, line)
-        ):
+        if not (_goes_on(above.text, line.text) or _hangs(above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.text for _, line in run)
@@ -848,12 +846,13 @@ def _hangs(line: Line, following: Line) -> bool:
 
 
 def _filled(page: Page, line: Line, following: Line) -> bool:
-    """The line wrapped where the page's text ends: the next line's first word would not have
-    fitted after it before the right edge of the page's widest other line (``Recommendations
-    for the implementations of Khmer`` / ``Unicode``: no joining word, no indent, a full line)."""
+    """The line wrapped where the page's text ends: the next line starts where it starts, and
+    its first word would not have fitted after it before the right edge of the page's widest
+    other line (``Recommendations for the implementations of Khmer`` / ``Unicode``: no joining
+    word, no indent, but a full line)."""
     words = following.text.split()
-    if not words:
-        return False
+    if not words or abs(following.left - line.left) >= line.size:
+        return False  # (lines set flush right, as a right-to-left sample's, all end there)
     margin = max((ln.right for ln in page.lines if not ln.rotated and ln is not line), default=0)
     first = (following.right - following.left) * len(words[0]) / len(following.text)
     return line.right + line.size * _SPACE + first > margin
