@@ -256,7 +256,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         if not (_goes_on(above.text, line.text) or _hangs(above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
-    text = joined_lines(line.text for _, line in run)
+    text = joined_lines(line.words for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
@@ -364,7 +364,7 @@ def from_bookmarks(
 
 
 def _joined(page: Page, start: int, count: int) -> str:
-    return joined_lines(line.text for line in page.lines[start : start + count])
+    return joined_lines(line.words for line in page.lines[start : start + count])
 
 
 def joined_lines(texts: Iterable[str]) -> str:

@@ -82,6 +82,7 @@ _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, tabl
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
+_NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
@@ -115,6 +116,12 @@ class Line:
     named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
     right: float = 0.0  # points from the page's left edge to the last character's right
     base: float = 0.0  # points from the page's top edge to the first character's baseline
+    note: int = 0  # characters at the end that are a footnote's mark set smaller (``syllables¹``)
+
+    @property
+    def words(self) -> str:
+        """The line's text without a footnote's mark at its end: what a heading reads."""
+        return self.text[: len(self.text) - self.note] if self.note else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +341,7 @@ def _line(
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
-    uniform = True
+    uniform, marked = True, 0
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
@@ -349,6 +356,11 @@ def _line(
         if not uniform and before is not None:
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
             uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
+        mark = _NOTE_MARK.search(text, start, end)
+        if not uniform and mark is not None and mark.start() > start:
+            word = _style(raw, handle, at[mark.start() - 1])  # syllables¹: a footnote's mark
+            if abs(word.size - size) < 0.5 and word.same_weight(style) and last.size < size:
+                uniform, marked = True, mark.end() - mark.start()
     left, top = _corner(raw, handle, at[start], height)
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
@@ -357,7 +369,7 @@ def _line(
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base,
+        right, base, marked,
     )  # fmt: skip
 
 

@@ -133,3 +133,15 @@ def test_a_heading_that_fills_its_line_goes_on_on_the_next() -> None:
     assert headings(pages) == [
         "# Recommended settings of the Khumba Toolkit", "# Lists of syllables",
     ]  # fmt: skip
+
+
+def test_a_headings_footnote_mark_set_smaller_leaves_it_a_heading_without_the_mark() -> None:
+    # Apple Pages: "The order of components in Khmer orthographical syllables¹"
+    first: list[Spec] = [
+        ("Order of the components", BOLD, 18, 72),
+        ("1", BOLD, 10, 72, 284),  # the footnote's mark, right after the last word
+        *paragraph(110),
+        ("1 The terms follow the standard.", *BODY, 700),
+    ]
+    pages = [first, [("Rules for rendering", BOLD, 18), *paragraph()]]
+    assert headings(pages) == ["# Order of the components", "# Rules for rendering"]
