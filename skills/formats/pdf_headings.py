@@ -635,6 +635,9 @@ def _candidates(
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
                 i += 1
                 continue  # an item's next line; a form's one-word label (Amount, Signature)
+            if _goes_on_caption(lines, i):
+                i += 1
+                continue
             number = section_number(line.text)
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
@@ -736,6 +739,20 @@ def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
             return True
         if abs(above.left - line.left) > 1:
             return False  # not a line of the item's text: the item ended above
+    return False
+
+
+def _goes_on_caption(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a caption above it, in its type and with no gap between, as do the
+    lines between (``Figure 4: encroachment of Word 1`` / ``into Word 2``, centred in bold)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above, below = lines[j], lines[j + 1]
+        same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+        if not same or not 0 < below.top - above.top <= line.size * 1.6:
+            return False
+        if _CAPTION.match(above.text):
+            return True
     return False
 
 

@@ -145,3 +145,14 @@ def test_a_headings_footnote_mark_set_smaller_leaves_it_a_heading_without_the_ma
     ]
     pages = [first, [("Rules for rendering", BOLD, 18), *paragraph()]]
     assert headings(pages) == ["# Order of the components", "# Rules for rendering"]
+
+
+def test_the_lines_a_caption_wraps_onto_are_not_headings() -> None:
+    # Word's bold centred captions: "Figure 4: encroachment of Word 1" / "into Word 2"
+    caption: list[Spec] = [
+        ("Figure 4: encroachment of the first word", "Times-Bold", 11, 200, 200),
+        ("into the second word", "Times-Bold", 11, 214, 250),
+    ]
+    pages = [[("5. Collisions", BOLD, 14), *paragraph(), *caption, *paragraph(240)],
+             [("6. Vowel positions", BOLD, 14), *paragraph()]]  # fmt: skip
+    assert headings(pages) == ["# 5. Collisions", "# 6. Vowel positions"]
