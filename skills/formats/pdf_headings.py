@@ -51,6 +51,7 @@ not print is stale (another version's): the shown title is the document's.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -73,6 +74,9 @@ _DATE = re.compile(
     re.I,
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
+_ALPHABET = 5  # letters in code-point order: an alphabet shown
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
@@ -773,10 +777,34 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
+    if _glyph_samples(text) and section_number(text) is None:
+        return False  # a font's samples shown large
     code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)
     if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
         return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
+
+
+def _glyph_samples(text: str) -> bool:
+    """A font's samples, not words: three or more of two letters at most (``ⵏⵏ ⵏⵏ ⵏⵏ``,
+    ``ꪋꫂ ꪓꫂ ꪖꫂ ꪨꫂ``; not in Hangul or CJK, whose syllables are words), or five letters in the
+    order of their code points (``ABCDEFGHIJKLMNOPQRSTUVWXYZ``, ``ᦔᦕᦖᦗᦘ``).
+
+    >>> [_glyph_samples(t) for t in ("ⵏⵏ ⵏⵏ ⵏⵏ", "^_`abcdefghijk", "Q & A", "Basic Latin")]
+    [True, True, False, False]
+    """
+    if _CJK.search(text) or _HANGUL.search(text):
+        return False
+    letters = [sum(unicodedata.category(c)[0] in "LM" for c in word) for word in text.split()]
+    lettered = [n for n in letters if n]
+    if len(lettered) >= _SAMPLES and max(lettered) <= 2:
+        return True
+    run = 1
+    for before, char in itertools.pairwise(text):
+        run = run + 1 if char.isalpha() and ord(char) == ord(before) + 1 else 1
+        if run >= _ALPHABET:
+            return True
+    return False
 
 
 def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Counter[str]) -> int:

@@ -156,3 +156,16 @@ def test_the_lines_a_caption_wraps_onto_are_not_headings() -> None:
     pages = [[("5. Collisions", BOLD, 14), *paragraph(), *caption, *paragraph(240)],
              [("6. Vowel positions", BOLD, 14), *paragraph()]]  # fmt: skip
     assert headings(pages) == ["# 5. Collisions", "# 6. Vowel positions"]
+
+
+def test_a_fonts_samples_set_large_are_not_headings() -> None:
+    # font guides (LibreOffice, Word): Tifinagh pairs "ⵏⵏ ⵏⵏ ⵏⵏ", an alphabet in 16 pt
+    samples: list[Spec] = [
+        ("ab cd ef gh", "Times-Roman", 16, 200),
+        *paragraph(230),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "Times-Roman", 16, 310),
+        *paragraph(340),
+    ]
+    pages = [[("Character set", BOLD, 16), *paragraph(), *samples],
+             [("Features", BOLD, 16), *paragraph()]]  # fmt: skip
+    assert headings(pages) == ["# Character set", "# Features"]
