@@ -61,9 +61,11 @@ from dataclasses import dataclass, replace
 from skills.formats.pdf_lines import Line, Page
 
 #: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
-#: dot or bracket: ``A Guide`` is words), then a space and a letter.
+#: dot or bracket: ``A Guide`` is words), an appendix's ``A.1``, ``E.2.3``, then a space and a
+#: letter.
 _NUMBER = re.compile(
-    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|[.)]\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
+    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.)]\s+[A-Z]))"
+    r"(?P<end>[.)]?)\s+(?=\w)"
 )
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
@@ -185,6 +187,8 @@ def section_number(text: str) -> tuple[str, ...] | None:
     (('3', '1'), ('7',), ('1',))
     >>> section_number("A. Makefile options"), section_number("A Guide"), section_number("2004 was")
     (('A',), None, None)
+    >>> section_number("E.1 Time System"), section_number("A.4.2 CONVBIN"), section_number("U.S.")
+    (('E', '1'), ('A', '4', '2'), None)
     """
     match = _NUMBER.match(text)
     if match is None:

@@ -169,3 +169,14 @@ def test_a_fonts_samples_set_large_are_not_headings() -> None:
     pages = [[("Character set", BOLD, 16), *paragraph(), *samples],
              [("Features", BOLD, 16), *paragraph()]]  # fmt: skip
     assert headings(pages) == ["# Character set", "# Features"]
+
+
+def test_an_appendixs_numbers_are_numbering() -> None:
+    # RTKLIB's manual (Word): "Appendix A" chapters, "A.1 ...", "E.1 Time System" sections
+    pages: list[list[Spec]] = [
+        [("1 Overview", BOLD, 14), *paragraph(), ("1.1 Scope", BOLD, 12, 160), *paragraph(180),
+         ("1.2 Terms", BOLD, 12, 260), *paragraph(280)],
+        [("Appendix A Formats", BOLD, 14), *paragraph(), ("A.1 Binary files", BOLD, 11, 160),
+         *paragraph(180)],
+    ]  # fmt: skip
+    assert headings(pages)[-1] == "## A.1 Binary files"
