@@ -493,12 +493,53 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
         return {}
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
+    found = _with_section_labels(found, pages, body, skip, counts)
     candidates = _apart(_uncrowded(found, body))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _with_section_labels(
+    found: list[_Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """With the lines in capitals, larger or bolder than the body and over text, that are seen
+    three times or more but once in each section of a larger heading: a manual's man pages'
+    ``SYNOPSIS``, ``DESCRIPTION``, ``OPTIONS`` under each command are headings, not labels (a
+    ``NOTE`` or ``WARNING`` seen twice in one section stays a label, and so do all of its kind).
+    """
+    seen: dict[str, list[tuple[Key, Line]]] = {}
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip and _section_label(page, i, body, counts):
+                seen.setdefault(normalised(line.text), []).append(((page.index, i), line))
+    added: list[_Candidate] = []
+    for places in seen.values():
+        size = places[0][1].size
+        larger = [c.key for c in found if c.size > size + 0.5]
+        bounds = [(-1, 0)] + [key for key, _ in places]  # each under a larger heading of its own
+        if all(any(a < key < b for key in larger) for a, b in itertools.pairwise(bounds)):
+            added += [_Candidate(key, line.text, 1, line.size, line.bold, True, None)
+                      for key, line in places]  # fmt: skip
+    return sorted(found + added, key=lambda c: c.key) if added else found
+
+
+def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool:
+    line = page.lines[i]
+    text = line.text.strip()
+    return (
+        counts[normalised(text)] >= _REPEATED
+        and _prominent(line, body)
+        and not line.spread
+        and text.isupper()
+        and words(text) <= _LABEL_WORDS
+        and i + 1 < len(page.lines)
+        and _text(page.lines[i + 1], body)
+    )
 
 
 def _repeats(pages: list[Page], body: Body) -> Counter[str]:

@@ -180,3 +180,21 @@ def test_an_appendixs_numbers_are_numbering() -> None:
          *paragraph(180)],
     ]  # fmt: skip
     assert headings(pages)[-1] == "## A.1 Binary files"
+
+
+def test_labels_seen_once_under_each_larger_heading_are_headings() -> None:
+    # RTKLIB's appendix of man pages (Word): SYNOPSIS, DESCRIPTION under each command, while a
+    # NOTE seen twice in one section stays a label
+    pages: list[list[Spec]] = []
+    for n, command in enumerate(("RTKRCV", "CONVBIN", "STR2STR")):
+        page: list[Spec] = [*paragraph(), (f"A.{n + 1} {command}", BOLD, 13, 140 + 30 * n)]
+        for k, label in enumerate(("SYNOPSIS", "DESCRIPTION")):
+            top = 170 + 30 * n + 100 * k  # (not at one place on each page: not furniture)
+            page += [(label, "Courier-Bold", 12, top), *paragraph(top + 18)]
+        if n == 1:
+            for k in range(2):
+                page += [("NOTE", "Courier-Bold", 12, 400 + 90 * k), *paragraph(418 + 90 * k)]
+        pages.append(page)
+    found = [heading.lstrip("# ") for heading in headings(pages)]
+    assert found.count("SYNOPSIS") == 3 and found.count("DESCRIPTION") == 3
+    assert "NOTE" not in found
