@@ -536,6 +536,7 @@ def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool
         and _prominent(line, body)
         and not line.spread
         and text.isupper()
+        and sum(char.isalpha() for char in text) >= 2  # not a formula's variable, ``P``
         and words(text) <= _LABEL_WORDS
         and i + 1 < len(page.lines)
         and _text(page.lines[i + 1], body)
