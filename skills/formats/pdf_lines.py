@@ -41,6 +41,13 @@ from typing import Any
 #: Characters a font without a Unicode map yields: C0 controls, U+FFFD, the private use area.
 _GARBAGE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd\ue000-\uf8ff]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: TeX's OT1 ligatures ff, fi, fl, ffi, ffl at codes 11-15, read as those characters: beside a
+#: letter (a bare 13 is no line break: PDFium breaks lines with 13 and 10 together).
+_TEX_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x0b-\x0f](?!\n)|[\x0b-\x0f](?=[^\W\d_])")
+_LIGATURES = 0xFB00  # U+FB00-FB04: ﬀ ﬁ ﬂ ﬃ ﬄ
+_SPELLED = str.maketrans(
+    {chr(_LIGATURES + n): s for n, s in enumerate(("ff", "fi", "fl", "ffi", "ffl", "st", "st"))}
+)
 _PUNCTUATION = re.compile("[.,;:!?\\-–—_()\\[\\]{}'\"‘’“”/…·•*]")
 _ALNUM = re.compile(r"[^\W_]")
 _SPACE = re.compile(r"\s")
@@ -168,11 +175,15 @@ def visible(text: str) -> str:
     """``text`` with control characters as spaces, place for place: a font whose Unicode map
     sends glyphs to ``U+0004`` (Microsoft's Print To PDF over Arabic samples) would otherwise
     put them in the Markdown, and the chunker refuses a text with control characters whole.
-    (``unusable`` still counts them on the page's own text.)
+    (``unusable`` still counts them on the page's own text.) But codes 11 to 15 beside a letter
+    are TeX's ligatures in a font with no Unicode map (the OT1 encoding: ff, fi, fl, ffi, ffl;
+    PDFium reads the code as the character): they become the ligature characters, which
+    ``tidy`` spells out (``Speci\\x0ccation``, not ``Speci cation``).
 
-    >>> visible("ab\\x04cd, de\\x1ffg")
-    'ab cd, de fg'
+    >>> visible("ab\\x04cd, de\\x1ffg"), visible("Speci\\x0ccation, \\x0eeld \\x0c")
+    ('ab cd, de fg', 'Speciﬁcation, ﬃeld  ')
     """
+    text = _TEX_LIGATURE.sub(lambda m: chr(_LIGATURES + ord(m.group()) - 0x0B), text)
     return _CONTROL.sub(" ", text)
 
 
@@ -425,13 +436,14 @@ def _small_caps(text: str, first: float, last: float) -> bool:
 
 
 def tidy(text: str) -> str:
-    """A line's words as a reader sees them: TeX's accents on their letters, and CJK characters
-    spaced out for show (``稻 作 病 蟲 害``, a justified title or table header) written together.
+    """A line's words as a reader sees them: TeX's accents on their letters, ligatures spelled
+    out (``ﬁ`` as ``fi``: keyword search finds the word), and CJK characters spaced out for show
+    (``稻 作 病 蟲 害``, a justified title or table header) written together.
 
     >>> tidy("稻 作 病 蟲 害 and 水稻 病害")
     '稻作病蟲害 and 水稻 病害'
     """
-    text = accented(text)
+    text = accented(text).translate(_SPELLED)
     if " " in text and _CJK.search(text):
         text = _SPACED_CJK.sub(lambda m: m.group().replace(" ", ""), text)
     return text

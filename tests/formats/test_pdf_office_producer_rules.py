@@ -198,3 +198,19 @@ def test_labels_seen_once_under_each_larger_heading_are_headings() -> None:
     found = [heading.lstrip("# ") for heading in headings(pages)]
     assert found.count("SYNOPSIS") == 3 and found.count("DESCRIPTION") == 3
     assert "NOTE" not in found
+
+
+def test_texs_ligature_codes_in_a_font_without_a_unicode_map_are_spelled_out() -> None:
+    # the lefty guide (dvipsk, bitmap fonts): OT1's fi at code 12, read by PDFium as U+000C
+    lines: list[Spec] = [
+        ("Language Speci#cation", BOLD, 16),
+        *paragraph(),
+        ("The grammar speci#es each #eld.", "Helvetica", 11, 200),
+        *paragraph(230),
+    ]
+    pages = [lines, [("Examples", BOLD, 16), *paragraph()]]
+    data = with_unicode_map(make_pdf(pages), "Helvetica", "#", 0x0C)
+    text = read_file(data, "guide.pdf").text
+    assert "The grammar specifies each field." in text
+    data = with_unicode_map(make_pdf(pages), "Helvetica-Bold", "#", 0x0C)
+    assert "# Language Specification" in read_file(data, "guide.pdf").text
