@@ -96,6 +96,7 @@ _NOT_TITLES = re.compile(
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
     re.I,
 )
+_MAN_HEADER = re.compile(r"^([A-Za-z][\w.:+-]*\(\d\w{0,4}\))\s.*\s\1$")
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
 _TITLE_PAGE_LINES = 3  # lines of body text on a first page that is a cover
@@ -319,6 +320,23 @@ def _named_in(line: Line, running: list[str]) -> bool:
     Solar Cells 137 (2015) 1-5``), a series or a company, not the document."""
     words = normalised(line.text)
     return len(words) >= _NAMED and any(words in header for header in running)
+
+
+def man_page_name(pages: list[Page]) -> str:
+    """A man page's name, from the header it repeats atop its first page (``DOT(1) General
+    Commands Manual DOT(1)``: the name and section at both ends), when nothing else names the
+    document: groff and mandoc print no title but that one.
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> header = "LIBCGRAPH(3) Library Functions Manual LIBCGRAPH(3)"
+    >>> man_page_name([Page(0, (Line(0, header, 10, 400, False, True, 40, 72),), 50, False, False)])
+    'LIBCGRAPH(3)'
+    """
+    first = next((page for page in pages if page.lines and not page.garbage), None)
+    if first is None:
+        return ""
+    match = _MAN_HEADER.match(first.lines[0].text.strip())
+    return match.group(1) if match else ""
 
 
 def printed(title: str, page: Page) -> bool:

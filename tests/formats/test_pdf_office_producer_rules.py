@@ -214,3 +214,12 @@ def test_texs_ligature_codes_in_a_font_without_a_unicode_map_are_spelled_out() -
     assert "The grammar specifies each field." in text
     data = with_unicode_map(make_pdf(pages), "Helvetica-Bold", "#", 0x0C)
     assert "# Language Specification" in read_file(data, "guide.pdf").text
+
+
+def test_a_man_pages_name_in_its_header_is_its_title_when_nothing_else_names_it() -> None:
+    # groff through Ghostscript: "DOT(1) General Commands Manual DOT(1)" atop every page
+    header: Spec = ("TILT(1)\tGeneral Commands\tTILT(1)", "Times-Roman", 10, 40)
+    pages = [[header, ("NAME", "Times-Bold", 11, 80), *paragraph(100)],
+             [header, ("OPTIONS", "Times-Bold", 11, 80), *paragraph(100)],
+             [header, ("FILES", "Times-Bold", 11, 80), *paragraph(100)]]  # fmt: skip
+    assert read_file(make_pdf(pages), "tilt.1.pdf").title == "TILT(1)"
