@@ -79,6 +79,8 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
 _ALPHABET = 5  # letters in code-point order: an alphabet shown
+_SAMPLE_CHARS = 6  # characters of a sample "word" at most (two letters, their marks, a stop)
+_LETTER_RUN = re.compile(rf"[^\W\d_]{{{_ALPHABET},}}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
@@ -245,9 +247,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not lines:
         return "", []
     size = _title_size(pages, skip, page, lines)
+    # (only a line about as large as the title can outsize it: the others are not looked at)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if (other.index, i) not in skip and not line.rotated and _worded(line)),
+         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
+         and _worded(line)),
         default=0.0,
     )  # fmt: skip
     if size < body.size * _LARGER or (
@@ -550,11 +554,11 @@ def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool
     line = page.lines[i]
     text = line.text.strip()
     return (
-        counts[normalised(text)] >= _REPEATED
+        text.isupper()
         and _prominent(line, body)
         and not line.spread
-        and text.isupper()
         and sum(char.isalpha() for char in text) >= 2  # not a formula's variable, ``P``
+        and counts[normalised(text)] >= _REPEATED
         and words(text) <= _LABEL_WORDS
         and i + 1 < len(page.lines)
         and _text(page.lines[i + 1], body)
@@ -567,18 +571,20 @@ def _repeats(pages: list[Page], body: Body) -> Counter[str]:
     larger names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages), and
     does not make the chapter's heading a label seen three times. (A letterhead in a footer on
     every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)"""
-    read = [page for page in pages if not page.garbage]
-    counts = Counter(normalised(line.text) for page in read for line in page.lines)
+    seen = [
+        (page.index, line.size < body.size * _NOT_SMALLER, normalised(line.text))
+        for page in pages
+        if not page.garbage
+        for line in page.lines
+    ]
+    counts = Counter(text for _, _, text in seen)
     first: dict[str, int] = {}
-    for page in read:
-        for line in page.lines:
-            if line.size >= body.size * _NOT_SMALLER:
-                first.setdefault(normalised(line.text), page.index)
-    for page in read:
-        for line in page.lines:
-            text = normalised(line.text)
-            if line.size < body.size * _NOT_SMALLER and page.index >= first.get(text, len(pages)):
-                counts[text] -= 1
+    for index, smaller, text in seen:
+        if not smaller:
+            first.setdefault(text, index)
+    for index, smaller, text in seen:
+        if smaller and index >= first.get(text, len(pages)):
+            counts[text] -= 1
     return counts
 
 
@@ -859,15 +865,18 @@ def _glyph_samples(text: str) -> bool:
     """
     if _CJK.search(text) or _HANGUL.search(text):
         return False
-    letters = [sum(unicodedata.category(c)[0] in "LM" for c in word) for word in text.split()]
-    lettered = [n for n in letters if n]
-    if len(lettered) >= _SAMPLES and max(lettered) <= 2:
-        return True
-    run = 1
-    for before, char in itertools.pairwise(text):
-        run = run + 1 if char.isalpha() and ord(char) == ord(before) + 1 else 1
-        if run >= _ALPHABET:
+    split = text.split()
+    if len(split) >= _SAMPLES and all(len(word) <= _SAMPLE_CHARS for word in split):
+        letters = [sum(unicodedata.category(c)[0] in "LM" for c in word) for word in split]
+        lettered = [n for n in letters if n]
+        if len(lettered) >= _SAMPLES and max(lettered) <= 2:
             return True
+    for letters in _LETTER_RUN.findall(text):  # (only a run of five letters can be an alphabet)
+        run = 1
+        for before, char in itertools.pairwise(letters):
+            run = run + 1 if ord(char) == ord(before) + 1 else 1
+            if run >= _ALPHABET:
+                return True
     return False
 
 
