@@ -231,10 +231,9 @@ def meaningful_title(title: str | None) -> str:
 
 def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
     """The first page's largest line (and the one or two after it in that type), when it is
-    larger than the body as a heading is, not numbered, and larger than any line of words on
-    the other pages (``_worded``) or on a cover (a first page of three lines of body text at
-    most): a title page's title, not the first of the document's chapter headings. (It is being
-    the largest that tells a title: LibreOffice's 14 pt title over 12 pt headings, 11 pt text.)"""
+    clearly larger than the body, not numbered, and larger than any line of words on the other
+    pages (``_worded``) or on a cover (a first page of three lines of body text at most): a
+    title page's title, not the first of the document's chapter headings."""
     readable = [page for page in pages if page.lines and not page.garbage]
     if not readable or body.size <= 0:
         return "", []
@@ -254,7 +253,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
          and _worded(line)),
         default=0.0,
     )  # fmt: skip
-    if size < body.size * _LARGER or (
+    if size < body.size * 1.3 or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
         and not _over_numbered_chapters(pages, skip, page, lines, size)

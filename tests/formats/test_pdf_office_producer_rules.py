@@ -98,19 +98,6 @@ def test_a_fonts_samples_set_large_do_not_outsize_the_first_pages_title() -> Non
     assert "The Khumba Font Family" not in found and "Khumba Regular" in found
 
 
-def test_a_title_a_little_larger_than_the_headings_is_the_title() -> None:
-    # Akatab's documentation (LibreOffice 7.0, no metadata title): 14 pt over 12 pt over 11 pt
-    pages: list[list[Spec]] = [
-        [("Akimbo Documentation", BOLD, 14), ("Smart Features", BOLD, 12, 100), *paragraph(120)],
-        [("Configuring Word", BOLD, 12), *paragraph()],
-    ]
-    converted = read_file(make_pdf(pages), "documentation.pdf")
-    assert converted.title == "Akimbo Documentation"
-    assert re.findall(r"^#{1,6} (.*)$", converted.text, re.MULTILINE) == [
-        "Smart Features", "Configuring Word",
-    ]  # fmt: skip
-
-
 def test_a_footers_letterhead_on_every_page_still_makes_its_words_a_label() -> None:
     # a complaint (Corel): the firm's name in a 6 pt footer on each page, bold over the signature
     footer: Spec = ("LAW OFFICES OF ANN LEE, LLC", BOLD, 6, 720, 400)
