@@ -57,6 +57,7 @@ from skills.formats.pdf_headings import (
     from_bookmarks,
     from_typography,
     is_cover,
+    man_page_name,
     meaningful_title,
     normalised,
     printed,
@@ -190,7 +191,7 @@ def _structure(
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
-    title = title or shown
+    title = title or shown or man_page_name(pages)
     title_lines += named
     title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):

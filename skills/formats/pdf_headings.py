@@ -51,6 +51,7 @@ not print is stale (another version's): the shown title is the document's.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -60,9 +61,11 @@ from dataclasses import dataclass, replace
 from skills.formats.pdf_lines import Line, Page
 
 #: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
-#: dot or bracket: ``A Guide`` is words), then a space and a letter.
+#: dot or bracket: ``A Guide`` is words), an appendix's ``A.1``, ``E.2.3``, then a space and a
+#: letter.
 _NUMBER = re.compile(
-    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.\d|[.)]\s+[A-Z]))(?P<end>[.)]?)\s+(?=\w)"
+    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.)]\s+[A-Z]))"
+    r"(?P<end>[.)]?)\s+(?=\w)"
 )
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
@@ -73,6 +76,11 @@ _DATE = re.compile(
     re.I,
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
+_ALPHABET = 5  # letters in code-point order: an alphabet shown
+_SAMPLE_CHARS = 6  # characters of a sample "word" at most (two letters, their marks, a stop)
+_LETTER_RUN = re.compile(rf"[^\W\d_]{{{_ALPHABET},}}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
@@ -90,6 +98,7 @@ _NOT_TITLES = re.compile(
     r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
     re.I,
 )
+_MAN_HEADER = re.compile(r"^([A-Za-z][\w.:+-]*\(\d\w{0,4}\))\s.*\s\1$")
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
 _TITLE_PAGE_LINES = 3  # lines of body text on a first page that is a cover
@@ -103,9 +112,11 @@ _LARGER = 1.12  # a heading's size over the body's, at least
 _LARGER_POINTS = 0.8
 _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
 _REPEATED = 3  # a line seen this often is a label, not a heading
+_NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
+_SPACE = 0.25  # of the em: a word space
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
 _CROWDED = 8  # headings a page may have: more are a form's labels
 _RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
@@ -179,6 +190,8 @@ def section_number(text: str) -> tuple[str, ...] | None:
     (('3', '1'), ('7',), ('1',))
     >>> section_number("A. Makefile options"), section_number("A Guide"), section_number("2004 was")
     (('A',), None, None)
+    >>> section_number("E.1 Time System"), section_number("A.4.2 CONVBIN"), section_number("U.S.")
+    (('E', '1'), ('A', '4', '2'), None)
     """
     match = _NUMBER.match(text)
     if match is None:
@@ -218,9 +231,9 @@ def meaningful_title(title: str | None) -> str:
 
 def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
     """The first page's largest line (and the one or two after it in that type), when it is
-    clearly larger than the body, not numbered, and larger than any line of the other pages or
-    on a cover (a first page of three lines of body text at most): a title page's title, not
-    the first of the document's chapter headings."""
+    clearly larger than the body, not numbered, and larger than any line of words on the other
+    pages (``_worded``) or on a cover (a first page of three lines of body text at most): a
+    title page's title, not the first of the document's chapter headings."""
     readable = [page for page in pages if page.lines and not page.garbage]
     if not readable or body.size <= 0:
         return "", []
@@ -233,9 +246,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not lines:
         return "", []
     size = _title_size(pages, skip, page, lines)
+    # (only a line about as large as the title can outsize it: the others are not looked at)
     elsewhere = max(
         (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if (other.index, i) not in skip and not line.rotated),
+         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
+         and _worded(line)),
         default=0.0,
     )  # fmt: skip
     if size < body.size * 1.3 or (
@@ -253,10 +268,27 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         if not (_goes_on(above.text, line.text) or _hangs(above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
-    text = joined_lines(line.text for _, line in run)
+    text = joined_lines(line.words for _, line in run)
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _worded(line: Line) -> bool:
+    """A line of words, as a heading is: not a table's row, and with a word of three letters at
+    least (a font's samples set large, ``ⵏⵏ ⵏⵏ ⵏⵏ``, ``ដ``, ``ꪋꫂ ꪓꫂ``, are not a chapter's
+    heading that the first page's title must outsize).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> [_worded(Line(1, text, 18, 400, False, True, 90, 72)) for text in ("ꪋꫂ ꪓꫂ", "Sample Text")]
+    [False, True]
+    """
+    if line.spread:
+        return False
+    return any(
+        sum(unicodedata.category(char)[0] in "LM" for char in word) >= 3
+        for word in line.text.split()
+    )
 
 
 def _title_size(
@@ -291,6 +323,23 @@ def _named_in(line: Line, running: list[str]) -> bool:
     Solar Cells 137 (2015) 1-5``), a series or a company, not the document."""
     words = normalised(line.text)
     return len(words) >= _NAMED and any(words in header for header in running)
+
+
+def man_page_name(pages: list[Page]) -> str:
+    """A man page's name, from the header it repeats atop its first page (``DOT(1) General
+    Commands Manual DOT(1)``: the name and section at both ends), when nothing else names the
+    document: groff and mandoc print no title but that one.
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> header = "LIBCGRAPH(3) Library Functions Manual LIBCGRAPH(3)"
+    >>> man_page_name([Page(0, (Line(0, header, 10, 400, False, True, 40, 72),), 50, False, False)])
+    'LIBCGRAPH(3)'
+    """
+    first = next((page for page in pages if page.lines and not page.garbage), None)
+    if first is None:
+        return ""
+    match = _MAN_HEADER.match(first.lines[0].text.strip())
+    return match.group(1) if match else ""
 
 
 def printed(title: str, page: Page) -> bool:
@@ -344,7 +393,7 @@ def from_bookmarks(
 
 
 def _joined(page: Page, start: int, count: int) -> str:
-    return joined_lines(line.text for line in page.lines[start : start + count])
+    return joined_lines(line.words for line in page.lines[start : start + count])
 
 
 def joined_lines(texts: Iterable[str]) -> str:
@@ -463,16 +512,79 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
-    counts = Counter(
-        normalised(line.text) for page in pages if not page.garbage for line in page.lines
-    )
+    counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
+    found = _with_section_labels(found, pages, body, skip, counts)
     candidates = _apart(_uncrowded(found, body))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _with_section_labels(
+    found: list[_Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """With the lines in capitals, larger or bolder than the body and over text, that are seen
+    three times or more but once in each section of a larger heading: a manual's man pages'
+    ``SYNOPSIS``, ``DESCRIPTION``, ``OPTIONS`` under each command are headings, not labels (a
+    ``NOTE`` or ``WARNING`` seen twice in one section stays a label, and so do all of its kind).
+    """
+    seen: dict[str, list[tuple[Key, Line]]] = {}
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip and _section_label(page, i, body, counts):
+                seen.setdefault(normalised(line.text), []).append(((page.index, i), line))
+    added: list[_Candidate] = []
+    for places in seen.values():
+        size = places[0][1].size
+        larger = [c.key for c in found if c.size > size + 0.5]
+        bounds = [(-1, 0)] + [key for key, _ in places]  # each under a larger heading of its own
+        if all(any(a < key < b for key in larger) for a, b in itertools.pairwise(bounds)):
+            added += [_Candidate(key, line.text, 1, line.size, line.bold, True, None)
+                      for key, line in places]  # fmt: skip
+    return sorted(found + added, key=lambda c: c.key) if added else found
+
+
+def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool:
+    line = page.lines[i]
+    text = line.text.strip()
+    return (
+        text.isupper()
+        and _prominent(line, body)
+        and not line.spread
+        and sum(char.isalpha() for char in text) >= 2  # not a formula's variable, ``P``
+        and counts[normalised(text)] >= _REPEATED
+        and words(text) <= _LABEL_WORDS
+        and i + 1 < len(page.lines)
+        and _text(page.lines[i + 1], body)
+    )
+
+
+def _repeats(pages: list[Page], body: Body) -> Counter[str]:
+    """How often each line's words are seen, less a running header's repeats: a line set smaller
+    than the body on or after the page where its words are first set at the body's size or
+    larger names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages), and
+    does not make the chapter's heading a label seen three times. (A letterhead in a footer on
+    every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)"""
+    seen = [
+        (page.index, line.size < body.size * _NOT_SMALLER, normalised(line.text))
+        for page in pages
+        if not page.garbage
+        for line in page.lines
+    ]
+    counts = Counter(text for _, _, text in seen)
+    first: dict[str, int] = {}
+    for index, smaller, text in seen:
+        if not smaller:
+            first.setdefault(text, index)
+    for index, smaller, text in seen:
+        if smaller and index >= first.get(text, len(pages)):
+            counts[text] -= 1
+    return counts
 
 
 def _capitals_apart(
@@ -596,6 +708,9 @@ def _candidates(
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
                 i += 1
                 continue  # an item's next line; a form's one-word label (Amount, Signature)
+            if _goes_on_caption(lines, i):
+                i += 1
+                continue
             number = section_number(line.text)
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
@@ -700,6 +815,20 @@ def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
     return False
 
 
+def _goes_on_caption(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a caption above it, in its type and with no gap between, as do the
+    lines between (``Figure 4: encroachment of Word 1`` / ``into Word 2``, centred in bold)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above, below = lines[j], lines[j + 1]
+        same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+        if not same or not 0 < below.top - above.top <= line.size * 1.6:
+            return False
+        if _CAPTION.match(above.text):
+            return True
+    return False
+
+
 def _heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
@@ -717,10 +846,37 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
+    if _glyph_samples(text) and section_number(text) is None:
+        return False  # a font's samples shown large
     code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)
     if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
         return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < _REPEATED or section_number(text) is not None
+
+
+def _glyph_samples(text: str) -> bool:
+    """A font's samples, not words: three or more of two letters at most (``ⵏⵏ ⵏⵏ ⵏⵏ``,
+    ``ꪋꫂ ꪓꫂ ꪖꫂ ꪨꫂ``; not in Hangul or CJK, whose syllables are words), or five letters in the
+    order of their code points (``ABCDEFGHIJKLMNOPQRSTUVWXYZ``, ``ᦔᦕᦖᦗᦘ``).
+
+    >>> [_glyph_samples(t) for t in ("ⵏⵏ ⵏⵏ ⵏⵏ", "^_`abcdefghijk", "Q & A", "Basic Latin")]
+    [True, True, False, False]
+    """
+    if _CJK.search(text) or _HANGUL.search(text):
+        return False
+    split = text.split()
+    if len(split) >= _SAMPLES and all(len(word) <= _SAMPLE_CHARS for word in split):
+        letters = [sum(unicodedata.category(c)[0] in "LM" for c in word) for word in split]
+        lettered = [n for n in letters if n]
+        if len(lettered) >= _SAMPLES and max(lettered) <= 2:
+            return True
+    for letters in _LETTER_RUN.findall(text):  # (only a run of five letters can be an alphabet)
+        run = 1
+        for before, char in itertools.pairwise(letters):
+            run = run + 1 if ord(char) == ord(before) + 1 else 1
+            if run >= _ALPHABET:
+                return True
+    return False
 
 
 def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Counter[str]) -> int:
@@ -733,7 +889,8 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if section_number(nxt.text) is not None or not _heading_like(nxt, counts):
             break
-        if not (_goes_on(page.lines[j - 1].text, nxt.text) or _hangs(page.lines[j - 1], nxt)):
+        above = page.lines[j - 1]
+        if not (_goes_on(above.text, nxt.text) or _hangs(above, nxt) or _filled(page, above, nxt)):
             break
         if nxt.left - page.lines[j - 1].left >= line.size and not _hangs(page.lines[j - 1], nxt):
             break  # set in under a short line: an entry under its heading, not its second line
@@ -803,6 +960,19 @@ def _hangs(line: Line, following: Line) -> bool:
     second line of a centred title) after a line long enough to have wrapped (five words; the
     short centred lines of an address are lines of their own): the heading goes on there."""
     return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
+
+
+def _filled(page: Page, line: Line, following: Line) -> bool:
+    """The line wrapped where the page's text ends: the next line starts where it starts, and
+    its first word would not have fitted after it before the right edge of the page's widest
+    other line (``Recommendations for the implementations of Khmer`` / ``Unicode``: no joining
+    word, no indent, but a full line)."""
+    words = following.text.split()
+    if not words or abs(following.left - line.left) >= line.size:
+        return False  # (lines set flush right, as a right-to-left sample's, all end there)
+    margin = max((ln.right for ln in page.lines if not ln.rotated and ln is not line), default=0)
+    first = (following.right - following.left) * len(words[0]) / len(following.text)
+    return line.right + line.size * _SPACE + first > margin
 
 
 def _text(line: Line, body: Body) -> bool:

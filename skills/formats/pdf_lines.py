@@ -40,6 +40,14 @@ from typing import Any
 
 #: Characters a font without a Unicode map yields: C0 controls, U+FFFD, the private use area.
 _GARBAGE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd\ue000-\uf8ff]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: TeX's OT1 ligatures ff, fi, fl, ffi, ffl at codes 11-15, read as those characters: beside a
+#: letter (a bare 13 is no line break: PDFium breaks lines with 13 and 10 together).
+_TEX_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x0b-\x0f](?!\n)|[\x0b-\x0f](?=[^\W\d_])")
+_LIGATURES = 0xFB00  # U+FB00-FB04: ﬀ ﬁ ﬂ ﬃ ﬄ
+_SPELLED = str.maketrans(
+    {chr(_LIGATURES + n): s for n, s in enumerate(("ff", "fi", "fl", "ffi", "ffl", "st", "st"))}
+)
 _PUNCTUATION = re.compile("[.,;:!?\\-–—_()\\[\\]{}'\"‘’“”/…·•*]")
 _ALNUM = re.compile(r"[^\W_]")
 _SPACE = re.compile(r"\s")
@@ -81,6 +89,7 @@ _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, tabl
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
+_NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
@@ -114,6 +123,12 @@ class Line:
     named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
     right: float = 0.0  # points from the page's left edge to the last character's right
     base: float = 0.0  # points from the page's top edge to the first character's baseline
+    note: int = 0  # characters at the end that are a footnote's mark set smaller (``syllables¹``)
+
+    @property
+    def words(self) -> str:
+        """The line's text without a footnote's mark at its end: what a heading reads."""
+        return self.text[: len(self.text) - self.note] if self.note else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +157,10 @@ def read_page(page: Any, index: int) -> Page:
         height = page.get_height()
         handle = textpage.raw
         at = char_indices(raw, handle, text, count)
-        spans = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.group().strip()]
-        lines = [_line(raw, handle, text, at, start, end, index, height) for start, end in spans]
-        _beside_cells(raw, handle, text, at, spans, lines)
+        shown = visible(text)
+        spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
+        lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        _beside_cells(raw, handle, shown, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
@@ -153,6 +169,22 @@ def read_page(page: Any, index: int) -> Page:
     return Page(
         index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
     )
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters as spaces, place for place: a font whose Unicode map
+    sends glyphs to ``U+0004`` (Microsoft's Print To PDF over Arabic samples) would otherwise
+    put them in the Markdown, and the chunker refuses a text with control characters whole.
+    (``unusable`` still counts them on the page's own text.) But codes 11 to 15 beside a letter
+    are TeX's ligatures in a font with no Unicode map (the OT1 encoding: ff, fi, fl, ffi, ffl;
+    PDFium reads the code as the character): they become the ligature characters, which
+    ``tidy`` spells out (``Speci\\x0ccation``, not ``Speci cation``).
+
+    >>> visible("ab\\x04cd, de\\x1ffg"), visible("Speci\\x0ccation, \\x0eeld \\x0c")
+    ('ab cd, de fg', 'Speciﬁcation, ﬃeld  ')
+    """
+    text = _TEX_LIGATURE.sub(lambda m: chr(_LIGATURES + ord(m.group()) - 0x0B), text)
+    return _CONTROL.sub(" ", text)
 
 
 def _has_fields(raw: Any, page: Any) -> bool:
@@ -320,7 +352,7 @@ def _line(
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
-    uniform = True
+    uniform, marked = True, 0
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
@@ -335,6 +367,11 @@ def _line(
         if not uniform and before is not None:
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
             uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
+        mark = _NOTE_MARK.search(text, start, end)
+        if not uniform and mark is not None and mark.start() > start:
+            word = _style(raw, handle, at[mark.start() - 1])  # syllables¹: a footnote's mark
+            if abs(word.size - size) < 0.5 and word.same_weight(style) and last.size < size:
+                uniform, marked = True, mark.end() - mark.start()
     left, top = _corner(raw, handle, at[start], height)
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
@@ -343,7 +380,7 @@ def _line(
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base,
+        right, base, marked,
     )  # fmt: skip
 
 
@@ -399,13 +436,14 @@ def _small_caps(text: str, first: float, last: float) -> bool:
 
 
 def tidy(text: str) -> str:
-    """A line's words as a reader sees them: TeX's accents on their letters, and CJK characters
-    spaced out for show (``稻 作 病 蟲 害``, a justified title or table header) written together.
+    """A line's words as a reader sees them: TeX's accents on their letters, ligatures spelled
+    out (``ﬁ`` as ``fi``: keyword search finds the word), and CJK characters spaced out for show
+    (``稻 作 病 蟲 害``, a justified title or table header) written together.
 
     >>> tidy("稻 作 病 蟲 害 and 水稻 病害")
     '稻作病蟲害 and 水稻 病害'
     """
-    text = accented(text)
+    text = accented(text).translate(_SPELLED)
     if " " in text and _CJK.search(text):
         text = _SPACED_CJK.sub(lambda m: m.group().replace(" ", ""), text)
     return text
