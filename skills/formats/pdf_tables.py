@@ -40,7 +40,11 @@ A table that ends a page (nothing but furniture after it) and whose rows go on a
 the next page in the same columns is written on that page under the same header (each page's
 part stays its own pipe table: a page break marker cannot stand inside one): the first rows
 of the next page must fit the columns of the table before (as many, at the same places), and
-may be words (``es | Spanish``) or figures; a part that repeats the header keeps its own.
+may be words (``es | Spanish``) or figures; a part that repeats the header keeps its own. A
+row the page break cut in two (its end opens the next page, first cell empty, in columns whose
+cells wrap) is written whole on the page it starts on, and a table too short to write alone
+(its header and one row) is written when the next page goes on in its columns
+(``page_tables``).
 
 >>> from skills.formats.pdf_lines import Line, Page
 >>> def row(i, *cells):
@@ -57,7 +61,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from skills.formats.pdf_headings import Key
 from skills.formats.pdf_lines import Line, Page
@@ -91,6 +95,11 @@ class Carried:
     columns: list[Column]
     figures: list[bool | None]  # by column: every cell a figure, none, or some
     bold: bool  # the rows under the header were bold
+    wraps: list[bool] = field(default_factory=list)  # by column: a cell over two lines or more
+    start: int = 0  # the table's first line on its page
+    end: int = 0  # the line after it
+    rows: Table = field(default_factory=list)  # its rows, header first
+    written: bool = True  # False: too short to write alone (its header and one row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +152,81 @@ def last_header(page: Page, skip: set[Key], found: dict[int, tuple[int, Table]])
     kept_set = set(kept)
     lines = [i for i in range(start, end) if i in kept_set]
     pieces = [p for i in lines for p in _pieces(page.lines[i], i)]
-    columns = _columns([vl for vl in _visual_lines(pieces) if len(vl) >= 2])
+    visual = _ruled(_visual_lines(pieces), page.rules)
+    columns = _columns([vl for vl in visual if len(vl) >= 2])
     if len(columns) != len(rows[0]):
         return None
     figures = [_figures([row[n] for row in rows[1:]]) for n in range(len(columns))]
     bold = sum(page.lines[i].bold for i in lines[1:]) * 2 > len(lines[1:])
-    return Carried(rows[0], columns, figures, bold)
+    wraps = _wrapping(visual, columns, rows[0])
+    written = start in found
+    return Carried(rows[0], columns, figures, bold, wraps, start, end, rows, written)
+
+
+def _wrapping(
+    visual: list[list[_Piece]], columns: list[Column], header: list[str], continued: bool = False
+) -> list[bool]:
+    """By column: whether a row's cell there (the header's aside) is set over two lines or more."""
+    wraps = [False] * len(columns)
+    for group in _row_groups(visual, columns, continued):
+        if _cells(group, columns) == header:
+            continue
+        for n in range(len(columns)):
+            wraps[n] |= sum(any(_column(p, columns) == n for p in vl) for vl in group) >= 2
+    return wraps
+
+
+def page_tables(pages: list[Page], skip: set[Key]) -> list[dict[int, tuple[int, Table]]]:
+    """The tables of every page (see ``tables``), the pages in turn: a table that ends a page
+    goes on at the top of the next under its header, and a row the page break cut in two is
+    written whole on the page it starts on (see ``_mend``)."""
+    found: list[dict[int, tuple[int, Table]]] = []
+    carried: Carried | None = None
+    for page in pages:
+        grids = {} if page.garbage else tables(page, skip, carried)
+        if carried is not None and found:
+            _mend(found[-1], grids, page, skip, carried)
+        found.append(grids)
+        carried = None if page.garbage else last_header(page, skip, grids)
+    return found
+
+
+def _mend(
+    before: dict[int, tuple[int, Table]],
+    grids: dict[int, tuple[int, Table]],
+    page: Page,
+    skip: set[Key],
+    carried: Carried,
+) -> None:
+    """Join the end of a row the page break cut (the first row going on under the carried
+    header, its first cell empty) to the last row of the table before, and write that table
+    when it was too short to be written alone: the next page bears it out. The end is a cut
+    row's only where each of its cells goes on a cell of the last row in a column whose cells
+    wrap (a row of a group, its first cell left empty on purpose, fills columns of one line)."""
+    first = next((i for i in range(len(page.lines)) if (page.index, i) not in skip), -1)
+    going = grids.get(first)
+    if going is None or not carried.rows or not _same_row(going[1][0], carried.header):
+        return
+    end, rows = going
+    at = 2 if len(rows) > 2 and _same_row(rows[1], carried.header) else 1  # a repeated header
+    if at + 1 >= len(rows):
+        return  # nothing but the cut row's end: left where it is
+    tail, last = rows[at], carried.rows[-1]
+    filled = [n for n, text in enumerate(tail) if text]
+    if tail[0] or not filled or not all(last[n] for n in filled):
+        return
+    lines = [i for i in range(first, end) if (page.index, i) not in skip]
+    pieces = [p for i in lines for p in _pieces(page.lines[i], i)]
+    here = _wrapping(_ruled(_visual_lines(pieces), page.rules), carried.columns, [], True)
+    if not all(carried.wraps[n] or here[n] for n in filled):
+        return
+    joined = [_joined([a, b]) if b else a for a, b in zip(last, tail, strict=True)]
+    before[carried.start] = (carried.end, [*carried.rows[:-1], joined])
+    grids[first] = (end, rows[:at] + rows[at + 1 :])
+
+
+def _same_row(a: list[str], b: list[str]) -> bool:
+    return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
 
 
 def _figures(cells: list[str]) -> bool | None:
