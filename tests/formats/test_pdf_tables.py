@@ -176,13 +176,50 @@ def test_a_table_cut_right_after_its_first_row_gives_the_next_page_its_header() 
         ("E3\tstore\tRotate the secret", *BODY, 127.0),
     ]
     text, _, _ = converted([page_one, [*rest, *paragraph()]])
-    after = text.split("<!-- PageBreak -->")[1]
+    before, after = text.split("<!-- PageBreak -->")
     assert rows_of(after)[:3] == [
         "| Code | Team | First action |",
         "| --- | --- | --- |",
-        "|  |  | and watch the |",
+        "| E2 | queue | Drain the node then replace it. |",
     ]
-    assert "| E2 | queue | Drain the node then replace it. |" in after
+    # the next page bears the short table out: written, its row cut by the break made whole
+    assert rows_of(before) == [
+        "| Code | Team | First action |",
+        "| --- | --- | --- |",
+        "| E1 | api | Restart the pool and watch the |",
+    ]
+
+
+def test_a_row_cut_by_a_page_break_is_joined_to_the_last_row_before_it() -> None:
+    # the runbook's error codes: "Drain the node, then" ends page 8, "replace it; ..." opens 9
+    page_one = [*paragraph(), *wrapped_table(640.0)[:-1]]  # E3's last line goes over
+    rest: list[Spec] = [
+        ("the slot.", *BODY, 72.0, COLUMN_2),
+        ("E4\tqueue\tDrain the node", *BODY, 92.0),
+        ("then replace it.", *BODY, 107.0, COLUMN_2),
+        ("E5\tstore\tRestart the pool", *BODY, 127.0),
+    ]
+    text, _, _ = converted([page_one, [*rest, *paragraph()]])
+    before, after = text.split("<!-- PageBreak -->")
+    assert rows_of(before)[-1] == "| E3 | store | Rotate the secret and redeploy the slot. |"
+    assert rows_of(after)[:3] == [
+        "| Code | Team | First action |",
+        "| --- | --- | --- |",
+        "| E4 | queue | Drain the node then replace it. |",
+    ]
+    assert "the slot." not in after
+
+
+def test_a_row_whose_first_cell_is_left_empty_at_a_page_top_stays_a_row() -> None:
+    # rows of one group, the group's name only in its first row: no cell of theirs wraps
+    header: Spec = ("Group\tItem\tColour", *BODY)
+    first = [("Fruit\tapple\tred", *BODY), *[(f"Nut{n}\tcashew\tbrown", *BODY) for n in range(3)]]
+    rest: list[Spec] = [("pear\tgreen", *BODY, 72.0, MARGIN + 150), ("Leaf\tkale\tgreen", *BODY)]
+    rest += [(f"Root{n}\tbeet\tred", *BODY) for n in range(2)]
+    text, _, _ = converted([[*paragraph(), header, *first], [*rest, *paragraph()]])
+    before, after = text.split("<!-- PageBreak -->")
+    assert "| Nut2 | cashew | brown |" in rows_of(before)
+    assert "|  | pear | green |" in rows_of(after)
 
 
 def test_two_columns_of_prose_are_no_table() -> None:
