@@ -12,8 +12,9 @@ rebuilt from their geometry, in four steps:
    itself) are put on visual lines by their baselines; the visual lines with two pieces or more
    give the columns (the x-ranges more than a tenth of them cover: a name that runs into the
    next column joins nothing). A line that straddles two columns (a note, a paragraph of
-   prose), stands alone or reads as a caption (``Table 3: ...``) is no part of a table: it cuts
-   the run, and each part is looked at again.
+   prose), stands alone, reads as a caption (``Table 3: ...``) or as a section's heading (a
+   number and a title, bold or larger than the run's type: ``4 | Results`` under a table) is no
+   part of a table: it cuts the run, and each part is looked at again.
 3. **Rows**: in a ruled table (the page's thin wide paths: two rules or more across most of
    it, as many as three in five first-column lines) the lines between two rules are a row.
    Else a visual line with a piece in the first column opens a row; the lines under it with
@@ -30,7 +31,9 @@ rebuilt from their geometry, in four steps:
    other, are not), not a list whose bullets stand apart, not labels with colons and their
    values, not a header naming one thing twice, not a form (small labels over larger values),
    not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``),
-   not prose set in two columns (every column's pieces five words long or more).
+   not prose set in two columns (every column's pieces five words long or more). A first row
+   with a sentence in it (five words or more and a full stop) is no header but a list's first
+   item: the table is written under an empty header.
 
 A cell's lines are joined with a space, a word hyphenated at the line end is joined whole
 (``pdf.clean`` decides, as for any line), and dot leaders (``Total . . . . . 10,690,561``)
@@ -70,6 +73,8 @@ _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s", re.I)
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?$")  # 3.2, 5.22.1
+_NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)$")  # 4, 3.2, A.1
+_NUMBERED_TITLE = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+[A-Z]")
 _ITEM = re.compile(r"^(?:\d+\s*[-–.)]|[-–•*]\s)")  # ``1 - NONE``, ``2.``, ``- TOP``
 _LEADERS = re.compile(r"(?:\s*\.){3,}\s*$|(?:\s*\.\s+){3,}(?=\s*\S)")
 _MIN_ROWS = 3
@@ -280,7 +285,7 @@ def _run_tables(
     if going_on is not None:
         found.append(going_on[0])
         visual = going_on[1]
-    parts = [p for p in _split(visual, _isolated(visual)) if p]
+    parts = [p for p in _split(visual, _isolated(visual) + _headings(visual)) if p]
     while parts:
         part = parts.pop(0)
         columns = _columns([vl for vl in part if len(vl) >= 2])
@@ -308,6 +313,8 @@ def _going_on_part(
     """The rows at the top of the part that go on in the columns of the table before, as that
     table (first line, the line after it, rows), and the rest of the part; or None."""
     fitting = [all(_fits(p, carried.columns) for p in vl) for vl in part]  # each in its column
+    for k in _headings(part):
+        fitting[k] = False  # a section's heading ends the table
     end = fitting.index(False) if False in fitting else len(part)
     head = part[:end]
     own = _columns([vl for vl in head if len(vl) >= 2])
@@ -513,6 +520,35 @@ def _isolated(part: list[list[_Piece]]) -> list[int]:
     ]
 
 
+def _headings(part: list[list[_Piece]]) -> list[int]:
+    """Visual lines set as a section's heading, which no table runs past: a section number and
+    its title (``4 | Results``, ``3.2 MPLINK compatibility mode``) bold or larger than the
+    part's own type, or a line of one piece larger by a point and a half. The part's type is
+    its pieces' middle size and mostly bold or not; a table's bold header row is no heading (no
+    number opens it)."""
+    pieces = [p for vl in part for p in vl]
+    if len(part) < 2:
+        return []
+    body = statistics.median(p.size for p in pieces)
+    bold = 2 * sum(p.bold for p in pieces) > len(pieces)
+    found: list[int] = []
+    for k, vl in enumerate(part):
+        if len({p.line for p in vl}) != 1 or len(vl) > 2:
+            continue  # (one line of the page: a heading is written as one)
+        larger = all(p.size >= body + 1 for p in vl)
+        if not (larger or (not bold and all(p.bold for p in vl))):
+            continue
+        first = vl[0].text
+        numbered = (
+            bool(_NUMBERING.match(first)) and vl[-1].text[:1].isalpha()
+            if len(vl) == 2
+            else bool(_NUMBERED_TITLE.match(first))
+        )
+        if numbered or (len(vl) == 1 and all(p.size >= body + 1.5 for p in vl)):
+            found.append(k)
+    return found
+
+
 def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool]:
     """The visual lines of the rows that fill one cell only, and whether they all read as
     labels (bold, or ending with a colon): a table, if any, is above or below them."""
@@ -573,6 +609,8 @@ def _table(
         return None
     if _prose(part, columns):
         return None
+    if any(_sentence(cell) for cell in rows[0]):
+        return [[""] * len(columns), *rows]  # a list without a header: its first row is prose
     return rows
 
 
@@ -724,6 +762,11 @@ def _joined(texts: list[str]) -> str:
         )
         out += text if cut or not out else " " + text
     return out
+
+
+def _sentence(cell: str) -> bool:
+    """Five words or more ending in a full stop: a sentence, which no header's cell is."""
+    return len(cell.split()) >= _PROSE_WORDS and cell.endswith(".") and not cell.endswith("..")
 
 
 def _symbol(cell: str) -> bool:

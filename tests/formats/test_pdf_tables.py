@@ -15,7 +15,7 @@ import re
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 from pdf_maker import MARGIN, Spec, make_pdf
-from test_pdf_structure import BODY, converted
+from test_pdf_structure import BODY, BOLD, converted
 
 from skills.formats.read import read_file
 
@@ -435,3 +435,38 @@ def test_rules_between_groups_of_rows_do_not_join_the_rows() -> None:
     rules += [(241.0, MARGIN - 4, 400.0), (269.0, MARGIN - 4, 400.0), (297.0, MARGIN - 4, 400.0)]
     text = read_file(ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules), "r.pdf").text
     assert "| Prot1 | DNA1 | fasta1 |" in text
+
+
+def test_a_numbered_heading_right_under_a_table_is_no_row_of_it() -> None:
+    # gputils: "3.2 MPLINK compatibility mode" under the options table, its title over a column
+    lines: list[Spec] = [("Code\tTeam\tLead", *BODY, 200.0)]
+    lines += [(f"E{n}\tapi\tAnn", *BODY, 215.0 + 15 * n) for n in range(3)]
+    lines += [("4", BOLD, 12.0, 262.0), ("Results and notes", BOLD, 12.0, 262.0, MARGIN + 150)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[-1] == "| E2 | api | Ann |"
+    assert "4 Results and notes" in text
+
+
+def test_numbered_rows_in_the_tables_own_bold_type_stay_rows() -> None:
+    lines: list[Spec] = [("No\tFruit", BOLD, 10.0)]
+    lines += [(f"{n}\tApple{n}", BOLD, 10.0) for n in range(1, 5)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[-1] == "| 4 | Apple4 |"
+
+
+def test_a_list_whose_first_row_is_prose_has_no_header_row() -> None:
+    # simh: "SET CPU MMU | Enables the Memory Management Unit (MMU) and clock ..." opens a list
+    lines: list[Spec] = [
+        (f"SET CPU {name}\t{text}", *BODY)
+        for name, text in (
+            ("MMU", "Enables the memory unit and the clock."),
+            ("QUIET", "Suppresses all warning messages."),
+            ("HALT", "Stops at a halt."),
+        )
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "|  |  |",
+        "| --- | --- |",
+        "| SET CPU MMU | Enables the memory unit and the clock. |",
+    ]
