@@ -30,7 +30,9 @@ rebuilt from their geometry, in four steps:
    two tables cuts them), rows in PDFium's order (boxes of a flowchart, written one after the
    other, are not), not a list whose bullets stand apart, not labels with colons and their
    values, not a header naming one thing twice, not a form (small labels over larger values),
-   not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``),
+   not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``;
+   but columns typed under a header of words, three or more and no comment in them, are a
+   table: a register table in Courier),
    not prose set in two columns (every column's pieces five words long or more). A first row
    with a sentence in it (five words or more and a full stop) is no header but a list's first
    item: the table is written under an empty header.
@@ -75,6 +77,8 @@ _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s"
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?$")  # 3.2, 5.22.1
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)$")  # 4, 3.2, A.1
 _NUMBERED_TITLE = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+[A-Z]")
+_HEADER_WORDS = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)?")  # ``name``, ``Long option``
+_COMMENTS = (";", "#", "//", "/*", "--", "!")
 _ITEM = re.compile(r"^(?:\d+\s*[-–.)]|[-–•*]\s)")  # ``1 - NONE``, ``2.``, ``- TOP``
 _LEADERS = re.compile(r"(?:\s*\.){3,}\s*$|(?:\s*\.\s+){3,}(?=\s*\S)")
 _MIN_ROWS = 3
@@ -291,7 +295,11 @@ def _run_tables(
         columns = _columns([vl for vl in part if len(vl) >= 2])
         if len(columns) < 2:
             continue
-        straddling = [k for k, vl in enumerate(part) if not _placed(vl, columns)]
+        straddling = [
+            k
+            for k, vl in enumerate(part)
+            if not _placed(vl, columns) and not _runs_over(part, k, columns)
+        ]
         if straddling:
             parts[:0] = [p for p in _split(part, straddling) if p]
             continue
@@ -458,6 +466,26 @@ def _placed(vl: list[_Piece], columns: list[Column]) -> bool:
     return all(_overlap(p, columns[_column(p, columns)]) > 0 for p in vl)
 
 
+def _runs_over(part: list[list[_Piece]], k: int, columns: list[Column]) -> bool:
+    """A first cell too long for its column, alone on its line (the producer moved the row's
+    other cells to the next line: ``{K/S/U}{I/D}{PAR/PDR}{0..7}`` over ``16 | memory ...``):
+    it starts in the first column and ends before the last, a row's line is right above it
+    and right under it stand the row's other cells, with nothing in the first column."""
+    vl = part[k]
+    if len(vl) != 1 or not 0 < k < len(part) - 1 or len(columns) < 3:
+        return False
+    piece, below = vl[0], part[k + 1]
+    first, last = columns[0], columns[-1]
+    return (
+        first[0] - piece.size <= piece.left <= first[1]
+        and piece.right < last[0]
+        and _close(vl, below)
+        and _close(part[k - 1], vl)
+        and len(part[k - 1]) >= 2
+        and all(_column(p, columns) > 0 and _placed([p], columns) for p in below)
+    )
+
+
 def _column(piece: _Piece, columns: list[Column]) -> int:
     """The column the piece overlaps most."""
     return max(range(len(columns)), key=lambda n: _overlap(piece, columns[n]))
@@ -592,7 +620,7 @@ def _table(
         return _going_on(rows, part, carried)
     if len(rows) < least or any(_filled(row) < 2 for row in rows):
         return None
-    if any(_NUMBER.match(cell) for cell in rows[0] if cell):
+    if _figured(rows[0]):
         return None  # a first row of figures is no header: the table's start is not here
     if 2 * sum(bool(_ITEM.match(cell)) for cell in rows[0]) > _filled(rows[0]):
         return None  # numbered or dashed items side by side: a form's choices, no header
@@ -764,6 +792,14 @@ def _joined(texts: list[str]) -> str:
     return out
 
 
+def _figured(row: list[str]) -> bool:
+    """A row that reads as data, not as a header: a figure in its first cell or in a third of
+    its cells or more. A spreadsheet printed with the list going on beside its header's names
+    (``商品编码 | 数量 | ... | 334010052 | 2.18 | 华联绿豆``) still has its header."""
+    figures = sum(bool(_NUMBER.match(cell)) for cell in row if cell)
+    return bool(_NUMBER.match(row[0])) or 3 * figures >= _filled(row)
+
+
 def _sentence(cell: str) -> bool:
     """Five words or more ending in a full stop: a sentence, which no header's cell is."""
     return len(cell.split()) >= _PROSE_WORDS and cell.endswith(".") and not cell.endswith("..")
@@ -798,16 +834,29 @@ def _listing(rows: Table) -> bool:
 def _code(part: list[list[_Piece]], columns: list[Column]) -> bool:
     """Code or a terminal's output, its comments aligned: the last column's lines in a
     monospaced font (or, where no line starts in it, most lines), or most lines ending as
-    statements do (``;``, ``{``, ``}``: a numbered listing in a proportional font)."""
+    statements do (``;``, ``{``, ``}``: a numbered listing in a proportional font). Columns
+    typed under a header of words are a table all the same (``_typed_table``)."""
     ends = [vl[-1].text.rstrip().endswith((";", "{", "}")) for vl in part]
     if 2 * sum(ends) > len(ends):
         return True
     last = len(columns) - 1
     known = [p.mono for vl in part for p in vl if p.first and _column(p, columns) == last]
-    if known:
-        return 2 * sum(known) > len(known)
-    lines = {p.line: p.mono for vl in part for p in vl}
-    return 2 * sum(lines.values()) > len(lines)
+    if not known:
+        known = list({p.line: p.mono for vl in part for p in vl}.values())
+    return 2 * sum(known) > len(known) and not _typed_table(part, columns)
+
+
+def _typed_table(part: list[list[_Piece]], columns: list[Column]) -> bool:
+    """A table typed in a monospaced font (a manual's register table in Courier, set with
+    tabs: ``name | size | comments`` over ``PC | 16 | program counter``), not code: three
+    columns or more, the first line a word or two over each of them, and no comment in any
+    cell (``;``, ``#``, ``//``: code's comments aligned in a column)."""
+    head = part[0]
+    if len(columns) < 3 or len({_column(p, columns) for p in head}) != len(columns):
+        return False
+    if not all(_HEADER_WORDS.fullmatch(p.text) for p in head):
+        return False
+    return not any(p.text.startswith(_COMMENTS) for vl in part for p in vl)
 
 
 def _prose(part: list[list[_Piece]], columns: list[Column]) -> bool:

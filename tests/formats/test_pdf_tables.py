@@ -470,3 +470,50 @@ def test_a_list_whose_first_row_is_prose_has_no_header_row() -> None:
         "| --- | --- |",
         "| SET CPU MMU | Enables the memory unit and the clock. |",
     ]
+
+
+MONO = ("Courier", 9.0)
+
+
+def registers(names: list[str]) -> list[Spec]:
+    lines: list[Spec] = [("name\tsize\tcomments", *MONO)]
+    lines += [(f"{name}\t16\t{name.lower()} register", *MONO) for name in names]
+    return lines
+
+
+def test_a_table_typed_in_courier_under_a_header_of_words_is_a_table() -> None:
+    # simh's register tables: Word, Courier set with tabs (code is monospaced too)
+    text, _, _ = converted([[*paragraph(), *registers(["PC", "SP", "PSW", "KSP"]), *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "| name | size | comments |",
+        "| --- | --- | --- |",
+        "| PC | 16 | pc register |",
+    ]
+
+
+def test_code_in_courier_with_its_comments_aligned_is_no_table() -> None:
+    lines: list[Spec] = [("label\topcode\tcomment", *MONO)]
+    lines += [(f"loop{n}\tdecfsz\t; count down {n}", *MONO) for n in range(4)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == []
+
+
+def test_a_first_cell_running_into_the_next_column_keeps_its_row() -> None:
+    # pdp11: "{K/S/U}{I/D}{PAR/PDR}{0..7}" alone on its line, "16 | memory ..." under it
+    lines = [(*spec, 200.0 + 13.5 * n) for n, spec in enumerate(registers(["PC", "SP", "PSW"]))]
+    lines += [
+        ("{K/S/U}{I/D}{PAR/PDR}{0..7}x", *MONO, 254.0),
+        ("16\tmemory registers", *MONO, 267.5, MARGIN + 150),
+    ]
+    lines += [(*spec, 281.0 + 13.5 * n) for n, spec in enumerate(registers(["USP", "WRU"])[1:])]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert "| {K/S/U}{I/D}{PAR/PDR}{0..7}x | 16 | memory registers |" in rows_of(text)
+    assert rows_of(text)[-1] == "| WRU | 16 | wru register |"
+
+
+def test_a_header_going_on_with_a_row_of_the_list_beside_it_is_still_a_header() -> None:
+    # PDFMaker for Excel: 商品编码 | 数量 | 商品名称 | 商品基本条码 | 334010052 | 2.18 | 华联绿豆
+    lines: list[Spec] = [("Code\tName\tKey\t2.18", *BODY)]
+    lines += [(f"30200000{n}\tbean{n}\tk{n}\t1.{n}", *BODY) for n in range(3)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[0] == "| Code | Name | Key | 2.18 |"
