@@ -705,7 +705,8 @@ def _row_groups(
     starts = [k for k in range(first + 1, len(part)) if keyed[k]]  # rows after the first
     spaced = sum(roomy[k] for k in starts)
     wrapped = all(roomy[k] or keyed[k - 1] for k in starts)  # tight only under a first cell
-    by_gaps = spaced >= 2 and 4 * spaced >= len(starts) and wrapped  # rows stand apart
+    cells_wrap = not all(keyed[first:])  # (every line a full row: groups of rows set apart)
+    by_gaps = spaced >= 2 and 4 * spaced >= len(starts) and wrapped and cells_wrap
     below = bool(first) and gaps[first] >= _LINE_BELOW * pitch  # not a header's centred cell
     if below and any(len(vl) >= 2 for vl in part[:first]):
         first -= 1  # a header row of its own, its first cell empty (a crosstab's corner)

@@ -517,3 +517,17 @@ def test_a_header_going_on_with_a_row_of_the_list_beside_it_is_still_a_header() 
     lines += [(f"30200000{n}\tbean{n}\tk{n}\t1.{n}", *BODY) for n in range(3)]
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert rows_of(text)[0] == "| Code | Name | Key | 2.18 |"
+
+
+def test_groups_of_full_rows_set_apart_are_rows_not_wrapped_cells() -> None:
+    # hp2100's BACI registers: rows in groups with room between them, every line a full row
+    lines: list[Spec] = [("name\tsize\tcomments", *BODY, 200.0)]
+    at = 222.0
+    for group in (("IBUF", "OBUF", "STATUS"), ("EDSIW", "DSRW"), ("FIFOPUT", "FIFOGET", "BRK")):
+        for name in group:
+            lines.append((f"{name}\t16\t{name.lower()} word", *BODY, at))
+            at += PITCH
+        at += 10.0
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert "| OBUF | 16 | obuf word |" in rows_of(text)
+    assert len(rows_of(text)) == 10
