@@ -27,12 +27,13 @@ rebuilt from their geometry, in four steps:
 4. **Checks**, to keep lines as lines when unsure (a table made wrong cuts its rows from their
    header, which is worse than none): three rows or more, the first (the header) without
    figures or numbered items, every row with two cells or more (a bold or colon label between
-   two tables cuts them), rows in PDFium's order (boxes of a flowchart, written one after the
-   other, are not), not a list whose bullets stand apart, not labels with colons and their
-   values, not a header naming one thing twice, not a form (small labels over larger values),
-   not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``;
-   but columns typed under a header of words, three or more and no comment in them, are a
-   table: a register table in Courier),
+   two tables cuts them; a group's name, set between two rules across the table or bold over
+   plain rows, is a row of its own, its name in the first cell), rows in PDFium's order
+   (boxes of a flowchart, written one after the other, are not), not a list whose bullets
+   stand apart, not labels with colons and their values, not a header naming one thing twice,
+   not a form (small labels over larger values), not a numbered listing or code (the last
+   column monospaced, lines ending ``;`` ``{`` ``}``; but columns typed under a header of
+   words, three or more and no comment in them, are a table: a register table in Courier),
    not prose set in two columns (every column's pieces five words long or more). A first row
    with a sentence in it (five words or more and a full stop) is no header but a list's first
    item: the table is written under an empty header.
@@ -304,12 +305,12 @@ def _run_tables(
             parts[:0] = [p for p in _split(part, straddling) if p]
             continue
         trimmed = _trimmed(part, columns)
-        lone, labels = _lone(trimmed, columns)
-        if lone:
+        lone, labels, grouping = _lone(trimmed, columns)
+        if lone and not grouping:
             if labels:  # a label between two tables (``Tables:``, ``Rows:``)
                 parts[:0] = [p for p in _split(trimmed, lone) if p]
             continue  # else a row of one cell: a label that wraps, a ruled row: unsure
-        rows = _table(trimmed, columns, None, least)
+        rows = _table(trimmed, columns, None, least, grouped=bool(lone))
         if rows is not None and _block(trimmed, kept):
             found.append(_span(trimmed, rows))
     return found
@@ -577,19 +578,30 @@ def _headings(part: list[list[_Piece]]) -> list[int]:
     return found
 
 
-def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool]:
-    """The visual lines of the rows that fill one cell only, and whether they all read as
-    labels (bold, or ending with a colon): a table, if any, is above or below them."""
+def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool, bool]:
+    """The visual lines of the rows that fill one cell only; whether they all read as labels
+    (bold, or ending with a colon): a table, if any, is above or below them; and whether they
+    all name a group of the table's rows instead (one line, under the header and over rows:
+    set between two rules across the table, or bold without a colon over plain rows)."""
     found: list[int] = []
-    labels = True
+    labels = grouping = True
     at = 0
-    for group in _row_groups(part, columns):
+    groups = _row_groups(part, columns)
+    for n, group in enumerate(groups):
         if _filled(_cells(group, columns)) < 2:
             found.extend(range(at, at + len(group)))
             pieces = [p for vl in group for p in vl]
-            labels = labels and (all(p.bold for p in pieces) or pieces[-1].text.endswith(":"))
+            colon = pieces[-1].text.endswith(":")
+            labels = labels and (all(p.bold for p in pieces) or colon)
+            named = len(pieces) == 1 and 0 < n < len(groups) - 1 and not colon
+            plain_after = not all(p.bold for vl in groups[n + 1] for p in vl) if named else False
+            grouping = (
+                grouping
+                and named
+                and (_between_rules(part, at, columns) or (pieces[0].bold and plain_after))
+            )
         at += len(group)
-    return found, labels
+    return found, labels, grouping
 
 
 def _split(part: list[list[_Piece]], cuts: list[int]) -> list[list[list[_Piece]]]:
@@ -607,9 +619,14 @@ def _first_line(part: list[list[_Piece]]) -> int:
 
 
 def _table(
-    part: list[list[_Piece]], columns: list[Column], carried: Carried | None, least: int
+    part: list[list[_Piece]],
+    columns: list[Column],
+    carried: Carried | None,
+    least: int,
+    grouped: bool = False,
 ) -> Table | None:
-    """The visual lines as rows of one table under ``columns``, or None when unsure."""
+    """The visual lines as rows of one table under ``columns``, or None when unsure. With
+    ``grouped``, a row of one cell names a group of rows: its text goes in the first cell."""
     if _code(part, columns):
         return None
     groups = _row_groups(part, columns, carried is not None)
@@ -618,7 +635,11 @@ def _table(
     rows = [_cells(group, columns) for group in groups]
     if carried is not None:
         return _going_on(rows, part, carried)
-    if len(rows) < least or any(_filled(row) < 2 for row in rows):
+    if grouped:
+        rows = [row if _filled(row) > 1 else _named(row) for row in rows]
+    if len(rows) < least or any(_filled(row) < 2 for row in rows if not grouped or not row[0]):
+        return None
+    if _filled(rows[0]) < 2:
         return None
     if _figured(rows[0]):
         return None  # a first row of figures is no header: the table's start is not here
@@ -719,8 +740,8 @@ def _row_groups(
     for k in range(first + 1, len(part)):
         if keyed[k]:
             opens = not (by_gaps and not roomy[k] and keyed[k - 1])  # a wrapped first cell
-        else:
-            opens = len(groups) == 1 and roomy[k]  # a header takes no line after room
+        else:  # a header takes no line after room
+            opens = (len(groups) == 1 and roomy[k]) or _between_rules(part, k, columns)
         if opens:
             groups.append([part[k]])
         else:
@@ -735,16 +756,7 @@ def _rows_by_rules(
     row's line, each over most of its width, and as many as three in five of the first-column
     lines under it); None for a table not ruled so (a header's rule only, LaTeX's booktabs,
     rules between groups of rows)."""
-    width = columns[-1][1] - columns[0][0]
-
-    def across(vl: list[_Piece]) -> bool:
-        span = vl[0].ruled
-        return (
-            span is not None
-            and min(span[1], columns[-1][1]) - max(span[0], columns[0][0]) >= _ACROSS * width
-        )
-
-    cuts = [k for k in range(first + 1, len(part)) if across(part[k])]
+    cuts = [k for k in range(first + 1, len(part)) if _across(part[k], columns)]
     keyed = [
         k for k in range(first + 1, len(part)) if any(_column(p, columns) == 0 for p in part[k])
     ]
@@ -756,6 +768,26 @@ def _rows_by_rules(
             groups.append([])
         groups[-1].append(vl)
     return groups
+
+
+def _across(vl: list[_Piece], columns: list[Column]) -> bool:
+    """A rule is drawn right above the visual line over most of the table's width."""
+    span, width = vl[0].ruled, columns[-1][1] - columns[0][0]
+    return (
+        span is not None
+        and min(span[1], columns[-1][1]) - max(span[0], columns[0][0]) >= _ACROSS * width
+    )
+
+
+def _between_rules(part: list[list[_Piece]], k: int, columns: list[Column]) -> bool:
+    """A line alone between two rules across the table: a row of its own (a group's name,
+    ``Node Attributes``, centred over the columns), not a cell's next line."""
+    return (
+        len(part[k]) == 1
+        and k + 1 < len(part)
+        and _across(part[k], columns)
+        and _across(part[k + 1], columns)
+    )
 
 
 def _gaps(part: list[list[_Piece]]) -> tuple[list[float], float]:
@@ -791,6 +823,11 @@ def _joined(texts: list[str]) -> str:
         )
         out += text if cut or not out else " " + text
     return out
+
+
+def _named(row: list[str]) -> list[str]:
+    """A group's name, alone in its row, moved to the row's first cell."""
+    return [" ".join(cell for cell in row if cell), *([""] * (len(row) - 1))]
 
 
 def _figured(row: list[str]) -> bool:

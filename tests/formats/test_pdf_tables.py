@@ -531,3 +531,48 @@ def test_groups_of_full_rows_set_apart_are_rows_not_wrapped_cells() -> None:
     text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
     assert "| OBUF | 16 | obuf word |" in rows_of(text)
     assert len(rows_of(text)) == 10
+
+
+def test_a_groups_name_between_two_rules_is_a_row_of_its_own() -> None:
+    # neatoguide's Table 1: "Edge Attributes" centred between rules, not the last cell's next line
+    lines: list[Spec] = [("Name\tDefault\tValues", *BODY, 200.0)]
+    rules = [(199.0, MARGIN - 4, 520.0), (213.0, MARGIN - 4, 520.0)]
+    at = 214.0
+    for group, names in (
+        ("Node Attributes", ["shape", "label", "color", "pos"]),
+        ("Edge Attributes", ["weight", "dir", "len", "id"]),
+    ):
+        lines.append((group, *BODY, at, MARGIN + 330))
+        rules.append((at + 13.0, MARGIN - 4, 520.0))
+        at += 14.0
+        for name in names:
+            lines.append((f"{name}\t{name}0\tthe {name} of it", *BODY, at))
+            at += 14.0
+        rules.append((at - 1, MARGIN - 4, 520.0))
+    data = ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules)
+    rows = rows_of(read_file(data, "ruled.pdf").text)
+    assert rows[:3] == [
+        "| Name | Default | Values |",
+        "| --- | --- | --- |",
+        "| Node Attributes |  |  |",
+    ]
+    assert "| label | label0 | the label of it |" in rows
+    assert "| Edge Attributes |  |  |" in rows
+
+
+def test_a_bold_groups_name_over_plain_rows_keeps_the_table_whole() -> None:
+    # RTKLIB's API list: "Matrix and vector functions" in bold between groups of functions
+    lines: list[Spec] = [("Function\tDescription\tSource", *BODY)]
+    for group, names in (
+        ("Time functions", ["epoch", "gpst"]),
+        ("Matrix functions", ["mat", "eye"]),
+    ):
+        lines.append((group, BOLD, 10.0))
+        lines += [(f"{name}()\tDo {name}\t{name}.c", *BODY) for name in names]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "| Function | Description | Source |",
+        "| --- | --- | --- |",
+        "| Time functions |  |  |",
+    ]
+    assert rows_of(text)[-1] == "| eye() | Do eye | eye.c |"
