@@ -25,7 +25,8 @@ rebuilt from their geometry, in four steps:
    bottom-aligned over three lines, or centred half a line higher) belong to the header; a full
    line above, over an empty corner, is a header row of its own.
 4. **Checks**, to keep lines as lines when unsure (a table made wrong cuts its rows from their
-   header, which is worse than none): three rows or more, the first (the header) without
+   header, which is worse than none): three rows or more (two under a ``Table N`` caption),
+   the first (the header) without
    figures or numbered items, every row with two cells or more (a bold or colon label between
    two tables cuts them; a group's name, set between two rules across the table or bold over
    plain rows, is a row of its own, its name in the first cell), rows in PDFium's order
@@ -75,6 +76,7 @@ from skills.formats.pdf_lines import Line, Page
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s", re.I)
+_TABLE_CAPTION = re.compile(r"^(?:Table|Tab\.)\s*[\dIVX][\d.]*[.:]?\s", re.I)
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?$")  # 3.2, 5.22.1
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)$")  # 4, 3.2, A.1
 _NUMBERED_TITLE = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+[A-Z]")
@@ -291,6 +293,7 @@ def _run_tables(
         found.append(going_on[0])
         visual = going_on[1]
     parts = [p for p in _split(visual, _isolated(visual) + _headings(visual)) if p]
+    captioned = {id(visual[k + 1][0]) for k in _table_captions(visual)}
     while parts:
         part = parts.pop(0)
         columns = _columns([vl for vl in part if len(vl) >= 2])
@@ -310,7 +313,8 @@ def _run_tables(
             if labels:  # a label between two tables (``Tables:``, ``Rows:``)
                 parts[:0] = [p for p in _split(trimmed, lone) if p]
             continue  # else a row of one cell: a label that wraps, a ruled row: unsure
-        rows = _table(trimmed, columns, None, least, grouped=bool(lone))
+        fewest = min(least, 2) if id(trimmed[0][0]) in captioned else least
+        rows = _table(trimmed, columns, None, fewest, grouped=bool(lone))
         if rows is not None and _block(trimmed, kept):
             found.append(_span(trimmed, rows))
     return found
@@ -530,6 +534,16 @@ def _close(above: list[_Piece], below: list[_Piece]) -> bool:
     hidden = max(p.text.count("\ufffe") for p in above)
     gap = below[0].base - above[0].base - hidden * _PITCH * above[0].size
     return gap <= 1.5 * _PITCH * max(above[0].size, below[0].size)
+
+
+def _table_captions(visual: list[list[_Piece]]) -> list[int]:
+    """Lines that name the table right under them (``Table 5.3 The *.pc file path options``):
+    a header and one row under such a caption are a table, too short as they are to tell."""
+    return [
+        k
+        for k, vl in enumerate(visual[:-1])
+        if len(vl) == 1 and _TABLE_CAPTION.match(vl[0].text) and _close(vl, visual[k + 1])
+    ]
 
 
 def _isolated(part: list[list[_Piece]]) -> list[int]:

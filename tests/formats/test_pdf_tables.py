@@ -576,3 +576,27 @@ def test_a_bold_groups_name_over_plain_rows_keeps_the_table_whole() -> None:
         "| Time functions |  |  |",
     ]
     assert rows_of(text)[-1] == "| eye() | Do eye | eye.c |"
+
+
+def test_a_header_and_one_row_under_a_table_caption_are_a_table() -> None:
+    # debmake's Table 5.3: its caption, its header and a single row
+    lines: list[Spec] = [("Table 5.3 The file path options", *BODY)]
+    lines += [
+        ("Classic\ti386 path\tamd64 path", *BODY),
+        ("/usr/lib/\t/usr/lib/i386/\t/usr/lib/amd64/", *BODY),
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == [
+        "| Classic | i386 path | amd64 path |",
+        "| --- | --- | --- |",
+        "| /usr/lib/ | /usr/lib/i386/ | /usr/lib/amd64/ |",
+    ]
+
+
+def test_a_header_and_one_row_without_a_caption_stay_lines() -> None:
+    lines: list[Spec] = [
+        ("Classic\ti386 path\tamd64 path", *BODY),
+        ("/usr/lib/\t/usr/lib/i386/\t/usr/lib/amd64/", *BODY),
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == []
