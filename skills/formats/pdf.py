@@ -65,7 +65,7 @@ from skills.formats.pdf_headings import (
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page, trusted_weights
-from skills.formats.pdf_tables import Carried, last_header, tables
+from skills.formats.pdf_tables import page_tables
 from skills.formats.pdf_tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
@@ -147,12 +147,10 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     skip = furniture(pages)
     title, headings = _structure(pdf, pages, skip, limits)
     words = _hyphenated(pages)
-    parts: list[str] = []
-    carried: Carried | None = None  # the table that ended the page before
-    for page in pages:
-        grids = {} if page.garbage else tables(page, skip, carried)
-        parts.append("" if page.garbage else _page_markdown(page, headings, skip, words, grids))
-        carried = last_header(page, skip, grids)
+    parts = [
+        "" if page.garbage else _page_markdown(page, headings, skip, words, grids)
+        for page, grids in zip(pages, page_tables(pages, skip), strict=True)
+    ]
     markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
 

@@ -12,8 +12,9 @@ rebuilt from their geometry, in four steps:
    itself) are put on visual lines by their baselines; the visual lines with two pieces or more
    give the columns (the x-ranges more than a tenth of them cover: a name that runs into the
    next column joins nothing). A line that straddles two columns (a note, a paragraph of
-   prose), stands alone or reads as a caption (``Table 3: ...``) is no part of a table: it cuts
-   the run, and each part is looked at again.
+   prose), stands alone, reads as a caption (``Table 3: ...``) or as a section's heading (a
+   number and a title, bold or larger than the run's type: ``4 | Results`` under a table) is no
+   part of a table: it cuts the run, and each part is looked at again.
 3. **Rows**: in a ruled table (the page's thin wide paths: two rules or more across most of
    it, as many as three in five first-column lines) the lines between two rules are a row.
    Else a visual line with a piece in the first column opens a row; the lines under it with
@@ -24,13 +25,19 @@ rebuilt from their geometry, in four steps:
    bottom-aligned over three lines, or centred half a line higher) belong to the header; a full
    line above, over an empty corner, is a header row of its own.
 4. **Checks**, to keep lines as lines when unsure (a table made wrong cuts its rows from their
-   header, which is worse than none): three rows or more, the first (the header) without
+   header, which is worse than none): three rows or more (two under a ``Table N`` caption),
+   the first (the header) without
    figures or numbered items, every row with two cells or more (a bold or colon label between
-   two tables cuts them), rows in PDFium's order (boxes of a flowchart, written one after the
-   other, are not), not a list whose bullets stand apart, not labels with colons and their
-   values, not a header naming one thing twice, not a form (small labels over larger values),
-   not a numbered listing or code (the last column monospaced, lines ending ``;`` ``{`` ``}``),
-   not prose set in two columns (every column's pieces five words long or more).
+   two tables cuts them; a group's name, set between two rules across the table or bold over
+   plain rows, is a row of its own, its name in the first cell), rows in PDFium's order
+   (boxes of a flowchart, written one after the other, are not), not a list whose bullets
+   stand apart, not labels with colons and their values, not a header naming one thing twice,
+   not a form (small labels over larger values), not a numbered listing or code (the last
+   column monospaced, lines ending ``;`` ``{`` ``}``; but columns typed under a header of
+   words, three or more and no comment in them, are a table: a register table in Courier),
+   not prose set in two columns (every column's pieces five words long or more). A first row
+   with a sentence in it (five words or more and a full stop) is no header but a list's first
+   item: the table is written under an empty header.
 
 A cell's lines are joined with a space, a word hyphenated at the line end is joined whole
 (``pdf.clean`` decides, as for any line), and dot leaders (``Total . . . . . 10,690,561``)
@@ -40,7 +47,11 @@ A table that ends a page (nothing but furniture after it) and whose rows go on a
 the next page in the same columns is written on that page under the same header (each page's
 part stays its own pipe table: a page break marker cannot stand inside one): the first rows
 of the next page must fit the columns of the table before (as many, at the same places), and
-may be words (``es | Spanish``) or figures; a part that repeats the header keeps its own.
+may be words (``es | Spanish``) or figures; a part that repeats the header keeps its own. A
+row the page break cut in two (its end opens the next page, first cell empty, in columns whose
+cells wrap) is written whole on the page it starts on, and a table too short to write alone
+(its header and one row) is written when the next page goes on in its columns
+(``page_tables``).
 
 >>> from skills.formats.pdf_lines import Line, Page
 >>> def row(i, *cells):
@@ -57,7 +68,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from skills.formats.pdf_headings import Key
 from skills.formats.pdf_lines import Line, Page
@@ -65,7 +76,12 @@ from skills.formats.pdf_lines import Line, Page
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Tab\.|Listing)\s*[\dIVX]+[.:]?\s", re.I)
+_TABLE_CAPTION = re.compile(r"^(?:Table|Tab\.)\s*[\dIVX][\d.]*[.:]?\s", re.I)
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?$")  # 3.2, 5.22.1
+_NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)$")  # 4, 3.2, A.1
+_NUMBERED_TITLE = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?)\s+[A-Z]")
+_HEADER_WORDS = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)?")  # ``name``, ``Long option``
+_COMMENTS = (";", "#", "//", "/*", "--", "!")
 _ITEM = re.compile(r"^(?:\d+\s*[-–.)]|[-–•*]\s)")  # ``1 - NONE``, ``2.``, ``- TOP``
 _LEADERS = re.compile(r"(?:\s*\.){3,}\s*$|(?:\s*\.\s+){3,}(?=\s*\S)")
 _MIN_ROWS = 3
@@ -91,6 +107,11 @@ class Carried:
     columns: list[Column]
     figures: list[bool | None]  # by column: every cell a figure, none, or some
     bold: bool  # the rows under the header were bold
+    wraps: list[bool] = field(default_factory=list)  # by column: a cell over two lines or more
+    start: int = 0  # the table's first line on its page
+    end: int = 0  # the line after it
+    rows: Table = field(default_factory=list)  # its rows, header first
+    written: bool = True  # False: too short to write alone (its header and one row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +164,81 @@ def last_header(page: Page, skip: set[Key], found: dict[int, tuple[int, Table]])
     kept_set = set(kept)
     lines = [i for i in range(start, end) if i in kept_set]
     pieces = [p for i in lines for p in _pieces(page.lines[i], i)]
-    columns = _columns([vl for vl in _visual_lines(pieces) if len(vl) >= 2])
+    visual = _ruled(_visual_lines(pieces), page.rules)
+    columns = _columns([vl for vl in visual if len(vl) >= 2])
     if len(columns) != len(rows[0]):
         return None
     figures = [_figures([row[n] for row in rows[1:]]) for n in range(len(columns))]
     bold = sum(page.lines[i].bold for i in lines[1:]) * 2 > len(lines[1:])
-    return Carried(rows[0], columns, figures, bold)
+    wraps = _wrapping(visual, columns, rows[0])
+    written = start in found
+    return Carried(rows[0], columns, figures, bold, wraps, start, end, rows, written)
+
+
+def _wrapping(
+    visual: list[list[_Piece]], columns: list[Column], header: list[str], continued: bool = False
+) -> list[bool]:
+    """By column: whether a row's cell there (the header's aside) is set over two lines or more."""
+    wraps = [False] * len(columns)
+    for group in _row_groups(visual, columns, continued):
+        if _cells(group, columns) == header:
+            continue
+        for n in range(len(columns)):
+            wraps[n] |= sum(any(_column(p, columns) == n for p in vl) for vl in group) >= 2
+    return wraps
+
+
+def page_tables(pages: list[Page], skip: set[Key]) -> list[dict[int, tuple[int, Table]]]:
+    """The tables of every page (see ``tables``), the pages in turn: a table that ends a page
+    goes on at the top of the next under its header, and a row the page break cut in two is
+    written whole on the page it starts on (see ``_mend``)."""
+    found: list[dict[int, tuple[int, Table]]] = []
+    carried: Carried | None = None
+    for page in pages:
+        grids = {} if page.garbage else tables(page, skip, carried)
+        if carried is not None and found:
+            _mend(found[-1], grids, page, skip, carried)
+        found.append(grids)
+        carried = None if page.garbage else last_header(page, skip, grids)
+    return found
+
+
+def _mend(
+    before: dict[int, tuple[int, Table]],
+    grids: dict[int, tuple[int, Table]],
+    page: Page,
+    skip: set[Key],
+    carried: Carried,
+) -> None:
+    """Join the end of a row the page break cut (the first row going on under the carried
+    header, its first cell empty) to the last row of the table before, and write that table
+    when it was too short to be written alone: the next page bears it out. The end is a cut
+    row's only where each of its cells goes on a cell of the last row in a column whose cells
+    wrap (a row of a group, its first cell left empty on purpose, fills columns of one line)."""
+    first = next((i for i in range(len(page.lines)) if (page.index, i) not in skip), -1)
+    going = grids.get(first)
+    if going is None or not carried.rows or not _same_row(going[1][0], carried.header):
+        return
+    end, rows = going
+    at = 2 if len(rows) > 2 and _same_row(rows[1], carried.header) else 1  # a repeated header
+    if at + 1 >= len(rows):
+        return  # nothing but the cut row's end: left where it is
+    tail, last = rows[at], carried.rows[-1]
+    filled = [n for n, text in enumerate(tail) if text]
+    if tail[0] or not filled or not all(last[n] for n in filled):
+        return
+    lines = [i for i in range(first, end) if (page.index, i) not in skip]
+    pieces = [p for i in lines for p in _pieces(page.lines[i], i)]
+    here = _wrapping(_ruled(_visual_lines(pieces), page.rules), carried.columns, [], True)
+    if not all(carried.wraps[n] or here[n] for n in filled):
+        return
+    joined = [_joined([a, b]) if b else a for a, b in zip(last, tail, strict=True)]
+    before[carried.start] = (carried.end, [*carried.rows[:-1], joined])
+    grids[first] = (end, rows[:at] + rows[at + 1 :])
+
+
+def _same_row(a: list[str], b: list[str]) -> bool:
+    return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
 
 
 def _figures(cells: list[str]) -> bool | None:
@@ -202,23 +292,29 @@ def _run_tables(
     if going_on is not None:
         found.append(going_on[0])
         visual = going_on[1]
-    parts = [p for p in _split(visual, _isolated(visual)) if p]
+    parts = [p for p in _split(visual, _isolated(visual) + _headings(visual)) if p]
+    captioned = {id(visual[k + 1][0]) for k in _table_captions(visual)}
     while parts:
         part = parts.pop(0)
         columns = _columns([vl for vl in part if len(vl) >= 2])
         if len(columns) < 2:
             continue
-        straddling = [k for k, vl in enumerate(part) if not _placed(vl, columns)]
+        straddling = [
+            k
+            for k, vl in enumerate(part)
+            if not _placed(vl, columns) and not _runs_over(part, k, columns)
+        ]
         if straddling:
             parts[:0] = [p for p in _split(part, straddling) if p]
             continue
         trimmed = _trimmed(part, columns)
-        lone, labels = _lone(trimmed, columns)
-        if lone:
+        lone, labels, grouping = _lone(trimmed, columns)
+        if lone and not grouping:
             if labels:  # a label between two tables (``Tables:``, ``Rows:``)
                 parts[:0] = [p for p in _split(trimmed, lone) if p]
             continue  # else a row of one cell: a label that wraps, a ruled row: unsure
-        rows = _table(trimmed, columns, None, least)
+        fewest = min(least, 2) if id(trimmed[0][0]) in captioned else least
+        rows = _table(trimmed, columns, None, fewest, grouped=bool(lone))
         if rows is not None and _block(trimmed, kept):
             found.append(_span(trimmed, rows))
     return found
@@ -230,6 +326,8 @@ def _going_on_part(
     """The rows at the top of the part that go on in the columns of the table before, as that
     table (first line, the line after it, rows), and the rest of the part; or None."""
     fitting = [all(_fits(p, carried.columns) for p in vl) for vl in part]  # each in its column
+    for k in _headings(part):
+        fitting[k] = False  # a section's heading ends the table
     end = fitting.index(False) if False in fitting else len(part)
     head = part[:end]
     own = _columns([vl for vl in head if len(vl) >= 2])
@@ -373,6 +471,26 @@ def _placed(vl: list[_Piece], columns: list[Column]) -> bool:
     return all(_overlap(p, columns[_column(p, columns)]) > 0 for p in vl)
 
 
+def _runs_over(part: list[list[_Piece]], k: int, columns: list[Column]) -> bool:
+    """A first cell too long for its column, alone on its line (the producer moved the row's
+    other cells to the next line: ``{K/S/U}{I/D}{PAR/PDR}{0..7}`` over ``16 | memory ...``):
+    it starts in the first column and ends before the last, a row's line is right above it
+    and right under it stand the row's other cells, with nothing in the first column."""
+    vl = part[k]
+    if len(vl) != 1 or not 0 < k < len(part) - 1 or len(columns) < 3:
+        return False
+    piece, below = vl[0], part[k + 1]
+    first, last = columns[0], columns[-1]
+    return (
+        first[0] - piece.size <= piece.left <= first[1]
+        and piece.right < last[0]
+        and _close(vl, below)
+        and _close(part[k - 1], vl)
+        and len(part[k - 1]) >= 2
+        and all(_column(p, columns) > 0 and _placed([p], columns) for p in below)
+    )
+
+
 def _column(piece: _Piece, columns: list[Column]) -> int:
     """The column the piece overlaps most."""
     return max(range(len(columns)), key=lambda n: _overlap(piece, columns[n]))
@@ -418,6 +536,16 @@ def _close(above: list[_Piece], below: list[_Piece]) -> bool:
     return gap <= 1.5 * _PITCH * max(above[0].size, below[0].size)
 
 
+def _table_captions(visual: list[list[_Piece]]) -> list[int]:
+    """Lines that name the table right under them (``Table 5.3 The *.pc file path options``):
+    a header and one row under such a caption are a table, too short as they are to tell."""
+    return [
+        k
+        for k, vl in enumerate(visual[:-1])
+        if len(vl) == 1 and _TABLE_CAPTION.match(vl[0].text) and _close(vl, visual[k + 1])
+    ]
+
+
 def _isolated(part: list[list[_Piece]]) -> list[int]:
     """Lines alone on their visual line, with room above and below them (a title), or that
     read as a caption (``Table 3: ...``): no part of a table's rows."""
@@ -435,19 +563,59 @@ def _isolated(part: list[list[_Piece]]) -> list[int]:
     ]
 
 
-def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool]:
-    """The visual lines of the rows that fill one cell only, and whether they all read as
-    labels (bold, or ending with a colon): a table, if any, is above or below them."""
+def _headings(part: list[list[_Piece]]) -> list[int]:
+    """Visual lines set as a section's heading, which no table runs past: a section number and
+    its title (``4 | Results``, ``3.2 MPLINK compatibility mode``) bold or larger than the
+    part's own type, or a line of one piece larger by a point and a half. The part's type is
+    its pieces' middle size and mostly bold or not; a table's bold header row is no heading (no
+    number opens it)."""
+    pieces = [p for vl in part for p in vl]
+    if len(part) < 2:
+        return []
+    body = statistics.median(p.size for p in pieces)
+    bold = 2 * sum(p.bold for p in pieces) > len(pieces)
     found: list[int] = []
-    labels = True
+    for k, vl in enumerate(part):
+        if len({p.line for p in vl}) != 1 or len(vl) > 2:
+            continue  # (one line of the page: a heading is written as one)
+        larger = all(p.size >= body + 1 for p in vl)
+        if not (larger or (not bold and all(p.bold for p in vl))):
+            continue
+        first = vl[0].text
+        numbered = (
+            bool(_NUMBERING.match(first)) and vl[-1].text[:1].isalpha()
+            if len(vl) == 2
+            else bool(_NUMBERED_TITLE.match(first))
+        )
+        if numbered or (len(vl) == 1 and all(p.size >= body + 1.5 for p in vl)):
+            found.append(k)
+    return found
+
+
+def _lone(part: list[list[_Piece]], columns: list[Column]) -> tuple[list[int], bool, bool]:
+    """The visual lines of the rows that fill one cell only; whether they all read as labels
+    (bold, or ending with a colon): a table, if any, is above or below them; and whether they
+    all name a group of the table's rows instead (one line, under the header and over rows:
+    set between two rules across the table, or bold without a colon over plain rows)."""
+    found: list[int] = []
+    labels = grouping = True
     at = 0
-    for group in _row_groups(part, columns):
+    groups = _row_groups(part, columns)
+    for n, group in enumerate(groups):
         if _filled(_cells(group, columns)) < 2:
             found.extend(range(at, at + len(group)))
             pieces = [p for vl in group for p in vl]
-            labels = labels and (all(p.bold for p in pieces) or pieces[-1].text.endswith(":"))
+            colon = pieces[-1].text.endswith(":")
+            labels = labels and (all(p.bold for p in pieces) or colon)
+            named = len(pieces) == 1 and 0 < n < len(groups) - 1 and not colon
+            plain_after = not all(p.bold for vl in groups[n + 1] for p in vl) if named else False
+            grouping = (
+                grouping
+                and named
+                and (_between_rules(part, at, columns) or (pieces[0].bold and plain_after))
+            )
         at += len(group)
-    return found, labels
+    return found, labels, grouping
 
 
 def _split(part: list[list[_Piece]], cuts: list[int]) -> list[list[list[_Piece]]]:
@@ -465,9 +633,14 @@ def _first_line(part: list[list[_Piece]]) -> int:
 
 
 def _table(
-    part: list[list[_Piece]], columns: list[Column], carried: Carried | None, least: int
+    part: list[list[_Piece]],
+    columns: list[Column],
+    carried: Carried | None,
+    least: int,
+    grouped: bool = False,
 ) -> Table | None:
-    """The visual lines as rows of one table under ``columns``, or None when unsure."""
+    """The visual lines as rows of one table under ``columns``, or None when unsure. With
+    ``grouped``, a row of one cell names a group of rows: its text goes in the first cell."""
     if _code(part, columns):
         return None
     groups = _row_groups(part, columns, carried is not None)
@@ -476,9 +649,13 @@ def _table(
     rows = [_cells(group, columns) for group in groups]
     if carried is not None:
         return _going_on(rows, part, carried)
-    if len(rows) < least or any(_filled(row) < 2 for row in rows):
+    if grouped:
+        rows = [row if _filled(row) > 1 else _named(row) for row in rows]
+    if len(rows) < least or any(_filled(row) < 2 for row in rows if not grouped or not row[0]):
         return None
-    if any(_NUMBER.match(cell) for cell in rows[0] if cell):
+    if _filled(rows[0]) < 2:
+        return None
+    if _figured(rows[0]):
         return None  # a first row of figures is no header: the table's start is not here
     if 2 * sum(bool(_ITEM.match(cell)) for cell in rows[0]) > _filled(rows[0]):
         return None  # numbered or dashed items side by side: a form's choices, no header
@@ -495,6 +672,8 @@ def _table(
         return None
     if _prose(part, columns):
         return None
+    if any(_sentence(cell) for cell in rows[0]):
+        return [[""] * len(columns), *rows]  # a list without a header: its first row is prose
     return rows
 
 
@@ -561,7 +740,8 @@ def _row_groups(
     starts = [k for k in range(first + 1, len(part)) if keyed[k]]  # rows after the first
     spaced = sum(roomy[k] for k in starts)
     wrapped = all(roomy[k] or keyed[k - 1] for k in starts)  # tight only under a first cell
-    by_gaps = spaced >= 2 and 4 * spaced >= len(starts) and wrapped  # rows stand apart
+    cells_wrap = not all(keyed[first:])  # (every line a full row: groups of rows set apart)
+    by_gaps = spaced >= 2 and 4 * spaced >= len(starts) and wrapped and cells_wrap
     below = bool(first) and gaps[first] >= _LINE_BELOW * pitch  # not a header's centred cell
     if below and any(len(vl) >= 2 for vl in part[:first]):
         first -= 1  # a header row of its own, its first cell empty (a crosstab's corner)
@@ -574,8 +754,8 @@ def _row_groups(
     for k in range(first + 1, len(part)):
         if keyed[k]:
             opens = not (by_gaps and not roomy[k] and keyed[k - 1])  # a wrapped first cell
-        else:
-            opens = len(groups) == 1 and roomy[k]  # a header takes no line after room
+        else:  # a header takes no line after room
+            opens = (len(groups) == 1 and roomy[k]) or _between_rules(part, k, columns)
         if opens:
             groups.append([part[k]])
         else:
@@ -590,16 +770,7 @@ def _rows_by_rules(
     row's line, each over most of its width, and as many as three in five of the first-column
     lines under it); None for a table not ruled so (a header's rule only, LaTeX's booktabs,
     rules between groups of rows)."""
-    width = columns[-1][1] - columns[0][0]
-
-    def across(vl: list[_Piece]) -> bool:
-        span = vl[0].ruled
-        return (
-            span is not None
-            and min(span[1], columns[-1][1]) - max(span[0], columns[0][0]) >= _ACROSS * width
-        )
-
-    cuts = [k for k in range(first + 1, len(part)) if across(part[k])]
+    cuts = [k for k in range(first + 1, len(part)) if _across(part[k], columns)]
     keyed = [
         k for k in range(first + 1, len(part)) if any(_column(p, columns) == 0 for p in part[k])
     ]
@@ -611,6 +782,26 @@ def _rows_by_rules(
             groups.append([])
         groups[-1].append(vl)
     return groups
+
+
+def _across(vl: list[_Piece], columns: list[Column]) -> bool:
+    """A rule is drawn right above the visual line over most of the table's width."""
+    span, width = vl[0].ruled, columns[-1][1] - columns[0][0]
+    return (
+        span is not None
+        and min(span[1], columns[-1][1]) - max(span[0], columns[0][0]) >= _ACROSS * width
+    )
+
+
+def _between_rules(part: list[list[_Piece]], k: int, columns: list[Column]) -> bool:
+    """A line alone between two rules across the table: a row of its own (a group's name,
+    ``Node Attributes``, centred over the columns), not a cell's next line."""
+    return (
+        len(part[k]) == 1
+        and k + 1 < len(part)
+        and _across(part[k], columns)
+        and _across(part[k + 1], columns)
+    )
 
 
 def _gaps(part: list[list[_Piece]]) -> tuple[list[float], float]:
@@ -648,6 +839,24 @@ def _joined(texts: list[str]) -> str:
     return out
 
 
+def _named(row: list[str]) -> list[str]:
+    """A group's name, alone in its row, moved to the row's first cell."""
+    return [" ".join(cell for cell in row if cell), *([""] * (len(row) - 1))]
+
+
+def _figured(row: list[str]) -> bool:
+    """A row that reads as data, not as a header: a figure in its first cell or in a third of
+    its cells or more. A spreadsheet printed with the list going on beside its header's names
+    (``商品编码 | 数量 | ... | 334010052 | 2.18 | 华联绿豆``) still has its header."""
+    figures = sum(bool(_NUMBER.match(cell)) for cell in row if cell)
+    return bool(_NUMBER.match(row[0])) or 3 * figures >= _filled(row)
+
+
+def _sentence(cell: str) -> bool:
+    """Five words or more ending in a full stop: a sentence, which no header's cell is."""
+    return len(cell.split()) >= _PROSE_WORDS and cell.endswith(".") and not cell.endswith("..")
+
+
 def _symbol(cell: str) -> bool:
     """One character that is no letter or digit: a bullet of a symbol font (Wingdings' ``!``)."""
     return len(cell) == 1 and not cell.isalnum()
@@ -677,16 +886,29 @@ def _listing(rows: Table) -> bool:
 def _code(part: list[list[_Piece]], columns: list[Column]) -> bool:
     """Code or a terminal's output, its comments aligned: the last column's lines in a
     monospaced font (or, where no line starts in it, most lines), or most lines ending as
-    statements do (``;``, ``{``, ``}``: a numbered listing in a proportional font)."""
+    statements do (``;``, ``{``, ``}``: a numbered listing in a proportional font). Columns
+    typed under a header of words are a table all the same (``_typed_table``)."""
     ends = [vl[-1].text.rstrip().endswith((";", "{", "}")) for vl in part]
     if 2 * sum(ends) > len(ends):
         return True
     last = len(columns) - 1
     known = [p.mono for vl in part for p in vl if p.first and _column(p, columns) == last]
-    if known:
-        return 2 * sum(known) > len(known)
-    lines = {p.line: p.mono for vl in part for p in vl}
-    return 2 * sum(lines.values()) > len(lines)
+    if not known:
+        known = list({p.line: p.mono for vl in part for p in vl}.values())
+    return 2 * sum(known) > len(known) and not _typed_table(part, columns)
+
+
+def _typed_table(part: list[list[_Piece]], columns: list[Column]) -> bool:
+    """A table typed in a monospaced font (a manual's register table in Courier, set with
+    tabs: ``name | size | comments`` over ``PC | 16 | program counter``), not code: three
+    columns or more, the first line a word or two over each of them, and no comment in any
+    cell (``;``, ``#``, ``//``: code's comments aligned in a column)."""
+    head = part[0]
+    if len(columns) < 3 or len({_column(p, columns) for p in head}) != len(columns):
+        return False
+    if not all(_HEADER_WORDS.fullmatch(p.text) for p in head):
+        return False
+    return not any(p.text.startswith(_COMMENTS) for vl in part for p in vl)
 
 
 def _prose(part: list[list[_Piece]], columns: list[Column]) -> bool:

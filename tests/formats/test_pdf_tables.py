@@ -15,7 +15,7 @@ import re
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 from pdf_maker import MARGIN, Spec, make_pdf
-from test_pdf_structure import BODY, converted
+from test_pdf_structure import BODY, BOLD, converted
 
 from skills.formats.read import read_file
 
@@ -176,13 +176,50 @@ def test_a_table_cut_right_after_its_first_row_gives_the_next_page_its_header() 
         ("E3\tstore\tRotate the secret", *BODY, 127.0),
     ]
     text, _, _ = converted([page_one, [*rest, *paragraph()]])
-    after = text.split("<!-- PageBreak -->")[1]
+    before, after = text.split("<!-- PageBreak -->")
     assert rows_of(after)[:3] == [
         "| Code | Team | First action |",
         "| --- | --- | --- |",
-        "|  |  | and watch the |",
+        "| E2 | queue | Drain the node then replace it. |",
     ]
-    assert "| E2 | queue | Drain the node then replace it. |" in after
+    # the next page bears the short table out: written, its row cut by the break made whole
+    assert rows_of(before) == [
+        "| Code | Team | First action |",
+        "| --- | --- | --- |",
+        "| E1 | api | Restart the pool and watch the |",
+    ]
+
+
+def test_a_row_cut_by_a_page_break_is_joined_to_the_last_row_before_it() -> None:
+    # the runbook's error codes: "Drain the node, then" ends page 8, "replace it; ..." opens 9
+    page_one = [*paragraph(), *wrapped_table(640.0)[:-1]]  # E3's last line goes over
+    rest: list[Spec] = [
+        ("the slot.", *BODY, 72.0, COLUMN_2),
+        ("E4\tqueue\tDrain the node", *BODY, 92.0),
+        ("then replace it.", *BODY, 107.0, COLUMN_2),
+        ("E5\tstore\tRestart the pool", *BODY, 127.0),
+    ]
+    text, _, _ = converted([page_one, [*rest, *paragraph()]])
+    before, after = text.split("<!-- PageBreak -->")
+    assert rows_of(before)[-1] == "| E3 | store | Rotate the secret and redeploy the slot. |"
+    assert rows_of(after)[:3] == [
+        "| Code | Team | First action |",
+        "| --- | --- | --- |",
+        "| E4 | queue | Drain the node then replace it. |",
+    ]
+    assert "the slot." not in after
+
+
+def test_a_row_whose_first_cell_is_left_empty_at_a_page_top_stays_a_row() -> None:
+    # rows of one group, the group's name only in its first row: no cell of theirs wraps
+    header: Spec = ("Group\tItem\tColour", *BODY)
+    first = [("Fruit\tapple\tred", *BODY), *[(f"Nut{n}\tcashew\tbrown", *BODY) for n in range(3)]]
+    rest: list[Spec] = [("pear\tgreen", *BODY, 72.0, MARGIN + 150), ("Leaf\tkale\tgreen", *BODY)]
+    rest += [(f"Root{n}\tbeet\tred", *BODY) for n in range(2)]
+    text, _, _ = converted([[*paragraph(), header, *first], [*rest, *paragraph()]])
+    before, after = text.split("<!-- PageBreak -->")
+    assert "| Nut2 | cashew | brown |" in rows_of(before)
+    assert "|  | pear | green |" in rows_of(after)
 
 
 def test_two_columns_of_prose_are_no_table() -> None:
@@ -398,3 +435,168 @@ def test_rules_between_groups_of_rows_do_not_join_the_rows() -> None:
     rules += [(241.0, MARGIN - 4, 400.0), (269.0, MARGIN - 4, 400.0), (297.0, MARGIN - 4, 400.0)]
     text = read_file(ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules), "r.pdf").text
     assert "| Prot1 | DNA1 | fasta1 |" in text
+
+
+def test_a_numbered_heading_right_under_a_table_is_no_row_of_it() -> None:
+    # gputils: "3.2 MPLINK compatibility mode" under the options table, its title over a column
+    lines: list[Spec] = [("Code\tTeam\tLead", *BODY, 200.0)]
+    lines += [(f"E{n}\tapi\tAnn", *BODY, 215.0 + 15 * n) for n in range(3)]
+    lines += [("4", BOLD, 12.0, 262.0), ("Results and notes", BOLD, 12.0, 262.0, MARGIN + 150)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[-1] == "| E2 | api | Ann |"
+    assert "4 Results and notes" in text
+
+
+def test_numbered_rows_in_the_tables_own_bold_type_stay_rows() -> None:
+    lines: list[Spec] = [("No\tFruit", BOLD, 10.0)]
+    lines += [(f"{n}\tApple{n}", BOLD, 10.0) for n in range(1, 5)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[-1] == "| 4 | Apple4 |"
+
+
+def test_a_list_whose_first_row_is_prose_has_no_header_row() -> None:
+    # simh: "SET CPU MMU | Enables the Memory Management Unit (MMU) and clock ..." opens a list
+    lines: list[Spec] = [
+        (f"SET CPU {name}\t{text}", *BODY)
+        for name, text in (
+            ("MMU", "Enables the memory unit and the clock."),
+            ("QUIET", "Suppresses all warning messages."),
+            ("HALT", "Stops at a halt."),
+        )
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "|  |  |",
+        "| --- | --- |",
+        "| SET CPU MMU | Enables the memory unit and the clock. |",
+    ]
+
+
+MONO = ("Courier", 9.0)
+
+
+def registers(names: list[str]) -> list[Spec]:
+    lines: list[Spec] = [("name\tsize\tcomments", *MONO)]
+    lines += [(f"{name}\t16\t{name.lower()} register", *MONO) for name in names]
+    return lines
+
+
+def test_a_table_typed_in_courier_under_a_header_of_words_is_a_table() -> None:
+    # simh's register tables: Word, Courier set with tabs (code is monospaced too)
+    text, _, _ = converted([[*paragraph(), *registers(["PC", "SP", "PSW", "KSP"]), *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "| name | size | comments |",
+        "| --- | --- | --- |",
+        "| PC | 16 | pc register |",
+    ]
+
+
+def test_code_in_courier_with_its_comments_aligned_is_no_table() -> None:
+    lines: list[Spec] = [("label\topcode\tcomment", *MONO)]
+    lines += [(f"loop{n}\tdecfsz\t; count down {n}", *MONO) for n in range(4)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == []
+
+
+def test_a_first_cell_running_into_the_next_column_keeps_its_row() -> None:
+    # pdp11: "{K/S/U}{I/D}{PAR/PDR}{0..7}" alone on its line, "16 | memory ..." under it
+    lines = [(*spec, 200.0 + 13.5 * n) for n, spec in enumerate(registers(["PC", "SP", "PSW"]))]
+    lines += [
+        ("{K/S/U}{I/D}{PAR/PDR}{0..7}x", *MONO, 254.0),
+        ("16\tmemory registers", *MONO, 267.5, MARGIN + 150),
+    ]
+    lines += [(*spec, 281.0 + 13.5 * n) for n, spec in enumerate(registers(["USP", "WRU"])[1:])]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert "| {K/S/U}{I/D}{PAR/PDR}{0..7}x | 16 | memory registers |" in rows_of(text)
+    assert rows_of(text)[-1] == "| WRU | 16 | wru register |"
+
+
+def test_a_header_going_on_with_a_row_of_the_list_beside_it_is_still_a_header() -> None:
+    # PDFMaker for Excel: 商品编码 | 数量 | 商品名称 | 商品基本条码 | 334010052 | 2.18 | 华联绿豆
+    lines: list[Spec] = [("Code\tName\tKey\t2.18", *BODY)]
+    lines += [(f"30200000{n}\tbean{n}\tk{n}\t1.{n}", *BODY) for n in range(3)]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[0] == "| Code | Name | Key | 2.18 |"
+
+
+def test_groups_of_full_rows_set_apart_are_rows_not_wrapped_cells() -> None:
+    # hp2100's BACI registers: rows in groups with room between them, every line a full row
+    lines: list[Spec] = [("name\tsize\tcomments", *BODY, 200.0)]
+    at = 222.0
+    for group in (("IBUF", "OBUF", "STATUS"), ("EDSIW", "DSRW"), ("FIFOPUT", "FIFOGET", "BRK")):
+        for name in group:
+            lines.append((f"{name}\t16\t{name.lower()} word", *BODY, at))
+            at += PITCH
+        at += 10.0
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert "| OBUF | 16 | obuf word |" in rows_of(text)
+    assert len(rows_of(text)) == 10
+
+
+def test_a_groups_name_between_two_rules_is_a_row_of_its_own() -> None:
+    # neatoguide's Table 1: "Edge Attributes" centred between rules, not the last cell's next line
+    lines: list[Spec] = [("Name\tDefault\tValues", *BODY, 200.0)]
+    rules = [(199.0, MARGIN - 4, 520.0), (213.0, MARGIN - 4, 520.0)]
+    at = 214.0
+    for group, names in (
+        ("Node Attributes", ["shape", "label", "color", "pos"]),
+        ("Edge Attributes", ["weight", "dir", "len", "id"]),
+    ):
+        lines.append((group, *BODY, at, MARGIN + 330))
+        rules.append((at + 13.0, MARGIN - 4, 520.0))
+        at += 14.0
+        for name in names:
+            lines.append((f"{name}\t{name}0\tthe {name} of it", *BODY, at))
+            at += 14.0
+        rules.append((at - 1, MARGIN - 4, 520.0))
+    data = ruled(make_pdf([[*paragraph(), *lines, *paragraph()]]), rules)
+    rows = rows_of(read_file(data, "ruled.pdf").text)
+    assert rows[:3] == [
+        "| Name | Default | Values |",
+        "| --- | --- | --- |",
+        "| Node Attributes |  |  |",
+    ]
+    assert "| label | label0 | the label of it |" in rows
+    assert "| Edge Attributes |  |  |" in rows
+
+
+def test_a_bold_groups_name_over_plain_rows_keeps_the_table_whole() -> None:
+    # RTKLIB's API list: "Matrix and vector functions" in bold between groups of functions
+    lines: list[Spec] = [("Function\tDescription\tSource", *BODY)]
+    for group, names in (
+        ("Time functions", ["epoch", "gpst"]),
+        ("Matrix functions", ["mat", "eye"]),
+    ):
+        lines.append((group, BOLD, 10.0))
+        lines += [(f"{name}()\tDo {name}\t{name}.c", *BODY) for name in names]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text)[:3] == [
+        "| Function | Description | Source |",
+        "| --- | --- | --- |",
+        "| Time functions |  |  |",
+    ]
+    assert rows_of(text)[-1] == "| eye() | Do eye | eye.c |"
+
+
+def test_a_header_and_one_row_under_a_table_caption_are_a_table() -> None:
+    # debmake's Table 5.3: its caption, its header and a single row
+    lines: list[Spec] = [("Table 5.3 The file path options", *BODY)]
+    lines += [
+        ("Classic\ti386 path\tamd64 path", *BODY),
+        ("/usr/lib/\t/usr/lib/i386/\t/usr/lib/amd64/", *BODY),
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == [
+        "| Classic | i386 path | amd64 path |",
+        "| --- | --- | --- |",
+        "| /usr/lib/ | /usr/lib/i386/ | /usr/lib/amd64/ |",
+    ]
+
+
+def test_a_header_and_one_row_without_a_caption_stay_lines() -> None:
+    lines: list[Spec] = [
+        ("Classic\ti386 path\tamd64 path", *BODY),
+        ("/usr/lib/\t/usr/lib/i386/\t/usr/lib/amd64/", *BODY),
+    ]
+    text, _, _ = converted([[*paragraph(), *lines, *paragraph()]])
+    assert rows_of(text) == []
