@@ -144,16 +144,34 @@ Key = tuple[int, int]  # (page index, line index)
 def body_type(pages: Iterable[Page]) -> Body:
     sizes: Counter[float] = Counter()
     types: Counter[tuple[int, bool]] = Counter()
-    for page in pages:
-        if page.garbage:
-            continue
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-            types[(line.weight, line.bold)] += len(line.text)
+    lines = [line for page in pages if not page.garbage for line in page.lines]
+    for line in _prose_lines(lines):
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        types[(line.weight, line.bold)] += len(line.text)
     if not sizes:
         return Body(0.0, -1, False)
     (weight, bold), _ = types.most_common(1)[0]
     return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+def _prose_lines(lines: list[Line]) -> list[Line]:
+    """The lines the body's type is read from: all of them, or, when the most common size is
+    mostly monospaced but most of the text is not (a manual of examples whose code listings
+    outweigh each page's prose: Prawn's 9.5 pt Courier under its 11 pt Helvetica), the
+    proportional ones: the listings are not the text a heading stands out from."""
+    sizes: Counter[float] = Counter()
+    mono: Counter[float] = Counter()
+    for line in lines:
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        code = line.mono and not _CJK.search(line.text)  # (CJK faces are fixed-pitch)
+        mono[round(line.size * 2) / 2] += len(line.text) if code else 0
+    if not sizes:
+        return lines
+    size, count = sizes.most_common(1)[0]
+    coded = sum(mono.values()) * 2 < sum(sizes.values())  # the document's text is not code
+    if coded and mono[size] * 2 > count:
+        return [line for line in lines if not line.mono or _CJK.search(line.text)]
+    return lines
 
 
 def words(text: str) -> int:

@@ -1,0 +1,48 @@
+"""The rules held-out round 8 asked for (docs/formats.md): pages made by programs (Prawn, Apache
+FOP, rst2pdf through ReportLab, rinohtype), read from their typography alone. Each test fails
+with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+
+from pdf_maker import Prose, Spec, make_pdf
+
+from skills.formats.read import read_file
+
+BODY = ("Helvetica", 11.0)
+_PROSE = Prose(("ax", "eg", "iv", "oq", "uz"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def headings(pages: list[list[Spec]]) -> list[str]:
+    text = read_file(make_pdf(pages), "manual.pdf").text
+    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
+
+
+def _example(title: str) -> list[Spec]:
+    """A manual's example page: its title, its prose, a listing in Courier that holds more
+    text than the prose, and what the listing draws (in 12 pt: larger than the prose)."""
+    word = _PROSE.word()
+    code: list[Spec] = [
+        (f"pdf.text '{word} sample number {n}', size: {10 + n}, at: [{n * 20}, 300]", "Courier",
+         9.5, 240 + 12 * n)
+        for n in range(7)
+    ]  # fmt: skip
+    drawn: list[Spec] = [(f"Sample text number {n} at size twelve", *BODY[:1], 12, 400 + 16 * n)
+                         for n in range(3)]  # fmt: skip
+    return [
+        (title, "Helvetica-Bold", 16, 72),
+        *paragraph(100),
+        (f"The {word} sample below draws a line of text on the page", *BODY, 170),
+        ("at the cursor and moves the cursor down", *BODY, 185),
+        *code,
+        *drawn,
+    ]
+
+
+def test_code_listings_that_outweigh_the_prose_do_not_set_the_body_type() -> None:
+    # Prawn's manual: 9.5 pt Courier listings hold more text than the 11 pt Helvetica prose; read
+    # as the body, they made every line of prose "larger than the body", a heading
+    pages = [_example("Drawing text"), _example("Moving the cursor"), _example("Adding pages")]
+    assert headings(pages) == ["# Drawing text", "# Moving the cursor", "# Adding pages"]
