@@ -608,7 +608,7 @@ def _candidates(
             if (page.index, i) in skip or not (label or _heading_like(line, counts)):
                 i += 1
                 continue
-            if _not_a_title(line, code_body):
+            if _not_a_title(line, code_body) and not _file_title(line, body):
                 i += 1
                 continue  # a line of code, a path or an address, the end of a cut line
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
@@ -982,6 +982,26 @@ def _not_a_title(line: Line, code_body: bool) -> bool:
         or bool(_ADDRESS.search(text) or _PROMPT.match(text))
         or text.startswith(_CLOSING)
     )
+
+
+#: A file's path relative to its project, alone: ``basic_concepts/creation.rb``.
+_FILE_PATH = re.compile(r"^\w[\w.-]*(?:/[\w.-]+)+\.[A-Za-z]\w{0,3}$")
+
+
+def _file_title(line: Line, body: Body) -> bool:
+    """A relative file path alone on its line, set larger than the body in a proportional face:
+    the title of the section that shows that file (Prawn's manual heads each example with its
+    path, ``text/font_size.rb``, in 18 pt); a path at the body's size, in a listing's face or in
+    a sentence stays code.
+
+    >>> body = Body(11.0, 400, False)
+    >>> [_file_title(Line(0, t, 18, 400, False, True, 60, 200), body)
+    ...  for t in ("graphics/rectangle.rb", "http://x.org/a.rb", "see graphics/rectangle.rb")]
+    [True, False, False]
+    >>> _file_title(Line(0, "graphics/rectangle.rb", 11, 400, False, True, 60, 200), body)
+    False
+    """
+    return not line.mono and _larger(line.size, body) and bool(_FILE_PATH.match(line.text.strip()))
 
 
 def _named_parts(text: str) -> bool:

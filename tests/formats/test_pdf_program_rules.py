@@ -46,3 +46,16 @@ def test_code_listings_that_outweigh_the_prose_do_not_set_the_body_type() -> Non
     # as the body, they made every line of prose "larger than the body", a heading
     pages = [_example("Drawing text"), _example("Moving the cursor"), _example("Adding pages")]
     assert headings(pages) == ["# Drawing text", "# Moving the cursor", "# Adding pages"]
+
+
+def test_a_file_path_set_as_a_pages_title_is_a_heading() -> None:
+    # Prawn's manual heads each example with its file's path in 18 pt: the section's title, not
+    # an address in the text (a path at the body's size stays no heading)
+    pages: list[list[Spec]] = [
+        [(name, "Helvetica", 18, 72), *paragraph(110), ("See shared/helpers.rb", *BODY, 180),
+         ("shared/helpers.rb", *BODY, 200), *paragraph(230)]
+        for name in ("graphics/rectangle.rb", "graphics/polygon.rb", "text/font_size.rb")
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# graphics/rectangle.rb", "# graphics/polygon.rb", "# text/font_size.rb"
+    ]  # fmt: skip
