@@ -481,9 +481,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
-    counts = Counter(
-        normalised(line.text) for page in pages if not page.garbage for line in page.lines
-    )
+    counts = _repeats(pages, skip)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     candidates = _apart(_uncrowded(found, body))
     turned = _turned_pages(pages)
@@ -491,6 +489,19 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _repeats(pages: list[Page], skip: set[Key]) -> Counter[str]:
+    """How often each line's words are seen, furniture aside: a heading that names what the
+    running header names (Erlang's module page ``eldap`` under the running header ``eldap`` on
+    every page) is not a label seen on every page."""
+    return Counter(
+        normalised(line.text)
+        for page in pages
+        if not page.garbage
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip
+    )
 
 
 def _capitals_apart(

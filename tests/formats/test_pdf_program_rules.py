@@ -59,3 +59,19 @@ def test_a_file_path_set_as_a_pages_title_is_a_heading() -> None:
     assert headings(pages) == [
         "# graphics/rectangle.rb", "# graphics/polygon.rb", "# text/font_size.rb"
     ]  # fmt: skip
+
+
+def test_a_heading_in_the_running_headers_words_set_larger_is_a_heading() -> None:
+    # Erlang's reference (Apache FOP): the module page opens with "eldap" in 15 pt right under
+    # the 9 pt running header "eldap" every page carries; it heads the module's sections
+    def page(*lines: Spec) -> list[Spec]:
+        return [("ledger", "Helvetica", 9, 40, 480), *lines, *paragraph(300)]
+
+    pages = [
+        page(("Installing the ledger", "Helvetica", 18, 72), *paragraph(110)),
+        page(("ledger", "Helvetica", 15, 72), *paragraph(110), ("Exports", "Helvetica", 13, 200),
+             *paragraph(230)),
+        page(*paragraph(72)),
+        page(*paragraph(72)),
+    ]  # fmt: skip
+    assert headings(pages) == ["# ledger", "## Exports"]  # (the first page's line: the title)
