@@ -604,6 +604,7 @@ def _candidates(
 ) -> list[_Candidate]:
     found: list[_Candidate] = []
     code_body = _monospaced_body(pages, body)
+    again = _seen_again_larger(pages, body, skip)
     for page in pages:
         if page.garbage or page.invisible:
             continue
@@ -616,7 +617,10 @@ def _candidates(
             line = lines[i]
             strong = _prominent(line, body)
             label = strong and _label_over_name(page, i, skip, counts)
-            if (page.index, i) in skip or not (label or _heading_like(line, counts)):
+            like = _heading_like(line, counts) or (
+                normalised(line.text) in again and _heading_like(line, Counter())
+            )
+            if (page.index, i) in skip or not (label or like):
                 i += 1
                 continue
             if _not_a_title(line, code_body) and not _file_title(line, body):
@@ -712,6 +716,25 @@ def _label_over_name(page: Page, i: int, skip: set[Key], counts: Counter[str]) -
         and (page.index, i + 1) not in skip
         and _heading_like(below, counts)
     )
+
+
+def _seen_again_larger(pages: list[Page], body: Body, skip: set[Key]) -> set[str]:
+    """Lines seen three times and more, each time set larger than the body: headings still (a
+    reference's ``Exports`` under each module, a guide's ``Detail 1`` under each section in
+    12 pt bold, a talk's slide title over three slides). The labels a repetition marks (a
+    form's, a table's header cells, a chart's legend: ``Data``, also a word of the text) are
+    set in the body's size at least once; a larger line seen again at each page's edge is
+    furniture, found before this."""
+    seen: Counter[str] = Counter()
+    larger: Counter[str] = Counter()
+    for page in pages:
+        if page.garbage:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip:
+                seen[normalised(line.text)] += 1
+                larger[normalised(line.text)] += _larger(line.size, body)
+    return {text for text, n in seen.items() if n >= _REPEATED and larger[text] == n}
 
 
 def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:

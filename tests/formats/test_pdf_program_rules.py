@@ -75,3 +75,16 @@ def test_a_heading_in_the_running_headers_words_set_larger_is_a_heading() -> Non
         page(*paragraph(72)),
     ]  # fmt: skip
     assert headings(pages) == ["# ledger", "## Exports"]  # (the first page's line: the title)
+
+
+def test_a_heading_seen_on_every_module_in_a_larger_type_is_still_a_heading() -> None:
+    # Erlang's reference: "Exports" (13.3 pt) under each module; rst2pdf's "Detail 1" under
+    # each section. A line seen as often in the body's bold type is still a label
+    pages: list[list[Spec]] = [
+        [(name, "Helvetica-Bold", 16, 72), *paragraph(100), ("Exports", "Helvetica-Bold", 13, 180),
+         *paragraph(205), ("Returns", "Helvetica-Bold", 11, 280), *paragraph(300)]
+        for name in ("ledger_a", "ledger_b", "ledger_c")
+    ]  # fmt: skip
+    found = headings(pages)
+    assert found == [f"{level} {text}" for name in ("ledger_a", "ledger_b", "ledger_c")
+                     for level, text in (("#", name), ("##", "Exports"))]  # fmt: skip
