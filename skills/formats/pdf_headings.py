@@ -74,6 +74,8 @@ _DATE = re.compile(
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+#: A page number in lower-case Roman numerals: ``ii``, ``xiv`` (``CIVIC``, ``MIX`` are words).
+_ROMAN_FOLIO = re.compile(r"^[ivxlc]{1,7}$")
 _VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
@@ -767,6 +769,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if _ROMAN_FOLIO.match(text):
+        return False  # a front matter's page number alone on a page (rinohtype's "ii", "iv")
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
     code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)

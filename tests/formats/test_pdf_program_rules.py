@@ -88,3 +88,15 @@ def test_a_heading_seen_on_every_module_in_a_larger_type_is_still_a_heading() ->
     found = headings(pages)
     assert found == [f"{level} {text}" for name in ("ledger_a", "ledger_b", "ledger_c")
                      for level, text in (("#", name), ("##", "Exports"))]  # fmt: skip
+
+
+def test_a_front_matters_roman_page_number_alone_on_its_page_is_no_heading() -> None:
+    # rinohtype's Sphinx output: the blank back of the contents page carries only "ii", in the
+    # bold of its footers; too few pages to be found as furniture
+    pages: list[list[Spec]] = [
+        [("Contents", "Helvetica-Bold", 16, 72), *paragraph(100)],
+        [("ii", "Helvetica-Bold", 11, 740)],
+        paragraph(72),  # (a list of figures: text under no heading of its own)
+        [("Introduction", "Helvetica-Bold", 16, 72), *paragraph(100)],
+    ]
+    assert headings(pages) == ["# Contents", "# Introduction"]
