@@ -660,7 +660,7 @@ def _candidates(
             start, count = _chapter_start(page, i, count, skip)
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = _joined(page, start, count)
-            number = number or section_number(text)
+            number = number or section_number(text) or _chapter_number(text)
             found.append(
                 _Candidate(
                     (page.index, start), text, count, line.size, line.bold, strong, number,
@@ -737,6 +737,22 @@ def _seen_again_larger(pages: list[Page], body: Body, skip: set[Key]) -> set[str
                 seen[normalised(line.text)] += 1
                 larger[normalised(line.text)] += _larger(line.size, body)
     return {text for text, n in seen.items() if n >= _REPEATED and larger[text] == n}
+
+
+#: A chapter's label and number opening a heading: ``Chapter 2 Installation``, ``Part 3``.
+_CHAPTER_NUMBER = re.compile(r"^(?:chapter|part)\s+(\d{1,3})(?:\s|$)", re.I)
+
+
+def _chapter_number(text: str) -> tuple[str, ...] | None:
+    """``Chapter 2`` numbers its heading 2, one level over the ``2.1`` sections it holds
+    (rinohtype sets ``Chapter 1 One`` and ``1.1 Section A`` in one type: by type alone they were
+    one level).
+
+    >>> _chapter_number("Chapter 2 Installation"), _chapter_number("Chapters of the guide")
+    (('2',), None)
+    """
+    match = _CHAPTER_NUMBER.match(text)
+    return (match.group(1),) if match else None
 
 
 def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:

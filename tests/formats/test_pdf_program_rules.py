@@ -100,3 +100,16 @@ def test_a_front_matters_roman_page_number_alone_on_its_page_is_no_heading() -> 
         [("Introduction", "Helvetica-Bold", 16, 72), *paragraph(100)],
     ]
     assert headings(pages) == ["# Contents", "# Introduction"]
+
+
+def test_a_chapters_label_numbers_it_over_its_sections_in_the_same_type() -> None:
+    # rinohtype: "Chapter 1 One" and "1.1 Section A" both in 14 pt bold
+    def section(text: str) -> list[Spec]:
+        return [(text, "Helvetica-Bold", 14, 72), *paragraph(100)]
+
+    names = ("Chapter 1 Basics", "1.1 Setting up", "1.2 First use", "Chapter 2 Further",
+             "2.1 Going on")  # fmt: skip
+    assert headings([section(name) for name in names]) == [
+        "# Chapter 1 Basics", "## 1.1 Setting up", "## 1.2 First use", "# Chapter 2 Further",
+        "## 2.1 Going on",
+    ]  # fmt: skip
