@@ -113,3 +113,15 @@ def test_a_chapters_label_numbers_it_over_its_sections_in_the_same_type() -> Non
         "# Chapter 1 Basics", "## 1.1 Setting up", "## 1.2 First use", "# Chapter 2 Further",
         "## 2.1 Going on",
     ]  # fmt: skip
+
+
+def test_a_running_header_of_the_title_on_a_few_pages_is_no_heading() -> None:
+    # rinohtype (Sphinx): "References, Release" atop the even pages only, in the bold of its
+    # footers, over the text going on from the page before: too few pages for furniture
+    names = ("Installing", "Configuring", "Running", "Tuning")
+    pages: list[list[Spec]] = [[("Widgetry", "Helvetica-Bold", 28, 300)]]
+    for n, name in enumerate(names):
+        pages.append([(name, "Helvetica-Bold", 16, 72), *paragraph(100), *paragraph(200)])
+        header = [("Widgetry, Release", "Helvetica-Bold", 11, 40)] if n in (1, 3) else []
+        pages.append([*header, *paragraph(72), *paragraph(150)])
+    assert headings(pages) == [f"# {name}" for name in names]
