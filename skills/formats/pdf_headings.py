@@ -483,6 +483,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
+    pages = _code_named(pages, body)
     counts = _repeats(pages, skip)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     candidates = _apart(_uncrowded(found, body))
@@ -491,6 +492,22 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _code_named(pages: list[Page], body: Body) -> list[Page]:
+    """The pages with the lines set larger than the body that end in a name in code's type
+    (ReportLab's ``Chapter 2 Graphics and Text with pdfgen``: ``pdfgen`` in Courier) read as
+    one type; at the body's size such a line is a label over code (``Return type Dimension``)."""
+    changed: list[Page] = []
+    for page in pages:
+        if any(line.code_end and _larger(line.size, body) for line in page.lines):
+            lines = tuple(
+                replace(line, uniform=True) if line.code_end and _larger(line.size, body) else line
+                for line in page.lines
+            )
+            page = replace(page, lines=lines)
+        changed.append(page)
+    return changed
 
 
 def _repeats(pages: list[Page], skip: set[Key]) -> Counter[str]:

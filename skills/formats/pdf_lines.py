@@ -114,6 +114,7 @@ class Line:
     named_regular: bool = False  # the font's name says regular (Times-Roman, -Regu)
     right: float = 0.0  # points from the page's left edge to the last character's right
     base: float = 0.0  # points from the page's top edge to the first character's baseline
+    code_end: bool = False  # not uniform only by a monospaced run of its size at its end
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +321,7 @@ def _line(
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
-    uniform = True
+    uniform, code_end = True, False
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
@@ -331,6 +332,7 @@ def _line(
             and _small_caps(text[start:end], size, last_size)
         ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        code_end = not uniform and _ends_in_code(style, last, size, last_size)
         before = _before_note(text, start, end)
         if not uniform and before is not None:
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
@@ -343,8 +345,16 @@ def _line(
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base,
+        right, base, code_end,
     )  # fmt: skip
+
+
+def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) -> bool:
+    """The line ends in a monospaced run of its size, and only the face differs: set larger than
+    the body, a heading that names a module or a function in code's type (ReportLab's ``Chapter
+    2 Graphics and Text with pdfgen``, ``8.1 DocAssign(self, var, expr, life='forever')``);
+    ``pdf_headings`` decides, knowing the body."""
+    return abs(last_size - size) < 0.5 and last.mono and not first.mono
 
 
 def trusted_weights(pages: list[Page]) -> list[Page]:

@@ -125,3 +125,18 @@ def test_a_running_header_of_the_title_on_a_few_pages_is_no_heading() -> None:
         header = [("Widgetry, Release", "Helvetica-Bold", 11, 40)] if n in (1, 3) else []
         pages.append([*header, *paragraph(72), *paragraph(150)])
     assert headings(pages) == [f"# {name}" for name in names]
+
+
+def test_a_heading_ending_in_a_name_in_codes_type_is_one_heading() -> None:
+    # ReportLab's User Guide: "Chapter 2 Graphics and Text with pdfgen", "pdfgen" in Courier of
+    # the heading's size; a bold label over code at the body's size stays text
+    def heading(words: str, code: str, top: float) -> list[Spec]:
+        return [(words, "Times-Bold", 18, top), (code, "Courier", 18, top, 72 + 11 * len(words))]
+
+    pages: list[list[Spec]] = [
+        [*heading("Graphics drawn with", "pdfgen", 72), *paragraph(110),
+         ("Return type", "Helvetica-Bold", 11, 180), ("Drawing", "Courier", 11, 180, 150),
+         *paragraph(200)],
+        [*heading("Charts drawn with", "graphics", 72), *paragraph(110)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Graphics drawn with pdfgen", "# Charts drawn with graphics"]
