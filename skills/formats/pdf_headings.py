@@ -896,12 +896,19 @@ def _hangs(line: Line, following: Line) -> bool:
 
 def _text(line: Line, body: Body) -> bool:
     """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
-    axis labels or a diagram's short labels)."""
+    axis labels or a diagram's short labels), or of a smaller listing."""
     return (
         line.size >= body.size * 0.85
         or (line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS)
         or (line.size >= body.size * 0.6 and len(line.cells) > 2)  # a table's row
+        or _listing(line, body)
     )
+
+
+def _listing(line: Line, body: Body) -> bool:
+    """A line of a code listing set smaller than the body (ReportLab's 8 pt Courier under its
+    10 pt text): the text a heading such as ``Line methods`` heads, however short its lines."""
+    return line.mono and not line.rotated and line.size >= body.size * 0.6
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:

@@ -140,3 +140,14 @@ def test_a_heading_ending_in_a_name_in_codes_type_is_one_heading() -> None:
         [*heading("Charts drawn with", "graphics", 72), *paragraph(110)],
     ]  # fmt: skip
     assert headings(pages) == ["# Graphics drawn with pdfgen", "# Charts drawn with graphics"]
+
+
+def test_a_heading_over_a_smaller_code_listing_heads_it() -> None:
+    # ReportLab's User Guide: "Line methods" (12 pt bold italic) right over 8 pt Courier lines,
+    # short ones: the listing is the text it heads, not a drawing's labels
+    def methods(name: str, top: float) -> list[Spec]:
+        calls = [(f"canvas.{name}{n}(x1, y1)", "Courier", 8, top + 22 + 10 * n) for n in range(4)]
+        return [(f"{name.title()} methods", "Times-BoldItalic", 12, top), *calls]
+
+    pages = [[*paragraph(72), *methods("line", 150), *methods("shape", 230), *paragraph(300)]]
+    assert headings(pages) == ["# Line methods", "# Shape methods"]
