@@ -78,6 +78,7 @@ _DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
 _CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
 _ASCENDING = frozenset("bdfhkl")
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
+_STROKED = (2, 6)  # FPDF_TEXTRENDERMODE_FILL_STROKE, _FILL_STROKE_CLIP: a thickened face
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
@@ -460,11 +461,21 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
     font = name.value.decode("latin-1") if length else ""
-    named_bold = bold_by_name(font) or bool(flags.value & _FORCE_BOLD)
+    named_bold = (
+        bold_by_name(font) or bool(flags.value & _FORCE_BOLD) or _stroked(raw, handle, index)
+    )
     regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
     return _Style(size, weight, bold, mono, named_bold, regular)
+
+
+def _stroked(raw: Any, handle: Any, index: int) -> bool:
+    """The character is filled and stroked (text render mode 2, or 6 with clipping): bold made
+    by thickening a regular face, as Word does for a font without a bold face and ABBYY
+    FineReader writes (the UDHR's ``Preamble`` and ``Article 1`` in ArialUnicodeMS)."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    return bool(text_object) and raw.FPDFTextObj_GetTextRenderMode(text_object) in _STROKED
 
 
 def bold_by_name(font: str) -> bool:

@@ -4,6 +4,7 @@ with its rule taken out."""
 
 from __future__ import annotations
 
+import ctypes
 import re
 
 from pdf_maker import Prose, Spec, make_pdf
@@ -151,3 +152,37 @@ def test_a_heading_over_a_smaller_code_listing_heads_it() -> None:
 
     pages = [[*paragraph(72), *methods("line", 150), *methods("shape", 230), *paragraph(300)]]
     assert headings(pages) == ["# Line methods", "# Shape methods"]
+
+
+def _stroked(data: bytes, texts: set[str]) -> bytes:
+    """The PDF with the text objects saying ``texts`` filled and stroked (render mode 2)."""
+    import io
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(data)
+    for page in pdf:
+        textpage = page.get_textpage()
+        for obj in page.get_objects():
+            if obj.type == raw.FPDF_PAGEOBJ_TEXT:
+                size = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)  # bytes
+                buffer = (ctypes.c_ushort * (size // 2 + 1))()
+                raw.FPDFTextObj_GetText(obj.raw, textpage.raw, buffer, size)
+                text = bytes(buffer)[: max(0, size - 2)].decode("utf-16-le")
+                if text in texts:
+                    raw.FPDFTextObj_SetTextRenderMode(obj.raw, raw.FPDF_TEXTRENDERMODE_FILL_STROKE)
+        raw.FPDFPage_GenerateContent(page.raw)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_text_thickened_by_a_stroke_is_bold() -> None:
+    # ABBYY FineReader's UDHR (and Word, for a font without a bold face): "Preamble" and
+    # "Article 1" in the body's regular face, filled and stroked
+    names = ("Preamble", "Article 1", "Article 2")
+    pages = [[*paragraph(72), (name, *BODY, 160), *paragraph(190)] for name in names]
+    data = _stroked(make_pdf(pages), set(names))
+    text = read_file(data, "udhr.pdf").text
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [f"# {name}" for name in names]
