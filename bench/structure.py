@@ -6,6 +6,9 @@ pages) names a file and its headings::
     {"file": "pypdf/git.pdf", "title": "...",
      "headings": [{"level": 1, "text": "Introduction", "page": 1}, ...], "notes": "..."}
 
+A PDF whose producer writes bookmarks can still test the typography: ``"bookmarks": "ignored"``
+reads it as if it had none.
+
 ``file`` is a manifest name (``bench/corpus.py`` rebuilds it into ``.cache/corpus/files``) or a
 path from the repository root. Levels are relative: 1 is the top level of the document's body.
 A deck's truth (``.pptx``) lists each slide's title (its title or centre-title placeholder, as
@@ -312,7 +315,7 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
     path = resolve(truth["file"])
     data = path.read_bytes()
     if markdown is None:
-        file = read_file(data, path.name)
+        file = _read(data, path.name, ignore_bookmarks=truth.get("bookmarks") == "ignored")
         markdown, title, fmt = file.text, file.title, file.markup
     else:
         fmt = None
@@ -346,6 +349,22 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
         misses=[f"p{h.page} {h.text}" for i, h in enumerate(true) if i not in matched_true],
         wrong=[f"p{h.page} {h.text}" for i, h in enumerate(found) if i not in matched_found],
     )  # fmt: skip
+
+
+def _read(data: bytes, name: str, ignore_bookmarks: bool) -> Any:
+    """The skill's reading of a file; with ``ignore_bookmarks`` a PDF is read as if it had no
+    bookmarks (in this process, where the patch reaches), so a producer that writes them is
+    measured on what typography alone finds (a truth file's ``"bookmarks": "ignored"``)."""
+    if not ignore_bookmarks:
+        return read_file(data, name)
+    import skills.formats.pdf as converter
+
+    real = converter._bookmarks
+    converter._bookmarks = lambda pdf: {}  # type: ignore[assignment]
+    try:
+        return read_file(data, name, isolated=False)
+    finally:
+        converter._bookmarks = real
 
 
 def _same_title(found: str, true: str) -> int:

@@ -82,6 +82,8 @@ _BULLET = re.compile(r"^[ \t]*[•◦▪‣●○■□–][ \t]+")
 _SHORT_LINE = 0.8  # of the page's long lines' length: shorter ends a paragraph
 _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
+#: What follows the title in a running header: ``Guide, Release``, ``Guide | 3`` (not ``::``).
+_HEADER_MARK = re.compile(r"\s?[,:|]\s")
 _NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
 #: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
@@ -200,7 +202,9 @@ def _structure(
     marks = sum(len(found) for found in bookmarks.values())
     if headings and len(headings) * 2 >= marks:
         return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
-    typography = from_typography(pages, body, skip | set(title_lines))
+    typography = from_typography(
+        pages, body, skip | set(title_lines) | _titled_headers(pages, title)
+    )
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography
@@ -208,6 +212,25 @@ def _structure(
     if title == shown and any(key in tagged for key in title_lines):
         title = metadata  # the line shown as the title is tagged a heading: it is one
     return title, _with_tags(typography, tagged)
+
+
+def _titled_headers(pages: list[Page], title: str) -> set[Key]:
+    """The lines atop a page (the page's highest) that open with the document's title and go
+    on after a comma, a colon or a bar and a space: a running header (Sphinx's ``References,
+    Release``, on the even pages only of a document too short for it to be found as
+    furniture), no heading."""
+    wanted = normalised(title)
+    if not wanted:
+        return set()
+    found: set[Key] = set()
+    for page in pages[1:]:
+        if page.garbage or not page.lines:
+            continue
+        i = min(range(len(page.lines)), key=lambda n: page.lines[n].top)
+        text = normalised(page.lines[i].text)
+        if text.startswith(wanted) and _HEADER_MARK.match(text[len(wanted) :]):
+            found.add((page.index, i))
+    return found
 
 
 def _with_tags(typography: dict[Key, Heading], tagged: dict[Key, Heading]) -> dict[Key, Heading]:

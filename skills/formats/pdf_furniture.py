@@ -64,9 +64,9 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     }
     edges = [Edge(page, i, at < _EDGE, at in (0, len(kept[page.index]) - 1))
              for page in with_text for at, i in _edge_indices(kept[page.index])]  # fmt: skip
-    by_words: dict[str, set[int]] = defaultdict(set)
+    by_words: dict[tuple[str, float], set[int]] = defaultdict(set)
     for edge in edges:
-        by_words[masked(edge.page.lines[edge.i].text)].add(edge.page.index)
+        by_words[_running(edge)].add(edge.page.index)
     places = _places(edges)
     offsets = _page_offsets(edges)
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
@@ -75,7 +75,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
         page, i = edge.page, edge.i
         line = page.lines[i]
         words = masked(line.text)
-        if len(by_words[words]) >= half:
+        if len(by_words[_running(edge)]) >= half:
             found.add((page.index, i))
             continue
         if not edge.outer:
@@ -127,6 +127,14 @@ def line_numbers(page: Page) -> list[int]:
     if len(run) >= _NUMBERED:
         found += run
     return sorted(found)
+
+
+def _running(edge: Edge) -> tuple[str, float]:
+    """An edge line's words, digits aside, and its size: the running header's words set larger
+    under it are the page's heading (Erlang's module page: ``eldap`` in 15 pt right under the
+    9 pt running header ``eldap``), not another copy of the header."""
+    line = edge.page.lines[edge.i]
+    return masked(line.text), round(line.size * 2) / 2
 
 
 def _edge_indices(kept: list[int]) -> list[tuple[int, int]]:

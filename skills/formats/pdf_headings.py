@@ -82,6 +82,8 @@ _ALPHABET = 5  # letters in code-point order: an alphabet shown
 _SAMPLE_CHARS = 6  # characters of a sample "word" at most (two letters, their marks, a stop)
 _LETTER_RUN = re.compile(rf"[^\W\d_]{{{_ALPHABET},}}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+#: A page number in lower-case Roman numerals: ``ii``, ``xiv`` (``CIVIC``, ``MIX`` are words).
+_ROMAN_FOLIO = re.compile(r"^[ivxlc]{1,7}$")
 _VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 _CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
@@ -155,16 +157,34 @@ Key = tuple[int, int]  # (page index, line index)
 def body_type(pages: Iterable[Page]) -> Body:
     sizes: Counter[float] = Counter()
     types: Counter[tuple[int, bool]] = Counter()
-    for page in pages:
-        if page.garbage:
-            continue
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-            types[(line.weight, line.bold)] += len(line.text)
+    lines = [line for page in pages if not page.garbage for line in page.lines]
+    for line in _prose_lines(lines):
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        types[(line.weight, line.bold)] += len(line.text)
     if not sizes:
         return Body(0.0, -1, False)
     (weight, bold), _ = types.most_common(1)[0]
     return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+def _prose_lines(lines: list[Line]) -> list[Line]:
+    """The lines the body's type is read from: all of them, or, when the most common size is
+    mostly monospaced but most of the text is not (a manual of examples whose code listings
+    outweigh each page's prose: Prawn's 9.5 pt Courier under its 11 pt Helvetica), the
+    proportional ones: the listings are not the text a heading stands out from."""
+    sizes: Counter[float] = Counter()
+    mono: Counter[float] = Counter()
+    for line in lines:
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        code = line.mono and not _CJK.search(line.text)  # (CJK faces are fixed-pitch)
+        mono[round(line.size * 2) / 2] += len(line.text) if code else 0
+    if not sizes:
+        return lines
+    size, count = sizes.most_common(1)[0]
+    coded = sum(mono.values()) * 2 < sum(sizes.values())  # the document's text is not code
+    if coded and mono[size] * 2 > count:
+        return [line for line in lines if not line.mono or _CJK.search(line.text)]
+    return lines
 
 
 def words(text: str) -> int:
@@ -512,7 +532,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
-    counts = _repeats(pages, body)
+    pages = _code_named(pages, body)
+    counts = _repeats(pages, body, skip)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
     candidates = _apart(_uncrowded(found, body))
@@ -564,17 +585,37 @@ def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool
     )
 
 
-def _repeats(pages: list[Page], body: Body) -> Counter[str]:
-    """How often each line's words are seen, less a running header's repeats: a line set smaller
-    than the body on or after the page where its words are first set at the body's size or
-    larger names its chapter (``Supported Characters`` in 8 pt atop the chapter's pages), and
-    does not make the chapter's heading a label seen three times. (A letterhead in a footer on
-    every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)"""
+def _code_named(pages: list[Page], body: Body) -> list[Page]:
+    """The pages with the lines set larger than the body that end in a name in code's type
+    (ReportLab's ``Chapter 2 Graphics and Text with pdfgen``: ``pdfgen`` in Courier) read as
+    one type; at the body's size such a line is a label over code (``Return type Dimension``)."""
+    changed: list[Page] = []
+    for page in pages:
+        if any(line.code_end and _larger(line.size, body) for line in page.lines):
+            lines = tuple(
+                replace(line, uniform=True) if line.code_end and _larger(line.size, body) else line
+                for line in page.lines
+            )
+            page = replace(page, lines=lines)
+        changed.append(page)
+    return changed
+
+
+def _repeats(pages: list[Page], body: Body, skip: set[Key]) -> Counter[str]:
+    """How often each line's words are seen, furniture and a running header's repeats aside.
+
+    A heading that names what the running header names (Erlang's module page ``eldap`` under the
+    running header ``eldap`` on every page) is not a label seen on every page; nor is a line set
+    smaller than the body on or after the page where its words are first set at the body's size
+    or larger (``Supported Characters`` in 8 pt atop the chapter's pages). (A letterhead in a
+    footer on every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)
+    """
     seen = [
         (page.index, line.size < body.size * _NOT_SMALLER, normalised(line.text))
         for page in pages
         if not page.garbage
-        for line in page.lines
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip
     ]
     counts = Counter(text for _, _, text in seen)
     first: dict[str, int] = {}
@@ -687,6 +728,7 @@ def _candidates(
 ) -> list[_Candidate]:
     found: list[_Candidate] = []
     code_body = _monospaced_body(pages, body)
+    again = _seen_again_larger(pages, body, skip)
     for page in pages:
         if page.garbage or page.invisible:
             continue
@@ -699,10 +741,13 @@ def _candidates(
             line = lines[i]
             strong = _prominent(line, body)
             label = strong and _label_over_name(page, i, skip, counts)
-            if (page.index, i) in skip or not (label or _heading_like(line, counts)):
+            like = _heading_like(line, counts) or (
+                normalised(line.text) in again and _heading_like(line, Counter())
+            )
+            if (page.index, i) in skip or not (label or like):
                 i += 1
                 continue
-            if _not_a_title(line, code_body):
+            if _not_a_title(line, code_body) and not _file_title(line, body):
                 i += 1
                 continue  # a line of code, a path or an address, the end of a cut line
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
@@ -740,7 +785,7 @@ def _candidates(
             start, count = _chapter_start(page, i, count, skip)
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = _joined(page, start, count)
-            number = number or section_number(text)
+            number = number or section_number(text) or _chapter_number(text)
             found.append(
                 _Candidate(
                     (page.index, start), text, count, line.size, line.bold, strong, number,
@@ -800,6 +845,41 @@ def _label_over_name(page: Page, i: int, skip: set[Key], counts: Counter[str]) -
     )
 
 
+def _seen_again_larger(pages: list[Page], body: Body, skip: set[Key]) -> set[str]:
+    """Lines seen three times and more, each time set larger than the body: headings still (a
+    reference's ``Exports`` under each module, a guide's ``Detail 1`` under each section in
+    12 pt bold, a talk's slide title over three slides). The labels a repetition marks (a
+    form's, a table's header cells, a chart's legend: ``Data``, also a word of the text) are
+    set in the body's size at least once; a larger line seen again at each page's edge is
+    furniture, found before this."""
+    seen: Counter[str] = Counter()
+    larger: Counter[str] = Counter()
+    for page in pages:
+        if page.garbage:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip:
+                seen[normalised(line.text)] += 1
+                larger[normalised(line.text)] += _larger(line.size, body)
+    return {text for text, n in seen.items() if n >= _REPEATED and larger[text] == n}
+
+
+#: A chapter's label and number opening a heading: ``Chapter 2 Installation``, ``Part 3``.
+_CHAPTER_NUMBER = re.compile(r"^(?:chapter|part)\s+(\d{1,3})(?:\s|$)", re.I)
+
+
+def _chapter_number(text: str) -> tuple[str, ...] | None:
+    """``Chapter 2`` numbers its heading 2, one level over the ``2.1`` sections it holds
+    (rinohtype sets ``Chapter 1 One`` and ``1.1 Section A`` in one type: by type alone they were
+    one level).
+
+    >>> _chapter_number("Chapter 2 Installation"), _chapter_number("Chapters of the guide")
+    (('2',), None)
+    """
+    match = _CHAPTER_NUMBER.match(text)
+    return (match.group(1),) if match else None
+
+
 def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
     """The line goes on with a list item above it: set in past the item's mark, as are the
     lines between (``• いかにして頻度の少ない単語の字句`` / ``的な情報を学習するか？``)."""
@@ -844,6 +924,8 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if _ROMAN_FOLIO.match(text):
+        return False  # a front matter's page number alone on a page (rinohtype's "ii", "iv")
     if _ITEM.match(text):
         return False  # a list item (a slide's bullets are set large and bold)
     if _glyph_samples(text) and section_number(text) is None:
@@ -977,12 +1059,19 @@ def _filled(page: Page, line: Line, following: Line) -> bool:
 
 def _text(line: Line, body: Body) -> bool:
     """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
-    axis labels or a diagram's short labels)."""
+    axis labels or a diagram's short labels), or of a smaller listing."""
     return (
         line.size >= body.size * 0.85
         or (line.size >= body.size * 0.6 and words(line.text) >= _PROSE_WORDS)
         or (line.size >= body.size * 0.6 and len(line.cells) > 2)  # a table's row
+        or _listing(line, body)
     )
+
+
+def _listing(line: Line, body: Body) -> bool:
+    """A line of a code listing set smaller than the body (ReportLab's 8 pt Courier under its
+    10 pt text): the text a heading such as ``Line methods`` heads, however short its lines."""
+    return line.mono and not line.rotated and line.size >= body.size * 0.6
 
 
 def _followed_by_text(page: Page, last: int, body: Body) -> bool:
@@ -1134,6 +1223,26 @@ def _not_a_title(line: Line, code_body: bool) -> bool:
         or bool(_ADDRESS.search(text) or _PROMPT.match(text))
         or text.startswith(_CLOSING)
     )
+
+
+#: A file's path relative to its project, alone: ``basic_concepts/creation.rb``.
+_FILE_PATH = re.compile(r"^\w[\w.-]*(?:/[\w.-]+)+\.[A-Za-z]\w{0,3}$")
+
+
+def _file_title(line: Line, body: Body) -> bool:
+    """A relative file path alone on its line, set larger than the body in a proportional face:
+    the title of the section that shows that file (Prawn's manual heads each example with its
+    path, ``text/font_size.rb``, in 18 pt); a path at the body's size, in a listing's face or in
+    a sentence stays code.
+
+    >>> body = Body(11.0, 400, False)
+    >>> [_file_title(Line(0, t, 18, 400, False, True, 60, 200), body)
+    ...  for t in ("graphics/rectangle.rb", "http://x.org/a.rb", "see graphics/rectangle.rb")]
+    [True, False, False]
+    >>> _file_title(Line(0, "graphics/rectangle.rb", 11, 400, False, True, 60, 200), body)
+    False
+    """
+    return not line.mono and _larger(line.size, body) and bool(_FILE_PATH.match(line.text.strip()))
 
 
 def _named_parts(text: str) -> bool:

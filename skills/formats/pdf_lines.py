@@ -86,6 +86,7 @@ _DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
 _CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
 _ASCENDING = frozenset("bdfhkl")
 _FORCE_BOLD = 1 << 18  # the font descriptor's ForceBold flag (PDF 32000-1, table 123)
+_STROKED = (2, 6)  # FPDF_TEXTRENDERMODE_FILL_STROKE, _FILL_STROKE_CLIP: a thickened face
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
@@ -124,6 +125,7 @@ class Line:
     right: float = 0.0  # points from the page's left edge to the last character's right
     base: float = 0.0  # points from the page's top edge to the first character's baseline
     note: int = 0  # characters at the end that are a footnote's mark set smaller (``syllables¹``)
+    code_end: bool = False  # not uniform only by a monospaced run of its size at its end
 
     @property
     def words(self) -> str:
@@ -352,7 +354,7 @@ def _line(
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
-    uniform, marked = True, 0
+    uniform, marked, code_end = True, 0, False
     if end - 1 > start:
         last = _style(raw, handle, at[end - 1])
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
@@ -363,6 +365,7 @@ def _line(
             and _small_caps(text[start:end], size, last_size)
         ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        code_end = not uniform and _ends_in_code(style, last, size, last_size)
         before = _before_note(text, start, end)
         if not uniform and before is not None:
             note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
@@ -380,8 +383,16 @@ def _line(
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base, marked,
+        right, base, marked, code_end,
     )  # fmt: skip
+
+
+def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) -> bool:
+    """The line ends in a monospaced run of its size, and only the face differs: set larger than
+    the body, a heading that names a module or a function in code's type (ReportLab's ``Chapter
+    2 Graphics and Text with pdfgen``, ``8.1 DocAssign(self, var, expr, life='forever')``);
+    ``pdf_headings`` decides, knowing the body."""
+    return abs(last_size - size) < 0.5 and last.mono and not first.mono
 
 
 def trusted_weights(pages: list[Page]) -> list[Page]:
@@ -488,11 +499,21 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
     font = name.value.decode("latin-1") if length else ""
-    named_bold = bold_by_name(font) or bool(flags.value & _FORCE_BOLD)
+    named_bold = (
+        bold_by_name(font) or bool(flags.value & _FORCE_BOLD) or _stroked(raw, handle, index)
+    )
     regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
     return _Style(size, weight, bold, mono, named_bold, regular)
+
+
+def _stroked(raw: Any, handle: Any, index: int) -> bool:
+    """The character is filled and stroked (text render mode 2, or 6 with clipping): bold made
+    by thickening a regular face, as Word does for a font without a bold face and ABBYY
+    FineReader writes (the UDHR's ``Preamble`` and ``Article 1`` in ArialUnicodeMS)."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    return bool(text_object) and raw.FPDFTextObj_GetTextRenderMode(text_object) in _STROKED
 
 
 def bold_by_name(font: str) -> bool:
