@@ -533,7 +533,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if body.size <= 0:
         return {}
     pages = _code_named(pages, body)
-    counts = _repeats(pages, body, skip)
+    counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
     candidates = _apart(_uncrowded(found, body))
@@ -601,21 +601,20 @@ def _code_named(pages: list[Page], body: Body) -> list[Page]:
     return changed
 
 
-def _repeats(pages: list[Page], body: Body, skip: set[Key]) -> Counter[str]:
-    """How often each line's words are seen, furniture and a running header's repeats aside.
+def _repeats(pages: list[Page], body: Body) -> Counter[str]:
+    """How often each line's words are seen, less a running header's repeats.
 
     A heading that names what the running header names (Erlang's module page ``eldap`` under the
-    running header ``eldap`` on every page) is not a label seen on every page; nor is a line set
-    smaller than the body on or after the page where its words are first set at the body's size
-    or larger (``Supported Characters`` in 8 pt atop the chapter's pages). (A letterhead in a
+    running header ``eldap`` on every page) is not a label seen on every page: a line set smaller
+    than the body on or after the page where its words are first set at the body's size or larger
+    names its chapter and is not counted again (``Supported Characters`` in 8 pt atop the pages). (A letterhead in a
     footer on every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)
     """
     seen = [
         (page.index, line.size < body.size * _NOT_SMALLER, normalised(line.text))
         for page in pages
         if not page.garbage
-        for i, line in enumerate(page.lines)
-        if (page.index, i) not in skip
+        for line in page.lines
     ]
     counts = Counter(text for _, _, text in seen)
     first: dict[str, int] = {}
