@@ -607,8 +607,9 @@ def _repeats(pages: list[Page], body: Body) -> Counter[str]:
     A heading that names what the running header names (Erlang's module page ``eldap`` under the
     running header ``eldap`` on every page) is not a label seen on every page: a line set smaller
     than the body on or after the page where its words are first set at the body's size or larger
-    names its chapter and is not counted again (``Supported Characters`` in 8 pt atop the pages). (A letterhead in a
-    footer on every page still counts: ``LAW OFFICES OF ...`` over a signature on the last page.)
+    names its chapter and is not counted again (``Supported Characters`` in 8 pt atop the pages).
+    (A letterhead in a footer on every page still counts: ``LAW OFFICES OF ...`` over a signature
+    on the last page.)
     """
     seen = [
         (page.index, line.size < body.size * _NOT_SMALLER, normalised(line.text))
