@@ -117,8 +117,9 @@ def test_hybrid_retrieval_finds_by_keywords_what_blind_vectors_cannot(
         evaluate(dataset, [candidate], Blind(), retrieval="keyword")
 
 
-def test_baselines_rank_with_the_analyzer_their_index_has(tmp_path: Path) -> None:
-    # One identifier, asked for in a reader's words; the blind vectors leave it to the keywords.
+def _one_identifier_asked_for(tmp_path: Path) -> tuple[Dataset, Candidate, Candidate]:
+    """Three paragraphs, one naming ``OUTPUT_TYPES``, asked for in a reader's words, with the
+    engine's candidate and a 24-token window as a baseline: the fusion's tests' one set."""
     paragraphs = [
         "The install step copies the tool and its templates into the home folder of the user.",
         "Set OUTPUT_TYPES to the formats the report is written in, one name per line.",
@@ -136,6 +137,12 @@ def test_baselines_rank_with_the_analyzer_their_index_has(tmp_path: Path) -> Non
     window = Candidate(
         "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
     )
+    return dataset, ours, window
+
+
+def test_baselines_rank_with_the_analyzer_their_index_has(tmp_path: Path) -> None:
+    # One identifier, asked for in a reader's words; the blind vectors leave it to the keywords.
+    dataset, ours, window = _one_identifier_asked_for(tmp_path)
 
     def top1(analyzer: str, baseline_analyzer: str | None = None) -> list[float]:
         candidates = [ours, window]
@@ -314,23 +321,7 @@ def test_the_vector_weight_is_the_engines_and_the_baselines_keep_the_services(
     """The keywords find the answer and the vectors another paragraph: weighted 1,000 the
     vector half wins the fusion, for the engine's candidate only unless the baselines are
     given the same weight."""
-    paragraphs = [
-        "The install step copies the tool and its templates into the home folder of the user.",
-        "Set OUTPUT_TYPES to the formats the report is written in, one name per line.",
-        "The login screen asks for a tenant, a name and a password before anything else runs.",
-    ]
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "api.md").write_text("# API\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
-    questions = tmp_path / "questions.jsonl"
-    record = {"id": "q", "question": "Which output types?", "doc": "api.md",
-              "reference": paragraphs[1], "kind": "prose"}  # fmt: skip
-    questions.write_text(json.dumps(record), encoding="utf-8")
-    dataset = load_dataset(docs, questions)
-    ours = Candidate("hier child", "engine", HIER, "child")
-    window = Candidate(
-        "recursive-24", "recursive", {"size": 24, "overlap": 0}, "child", baseline=True
-    )
+    dataset, ours, window = _one_identifier_asked_for(tmp_path)
 
     def top1(ours_weight: float = 1.0, baselines_weight: float = 1.0) -> list[float]:
         results = evaluate(dataset, [ours, window], Pointing(), retrieval="hybrid",
