@@ -96,25 +96,9 @@ def with_title(data: bytes, title: str) -> bytes:
     >>> pdf.get_metadata_dict()["Title"]
     'Old (1)'
     """
-    import re
-
-    size = re.search(rb"/Size (\d+)", data)
-    root = re.search(rb"/Root (\d+ 0 R)", data)
-    start = re.findall(rb"startxref\r?\n(\d+)", data)
-    if size is None or root is None or not start:
-        raise ValueError("not a PDF written by make_pdf")
-    number = int(size.group(1))
-    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
-    offset = len(out)
-    out += b"%d 0 obj\n<</Title <FEFF%s>>>\nendobj\n" % (
-        number, title.encode("utf-16-be").hex().upper().encode("ascii"),
-    )  # fmt: skip
-    xref = len(out)
-    out += b"xref\n%d 1\n%010d 00000 n \n" % (number, offset)
-    out += b"trailer\n<</Size %d/Root %s/Info %d 0 R/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
-        number + 1, root.group(1), number, start[-1], xref,
-    )  # fmt: skip
-    return bytes(out)
+    number = next_object(data)
+    info = b"<</Title <FEFF%s>>>" % title.encode("utf-16-be").hex().upper().encode("ascii")
+    return incremental_update(data, {number: info}, trailer=b"/Info %d 0 R" % number)
 
 
 def with_form_field(data: bytes) -> bytes:
@@ -130,18 +114,39 @@ def with_form_field(data: bytes) -> bytes:
     import re
 
     page = re.search(rb"(\d+) 0 obj\r?\n(<<(?:(?!endobj).)*?/Type/Page>>)", data, re.S)
-    size = re.search(rb"/Size (\d+)", data)
-    root = re.search(rb"/Root (\d+ 0 R)", data)
-    start = re.findall(rb"startxref\r?\n(\d+)", data)
-    if page is None or size is None or root is None or not start:
+    if page is None:
         raise ValueError("not a PDF written by make_pdf")
-    number, widget = int(page.group(1)), int(size.group(1))
+    number, widget = int(page.group(1)), next_object(data)
     body = page.group(2)[:-2] + b"/Annots[%d 0 R]>>" % widget
     objects = {
         number: body,
         widget: b"<</Type/Annot/Subtype/Widget/FT/Tx/T(field)/Rect[300 700 400 716]/P %d 0 R>>"
         % number,
     }
+    return incremental_update(data, objects)
+
+
+def next_object(data: bytes) -> int:
+    """The number the next object added to ``data`` (from ``make_pdf``) takes: its trailer's
+    ``/Size``."""
+    import re
+
+    size = re.search(rb"/Size (\d+)", data)
+    if size is None:
+        raise ValueError("not a PDF written by make_pdf")
+    return int(size.group(1))
+
+
+def incremental_update(data: bytes, objects: dict[int, bytes], trailer: bytes = b"") -> bytes:
+    """``data`` (from ``make_pdf``) with ``objects`` (number: dictionary) written over or added
+    as an incremental update, ``trailer`` the new trailer's entries beyond ``/Size``, ``/Root``
+    and ``/Prev``: how the helpers here add what PDFium's writer makes no API for."""
+    import re
+
+    root = re.search(rb"/Root (\d+ 0 R)", data)
+    start = re.findall(rb"startxref\r?\n(\d+)", data)
+    if root is None or not start:
+        raise ValueError("not a PDF written by make_pdf")
     out = bytearray(data if data.endswith(b"\n") else data + b"\n")
     offsets = {}
     for n, text in objects.items():
@@ -151,7 +156,8 @@ def with_form_field(data: bytes) -> bytes:
     out += b"xref\n"
     for n in sorted(offsets):
         out += b"%d 1\n%010d 00000 n \n" % (n, offsets[n])
-    out += b"trailer\n<</Size %d/Root %s/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
-        widget + 1, root.group(1), start[-1], xref,
+    size = max(next_object(data), max(offsets) + 1)
+    out += b"trailer\n<</Size %d/Root %s%s/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
+        size, root.group(1), trailer, start[-1], xref,
     )  # fmt: skip
     return bytes(out)

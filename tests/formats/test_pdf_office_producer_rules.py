@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pdf_maker import Prose, Spec, make_pdf
+from pdf_maker import Prose, Spec, incremental_update, make_pdf, next_object
 
 from skills.chunking import chunk_document
 from skills.formats.read import read_file
@@ -29,12 +29,9 @@ def with_unicode_map(data: bytes, font_name: str, code: str, unicode: int) -> by
     map sends a glyph to a control character, as Print To PDF's CID fonts do."""
     name = font_name.encode("ascii")
     font = re.search(rb"(\d+) 0 obj\r?\n(<</BaseFont/%s/[^>]*/Type/Font>>)" % name, data)
-    size = re.search(rb"/Size (\d+)", data)
-    root = re.search(rb"/Root (\d+ 0 R)", data)
-    start = re.findall(rb"startxref\r?\n(\d+)", data)
-    if font is None or size is None or root is None or not start:
+    if font is None:
         raise ValueError("not a PDF written by make_pdf")
-    number, cmap = int(font.group(1)), int(size.group(1))
+    number, cmap = int(font.group(1)), next_object(data)
     table = (
         b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Test def "
         b"1 begincodespacerange <00> <FF> endcodespacerange "
@@ -45,19 +42,7 @@ def with_unicode_map(data: bytes, font_name: str, code: str, unicode: int) -> by
         number: font.group(2)[:-2] + b"/ToUnicode %d 0 R>>" % cmap,
         cmap: b"<</Length %d>>stream\n%s\nendstream" % (len(table), table),
     }
-    out = bytearray(data if data.endswith(b"\n") else data + b"\n")
-    offsets = {}
-    for n, text in objects.items():
-        offsets[n] = len(out)
-        out += b"%d 0 obj\n%s\nendobj\n" % (n, text)
-    xref = len(out)
-    out += b"xref\n"
-    for n in sorted(offsets):
-        out += b"%d 1\n%010d 00000 n \n" % (n, offsets[n])
-    out += b"trailer\n<</Size %d/Root %s/Prev %s>>\nstartxref\n%d\n%%%%EOF\n" % (
-        cmap + 1, root.group(1), start[-1], xref,
-    )  # fmt: skip
-    return bytes(out)
+    return incremental_update(data, objects)
 
 
 def test_a_glyph_mapped_to_a_control_character_does_not_make_the_file_unreadable() -> None:
