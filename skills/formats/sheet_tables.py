@@ -144,9 +144,17 @@ def _merged_header(run: list[Row]) -> list[Row]:
         " ".join(dict.fromkeys(c for r in block if (c := _at(r.cells, i).strip())))
         for i in range(width)
     ]
-    joined = frozenset.intersection(*(r.joined for r in block))
+    joined = frozenset(i for i in range(width) if not any(_names(r, i) for r in block))
     merged = Row(block[0].number, cells, [], False, block[0].starts, joined, block[0].row)
     return [*run[:top], merged, *run[last + 1 :]]
+
+
+def _names(row: Row, column: int) -> bool:
+    """Whether the row names ``column`` itself: a cell of its own there that neither continues
+    a range merged across columns nor opens one (a group's name, "Balance" merged over F:I,
+    names the columns under it, not the spacer column F it starts in)."""
+    opens = column in row.starts and column + 1 in row.joined
+    return bool(_at(row.mine, column).strip()) and column not in row.joined and not opens
 
 
 def _words(row: Row) -> bool:
@@ -187,10 +195,11 @@ def _header_index(run: list[Row]) -> int | None:
         return 0 if _texty(run[0].mine) else None
     usual_width = Counter(len(r.mine) for r in run).most_common(1)[0][0]
     usual_filled = Counter(_filled(r.mine) for r in run).most_common(1)[0][0]
+    used = sorted({i for r in run for i, c in enumerate(r.mine) if c.strip()})  # no margin
     for index, row in enumerate(run[: max(1, len(run) - 1)]):
         cells = row.mine
-        gaps = [i for i, c in enumerate(cells) if not c.strip()]
-        full = _filled(cells) >= usual_filled or gaps == [0]  # a crosstab's empty corner
+        gaps = [i for i in used if not _at(cells, i).strip()]
+        full = _filled(cells) >= usual_filled or gaps == used[:1]  # a crosstab's empty corner
         if len(cells) >= usual_width and full:
             grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
             return index if _texty(cells) or grouped else None

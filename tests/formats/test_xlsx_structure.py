@@ -235,3 +235,28 @@ def test_a_header_merged_down_over_several_rows_is_one_header() -> None:
         "| Region | Contribution (%) | Impact of changes from last quarter | "
         "Impact of changes from baseline |"
     ]
+
+
+def test_group_names_over_spacer_columns_name_only_the_columns_under_them() -> None:
+    # Apache POI bug 52348: "Balance" merged over F:I above Opening (G) and Ending (I:J),
+    # Category and Account merged down two rows, spacer columns between the figures
+    rows: dict[int, Sequence[object]] = {
+        2: [None, None, "Category", None, "Account", "Balance", None, None, None, None],
+        3: [None, None, None, None, None, None, "Opening", None, "Ending"],
+        4: [None, None, "Food", None, "City Bank", None, 1000, None, 800],
+        5: [None, None, "Gas", None, "J.P Morgan", None, 400, None, 200],
+    }
+    merged = ["C2:C3", "E2:E3", "F2:I2", "I3:J3", "I4:J4", "I5:J5"]
+    text = converted(workbook(rows, merged=merged))
+    assert headers(text) == ["| Category | Account | Balance Opening | Balance Ending |"]
+    assert "| Food | City Bank | 1000 | 800 |" in text
+
+
+def test_a_crosstab_corner_beside_an_empty_margin_column_is_still_the_header() -> None:
+    # gdata's example: two lines of text, then the crosstab from B4 with column A empty
+    rows: dict[int, Sequence[object]] = {1: ["Text to skip to get to the data"]}
+    rows |= {2: [None, "This line too!"], 4: [None, None, "D", "E", "Factor"]}
+    rows |= {5: [None, "FirstRow", 1, "NA", "Red"], 6: [None, "SecondRow", 2, 1, "Green"]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["|  | D | E | Factor |"]
+    assert "| FirstRow | 1 | NA | Red |" in text
