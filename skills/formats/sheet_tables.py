@@ -89,7 +89,7 @@ class Row:
 def tables(rows: list[Row]) -> list[str]:
     """The sheet's tables and the text around them, as Markdown blocks."""
     blocks: list[str] = []
-    runs = _runs(rows)
+    runs = [part for run in _runs(rows) for part in _side_by_side(run)]
     for index, run in enumerate(runs):
         if index + 1 < len(runs) and _caption(run):
             blocks.append(_text(run))
@@ -181,6 +181,62 @@ def _runs(rows: list[Row]) -> list[list[Row]]:
         else:
             runs.append([row])
     return runs
+
+
+def _side_by_side(run: list[Row]) -> list[list[Row]]:
+    """The run as the tables set side by side in it, left to right: cut at a column no row
+    fills, where the columns on each side (two or more of them) fill different rows (a pivot
+    table beside the data it sums, from another row and of another length). A spacer column
+    inside one table (every row fills both sides) cuts nothing, nor does a column of labels.
+
+    >>> run = [Row(1, ["Iris", "Kind"]), Row(2, ["5.1", "setosa", "", "Label", "Sum"])]
+    >>> run += [Row(3, ["4.9", "setosa", "", "setosa", "10"]), Row(4, ["6.2", "virginica"])]
+    >>> [[r.cells for r in part] for part in _side_by_side(run)][1]
+    [['Label', 'Sum'], ['setosa', '10']]
+    """
+    width = max(len(r.cells) for r in run)
+    used = [any(_at(r.cells, i).strip() for r in run) for i in range(width)]
+    groups: list[list[int]] = []
+    for i in range(width):
+        if used[i] and groups and used[i - 1]:
+            groups[-1].append(i)
+        elif used[i]:
+            groups.append([i])
+    parts: list[list[int]] = []
+    for group in groups:
+        if parts and not _apart(run, parts[-1], group):
+            parts[-1] = parts[-1] + group
+        else:
+            parts.append(group)
+    if len(parts) < 2:
+        return [run]
+    sides = [_columns_of(run, part[0], part[-1] + 1) for part in parts]
+    return [piece for side in sides for piece in _runs(side)]
+
+
+def _apart(run: list[Row], left: list[int], right: list[int]) -> bool:
+    """Whether two blocks of columns are two tables: each two columns or more and two rows or
+    more, filling different rows."""
+    rows_left = {r.number for r in run if any(_at(r.cells, i).strip() for i in left)}
+    rows_right = {r.number for r in run if any(_at(r.cells, i).strip() for i in right)}
+    wide = len(left) >= 2 and len(right) >= 2
+    return wide and len(rows_left) >= 2 and len(rows_right) >= 2 and rows_left != rows_right
+
+
+def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
+    """The run's rows cut to the columns ``start:end`` (0-based), rows left empty dropped."""
+    cut = []
+    for r in run:
+        cells = r.cells[start:end]
+        if not any(c.strip() for c in cells):
+            continue
+        starts = frozenset(i - start for i in r.starts if start <= i < end)
+        joined = frozenset(i - start for i in r.joined if start <= i < end)
+        own = r.own[start:end] if r.own else []
+        cut.append(
+            Row(r.number, cells, own, r.spans and bool(joined), starts, joined, r.row, r.down)
+        )
+    return cut
 
 
 def _caption(run: list[Row]) -> bool:

@@ -260,3 +260,20 @@ def test_a_crosstab_corner_beside_an_empty_margin_column_is_still_the_header() -
     text = converted(workbook(rows))
     assert headers(text) == ["|  | D | E | Factor |"]
     assert "| FirstRow | 1 | NA | Red |" in text
+
+
+def test_a_pivot_table_beside_its_data_is_a_table_of_its_own() -> None:
+    # openxlsx's loadExample: the data from A1, a pivot from G2 after an empty column
+    rows: dict[int, Sequence[object]] = {1: ["Length", "Species"]}
+    rows |= {2: [6.4, "virginica", None, "Row Labels", "Sum of Length"]}
+    rows |= {3: [4.4, "setosa", None, "setosa", 95.5], 4: [6, "virginica", None, "Total", 95.5]}
+    rows |= {5: [6.9, "versicolor"], 6: [5.6, "versicolor"]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["| Length | Species |", "| Row Labels | Sum of Length |"]
+    assert "| 6.9 | versicolor |" in text and "| setosa | 95.5 |" in text
+
+
+def test_a_spacer_column_inside_one_table_cuts_nothing() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Item", "Kind", None, "Count", "Price"]}
+    rows |= {2: ["Lamp", "LED", None, 3, 6], 3: ["Bulb", "E27", None, 5, 2]}
+    assert headers(converted(workbook(rows))) == ["| Item | Kind | Count | Price |"]
