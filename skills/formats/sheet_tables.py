@@ -216,11 +216,18 @@ def _side_by_side(run: list[Row]) -> list[list[Row]]:
 
 def _apart(run: list[Row], left: list[int], right: list[int]) -> bool:
     """Whether two blocks of columns are two tables: each two columns or more and two rows or
-    more, filling different rows."""
-    rows_left = {r.number for r in run if any(_at(r.cells, i).strip() for i in left)}
-    rows_right = {r.number for r in run if any(_at(r.cells, i).strip() for i in right)}
-    wide = len(left) >= 2 and len(right) >= 2
-    return wide and len(rows_left) >= 2 and len(rows_right) >= 2 and rows_left != rows_right
+    more, filling different rows: neither's rows all the other's, or the fewer rows one block
+    of the other's (a shorter table beside a longer one). Columns filled in scattered rows of
+    a table (an optional address beside every name) are the same table."""
+    rows_left = [r.number for r in run if any(_at(r.cells, i).strip() for i in left)]
+    rows_right = [r.number for r in run if any(_at(r.cells, i).strip() for i in right)]
+    if min(len(left), len(right), len(rows_left), len(rows_right)) < 2:
+        return False
+    fewer, more = sorted((rows_left, rows_right), key=len)
+    if not set(fewer) <= set(more):
+        return True
+    block = more[more.index(fewer[0]) : more.index(fewer[-1]) + 1]
+    return len(fewer) < len(more) and block == fewer
 
 
 def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:

@@ -277,3 +277,10 @@ def test_a_spacer_column_inside_one_table_cuts_nothing() -> None:
     rows: dict[int, Sequence[object]] = {1: ["Item", "Kind", None, "Count", "Price"]}
     rows |= {2: ["Lamp", "LED", None, 3, 6], 3: ["Bulb", "E27", None, 5, 2]}
     assert headers(converted(workbook(rows))) == ["| Item | Kind | Count | Price |"]
+
+
+def test_columns_filled_in_scattered_rows_after_an_empty_column_stay_in_the_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Name", "Id", None, "Street", "City"]}
+    rows |= {2: ["Ann", 1, None, "1 Main St", "Leeds"], 3: ["Bob", 2], 4: ["Cy", 3]}
+    rows |= {5: ["Dee", 4, None, "2 High St", "York"], 6: ["Eve", 5]}
+    assert headers(converted(workbook(rows))) == ["| Name | Id | Street | City |"]
