@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.structure import TRUTH, normalise, resolve  # noqa: E402
+from skills.formats.conversion import ConversionError  # noqa: E402
 from skills.formats.read import read_file  # noqa: E402
 
 _ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -108,6 +109,16 @@ def markitdown_text(path: Path) -> str:
         return ""
 
 
+def _converted(source: Path, name: str) -> str:
+    """The converter's Markdown, or nothing when the file does not convert (said on stderr): a
+    file refused is a measured loss, not the end of the run."""
+    try:
+        return read_file(source.read_bytes(), source.name).text
+    except ConversionError as error:
+        print(f"{name} does not convert, counted as nothing found: {error}", file=sys.stderr)
+        return ""
+
+
 def run(only: str | None, converter: str) -> dict[str, dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for path in sorted(TRUTH.glob("*.json")):
@@ -119,7 +130,7 @@ def run(only: str | None, converter: str) -> dict[str, dict[str, Any]]:
         if converter == "markitdown":
             markdown = markitdown_text(source)
         else:
-            markdown = read_file(source.read_bytes(), source.name).text
+            markdown = _converted(source, name)
         if name.endswith(".docx"):
             rows[name] = word_score(truth, markdown)
         else:

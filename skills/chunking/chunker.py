@@ -8,7 +8,12 @@ from urllib.parse import unquote, urlsplit
 from skills.chunking.ids import IdMaker
 from skills.chunking.markup import markup_named, markup_of_text
 from skills.chunking.markup.languages import language_of
-from skills.chunking.model import Chunking, ChunkTable, fold_marker_only
+from skills.chunking.model import (
+    Chunking,
+    ChunkTable,
+    fold_marker_only,
+    fold_marker_only_parents,
+)
 from skills.chunking.newlines import line_view
 from skills.chunking.options import ChunkOptions, Format
 from skills.chunking.outline import Section
@@ -84,8 +89,9 @@ def chunk_document(
     layout = run_strategy(document, options, boundary_model)
     del document  # its token index and outline are as big as the text: not kept with the chunks
     ids = IdMaker(document_key)
-    parents = ChunkTable(layout.parents, text, 0, ids)
-    leaves = ChunkTable(fold_marker_only(layout.leaves, text), text, 1, ids, parents)
+    parent_rows, leaf_rows = fold_marker_only_parents(layout.parents, layout.leaves, text)
+    parents = ChunkTable(parent_rows, text, 0, ids)
+    leaves = ChunkTable(fold_marker_only(leaf_rows, text), text, 1, ids, parents)
     warnings = list(layout.warnings)
     if options.ignored_overlap:
         warnings.append(

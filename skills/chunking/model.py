@@ -251,6 +251,45 @@ def fold_marker_only(rows: ChunkRows, source: str) -> ChunkRows:
     return folded
 
 
+def fold_marker_only_parents(
+    parents: ChunkRows, leaves: ChunkRows, source: str
+) -> tuple[ChunkRows, ChunkRows]:
+    """``parents`` with each parent made only of page markers joined to the parent before it
+    (a sheet's closing ``<!-- PageNumber -->`` after a table that filled the parent before),
+    and ``leaves`` pointing at the parents that hold them; ``fold_marker_only`` then joins the
+    lone marker child to the child before it, inside the same parent. Markers are not embedded,
+    so the joined parent embeds no more tokens."""
+    lone = [
+        row
+        for row in range(1, len(parents))
+        if not without_page_markers(source[parents.starts[row] : parents.ends[row]]).strip()
+        and not source[parents.ends[row - 1] : parents.starts[row]].strip()
+    ]
+    if not lone:
+        return parents, leaves
+    target: dict[int, int] = {}  # old parent row -> new parent row
+    folded = ChunkRows()
+    dropped = set(lone)
+    for row in range(len(parents)):
+        if row in dropped:
+            folded.ends[-1] = max(folded.ends[-1], parents.ends[row])
+            target[row] = len(folded) - 1
+            continue
+        prefix, headings, path_chars = parents.prefix_list[parents.prefix_rows[row]]
+        folded.add(parents.starts[row], parents.ends[row], parents.tokens[row], prefix,
+                   headings, path_chars, parents.parents[row])  # fmt: skip
+        target[row] = len(folded) - 1
+    moved = ChunkRows()
+    for row in range(len(leaves)):
+        prefix, headings, path_chars = leaves.prefix_list[leaves.prefix_rows[row]]
+        parent = leaves.parents[row]
+        moved.add(leaves.starts[row], leaves.ends[row], leaves.tokens[row], prefix, headings,
+                  path_chars, target.get(parent, parent))  # fmt: skip
+    folded.finish()
+    moved.finish()
+    return folded, moved
+
+
 def _count_without_markers(rows: ChunkRows, source: str) -> None:
     """The tokens of the rows that hold a page marker, counted again as they are embedded
     (without it): at most a few per page, each a small encode. Leaving a marker out never adds

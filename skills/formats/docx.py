@@ -25,6 +25,7 @@ from typing import Any
 
 from skills.formats.conversion import ConversionError, Converted, Limits, no_text, titled
 from skills.formats.markdown_text import plain
+from skills.formats.part_names import usual_part_names
 from skills.formats.strict import as_transitional
 from skills.formats.word_outline import Outline
 from skills.formats.word_stream import word_markdown
@@ -42,7 +43,7 @@ _DEADLINE_EVERY = 200
 
 
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
-    data = as_transitional(data, _BODY)
+    data = as_transitional(usual_part_names(data), _BODY)
     with zipfile.ZipFile(io.BytesIO(data)) as package:
         size = sum(i.file_size for i in package.infolist() if i.filename == _BODY)
         if size > MAX_DOCUMENT_XML_BYTES:

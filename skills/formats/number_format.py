@@ -110,8 +110,28 @@ def _number(value: float, fmt: str) -> str:
     number = abs(value) if signed else value
     number *= 100 ** literal.count("%")
     decimals = len(code.split(".")[1]) if "." in code else 0
-    text = _fixed(number, decimals, grouped="," in code.split(".")[0])
+    text = _optional_digits(_fixed(number, decimals, grouped="," in code.split(".")[0]), code)
     return literal[: match.start()] + text + literal[match.end() :]
+
+
+def _optional_digits(text: str, code: str) -> str:
+    """``text`` (the number with every decimal place of ``code``) with the digits a ``#`` or
+    ``?`` placeholder shows only when significant left out, as Excel does: ``#0.#`` shows 1000
+    as ``1000.`` and 2.5 as ``2.5``; ``#`` shows 0 as nothing (``?`` as a space).
+
+    >>> [_optional_digits(*case) for case in [("1000.0", "#0.#"), ("0", "#"), ("0.50", "#.0#")]]
+    ['1000.', '', '.5']
+    """
+    whole_code, point, fraction_code = code.partition(".")
+    sign = "-" if text.startswith("-") else ""
+    whole, _, fraction = text.lstrip("-").partition(".")
+    if point:
+        shown = fraction_code.rstrip("#?")
+        kept = max(len(fraction.rstrip("0")), len(shown))
+        fraction = fraction[:kept] + "".join(" " if c == "?" else "" for c in fraction_code[kept:])
+    if whole == "0" and not any(c == "0" for c in whole_code):
+        whole = " " if "?" in whole_code else ""
+    return sign + whole + point + fraction
 
 
 def _literal(match: re.Match[str]) -> str:

@@ -33,6 +33,7 @@ from skills.formats.conversion import (
 )
 from skills.formats.markdown_text import heading, plain, table
 from skills.formats.number_format import display
+from skills.formats.part_names import usual_part_names
 from skills.formats.strict import as_transitional
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
@@ -52,7 +53,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from pptx import Presentation
 
     _check_xml_size(data)
-    data = as_transitional(data, "ppt/presentation.xml")
+    data = as_transitional(usual_part_names(data), "ppt/presentation.xml")
     try:
         deck = Presentation(io.BytesIO(data))
     except (KeyError, ValueError) as exc:

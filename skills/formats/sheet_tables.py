@@ -89,7 +89,7 @@ class Row:
 def tables(rows: list[Row]) -> list[str]:
     """The sheet's tables and the text around them, as Markdown blocks."""
     blocks: list[str] = []
-    runs = _runs(rows)
+    runs = [part for run in _runs(rows) for part in _side_by_side(run)]
     for index, run in enumerate(runs):
         if index + 1 < len(runs) and _caption(run):
             blocks.append(_text(run))
@@ -144,9 +144,17 @@ def _merged_header(run: list[Row]) -> list[Row]:
         " ".join(dict.fromkeys(c for r in block if (c := _at(r.cells, i).strip())))
         for i in range(width)
     ]
-    joined = frozenset.intersection(*(r.joined for r in block))
+    joined = frozenset(i for i in range(width) if not any(_names(r, i) for r in block))
     merged = Row(block[0].number, cells, [], False, block[0].starts, joined, block[0].row)
     return [*run[:top], merged, *run[last + 1 :]]
+
+
+def _names(row: Row, column: int) -> bool:
+    """Whether the row names ``column`` itself: a cell of its own there that neither continues
+    a range merged across columns nor opens one (a group's name, "Balance" merged over F:I,
+    names the columns under it, not the spacer column F it starts in)."""
+    opens = column in row.starts and column + 1 in row.joined
+    return bool(_at(row.mine, column).strip()) and column not in row.joined and not opens
 
 
 def _words(row: Row) -> bool:
@@ -175,6 +183,69 @@ def _runs(rows: list[Row]) -> list[list[Row]]:
     return runs
 
 
+def _side_by_side(run: list[Row]) -> list[list[Row]]:
+    """The run as the tables set side by side in it, left to right: cut at a column no row
+    fills, where the columns on each side (two or more of them) fill different rows (a pivot
+    table beside the data it sums, from another row and of another length). A spacer column
+    inside one table (every row fills both sides) cuts nothing, nor does a column of labels.
+
+    >>> run = [Row(1, ["Iris", "Kind"]), Row(2, ["5.1", "setosa", "", "Label", "Sum"])]
+    >>> run += [Row(3, ["4.9", "setosa", "", "setosa", "10"]), Row(4, ["6.2", "virginica"])]
+    >>> [[r.cells for r in part] for part in _side_by_side(run)][1]
+    [['Label', 'Sum'], ['setosa', '10']]
+    """
+    width = max(len(r.cells) for r in run)
+    used = [any(_at(r.cells, i).strip() for r in run) for i in range(width)]
+    groups: list[list[int]] = []
+    for i in range(width):
+        if used[i] and groups and used[i - 1]:
+            groups[-1].append(i)
+        elif used[i]:
+            groups.append([i])
+    parts: list[list[int]] = []
+    for group in groups:
+        if parts and not _apart(run, parts[-1], group):
+            parts[-1] = parts[-1] + group
+        else:
+            parts.append(group)
+    if len(parts) < 2:
+        return [run]
+    sides = [_columns_of(run, part[0], part[-1] + 1) for part in parts]
+    return [piece for side in sides for piece in _runs(side)]
+
+
+def _apart(run: list[Row], left: list[int], right: list[int]) -> bool:
+    """Whether two blocks of columns are two tables: each two columns or more and two rows or
+    more, filling different rows: neither's rows all the other's, or the fewer rows one block
+    of the other's (a shorter table beside a longer one). Columns filled in scattered rows of
+    a table (an optional address beside every name) are the same table."""
+    rows_left = [r.number for r in run if any(_at(r.cells, i).strip() for i in left)]
+    rows_right = [r.number for r in run if any(_at(r.cells, i).strip() for i in right)]
+    if min(len(left), len(right), len(rows_left), len(rows_right)) < 2:
+        return False
+    fewer, more = sorted((rows_left, rows_right), key=len)
+    if not set(fewer) <= set(more):
+        return True
+    block = more[more.index(fewer[0]) : more.index(fewer[-1]) + 1]
+    return len(fewer) < len(more) and block == fewer
+
+
+def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
+    """The run's rows cut to the columns ``start:end`` (0-based), rows left empty dropped."""
+    cut = []
+    for r in run:
+        cells = r.cells[start:end]
+        if not any(c.strip() for c in cells):
+            continue
+        starts = frozenset(i - start for i in r.starts if start <= i < end)
+        joined = frozenset(i - start for i in r.joined if start <= i < end)
+        own = r.own[start:end] if r.own else []
+        cut.append(
+            Row(r.number, cells, own, r.spans and bool(joined), starts, joined, r.row, r.down)
+        )
+    return cut
+
+
 def _caption(run: list[Row]) -> bool:
     """A title or a few lines of text above the next table: at most three rows of one cell of
     words each."""
@@ -187,10 +258,11 @@ def _header_index(run: list[Row]) -> int | None:
         return 0 if _texty(run[0].mine) else None
     usual_width = Counter(len(r.mine) for r in run).most_common(1)[0][0]
     usual_filled = Counter(_filled(r.mine) for r in run).most_common(1)[0][0]
+    used = sorted({i for r in run for i, c in enumerate(r.mine) if c.strip()})  # no margin
     for index, row in enumerate(run[: max(1, len(run) - 1)]):
         cells = row.mine
-        gaps = [i for i, c in enumerate(cells) if not c.strip()]
-        full = _filled(cells) >= usual_filled or gaps == [0]  # a crosstab's empty corner
+        gaps = [i for i in used if not _at(cells, i).strip()]
+        full = _filled(cells) >= usual_filled or gaps == used[:1]  # a crosstab's empty corner
         if len(cells) >= usual_width and full:
             grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
             return index if _texty(cells) or grouped else None

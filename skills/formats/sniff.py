@@ -51,7 +51,8 @@ def sniff(data: bytes, limits: Limits = DEFAULT_LIMITS) -> str | None:
             "a legacy binary Office file (.doc, .xls or .ppt): save it as .docx, .xlsx or .pptx"
         )
     if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
-        names = check_package(data, limits)
+        # part names are compared without regard to case, as Office does (usual_part_names)
+        names = {n.replace("\\", "/").lstrip("/").lower() for n in check_package(data, limits)}
         for part, fmt in _MAIN_PARTS.items():
             if part in names:
                 return fmt

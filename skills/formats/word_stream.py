@@ -22,7 +22,8 @@ project's fixture (but for a code block's second blank line, which that path dro
   inserted text kept (tracked changes as accepted); field codes are left out, their results
   kept;
 - tables as pipe tables whose first row is the header, a merged column as an empty cell, a
-  nested table flattened into its cell;
+  nested table flattened into its cell; a table laying the page out (each of its cells with
+  text holds a table) read cell by cell as the body is, its tables as tables;
 - footnotes and endnotes as numbered references (``[[1]](#footnote-4)``) and a numbered list
   at the end;
 - images are left out, never decoded; text boxes' paragraphs follow the paragraph that anchors
@@ -152,7 +153,10 @@ class _Writer:
     # --- blocks -------------------------------------------------------------------------
 
     def block(self, element: Any) -> None:
-        if element.tag == f"{W}tbl":
+        if element.tag == f"{W}tbl" and _layout(element):
+            for cell_block in _layout_blocks(element):
+                self.block(cell_block)
+        elif element.tag == f"{W}tbl":
             self.close_open()
             rows: list[list[str]] = []
             for row in self.table(element):
@@ -448,6 +452,38 @@ class Band:
 #: a gap typed between two things set on one line: a tab, or four spaces or more
 _GAP = re.compile(r"\t|[ \u00a0\u2002\u2003]{4,}")
 _LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _layout(table: Any) -> bool:
+    """Whether the table lays a page out rather than holding data: every cell of it with text
+    holds a table of its own (a procedure or a form drawn as boxes of tables, 240-DOP-1013A's
+    steps table inside a frame). Its cells are read as the body is, their tables as tables,
+    rather than flattened, whole tables and all, into the cells of one row."""
+    texty = [
+        cell
+        for row in table.iterchildren(f"{W}tr")
+        for cell in row.iterchildren(f"{W}tc")
+        if any((t.text or "").strip() for t in cell.iter(f"{W}t"))
+    ]
+    return bool(texty) and all(
+        next(_inner_blocks(cell, tables_only=True), None) is not None for cell in texty
+    )
+
+
+def _layout_blocks(table: Any) -> Iterator[Any]:
+    """The paragraphs and tables of a layout table's cells, row by row, in reading order."""
+    for row in table.iterchildren(f"{W}tr"):
+        for cell in row.iterchildren(f"{W}tc"):
+            yield from _inner_blocks(cell)
+
+
+def _inner_blocks(parent: Any, tables_only: bool = False) -> Iterator[Any]:
+    """A cell's own paragraphs and tables (through content controls), in order."""
+    for child in parent:
+        if child.tag == f"{W}tbl" or (child.tag == f"{W}p" and not tables_only):
+            yield child
+        elif child.tag in (f"{W}sdt", f"{W}sdtContent", f"{W}customXml"):
+            yield from _inner_blocks(child, tables_only)
 
 
 def _raw_text(paragraph: Any) -> str:

@@ -38,6 +38,7 @@ from skills.formats.conversion import (
 )
 from skills.formats.markdown_text import heading
 from skills.formats.number_format import display
+from skills.formats.part_names import usual_part_names
 from skills.formats.sheet_tables import Row, tables
 from skills.formats.strict import as_transitional
 
@@ -46,7 +47,7 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
     warnings: list[str] = []
-    data = as_transitional(data, "xl/workbook.xml")
+    data = as_transitional(usual_part_names(data), "xl/workbook.xml")
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:

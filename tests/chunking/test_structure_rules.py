@@ -929,3 +929,17 @@ def test_a_parent_larger_than_one_child_still_packs_to_leave_room_for_overlap() 
     result = chunk_document(source, options=options)
     assert len(result.leaves) > 1
     assert all(leaf.tokens <= 128 for leaf in result.leaves)
+
+
+def test_a_closing_page_marker_after_a_full_parent_is_no_chunk_of_its_own() -> None:
+    # a sheet's last table fills its parent; the sheet's closing marker came out a parent and
+    # a child of nothing to read (xlrd's qPCR export, 97 columns wide)
+    rows = "\n".join(f"| {i} | item {i} | {i * 7} |" for i in range(21))
+    table = f"| No | Name | Count |\n| --- | --- | --- |\n{rows}"
+    source = f'# Stock\n\n{table}\n\n<!-- PageNumber="1" -->\n'
+    options = ChunkOptions(parent_max_tokens=256, child_max_tokens=64)
+    result = chunk_document(source, format="markdown", options=options)
+    for chunks in (result.parents, result.leaves):
+        assert all(without_page_markers(chunk.text).strip() for chunk in chunks)
+    assert result.parents[-1].text.endswith('<!-- PageNumber="1" -->\n')  # still covered
+    assert result.leaves[-1].text.endswith('<!-- PageNumber="1" -->\n')

@@ -106,6 +106,34 @@ def workbook(rows: int) -> bytes:
     return out.getvalue()
 
 
+def renamed_workbook(rows: int) -> bytes:
+    """``workbook(rows)`` with its entries named in lower case with backslashes, as an Apache
+    POI bug's qPCR export names them (``[content_types].xml``, ``xl\\worksheets\\sheet1.xml``)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(workbook(rows))) as source, zipfile.ZipFile(out, "w") as copy:
+        for item in source.infolist():
+            copy.writestr(item.filename.lower().replace("/", "\\"), source.read(item))
+    return out.getvalue()
+
+
+def beside_workbook(rows: int) -> bytes:
+    """A table of ``rows`` rows and, after an empty column, a summary of a tenth as many rows
+    from the second row (openxlsx's pivot beside its data)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Length", "Width", "Species"])
+    for k in range(rows):
+        row: list[object] = [k * 0.1, k * 0.2, f"kind {k % 3}"]
+        if k < rows // 10:
+            row += [None, f"label {k}", k * 3]
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def merged_workbook(groups: int) -> bytes:
     """A contents sheet as ISS's open data writes it: a note merged across columns, a header
     merged over columns and down two rows, and ``groups`` sheets named down three rows each
@@ -174,6 +202,8 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "xlsx": (workbook, "sheet.xlsx", 500),
     "xlsx-merged": (merged_workbook, "contents.xlsx", 150),
     "xlsx-strict": (lambda rows: strict(workbook(rows)), "strict.xlsx", 500),
+    "xlsx-renamed": (renamed_workbook, "export.xlsx", 500),
+    "xlsx-beside": (beside_workbook, "pivot.xlsx", 500),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

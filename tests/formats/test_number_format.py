@@ -70,3 +70,24 @@ def test_text_booleans_and_empty_cells() -> None:
     assert display(True, "General") == "TRUE"
     assert display(None, "0%") == ""
     assert display(dt.datetime(2022, 11, 11), "General") == "2022-11-11"
+
+
+@pytest.mark.parametrize(
+    ("value", "fmt", "shown"),
+    [
+        (1000, "#0.#", "1000."),  # Apache POI bug 52348's credit column
+        (0, "#0.#", "0."),
+        (2.25, "#0.#", "2.3"),
+        (0, "#", ""),  # '#' shows no insignificant digit: zero shows nothing
+        (200, "#", "200"),
+        (0.5, "#.0#", ".5"),
+        (1.5, "0.0#", "1.5"),
+        (1.255, "0.0#", "1.26"),
+        (0, "#,###", ""),
+        (0, "#,##0", "0"),
+    ],
+)
+def test_optional_digit_placeholders_show_only_significant_digits(
+    value: float, fmt: str, shown: str
+) -> None:
+    assert display(value, fmt) == shown

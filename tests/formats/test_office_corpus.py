@@ -67,11 +67,13 @@ def test_the_truth_is_met_as_documented() -> None:
 
 
 def test_the_held_out_office_round_is_met_as_documented() -> None:
-    """docs/formats.md, held-out Office rounds 1-3 after their fixes: the 10 true Word headings
-    found and none wrong, every sheet's header row (21), 20 of 21 numbers as displayed (the
-    truth's 'mm-dd-yy' for built-in format 14, which the converter writes yyyy-mm-dd, is the
-    miss)."""
+    """docs/formats.md, held-out Office rounds 1-5 after their fixes: of 16 true Word headings
+    the 10 of rounds 1-3 and the 3 of round 5, none wrong (round 4's three are the parts of a
+    form laid out as tables of tables, 240-DOP-1013A, not found); every sheet's header row (33);
+    33 of 34 numbers as displayed (the truth's 'mm-dd-yy' for built-in format 14, which the
+    converter writes yyyy-mm-dd, is the miss)."""
     scores = _scores(held_out=True)
-    assert scores["heading_recall"] == scores["heading_precision"] == 1.0
-    assert scores["sheets_right"] == scores["sheets"] == 21
-    assert scores["displayed_right"] >= 20
+    assert scores["heading_recall"] >= 13 / 16
+    assert scores["heading_precision"] == 1.0
+    assert scores["sheets_right"] == scores["sheets"] == 33
+    assert scores["displayed_right"] >= 33

@@ -151,3 +151,30 @@ def test_a_document_without_any_text_says_so() -> None:
     converted = docx_to_markdown(docx([para("")]), Limits())
     assert converted.text.strip() == ""
     assert any("has no text to index" in w and "'layout'" in w for w in converted.warnings)
+
+
+def _rows(*rows: list[str]) -> str:
+    """A table of plain cells, one list a row."""
+    xml = "".join(
+        "<w:tr>" + "".join(f"<w:tc>{para(c)}</w:tc>" for c in r) + "</w:tr>" for r in rows
+    )
+    return f"<w:tbl>{xml}</w:tbl>"
+
+
+def test_a_table_laying_the_page_out_keeps_the_tables_in_its_cells() -> None:
+    # 240-DOP-1013A: a frame whose cells hold the form's tables, the steps table among them
+    steps = _rows(["Step", "Work Activity"], ["1", "Check the slips."], ["2", "Pull the joint."])
+    fields = _rows(["Task Name:", "Lay Down Tubulars"])
+    frame = f"<w:tbl><w:tr><w:tc>{fields}{para('')}</w:tc></w:tr>"
+    frame += f"<w:tr><w:tc>{steps}{para('Review after the job.')}</w:tc></w:tr></w:tbl>"
+    text = markdown([frame])
+    assert "| Task Name: | Lay Down Tubulars |" in text
+    assert "| Step | Work Activity |\n| --- | --- |\n| 1 | Check the slips. |" in text
+    assert "Review after the job." in text
+
+
+def test_a_data_table_with_a_table_in_one_cell_stays_one_table() -> None:
+    inner = _rows(["a", "b"])
+    outer = "<w:tbl><w:tr>" + f"<w:tc>{para('Name')}</w:tc><w:tc>{para('Parts')}</w:tc></w:tr>"
+    outer += f"<w:tr><w:tc>{para('Lamp')}</w:tc><w:tc>{inner}{para('')}</w:tc></w:tr></w:tbl>"
+    assert "| Lamp | a b |" in markdown([outer])

@@ -235,3 +235,52 @@ def test_a_header_merged_down_over_several_rows_is_one_header() -> None:
         "| Region | Contribution (%) | Impact of changes from last quarter | "
         "Impact of changes from baseline |"
     ]
+
+
+def test_group_names_over_spacer_columns_name_only_the_columns_under_them() -> None:
+    # Apache POI bug 52348: "Balance" merged over F:I above Opening (G) and Ending (I:J),
+    # Category and Account merged down two rows, spacer columns between the figures
+    rows: dict[int, Sequence[object]] = {
+        2: [None, None, "Category", None, "Account", "Balance", None, None, None, None],
+        3: [None, None, None, None, None, None, "Opening", None, "Ending"],
+        4: [None, None, "Food", None, "City Bank", None, 1000, None, 800],
+        5: [None, None, "Gas", None, "J.P Morgan", None, 400, None, 200],
+    }
+    merged = ["C2:C3", "E2:E3", "F2:I2", "I3:J3", "I4:J4", "I5:J5"]
+    text = converted(workbook(rows, merged=merged))
+    assert headers(text) == ["| Category | Account | Balance Opening | Balance Ending |"]
+    assert "| Food | City Bank | 1000 | 800 |" in text
+
+
+def test_a_crosstab_corner_beside_an_empty_margin_column_is_still_the_header() -> None:
+    # gdata's example: two lines of text, then the crosstab from B4 with column A empty
+    rows: dict[int, Sequence[object]] = {1: ["Text to skip to get to the data"]}
+    rows |= {2: [None, "This line too!"], 4: [None, None, "D", "E", "Factor"]}
+    rows |= {5: [None, "FirstRow", 1, "NA", "Red"], 6: [None, "SecondRow", 2, 1, "Green"]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["|  | D | E | Factor |"]
+    assert "| FirstRow | 1 | NA | Red |" in text
+
+
+def test_a_pivot_table_beside_its_data_is_a_table_of_its_own() -> None:
+    # openxlsx's loadExample: the data from A1, a pivot from G2 after an empty column
+    rows: dict[int, Sequence[object]] = {1: ["Length", "Species"]}
+    rows |= {2: [6.4, "virginica", None, "Row Labels", "Sum of Length"]}
+    rows |= {3: [4.4, "setosa", None, "setosa", 95.5], 4: [6, "virginica", None, "Total", 95.5]}
+    rows |= {5: [6.9, "versicolor"], 6: [5.6, "versicolor"]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["| Length | Species |", "| Row Labels | Sum of Length |"]
+    assert "| 6.9 | versicolor |" in text and "| setosa | 95.5 |" in text
+
+
+def test_a_spacer_column_inside_one_table_cuts_nothing() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Item", "Kind", None, "Count", "Price"]}
+    rows |= {2: ["Lamp", "LED", None, 3, 6], 3: ["Bulb", "E27", None, 5, 2]}
+    assert headers(converted(workbook(rows))) == ["| Item | Kind | Count | Price |"]
+
+
+def test_columns_filled_in_scattered_rows_after_an_empty_column_stay_in_the_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Name", "Id", None, "Street", "City"]}
+    rows |= {2: ["Ann", 1, None, "1 Main St", "Leeds"], 3: ["Bob", 2], 4: ["Cy", 3]}
+    rows |= {5: ["Dee", 4, None, "2 High St", "York"], 6: ["Eve", 5]}
+    assert headers(converted(workbook(rows))) == ["| Name | Id | Street | City |"]
