@@ -67,6 +67,8 @@ _NUMBER = re.compile(
     r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.)]\s+[A-Z]))"
     r"(?P<end>[.)]?)\s+(?=\w)"
 )
+#: A system's model as its name: ``RT-11``, ``PDP-10``, ``IBM`` (before ``1401``).
+_MODEL = re.compile(r"[A-Z]{2,}(?:[-/]?\d|$)")
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 #: A date alone on its line (a cover's, a letter's): ``October 14, 1998``, ``14 Oct 1998``.
@@ -916,7 +918,9 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
-    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not _named_parts(text):
+    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not (
+        _named_parts(text) or _named_by_model(text)
+    ):
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
@@ -1260,6 +1264,28 @@ def _named_parts(text: str) -> bool:
     if match is None or "." not in match.group("number"):
         return False  # (``30 Sep-2008``: a date's day, not a chapter)
     return re.search(r"[^\W\d_]{3}", text[match.end() :]) is not None
+
+
+def _named_by_model(text: str) -> bool:
+    """A numbered title that names a system by its model, a word of two capitals or more with
+    figures (``2.2 RT-11``, ``7 IBM 1401``, ``9 PDP-10 TOPS-10 7.03, TOPS-10 7.04``): fewer
+    letters than figures, but a name all the same. Figures under a number (``1.5 2.0 3.5 mm``,
+    ``3 10 15 20``) have no such word.
+
+    >>> [_named_by_model(t) for t in ("2.2 RT-11", "7 IBM 1401", "2.2.2 RT-11 V5.3")]
+    [True, True, True]
+    >>> [_named_by_model(t) for t in ("1.5 2.0 3.5 mm", "3 10 15 20", "RT-11", "1995 AB-12")]
+    [False, False, False, False]
+    """
+    match = _NUMBER.match(text)
+    if match is None or section_number(text) is None:
+        return False
+    name = text[match.end() :].split()
+    return (
+        bool(name)
+        and _MODEL.match(name[0]) is not None
+        and any(char.isdigit() for word in name for char in word)
+    )
 
 
 def _wrapped_above(

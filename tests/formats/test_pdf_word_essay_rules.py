@@ -1,0 +1,36 @@
+"""The rules held-out round 12 asked for (docs/formats.md): Word documents of other templates than
+the manuals (essays, a FAQ, a software catalogue, technical notes through Acrobat PDFMaker 6 and
+through PScript5 and Ghostscript), whose headings are underlined or numbered lines in the body's
+own type, whose titles Word tagged as headings, and whose contents pages have no page numbers. Each
+test fails with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+
+from pdf_maker import Prose, Spec, make_pdf
+
+from skills.formats.read import read_file
+
+BODY = ("Helvetica", 10.0)
+BOLD = "Helvetica-Bold"
+_PROSE = Prose(("ulm", "orn", "apt", "yth", "iff"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def headings(pages: list[list[Spec]]) -> list[str]:
+    text = read_file(make_pdf(pages), "essay.pdf").text
+    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
+
+
+def test_a_numbered_title_naming_a_model_is_a_heading() -> None:
+    # SimH's sample software: '2.2 RT-11', '7 IBM 1401' have more figures than letters
+    pages: list[list[Spec]] = [
+        [("1 Operating Systems", BOLD, 16), *paragraph(100), ("2 RT-11", BOLD, 16, 200),
+         *paragraph(230)],
+        [("3 IBM 1401", BOLD, 16), *paragraph(100), ("4 Other Kits", BOLD, 16, 200),
+         *paragraph(230)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# 1 Operating Systems", "# 2 RT-11", "# 3 IBM 1401", "# 4 Other Kits"
+    ]  # fmt: skip
