@@ -193,6 +193,7 @@ def _structure(
         title, named = shown, []  # the metadata names a section under the title shown
     title = title or shown or man_page_name(pages)
     title_lines += named
+    own = list(title_lines)  # the title's lines; then what goes with them
     title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
@@ -208,10 +209,21 @@ def _structure(
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography
-    tagged = from_bookmarks(pages, tags, skip)
+    tagged = _without_title_block(from_bookmarks(pages, tags, skip), title_lines, own)
     if title == shown and any(key in tagged for key in title_lines):
         title = metadata  # the line shown as the title is tagged a heading: it is one
     return title, _with_tags(typography, tagged)
+
+
+def _without_title_block(
+    tagged: dict[Key, Heading], title_lines: list[Key], own: list[Key]
+) -> dict[Key, Heading]:
+    """The tagged headings less the lines that go with the title (its byline, a subtitle, a
+    banner: ``_title_block``), which Word tags with whatever heading style its author gave them
+    (``Bob Supnik, 24-Mar-2002 (updated 26-Jan-2005)`` tagged ``H2`` under a title tagged
+    ``H1``); the title's own lines keep their tag."""
+    block = set(title_lines) - set(own)
+    return {key: found for key, found in tagged.items() if key not in block}
 
 
 def _titled_headers(pages: list[Page], title: str) -> set[Key]:

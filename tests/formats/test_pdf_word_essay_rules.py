@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from pdf_maker import Prose, Spec, make_pdf
 
+from skills.formats.conversion import Limits
+from skills.formats.pdf import pdf_to_markdown
 from skills.formats.read import read_file
 
 BODY = ("Helvetica", 10.0)
@@ -34,3 +37,24 @@ def test_a_numbered_title_naming_a_model_is_a_heading() -> None:
     assert headings(pages) == [
         "# 1 Operating Systems", "# 2 RT-11", "# 3 IBM 1401", "# 4 Other Kits"
     ]  # fmt: skip
+
+
+def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Word's essays through PDFMaker: the author gave the date line under the title a heading
+    # style, so the structure tree tags it H2 under the title's H1
+    byline = "Bob Writer, 24-Mar-2002 (updated 26-Jan-2005)"
+    pages: list[list[Spec]] = [
+        [("Adventures in Debugging", BOLD, 20), (byline, *BODY, 94), ("Timing", BOLD, 14, 130),
+         *paragraph(160)],
+        [("Configurations", BOLD, 14), *paragraph(100)],
+    ]  # fmt: skip
+    tags = {
+        0: [(1, "Adventures in Debugging"), (2, byline), (3, "Timing")],
+        1: [(3, "Configurations")],
+    }
+    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, count, expired: tags)
+    # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
+    converted = pdf_to_markdown(make_pdf(pages), Limits())
+    found = re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE)
+    assert not any("Bob Writer" in line for line in found)
+    assert "### Timing" in found and "### Configurations" in found
