@@ -113,6 +113,8 @@ _JOINING = frozenset(
 _MAX_WORDS = 14
 _MAX_CHARS = 120
 _LARGER = 1.12  # a heading's size over the body's, at least
+_TITLE = 1.3  # the first page's title's size over the body's, at least
+_LEAD_TITLE = 1.15  # ... when it is the page's first line, in bold
 _LARGER_POINTS = 0.8
 _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
 _REPEATED = 3  # a line seen this often is a label, not a heading
@@ -275,7 +277,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
          and _worded(line)),
         default=0.0,
     )  # fmt: skip
-    if size < body.size * 1.3 or (
+    if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
         and not _over_numbered_chapters(pages, skip, page, lines, size)
@@ -294,6 +296,16 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
+    """How much larger than the body the first page's largest line must be to be the title: 1.3
+    times, or 1.15 when it is the page's first line and bold (Word's essays: a 14 pt bold title
+    over 12 pt text, ``Bug, Feature, or Code Rot? Adventures in OS Debugging``; a web page's
+    15 pt heading over 13 pt text). A line lower on the page, or regular, needs the wider
+    margin: a first section's heading is no title."""
+    first = lines[0][1]
+    return _LEAD_TITLE if first.size == size and first.bold else _TITLE
 
 
 def _worded(line: Line) -> bool:

@@ -58,3 +58,14 @@ def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.M
     found = re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE)
     assert not any("Bob Writer" in line for line in found)
     assert "### Timing" in found and "### Configurations" in found
+
+
+def test_a_bold_first_line_a_little_larger_than_the_body_is_the_title() -> None:
+    # Word's essays: a 14 pt bold title over 12 pt text (here 11.5 over 10), sections in bold
+    pages: list[list[Spec]] = [
+        [("Adventures in Debugging", BOLD, 11.5), ("Timing", BOLD, 10, 110), *paragraph(135)],
+        [("Configurations", BOLD, 10), *paragraph(100)],
+    ]
+    converted = read_file(make_pdf(pages), "essay.pdf")
+    assert converted.title == "Adventures in Debugging"
+    assert "Adventures" not in " ".join(re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE))
