@@ -188,6 +188,8 @@ def _structure(
     shown, title_lines = first_page_title(pages, body, skip)
     if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
         title = metadata = ""  # a stale metadata title: another version's, another document's
+    if title and shown and _revised(title, shown):
+        title = metadata = shown  # the page shows a later version of the metadata's title
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
@@ -270,6 +272,25 @@ def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
         for i, line in enumerate(first.lines)
         if normalised(line.text) == wanted and (first.index, i) not in skip
     ]
+
+
+def _revised(metadata: str, shown: str) -> bool:
+    """The metadata title is an earlier version of the title the first page shows: the two open
+    with the same two words and then part, neither holding the other (``Bug, Feature, or Rot``
+    under ``Bug, Feature, or Code Rot? Adventures in OS Debugging``; ``Unearthing The PDP-15’s
+    Advanced Monitor System`` under ``Unearthing The PDP-15’s Operating Systems``). Its words
+    may all be on the page elsewhere (``printed``), but the page's title is the one to show.
+
+    >>> _revised("Bug, Feature, or Rot", "Bug, Feature, or Code Rot? Adventures in OS Debugging")
+    True
+    >>> _revised("Harbour Works", "Harbour Works: Annual Report"), _revised("Guide", "Guide 2")
+    (False, False)
+    """
+    old, new = normalised(metadata), normalised(shown)
+    if old in new or new in old:
+        return False
+    first, second = old.split(), new.split()
+    return len(first) >= 2 and first[:2] == second[:2]
 
 
 def _smaller(pages: list[Page], named: list[Key], shown: list[Key]) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import Prose, Spec, make_pdf
+from pdf_maker import Prose, Spec, make_pdf, with_title
 
 from skills.formats.conversion import Limits
 from skills.formats.pdf import pdf_to_markdown
@@ -69,3 +69,14 @@ def test_a_bold_first_line_a_little_larger_than_the_body_is_the_title() -> None:
     converted = read_file(make_pdf(pages), "essay.pdf")
     assert converted.title == "Adventures in Debugging"
     assert "Adventures" not in " ".join(re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE))
+
+
+def test_a_metadata_title_of_an_earlier_version_gives_way_to_the_title_shown() -> None:
+    # 'Bug, Feature, or Rot' in the metadata, 'Bug, Feature, or Code Rot? ...' on the page
+    pages: list[list[Spec]] = [
+        [("Harbour Works Report 2005", BOLD, 20), ("Scope", BOLD, 14, 110), *paragraph(135),
+         ("The plan of the harbour works was set out the year before.", *BODY, 220)],
+        [("Limits", BOLD, 14), *paragraph(100)],
+    ]  # fmt: skip
+    data = with_title(make_pdf(pages), "Harbour Works Plan")
+    assert read_file(data, "report.pdf").title == "Harbour Works Report 2005"
