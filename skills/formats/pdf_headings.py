@@ -121,6 +121,8 @@ _REPEATED = 3  # a line seen this often is a label, not a heading
 _NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_CONTENTS_ENTRIES = 3  # lines of a page that later headings repeat: a contents page's entries
+_WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a longer heading
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
 _SPACE = 0.25  # of the em: a word space
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
@@ -550,12 +552,48 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
-    candidates = _apart(_uncrowded(found, body))
+    candidates = _without_contents(_apart(_uncrowded(found, body)))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _without_contents(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Without the entries of a contents page that gives no page numbers: three or more lines of
+    one page that a heading of another type repeats on a later page (SIMH's FAQ lists ``4.7 IS
+    THERE AN EXAMPLE OF THE SIMULATOR RUNNING VMS?`` in 12 pt bold small capitals on page 3, and
+    the question heads page 12 as ``4.7 Is there an example of the simulator running VMS?`` in
+    14 pt; a wrapped entry's first line, of five words or more, opens its heading's words). The
+    entries follow one another with no text between; a heading's name seen again in its own type
+    (``Detail 1`` under each chapter), or over text (a man page's synopsis groups, described
+    again later: ``STRING ATTRIBUTES``), is no entry."""
+    by_opening: dict[tuple[str, ...], list[_Candidate]] = {}
+    for candidate in candidates:
+        by_opening.setdefault(tuple(normalised(candidate.text).split()[:3]), []).append(candidate)
+    ends = {(c.key[0], c.key[1] + c.lines) for c in candidates}  # the line after each one
+    starts = {c.key for c in candidates}
+    echoes: Counter[int] = Counter()
+    echoed: set[Key] = set()
+    for candidate in candidates:
+        page, i = candidate.key
+        if candidate.key not in ends and (page, i + candidate.lines) not in starts:
+            continue  # text under it: a heading (a man page's SYNOPSIS groups), not a list
+        text = normalised(candidate.text)
+        for later in by_opening[tuple(text.split()[:3])]:
+            if _repeats_entry(candidate, text, later):
+                echoes[candidate.key[0]] += 1
+                echoed.add(candidate.key)
+                break
+    return [c for c in candidates if c.key not in echoed or echoes[c.key[0]] < _CONTENTS_ENTRIES]
+
+
+def _repeats_entry(entry: _Candidate, text: str, heading: _Candidate) -> bool:
+    if heading.key[0] <= entry.key[0] or (heading.size, heading.bold) == (entry.size, entry.bold):
+        return False
+    later = normalised(heading.text)
+    return later == text or (later.startswith(text + " ") and len(text.split()) >= _WRAPPED_ENTRY)
 
 
 def _with_section_labels(

@@ -60,6 +60,20 @@ def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.M
     assert "### Timing" in found and "### Configurations" in found
 
 
+def test_a_contents_page_without_page_numbers_gives_no_headings() -> None:
+    # SIMH's FAQ: its questions listed in bold capitals on the pages before, no page numbers
+    questions = ["1.1 What is the simulator?", "1.2 Why was it written?", "1.3 Who keeps it?"]
+    contents: list[Spec] = [("1 GENERAL QUESTIONS", "Times-Bold", 12)] + [
+        (question.upper(), "Times-Bold", 12) for question in questions
+    ]
+    pages: list[list[Spec]] = [
+        [*contents, *paragraph(200)],
+        [("1 General Questions", BOLD, 16), *paragraph(100)],
+        *[[(question, BOLD, 14), *paragraph(100)] for question in questions],
+    ]
+    assert headings(pages) == ["# 1 General Questions", *[f"## {q}" for q in questions]]
+
+
 def test_a_bold_first_line_a_little_larger_than_the_body_is_the_title() -> None:
     # Word's essays: a 14 pt bold title over 12 pt text (here 11.5 over 10), sections in bold
     pages: list[list[Spec]] = [
