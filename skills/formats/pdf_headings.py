@@ -121,6 +121,7 @@ _REPEATED = 3  # a line seen this often is a label, not a heading
 _NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_OUTLINE_WORDS = 10  # a body-type numbered line this long at most can be a heading
 _CONTENTS_ENTRIES = 3  # lines of a page that later headings repeat: a contents page's entries
 _WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a longer heading
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
@@ -552,6 +553,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
+    if not any(c.strong and c.number for c in found):
+        found = sorted(found + _body_outline(pages, body, skip, counts), key=lambda c: c.key)
     candidates = _without_contents(_apart(_uncrowded(found, body)))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
@@ -703,6 +706,50 @@ def _capitals_apart(
                     _Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
                 )
     return found if len(found) >= 2 else []
+
+
+def _body_outline(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """In a document that numbers no heading in a larger or bolder type, its top-level numbered
+    lines in the body's own type, each apart from the lines around it, counting 1, 2, 3 and on
+    with sections numbered under them (``1. Interval timer``, ``2. Extended memory``, ``3.
+    Protection`` over ``3.1 User Mode``: a Word note whose headings are all Normal text): three
+    at least, or none. A list's items (no text between them) and a paragraph's numbered line
+    break the count; their ``3.1`` lines then continue nothing (``_consistent``)."""
+    tops: list[tuple[Key, Line]] = []
+    deeper = False
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = _spacing(page, body)
+        for i, line in enumerate(page.lines):
+            number = section_number(line.text)
+            if number is None or (page.index, i) in skip or _prominent(line, body):
+                continue
+            if abs(line.size - body.size) >= 0.5 or not all(part.isdigit() for part in number):
+                continue
+            if len(number) > 1:
+                deeper = deeper or bool(tops and number[0] == str(len(tops)))
+            elif _outline_line(page, i, spacing, body, counts):
+                tops.append(((page.index, i), line))
+    counted = [int((section_number(line.text) or ("0",))[0]) for _, line in tops]
+    if not deeper or len(tops) < _RUN or counted != list(range(1, len(tops) + 1)):
+        return []
+    return [
+        _Candidate(key, line.text, 1, line.size, line.bold, False, section_number(line.text))
+        for key, line in tops
+    ]
+
+
+def _outline_line(page: Page, i: int, spacing: float, body: Body, counts: Counter[str]) -> bool:
+    """A short line, heading-like, apart from the line above it and from the text under it."""
+    lines, line = page.lines, page.lines[i]
+    if words(line.text) > _OUTLINE_WORDS or not _heading_like(line, counts):
+        return False
+    above = i == 0 or line.top - lines[i - 1].top >= _APART * spacing
+    below = i + 1 < len(lines) and lines[i + 1].top - line.top >= _APART * spacing
+    return above and below and _text(lines[i + 1], body)
 
 
 def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:
@@ -1193,9 +1240,12 @@ def _consistent(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:
-    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling)."""
-    if number is None or not seen or not all(part.isdigit() for part in number):
+    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling); ``1`` opens the
+    numbering (a body-type ``1`` is a candidate only in an outline: ``_body_outline``)."""
+    if number is None or not all(part.isdigit() for part in number):
         return False
+    if not seen:
+        return number == ("1",)
     parent, last = number[:-1], int(number[-1])
     previous = seen[-1]
     if previous == parent and last == 1:

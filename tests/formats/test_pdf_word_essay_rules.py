@@ -74,6 +74,30 @@ def test_a_contents_page_without_page_numbers_gives_no_headings() -> None:
     assert headings(pages) == ["# 1 General Questions", *[f"## {q}" for q in questions]]
 
 
+def _outline(gap: float) -> list[list[Spec]]:
+    """Numbered lines in the body's type, ``gap`` points from the text around them."""
+    pages: list[list[Spec]] = []
+    for titles in (["1. Interval timer", "2. Extended memory"], ["3. Protection", "3.1 User mode"]):
+        lines: list[Spec] = []
+        top = 72.0
+        for title in titles:
+            lines += [(title, *BODY, top), *paragraph(top + gap)]
+            top += gap + 45 + gap
+        pages.append(lines)
+    return pages
+
+
+def test_a_numbered_outline_in_the_body_type_gives_headings() -> None:
+    # CTSS Hardware (Word through PDFMaker): every heading is Normal text, numbered, set apart
+    assert headings(_outline(28)) == [
+        "# 1. Interval timer", "# 2. Extended memory", "# 3. Protection", "## 3.1 User mode"
+    ]  # fmt: skip
+
+
+def test_numbered_lines_in_the_body_type_not_set_apart_are_text() -> None:
+    assert headings(_outline(15)) == []
+
+
 def test_a_bold_first_line_a_little_larger_than_the_body_is_the_title() -> None:
     # Word's essays: a 14 pt bold title over 12 pt text (here 11.5 over 10), sections in bold
     pages: list[list[Spec]] = [
