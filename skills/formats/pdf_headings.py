@@ -121,6 +121,7 @@ _REPEATED = 3  # a line seen this often is a label, not a heading
 _NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
 _OUTLINE_WORDS = 10  # a body-type numbered line this long at most can be a heading
 _CONTENTS_ENTRIES = 3  # lines of a page that later headings repeat: a contents page's entries
 _WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a longer heading
@@ -555,6 +556,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     found = _with_section_labels(found, pages, body, skip, counts)
     if not any(c.strong and c.number for c in found):
         found = sorted(found + _body_outline(pages, body, skip, counts), key=lambda c: c.key)
+    found = _with_underlined(found, pages, body, skip, counts)
     candidates = _without_contents(_apart(_uncrowded(found, body)))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
@@ -750,6 +752,36 @@ def _outline_line(page: Page, i: int, spacing: float, body: Body, counts: Counte
     above = i == 0 or line.top - lines[i - 1].top >= _APART * spacing
     below = i + 1 < len(lines) and lines[i + 1].top - line.top >= _APART * spacing
     return above and below and _text(lines[i + 1], body)
+
+
+def _with_underlined(
+    found: list[_Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """With the lines of the body's type that are underlined from end to end, heading-like, in
+    no monospaced face, with text of the body's type right under them and nothing of it on
+    their own line's height above (a line's space or the page's top): Word's headings made by
+    underlining Normal text (``Timing Problems``, ``Unused Paths``). Two at least, or none (one
+    underlined line is a word stressed, a link)."""
+    taken = {c.key for c in found}
+    added: list[_Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = _spacing(page, body)
+        for i in page.underlined:
+            line = page.lines[i]
+            if (page.index, i) in skip or (page.index, i) in taken or line.mono:
+                continue
+            if abs(line.size - body.size) >= 0.5 or not _heading_like(line, counts):
+                continue
+            above = i == 0 or line.top - page.lines[i - 1].top >= _APART * spacing
+            if above and i + 1 < len(page.lines) and _text(page.lines[i + 1], body):
+                number = section_number(line.text)
+                added.append(_Candidate((page.index, i), line.text, 1, line.size, line.bold,
+                                        True, number))  # fmt: skip
+    if len(added) < _UNDERLINED:
+        return found
+    return sorted(found + added, key=lambda c: c.key)
 
 
 def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:

@@ -118,3 +118,44 @@ def test_a_metadata_title_of_an_earlier_version_gives_way_to_the_title_shown() -
     ]  # fmt: skip
     data = with_title(make_pdf(pages), "Harbour Works Plan")
     assert read_file(data, "report.pdf").title == "Harbour Works Report 2005"
+
+
+def underlined(data: bytes, texts: list[str]) -> bytes:
+    """``data`` with a thin rule drawn under each of ``texts`` (the first line holding it), from
+    its first character to its last: Word's underline, a filled path under the baseline."""
+    import io
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(data)
+    for page in pdf:
+        textpage = page.get_textpage()
+        for text in texts:
+            searcher = textpage.search(text, match_case=True)
+            hit = searcher.get_next()
+            if hit is None:
+                continue
+            first, count = hit
+            left, bottom, _, _ = textpage.get_charbox(first)
+            _, _, right, _ = textpage.get_charbox(first + count - 1)
+            rule = raw.FPDFPageObj_CreateNewRect(left, bottom - 2.0, right - left, 0.6)
+            raw.FPDFPath_SetDrawMode(rule, raw.FPDF_FILLMODE_WINDING, False)
+            raw.FPDFPage_InsertObject(page.raw, rule)
+        raw.FPDFPage_GenerateContent(page.raw)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_underlined_lines_in_the_body_type_are_headings() -> None:
+    # Word's essays: 'Timing Problems', 'Unused Paths' are Normal text, underlined
+    pages: list[list[Spec]] = [
+        [("Timing Problems", *BODY), *paragraph(100), ("Unused Paths", *BODY, 190),
+         *paragraph(220)],
+        [("Impractical Configurations", *BODY), *paragraph(100)],
+    ]  # fmt: skip
+    names = ["Timing Problems", "Unused Paths", "Impractical Configurations"]
+    text = read_file(underlined(make_pdf(pages), names), "essay.pdf").text
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [f"# {name}" for name in names]
+    assert headings(pages) == []  # the same lines without their underline: text
