@@ -758,10 +758,11 @@ def _with_underlined(
     found: list[_Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
 ) -> list[_Candidate]:
     """With the lines of the body's type that are underlined from end to end, heading-like, in
-    no monospaced face, with text of the body's type right under them and nothing of it on
+    no monospaced face, with words of the body's type right under them and nothing of it on
     their own line's height above (a line's space or the page's top): Word's headings made by
     underlining Normal text (``Timing Problems``, ``Unused Paths``). Two at least, or none (one
-    underlined line is a word stressed, a link)."""
+    underlined line is a word stressed, a link). An underlined entry over a line of figures is
+    a list's or a table's (``NOP: no operation`` over its octal codes ``140000 140010 ...``)."""
     taken = {c.key for c in found}
     added: list[_Candidate] = []
     for page in pages:
@@ -775,7 +776,8 @@ def _with_underlined(
             if abs(line.size - body.size) >= 0.5 or not _heading_like(line, counts):
                 continue
             above = i == 0 or line.top - page.lines[i - 1].top >= _APART * spacing
-            if above and i + 1 < len(page.lines) and _text(page.lines[i + 1], body):
+            under = page.lines[i + 1] if i + 1 < len(page.lines) else None
+            if above and under is not None and _text(under, body) and _worded(under):
                 number = section_number(line.text)
                 added.append(_Candidate((page.index, i), line.text, 1, line.size, line.bold,
                                         True, number))  # fmt: skip

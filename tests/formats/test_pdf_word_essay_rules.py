@@ -159,3 +159,15 @@ def test_underlined_lines_in_the_body_type_are_headings() -> None:
     text = read_file(underlined(make_pdf(pages), names), "essay.pdf").text
     assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [f"# {name}" for name in names]
     assert headings(pages) == []  # the same lines without their underline: text
+
+
+def test_underlined_entries_over_figures_are_no_headings() -> None:
+    # Decoding the H316's instructions: a table of underlined entries over their octal codes
+    entries = ["NOP: no operation", "CRA (clear A): A to 0", "SSM (set sign minus): A1 to 1"]
+    codes = "140000 140010 140020 140030 140040 140041 140043"
+    lines: list[Spec] = [*paragraph(72)]
+    for n, entry in enumerate(entries):
+        lines += [(entry, *BODY, 160.0 + 60 * n), (codes, *BODY, 175.0 + 60 * n)]
+    pages: list[list[Spec]] = [[*lines, *paragraph(360)], [*paragraph(72)]]
+    text = read_file(underlined(make_pdf(pages), entries), "table.pdf").text
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == []
