@@ -63,9 +63,8 @@ def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.M
 def test_a_contents_page_without_page_numbers_gives_no_headings() -> None:
     # SIMH's FAQ: its questions listed in bold capitals on the pages before, no page numbers
     questions = ["1.1 What is the simulator?", "1.2 Why was it written?", "1.3 Who keeps it?"]
-    contents: list[Spec] = [("1 GENERAL QUESTIONS", "Times-Bold", 12)] + [
-        (question.upper(), "Times-Bold", 12) for question in questions
-    ]
+    contents: list[Spec] = [("1 GENERAL QUESTIONS", "Times-Bold", 12.0)]
+    contents += [(question.upper(), "Times-Bold", 12.0) for question in questions]
     pages: list[list[Spec]] = [
         [*contents, *paragraph(200)],
         [("1 General Questions", BOLD, 16), *paragraph(100)],
