@@ -54,6 +54,7 @@ output has no pages, so its headings match by text alone) through the same engin
 from __future__ import annotations
 
 import argparse
+import bisect
 import contextlib
 import itertools
 import json
@@ -188,26 +189,26 @@ def level_agreement(
 
 def locate(true: list[Heading], markdown: str) -> list[Heading]:
     """The true headings with their position in the converted text: in order, the first line
-    (or two lines) after the previous one whose words are the heading's, else the first
-    occurrence of its words, else the start of its page (or unknown)."""
+    (or two lines) after the previous one whose words are the heading's, on the heading's page
+    or after it when it is found there (a contents page without page numbers repeats the words
+    earlier), else from the previous one on, else the first occurrence of its words, else the
+    start of its page (or unknown)."""
     lines = [
         (m.start(), normalise(m.group().lstrip("#"))) for m in re.finditer(r"[^\n]+", markdown)
     ]
+    line_starts = [at for at, _ in lines]
     flat, index = _flatten(markdown)
     starts = [0] + [m.end() for m in re.finditer(r"<!--\s*PageBreak\s*-->", markdown)]
     placed: list[Heading] = []
     line_cursor = cursor = 0
     for heading in true:
         key = normalise(heading.text)
-        found = next(
-            (
-                n
-                for n in range(line_cursor, len(lines))
-                if lines[n][1] == key
-                or (n + 1 < len(lines) and f"{lines[n][1]} {lines[n + 1][1]}" == key)
-            ),
-            None,
-        )
+        found = None
+        if heading.page is not None and heading.page - 1 < len(starts):
+            first = bisect.bisect_left(line_starts, starts[heading.page - 1])
+            found = _line_with(lines, key, max(line_cursor, first))
+        if found is None:
+            found = _line_with(lines, key, line_cursor)
         at = flat.find(key, cursor) if key and found is None else -1
         if found is not None:
             position = lines[found][0]
@@ -222,6 +223,19 @@ def locate(true: list[Heading], markdown: str) -> list[Heading]:
             position = -1
         placed.append(Heading(heading.level, heading.text, heading.page, position))
     return placed
+
+
+def _line_with(lines: list[tuple[int, str]], key: str, start: int) -> int | None:
+    """The first line from ``start`` (or two lines) whose words are ``key``."""
+    return next(
+        (
+            n
+            for n in range(start, len(lines))
+            if lines[n][1] == key
+            or (n + 1 < len(lines) and f"{lines[n][1]} {lines[n + 1][1]}" == key)
+        ),
+        None,
+    )
 
 
 def flat_position(index: list[int], position: int) -> int:

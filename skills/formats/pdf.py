@@ -188,11 +188,14 @@ def _structure(
     shown, title_lines = first_page_title(pages, body, skip)
     if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
         title = metadata = ""  # a stale metadata title: another version's, another document's
+    if title and shown and _revised(title, shown):
+        title = metadata = shown  # the page shows a later version of the metadata's title
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
     title = title or shown or man_page_name(pages)
     title_lines += named
+    own = list(title_lines)  # the title's lines; then what goes with them
     title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
@@ -208,10 +211,21 @@ def _structure(
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography
-    tagged = from_bookmarks(pages, tags, skip)
+    tagged = _without_title_block(from_bookmarks(pages, tags, skip), title_lines, own)
     if title == shown and any(key in tagged for key in title_lines):
         title = metadata  # the line shown as the title is tagged a heading: it is one
     return title, _with_tags(typography, tagged)
+
+
+def _without_title_block(
+    tagged: dict[Key, Heading], title_lines: list[Key], own: list[Key]
+) -> dict[Key, Heading]:
+    """The tagged headings less the lines that go with the title (its byline, a subtitle, a
+    banner: ``_title_block``), which Word tags with whatever heading style its author gave them
+    (``Bob Supnik, 24-Mar-2002 (updated 26-Jan-2005)`` tagged ``H2`` under a title tagged
+    ``H1``); the title's own lines keep their tag."""
+    block = set(title_lines) - set(own)
+    return {key: found for key, found in tagged.items() if key not in block}
 
 
 def _titled_headers(pages: list[Page], title: str) -> set[Key]:
@@ -258,6 +272,25 @@ def _title_lines(pages: list[Page], title: str, skip: set[Key]) -> list[Key]:
         for i, line in enumerate(first.lines)
         if normalised(line.text) == wanted and (first.index, i) not in skip
     ]
+
+
+def _revised(metadata: str, shown: str) -> bool:
+    """The metadata title is an earlier version of the title the first page shows: the two open
+    with the same two words and then part, neither holding the other (``Bug, Feature, or Rot``
+    under ``Bug, Feature, or Code Rot? Adventures in OS Debugging``; ``Unearthing The PDP-15’s
+    Advanced Monitor System`` under ``Unearthing The PDP-15’s Operating Systems``). Its words
+    may all be on the page elsewhere (``printed``), but the page's title is the one to show.
+
+    >>> _revised("Bug, Feature, or Rot", "Bug, Feature, or Code Rot? Adventures in OS Debugging")
+    True
+    >>> _revised("Harbour Works", "Harbour Works: Annual Report"), _revised("Guide", "Guide 2")
+    (False, False)
+    """
+    old, new = normalised(metadata), normalised(shown)
+    if old in new or new in old:
+        return False
+    first, second = old.split(), new.split()
+    return len(first) >= 2 and first[:2] == second[:2]
 
 
 def _smaller(pages: list[Page], named: list[Key], shown: list[Key]) -> bool:

@@ -67,6 +67,8 @@ _NUMBER = re.compile(
     r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.)]\s+[A-Z]))"
     r"(?P<end>[.)]?)\s+(?=\w)"
 )
+#: A system's model as its name: ``RT-11``, ``PDP-10``, ``IBM`` (before ``1401``).
+_MODEL = re.compile(r"[A-Z]{2,}(?:[-/]?\d|$)")
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 #: A date alone on its line (a cover's, a letter's): ``October 14, 1998``, ``14 Oct 1998``.
@@ -111,12 +113,18 @@ _JOINING = frozenset(
 _MAX_WORDS = 14
 _MAX_CHARS = 120
 _LARGER = 1.12  # a heading's size over the body's, at least
+_TITLE = 1.3  # the first page's title's size over the body's, at least
+_LEAD_TITLE = 1.15  # ... when it is the page's first line, in bold
 _LARGER_POINTS = 0.8
 _HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
 _REPEATED = 3  # a line seen this often is a label, not a heading
 _NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
 _EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
 _RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+_UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
+_OUTLINE_WORDS = 10  # a body-type numbered line this long at most can be a heading
+_CONTENTS_ENTRIES = 3  # lines of a page that later headings repeat: a contents page's entries
+_WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a longer heading
 _WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
 _SPACE = 0.25  # of the em: a word space
 _PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
@@ -273,7 +281,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
          and _worded(line)),
         default=0.0,
     )  # fmt: skip
-    if size < body.size * 1.3 or (
+    if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
         and not _over_numbered_chapters(pages, skip, page, lines, size)
@@ -292,6 +300,16 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
+    """How much larger than the body the first page's largest line must be to be the title: 1.3
+    times, or 1.15 when it is the page's first line and bold (Word's essays: a 14 pt bold title
+    over 12 pt text, ``Bug, Feature, or Code Rot? Adventures in OS Debugging``; a web page's
+    15 pt heading over 13 pt text). A line lower on the page, or regular, needs the wider
+    margin: a first section's heading is no title."""
+    first = lines[0][1]
+    return _LEAD_TITLE if first.size == size and first.bold else _TITLE
 
 
 def _worded(line: Line) -> bool:
@@ -536,12 +554,51 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
-    candidates = _apart(_uncrowded(found, body))
+    if not any(c.strong and c.number for c in found):
+        found = sorted(found + _body_outline(pages, body, skip, counts), key=lambda c: c.key)
+    found = _with_underlined(found, pages, body, skip, counts)
+    candidates = _without_contents(_apart(_uncrowded(found, body)))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = _capitals_apart(pages, body, skip, counts)
     return _levels(_heading_text(pages, kept, skip, body))
+
+
+def _without_contents(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Without the entries of a contents page that gives no page numbers: three or more lines of
+    one page that a heading of another type repeats on a later page (SIMH's FAQ lists ``4.7 IS
+    THERE AN EXAMPLE OF THE SIMULATOR RUNNING VMS?`` in 12 pt bold small capitals on page 3, and
+    the question heads page 12 as ``4.7 Is there an example of the simulator running VMS?`` in
+    14 pt; a wrapped entry's first line, of five words or more, opens its heading's words). The
+    entries follow one another with no text between; a heading's name seen again in its own type
+    (``Detail 1`` under each chapter), or over text (a man page's synopsis groups, described
+    again later: ``STRING ATTRIBUTES``), is no entry."""
+    by_opening: dict[tuple[str, ...], list[_Candidate]] = {}
+    for candidate in candidates:
+        by_opening.setdefault(tuple(normalised(candidate.text).split()[:3]), []).append(candidate)
+    ends = {(c.key[0], c.key[1] + c.lines) for c in candidates}  # the line after each one
+    starts = {c.key for c in candidates}
+    echoes: Counter[int] = Counter()
+    echoed: set[Key] = set()
+    for candidate in candidates:
+        page, i = candidate.key
+        if candidate.key not in ends and (page, i + candidate.lines) not in starts:
+            continue  # text under it: a heading (a man page's SYNOPSIS groups), not a list
+        text = normalised(candidate.text)
+        for later in by_opening[tuple(text.split()[:3])]:
+            if _repeats_entry(candidate, text, later):
+                echoes[candidate.key[0]] += 1
+                echoed.add(candidate.key)
+                break
+    return [c for c in candidates if c.key not in echoed or echoes[c.key[0]] < _CONTENTS_ENTRIES]
+
+
+def _repeats_entry(entry: _Candidate, text: str, heading: _Candidate) -> bool:
+    if heading.key[0] <= entry.key[0] or (heading.size, heading.bold) == (entry.size, entry.bold):
+        return False
+    later = normalised(heading.text)
+    return later == text or (later.startswith(text + " ") and len(text.split()) >= _WRAPPED_ENTRY)
 
 
 def _with_section_labels(
@@ -651,6 +708,82 @@ def _capitals_apart(
                     _Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
                 )
     return found if len(found) >= 2 else []
+
+
+def _body_outline(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """In a document that numbers no heading in a larger or bolder type, its top-level numbered
+    lines in the body's own type, each apart from the lines around it, counting 1, 2, 3 and on
+    with sections numbered under them (``1. Interval timer``, ``2. Extended memory``, ``3.
+    Protection`` over ``3.1 User Mode``: a Word note whose headings are all Normal text): three
+    at least, or none. A list's items (no text between them) and a paragraph's numbered line
+    break the count; their ``3.1`` lines then continue nothing (``_consistent``)."""
+    tops: list[tuple[Key, Line]] = []
+    deeper = False
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = _spacing(page, body)
+        for i, line in enumerate(page.lines):
+            number = section_number(line.text)
+            if number is None or (page.index, i) in skip or _prominent(line, body):
+                continue
+            if abs(line.size - body.size) >= 0.5 or not all(part.isdigit() for part in number):
+                continue
+            if len(number) > 1:
+                deeper = deeper or bool(tops and number[0] == str(len(tops)))
+            elif _outline_line(page, i, spacing, body, counts):
+                tops.append(((page.index, i), line))
+    counted = [int((section_number(line.text) or ("0",))[0]) for _, line in tops]
+    if not deeper or len(tops) < _RUN or counted != list(range(1, len(tops) + 1)):
+        return []
+    return [
+        _Candidate(key, line.text, 1, line.size, line.bold, False, section_number(line.text))
+        for key, line in tops
+    ]
+
+
+def _outline_line(page: Page, i: int, spacing: float, body: Body, counts: Counter[str]) -> bool:
+    """A short line, heading-like, apart from the line above it and from the text under it."""
+    lines, line = page.lines, page.lines[i]
+    if words(line.text) > _OUTLINE_WORDS or not _heading_like(line, counts):
+        return False
+    above = i == 0 or line.top - lines[i - 1].top >= _APART * spacing
+    below = i + 1 < len(lines) and lines[i + 1].top - line.top >= _APART * spacing
+    return above and below and _text(lines[i + 1], body)
+
+
+def _with_underlined(
+    found: list[_Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[_Candidate]:
+    """With the lines of the body's type that are underlined from end to end, heading-like, in
+    no monospaced face, with words of the body's type right under them and nothing of it on
+    their own line's height above (a line's space or the page's top): Word's headings made by
+    underlining Normal text (``Timing Problems``, ``Unused Paths``). Two at least, or none (one
+    underlined line is a word stressed, a link). An underlined entry over a line of figures is
+    a list's or a table's (``NOP: no operation`` over its octal codes ``140000 140010 ...``)."""
+    taken = {c.key for c in found}
+    added: list[_Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = _spacing(page, body)
+        for i in page.underlined:
+            line = page.lines[i]
+            if (page.index, i) in skip or (page.index, i) in taken or line.mono:
+                continue
+            if abs(line.size - body.size) >= 0.5 or not _heading_like(line, counts):
+                continue
+            above = i == 0 or line.top - page.lines[i - 1].top >= _APART * spacing
+            under = page.lines[i + 1] if i + 1 < len(page.lines) else None
+            if above and under is not None and _text(under, body) and _worded(under):
+                number = section_number(line.text)
+                added.append(_Candidate((page.index, i), line.text, 1, line.size, line.bold,
+                                        True, number))  # fmt: skip
+    if len(added) < _UNDERLINED:
+        return found
+    return sorted(found + added, key=lambda c: c.key)
 
 
 def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:
@@ -916,7 +1049,9 @@ def _heading_like(line: Line, counts: Counter[str]) -> bool:
         return False
     if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
-    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not _named_parts(text):
+    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not (
+        _named_parts(text) or _named_by_model(text)
+    ):
         return False
     if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or _CAPTION.match(text):
         return False
@@ -1139,9 +1274,12 @@ def _consistent(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:
-    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling)."""
-    if number is None or not seen or not all(part.isdigit() for part in number):
+    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling); ``1`` opens the
+    numbering (a body-type ``1`` is a candidate only in an outline: ``_body_outline``)."""
+    if number is None or not all(part.isdigit() for part in number):
         return False
+    if not seen:
+        return number == ("1",)
     parent, last = number[:-1], int(number[-1])
     previous = seen[-1]
     if previous == parent and last == 1:
@@ -1260,6 +1398,28 @@ def _named_parts(text: str) -> bool:
     if match is None or "." not in match.group("number"):
         return False  # (``30 Sep-2008``: a date's day, not a chapter)
     return re.search(r"[^\W\d_]{3}", text[match.end() :]) is not None
+
+
+def _named_by_model(text: str) -> bool:
+    """A numbered title that names a system by its model, a word of two capitals or more with
+    figures (``2.2 RT-11``, ``7 IBM 1401``, ``9 PDP-10 TOPS-10 7.03, TOPS-10 7.04``): fewer
+    letters than figures, but a name all the same. Figures under a number (``1.5 2.0 3.5 mm``,
+    ``3 10 15 20``) have no such word.
+
+    >>> [_named_by_model(t) for t in ("2.2 RT-11", "7 IBM 1401", "2.2.2 RT-11 V5.3")]
+    [True, True, True]
+    >>> [_named_by_model(t) for t in ("1.5 2.0 3.5 mm", "3 10 15 20", "RT-11", "1995 AB-12")]
+    [False, False, False, False]
+    """
+    match = _NUMBER.match(text)
+    if match is None or section_number(text) is None:
+        return False
+    name = text[match.end() :].split()
+    return (
+        bool(name)
+        and _MODEL.match(name[0]) is not None
+        and any(char.isdigit() for word in name for char in word)
+    )
 
 
 def _wrapped_above(

@@ -97,6 +97,8 @@ _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer o
 _MAX_OBJECTS = 5_000  # page objects looked at for a table's rules
 _RULE_WIDTH = 2.5  # points: a path no thicker is a rule
 _RULE_LENGTH = 15.0  # points: and no shorter
+_UNDERLINED_WORDS = 10  # a line this long at most may be an underlined heading
+_UNDERLINE_DEPTH = 0.4  # of the line's size: how far under its baseline its underline is drawn
 
 
 #: A line's cell: (left, right, words, rise): ``rise`` how far its baseline stands above the
@@ -144,6 +146,7 @@ class Page:
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
     form: bool = False  # the page has form fields (widgets): its bold labels are a form's
     rules: tuple[tuple[float, float, float], ...] = ()  # horizontal rules: (y from top, x0, x1)
+    underlined: tuple[int, ...] = ()  # lines (their index) with a rule drawn under the whole line
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -165,12 +168,14 @@ def read_page(page: Any, index: int) -> Page:
         _beside_cells(raw, handle, shown, at, spans, lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
-        rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
+        tabular = _tabular(lines)
+        drawn = _rules(raw, page.raw, height) if tabular or any(map(_short, lines)) else ()
     finally:
         textpage.close()
     return Page(
-        index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
-    )
+        index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page),
+        drawn if tabular else (), _underlined(lines, drawn),
+    )  # fmt: skip
 
 
 def visible(text: str) -> str:
@@ -208,6 +213,29 @@ def _tabular(lines: list[Line]) -> bool:
     return any(line.cells for line in lines) or any(
         b.base < a.base - b.size / 2 for a, b in itertools.pairwise(lines)
     )
+
+
+def _short(line: Line) -> bool:
+    """A line that could be an underlined heading: a few words, no cells, no sentence's end."""
+    text = line.text.rstrip()
+    return not line.cells and len(text.split()) <= _UNDERLINED_WORDS and not text.endswith(".")
+
+
+def _underlined(lines: list[Line], rules: Sequence[tuple[float, float, float]]) -> tuple[int, ...]:
+    """The short lines with a rule drawn right under their baseline from their first character
+    to their last, and not much further: Word's underlined headings (``Timing Problems``,
+    ``Unused Paths`` in the body's type). A rule running on past the line's end is a table's or
+    a page's, not the line's underline."""
+    found: list[int] = []
+    for i, line in enumerate(lines):
+        if not _short(line) or not line.base:
+            continue
+        for y, x0, x1 in rules:
+            under = line.base < y <= line.base + line.size * _UNDERLINE_DEPTH
+            if under and x0 <= line.left + 2 and line.right - 2 <= x1 <= line.right + line.size:
+                found.append(i)
+                break
+    return tuple(found)
 
 
 def _rules(raw: Any, page: Any, height: float) -> tuple[tuple[float, float, float], ...]:

@@ -207,8 +207,8 @@ def test_the_word_made_manuals_keep_their_measured_headings_sections_and_titles(
     total = structure.Score(files=0)  # type: ignore[attr-defined]
     for path in sorted((ROOT / "bench" / "real_files" / "truth").glob("*.json")):
         truth = json.loads(path.read_text(encoding="utf-8"))
-        if not truth["file"].startswith(MANUALS):
-            continue
+        if not truth["file"].startswith(MANUALS) or truth.get("held_out"):
+            continue  # (simh's essays and notes are held-out round 12, not these manuals)
         if not structure.resolve(truth["file"]).is_file():  # type: ignore[attr-defined]
             pytest.skip(f"{truth['file']} is not in .cache/corpus: run python bench/corpus.py")
         total.add(structure.score(truth))  # type: ignore[attr-defined]
