@@ -1,0 +1,143 @@
+"""Hostile Office shapes the converters' newer paths meet (merged ranges, rows numbered far
+apart, charts, Strict packages, nested tables, numbering that refers to itself): each ends with a
+correct output or a warning that says what was left out, with work bounded by the file or by
+``Limits`` (``n`` against ``4 n`` with ``bench/cputime.py``'s ``least_growth`` where the work
+grows with the file; a smaller cell budget where a tiny file declares a huge area).
+
+The workbooks are written from their XML here, as a hostile file would be: openpyxl refuses to
+write overlapping merged ranges or rows past Excel's last.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from collections.abc import Sequence
+
+from bench.cputime import least_growth
+from skills.formats.conversion import Limits
+from skills.formats.read import read_file
+
+#: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
+MAX_GROWTH = 8.0
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_DOC = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_TYPES = (
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships'
+    '+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml"'
+    ' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    "</Types>"
+)
+
+
+def column(number: int) -> str:
+    """Excel's letters of a column (1 -> A, 16384 -> XFD)."""
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def workbook(rows: dict[int, list[str]], merges: Sequence[str] = ()) -> bytes:
+    """A one-sheet workbook: row number -> its cells from column A, and merged ranges."""
+    data = "".join(
+        f'<row r="{number}">'
+        + "".join(
+            f'<c r="{column(k)}{number}" t="inlineStr"><is><t>{text}</t></is></c>'
+            for k, text in enumerate(cells, start=1)
+        )
+        + "</row>"
+        for number, cells in sorted(rows.items())
+    )
+    merged = "".join(f'<mergeCell ref="{ref}"/>' for ref in merges)
+    sheet = (
+        f'<worksheet xmlns="{_MAIN}"><sheetData>{data}</sheetData>'
+        + (f'<mergeCells count="{len(merges)}">{merged}</mergeCells>' if merges else "")
+        + "</worksheet>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("[Content_Types].xml", _TYPES)
+        package.writestr(
+            "_rels/.rels",
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
+            f'Type="{_DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        )
+        package.writestr(
+            "xl/workbook.xml",
+            f'<workbook xmlns="{_MAIN}" xmlns:r="{_DOC}"><sheets>'
+            '<sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        package.writestr(
+            "xl/_rels/workbook.xml.rels",
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
+            f'Type="{_DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+        )
+        package.writestr("xl/worksheets/sheet1.xml", sheet)
+    return out.getvalue()
+
+
+def _warned(warnings: tuple[str, ...], words: str) -> bool:
+    return any(words in warning for warning in warnings)
+
+
+def test_a_range_merged_over_the_whole_sheet_costs_its_cells_not_the_sheets_area() -> None:
+    """``A1:XFD1048576`` over 1,000 rows of one cell filled 16,384 cells of each row: 9 KB of
+    XML took 47 s and 1.1 GB. The cells a range fills count against the cell budget, so the
+    sheet is cut where the budget ends, with the warning."""
+    rows = {number: [f"v{number}"] for number in range(1, 1001)}
+    file = read_file(
+        workbook(rows, ["A1:XFD1048576"]), "merged.xlsx", limits=Limits(max_cells=100_000)
+    )
+    assert _warned(file.warnings, "workbook cut after 100000 cells")
+    assert "| v1 |" in file.text  # the range's value, as Excel shows it over the whole sheet
+
+
+def test_thousands_of_overlapping_merged_ranges_fill_each_cell_once() -> None:
+    """Excel never writes overlapping ranges; a hostile file of 2,000 over the whole sheet filled
+    each row 2,000 times and never counted it. A range over columns another range of the row
+    already fills is left out, and every range a row is under costs the budget."""
+    rows = {number: [f"v{number}", f"w{number}"] for number in range(1, 2001)}
+    merges = [f"A{n}:{column(50 + n % 100)}1048576" for n in range(1, 2001)]
+    file = read_file(workbook(rows, merges), "overlaps.xlsx", limits=Limits(max_cells=20_000))
+    assert _warned(file.warnings, "workbook cut after 20000 cells")
+
+
+def test_a_row_numbered_past_excels_last_is_not_waited_for() -> None:
+    """openpyxl yields an empty row for every number between two rows: a row numbered 10**9
+    after row 1 (a 1.5 KB file) ran until the deadline. Rows past Excel's last (1,048,576) are
+    not read, with a warning; the rows between cost a sixteenth of a cell each."""
+    file = read_file(
+        workbook({1: ["Name", "Cost"], 2: ["rent", "12"], 10**9: ["far", "1"]}),
+        "far.xlsx",
+        limits=Limits(deadline=time.monotonic() + 60),
+    )
+    assert _warned(file.warnings, "numbers rows past Excel's last (1,048,576)")
+    assert "| rent | 12 |" in file.text and "far" not in file.text
+    assert not _warned(file.warnings, "time budget")
+
+
+def test_rows_a_million_apart_are_both_read() -> None:
+    file = read_file(workbook({1: ["first"], 1_000_000: ["last"]}), "apart.xlsx")
+    assert "first" in file.text and "last" in file.text
+    assert file.warnings == ()
+
+
+def test_merged_header_cells_by_the_ten_thousand_cost_time_linear_in_their_number() -> None:
+    """A header of two merged cells on every row (the cap on ranges read per sheet is 10,000:
+    the larger file passes it)."""
+
+    def merged_rows(count: int) -> bytes:
+        rows = {n: [f"name {n}", "", f"value {n}"] for n in range(1, count + 1)}
+        return workbook(rows, [f"A{n}:B{n}" for n in range(1, count + 1)])
+
+    file = read_file(merged_rows(50), "headers.xlsx", isolated=False)
+    assert "name 7" in file.text and "value 7" in file.text
+    run = lambda data: read_file(data, "headers.xlsx", isolated=False)  # noqa: E731
+    assert least_growth(merged_rows, 3_000, run, MAX_GROWTH) < MAX_GROWTH
