@@ -15,6 +15,8 @@ import time
 import zipfile
 from collections.abc import Sequence
 
+from office_xml import NS, docx, para
+
 from bench.cputime import least_growth
 from skills.formats.conversion import Limits
 from skills.formats.read import read_file
@@ -141,3 +143,39 @@ def test_merged_header_cells_by_the_ten_thousand_cost_time_linear_in_their_numbe
     assert "name 7" in file.text and "value 7" in file.text
     run = lambda data: read_file(data, "headers.xlsx", isolated=False)  # noqa: E731
     assert least_growth(merged_rows, 3_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def _numbered_headings(start: str) -> bytes:
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0">'
+        f'<w:start w:val="{start}"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/>'
+        '</w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+        "</w:numbering>"
+    )
+    body = []
+    for k in range(3):
+        body += [para(f"Scope {k}", outline=0, number=(1, 0)), para("The section's body text.")]
+    return docx(body, numbering=numbering)
+
+
+def test_a_numbering_that_starts_at_a_huge_number_writes_short_labels() -> None:
+    """``w:start`` of 100,000,000 in Roman numerals wrote 100,000 ``M`` before every heading
+    (built by string concatenation: quadratic; 10**9 never finished), and one of 5,000 digits
+    failed the file. A level starts at most at Word's 32,767, and a number past 3,999 is written
+    as its decimal."""
+    assert "# III. Scope 0" in read_file(_numbered_headings("3"), "roman.docx").text
+    for start in ("100000000", "9" * 5000):
+        text = read_file(_numbered_headings(start), "roman.docx").text
+        assert "# 32767. Scope 0" in text and "# 32769. Scope 2" in text
+        assert len(text) < 300
+
+
+def test_a_cell_spanning_a_million_columns_is_cut_to_its_tables_grid() -> None:
+    """``w:gridSpan`` of 1,000,000 in a 1.4 KB file padded each of its table's 101 rows to a
+    million cells: 309 MB of Markdown. A cell spans no further than its table's grid (or 64
+    columns, Word's most being 63)."""
+    rows = "".join(f"<w:tr><w:tc>{para(f'r{k}')}</w:tc></w:tr>" for k in range(100))
+    wide = f'<w:tc><w:tcPr><w:gridSpan w:val="1000000"/></w:tcPr>{para("wide")}</w:tc>'
+    text = read_file(docx([f"<w:tbl><w:tr>{wide}</w:tr>{rows}</w:tbl>"]), "wide.docx").text
+    assert "| wide |" in text and "| r99 |" in text
+    assert len(text) < 101 * 64 * 4
