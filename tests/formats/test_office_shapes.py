@@ -11,10 +11,12 @@ write overlapping merged ranges or rows past Excel's last.
 from __future__ import annotations
 
 import io
+import re
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import pytest
 from office_xml import NS, docx, para
 
 from bench.cputime import least_growth
@@ -179,3 +181,106 @@ def test_a_cell_spanning_a_million_columns_is_cut_to_its_tables_grid() -> None:
     text = read_file(docx([f"<w:tbl><w:tr>{wide}</w:tr>{rows}</w:tbl>"]), "wide.docx").text
     assert "| wide |" in text and "| r99 |" in text
     assert len(text) < 101 * 64 * 4
+
+
+def _deck_with_chart() -> bytes:
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Charted"
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["East", "West"]
+    data.add_series("Sales", (1, 2))  # type: ignore[no-untyped-call]
+    box = (Inches(1), Inches(1), Inches(4), Inches(3))
+    slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, *box, data)
+    second = deck.slides.add_slide(deck.slide_layouts[5])
+    second.shapes.title.text = "After the chart"
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def _rewritten(data: bytes, change: Callable[[str, bytes], bytes | None]) -> bytes:
+    """The package with each part changed by ``change`` (None: left out)."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for item in source.infolist():
+            part = change(item.filename, source.read(item))
+            if part is not None:
+                target.writestr(item.filename, part)
+    return out.getvalue()
+
+
+def _chart_points(count: int) -> Callable[[str, bytes], bytes | None]:
+    def change(name: str, part: bytes) -> bytes:
+        if not re.fullmatch(r"ppt/charts/chart\d+\.xml", name):
+            return part
+        points = "".join(f'<c:pt idx="{i}"><c:v>c{i}</c:v></c:pt>' for i in range(count))
+        cache = re.compile(r'(<c:cat>.*?<c:ptCount val=")\d+("/>).*?(</c:strCache>)', re.S)
+        return cache.sub(lambda m: f"{m[1]}{count}{m[2]}{points}{m[3]}", part.decode()).encode()
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        pytest.param(lambda name, part: None if "charts/chart" in name else part, id="no-part"),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb"<Relationship [^>]*chart[^>]*/>", b"", part)
+                if name == "ppt/slides/_rels/slide1.xml.rels"
+                else part
+            ),
+            id="no-relationship",
+        ),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb'ContentType="[^"]*chart[^"]*"', b'ContentType="a/b"', part)
+                if name == "[Content_Types].xml"
+                else part
+            ),
+            id="wrong-content-type",
+        ),
+    ],
+)
+def test_a_chart_whose_part_cannot_be_read_is_left_out_not_the_deck(
+    broken: Callable[[str, bytes], bytes | None],
+) -> None:
+    """A chart whose relationship names no part, or a part of another type, failed the whole
+    deck (KeyError, AttributeError); the deck is read without it, with a warning naming it."""
+    file = read_file(_rewritten(_deck_with_chart(), broken), "deck.pptx")
+    assert "# Charted" in file.text and "# After the chart" in file.text
+    assert _warned(file.warnings, "1 shape left out") and _warned(file.warnings, "slide 1")
+
+
+def test_relationships_in_a_cycle_read_the_deck_once() -> None:
+    """A slide related to itself and a chart related back to its slide: the package is read
+    part by part, once."""
+
+    def cycle(name: str, part: bytes) -> bytes:
+        if name.endswith(("slide1.xml.rels", "chart1.xml.rels")):
+            loop = (
+                '<Relationship Id="rId90" Target="../slides/slide1.xml" Type="http://schemas.'
+                'openxmlformats.org/officeDocument/2006/relationships/slide"/></Relationships>'
+            )
+            return part.replace(b"</Relationships>", loop.encode())
+        return part
+
+    file = read_file(_rewritten(_deck_with_chart(), cycle), "deck.pptx")
+    assert "Categories: East, West" in file.text and file.text.count("# Charted") == 1
+
+
+def test_a_chart_of_many_points_costs_time_linear_in_them() -> None:
+    text = read_file(_rewritten(_deck_with_chart(), _chart_points(5)), "deck.pptx").text
+    assert "Categories: c0, c1, c2, c3, c4" in text
+    make = lambda count: _rewritten(_deck_with_chart(), _chart_points(count))  # noqa: E731
+    run = lambda data: read_file(data, "deck.pptx", isolated=False)  # noqa: E731
+    assert least_growth(make, 20_000, run, MAX_GROWTH) < MAX_GROWTH
