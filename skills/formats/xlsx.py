@@ -32,6 +32,7 @@ from skills.formats.conversion import (
     ConversionError,
     Converted,
     Limits,
+    no_text,
     out_of_time,
     stopped_at,
     titled,
@@ -83,6 +84,8 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     finally:
         book.close()
     title = book.properties.title if book.properties is not None else None
+    if not pages and not warnings:  # no sheet at all, or none whose part the package holds
+        warnings.append(no_text("workbook"))
     return titled(f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n", title, warnings)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 from office_xml import NS, docx, para
+from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
 from skills.formats.conversion import Limits
@@ -284,3 +285,39 @@ def test_a_chart_of_many_points_costs_time_linear_in_them() -> None:
     make = lambda count: _rewritten(_deck_with_chart(), _chart_points(count))  # noqa: E731
     run = lambda data: read_file(data, "deck.pptx", isolated=False)  # noqa: E731
     assert least_growth(make, 20_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["transitional", "strict"])
+def test_a_workbook_whose_sheet_part_is_missing_says_it_has_no_text(strict: bool) -> None:
+    """A workbook naming a sheet the package does not hold came out as an empty record without
+    a word (openpyxl skips the sheet)."""
+    book = workbook({1: ["Name"], 2: ["rent"]})
+    data = _rewritten(
+        strict_package(book) if strict else book, _without("xl/worksheets/sheet1.xml")
+    )
+    file = read_file(data, "book.xlsx")
+    assert not file.text.strip() and _warned(file.warnings, "the workbook has no text to index")
+
+
+def _without(part: str) -> Callable[[str, bytes], bytes | None]:
+    return lambda name, data: None if name == part else data
+
+
+def test_a_strict_package_with_a_large_part_costs_time_linear_in_it() -> None:
+    """Every part of a Strict package is rewritten (its names renamed) before the reader opens
+    it; a part of zeros that unpacks to many MB (under the package limit, 512 MB) costs time
+    linear in its size."""
+
+    def padded(megabytes: int) -> bytes:
+        book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(book)) as source, zipfile.ZipFile(out, "w") as target:
+            for item in source.infolist():
+                target.writestr(item, source.read(item))
+            blob = zipfile.ZipInfo("xl/media/zeros.bin")
+            target.writestr(blob, b"\0" * (megabytes << 20), zipfile.ZIP_DEFLATED)
+        return out.getvalue()
+
+    assert "| rent | 12 |" in read_file(padded(1), "strict.xlsx").text
+    run = lambda data: read_file(data, "strict.xlsx", isolated=False)  # noqa: E731
+    assert least_growth(padded, 8, run, MAX_GROWTH) < MAX_GROWTH
