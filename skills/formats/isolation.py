@@ -143,10 +143,18 @@ class Workers:
             worker.stop()
 
     def _take(self) -> _Worker:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
-            self._started += 1
+        """An idle worker that is still alive, else a new one: the system may kill a worker
+        while it waits (the out-of-memory killer, a container's memory limit), and a good file
+        sent to it would fail as if it had crashed the converter."""
+        while True:
+            with self._lock:
+                if not self._idle:
+                    self._started += 1
+                    break
+                worker = self._idle.pop()
+            if worker.alive():
+                return worker
+            worker.stop()  # reaped
         return _Worker.start(self.memory_bytes)
 
     def _give_back(self, worker: _Worker) -> None:
