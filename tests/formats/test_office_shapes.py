@@ -4,8 +4,8 @@ correct output or a warning that says what was left out, with work bounded by th
 ``Limits`` (``n`` against ``4 n`` with ``bench/cputime.py``'s ``least_growth`` where the work
 grows with the file; a smaller cell budget where a tiny file declares a huge area).
 
-The workbooks are written from their XML here, as a hostile file would be: openpyxl refuses to
-write overlapping merged ranges or rows past Excel's last.
+The workbooks are written from their XML (``bench/hostile_files.workbook``), as a hostile file
+would be: openpyxl refuses to write overlapping merged ranges or rows past Excel's last.
 """
 
 from __future__ import annotations
@@ -14,78 +14,19 @@ import io
 import re
 import time
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 from office_xml import NS, docx, para
 from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
+from bench.hostile_files import column, workbook
 from skills.formats.conversion import Limits
 from skills.formats.read import read_file
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
 MAX_GROWTH = 8.0
-_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
-_DOC = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-_TYPES = (
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships'
-    '+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
-    'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml"'
-    ' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
-    "</Types>"
-)
-
-
-def column(number: int) -> str:
-    """Excel's letters of a column (1 -> A, 16384 -> XFD)."""
-    letters = ""
-    while number:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
-
-
-def workbook(rows: dict[int, list[str]], merges: Sequence[str] = ()) -> bytes:
-    """A one-sheet workbook: row number -> its cells from column A, and merged ranges."""
-    data = "".join(
-        f'<row r="{number}">'
-        + "".join(
-            f'<c r="{column(k)}{number}" t="inlineStr"><is><t>{text}</t></is></c>'
-            for k, text in enumerate(cells, start=1)
-        )
-        + "</row>"
-        for number, cells in sorted(rows.items())
-    )
-    merged = "".join(f'<mergeCell ref="{ref}"/>' for ref in merges)
-    sheet = (
-        f'<worksheet xmlns="{_MAIN}"><sheetData>{data}</sheetData>'
-        + (f'<mergeCells count="{len(merges)}">{merged}</mergeCells>' if merges else "")
-        + "</worksheet>"
-    )
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("[Content_Types].xml", _TYPES)
-        package.writestr(
-            "_rels/.rels",
-            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
-            f'Type="{_DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-        )
-        package.writestr(
-            "xl/workbook.xml",
-            f'<workbook xmlns="{_MAIN}" xmlns:r="{_DOC}"><sheets>'
-            '<sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>',
-        )
-        package.writestr(
-            "xl/_rels/workbook.xml.rels",
-            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
-            f'Type="{_DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-        )
-        package.writestr("xl/worksheets/sheet1.xml", sheet)
-    return out.getvalue()
 
 
 def _warned(warnings: tuple[str, ...], words: str) -> bool:
