@@ -22,7 +22,7 @@ from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
 from bench.hostile_files import column, workbook
-from skills.formats.conversion import Limits
+from skills.formats.conversion import ConversionError, Limits
 from skills.formats.read import read_file
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
@@ -262,3 +262,52 @@ def test_a_strict_package_with_a_large_part_costs_time_linear_in_it() -> None:
     assert "| rent | 12 |" in read_file(padded(1), "strict.xlsx").text
     run = lambda data: read_file(data, "strict.xlsx", isolated=False)  # noqa: E731
     assert least_growth(padded, 8, run, MAX_GROWTH) < MAX_GROWTH
+
+
+_STRICT_RELS = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        pytest.param(
+            lambda name, part: (
+                part.replace(
+                    b"</Relationships>",
+                    f'<Relationship Id="rId9" Type="{_STRICT_RELS}/worksheet" '
+                    'Target="workbook.xml"/></Relationships>'.encode(),
+                )
+                if name == "xl/_rels/workbook.xml.rels"
+                else part
+            ),
+            "",
+            id="relationship-looping-to-the-workbook",
+        ),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb'ContentType="[^"]*"', b'ContentType="text/plain"', part)
+                if name == "[Content_Types].xml"
+                else part
+            ),
+            "could not be read",
+            id="every-content-type-wrong",
+        ),
+        pytest.param(
+            lambda name, part: None if name == "[Content_Types].xml" else part,
+            "not a readable Excel workbook",
+            id="no-content-types",
+        ),
+    ],
+)
+def test_a_strict_workbook_with_broken_relationships_reads_or_says_why(
+    change: Callable[[str, bytes], bytes | None], says: str
+) -> None:
+    """Strict packages are renamed to Transitional ones before openpyxl opens them: a package
+    whose relationships loop reads as the usual one would, and one whose content types are
+    wrong or missing is its record's error, never a crash."""
+    book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
+    if not says:
+        assert "| rent | 12 |" in read_file(_rewritten(book, change), "strict.xlsx").text
+        return
+    with pytest.raises(ConversionError, match=says):
+        read_file(_rewritten(book, change), "strict.xlsx")
