@@ -189,3 +189,35 @@ def test_a_structure_tree_nested_without_end_keeps_the_text_in_linear_time(cycle
     make = lambda depth: structure_tree(depth, cycle)  # noqa: E731
     run = lambda data: read_file(data, "tagged.pdf", isolated=False)  # noqa: E731
     assert least_growth(make, 5_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def cell_grid(columns: int, rows: int = 400) -> bytes:
+    """A page of ``rows`` lines of ``columns`` short cells each, in 1-point type: every line a
+    table's row, and the table as wide as the page lets it be."""
+    step = 600 / columns
+    content = b"\n".join(
+        b"BT /F1 1 Tf 1 0 0 1 %.2f %.2f Tm (c%d) Tj ET"
+        % (5 + c * step, 780 - r * 700 / rows, c % 10)
+        for r in range(rows)
+        for c in range(columns)
+    )
+    return pdf_of(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ]
+    )
+
+
+def test_a_table_of_many_columns_costs_time_linear_in_its_cells() -> None:
+    """Each cell was matched against every column of its table (``pdf_tables._column``): a page
+    of 100 columns and 400 rows took 8 s, C columns cost C times their cells. Columns are sorted
+    and apart, so a cell's column is found by bisection."""
+    text = read_file(cell_grid(20, 40), "grid.pdf", isolated=False).text
+    assert text.count("c7") == 2 * 40
+    run = lambda data: read_file(data, "grid.pdf", isolated=False)  # noqa: E731
+    assert least_growth(cell_grid, 25, run, MAX_GROWTH) < MAX_GROWTH
