@@ -658,7 +658,10 @@ def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
     for element in root.iter(f"{W}abstractNum"):
         found = {}
         for level in element.iter(f"{W}lvl"):
-            ilvl = int(level.get(f"{W}ilvl") or 0)
+            number = level.get(f"{W}ilvl") or "0"
+            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+                continue
+            ilvl = int(number)
             found[ilvl] = Level(
                 fmt=_val(level.find(f"{W}numFmt")) or "decimal",
                 text=_val(level.find(f"{W}lvlText")) or "",

@@ -311,3 +311,21 @@ def test_a_strict_workbook_with_broken_relationships_reads_or_says_why(
         return
     with pytest.raises(ConversionError, match=says):
         read_file(_rewritten(book, change), "strict.xlsx")
+
+
+@pytest.mark.parametrize("level", ["100000000", "x", "9" * 5000], ids=["huge", "word", "digits"])
+def test_a_numbering_level_word_cannot_have_costs_nothing(level: str) -> None:
+    """Word's levels are 0 to 8. ``w:ilvl="100000000"`` built a set of every number up to it
+    to compare a level's text with (22 s, and gigabytes); a level that is no number failed the
+    file. Such a level numbers nothing; the rest of the file reads as before."""
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="{level}">'
+        '<w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+        '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+        '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum>'
+        '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>'
+    )
+    data = docx([para("Item", number=(1, 0)), para("Body")], numbering=numbering)
+    assert read_file(data, "levels.docx", limits=Limits(deadline=time.monotonic() + 60)).text == (
+        "1. Item\n\nBody\n"
+    )
