@@ -221,3 +221,29 @@ def test_a_table_of_many_columns_costs_time_linear_in_its_cells() -> None:
     assert text.count("c7") == 2 * 40
     run = lambda data: read_file(data, "grid.pdf", isolated=False)  # noqa: E731
     assert least_growth(cell_grid, 25, run, MAX_GROWTH) < MAX_GROWTH
+
+
+#: code A is U+000C and C is U+000E (TeX's OT1 fi and ffi, as PDFium reads a font without a
+#: Unicode map), B is "a"
+_LIGATURE_CMAP = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Lig def "
+    b"1 begincodespacerange <00> <FF> endcodespacerange "
+    b"3 beginbfchar <41> <000C> <42> <0061> <43> <000E> endbfchar "
+    b"endcmap CMapName currentdict /CMap defineresource pop end end"
+)
+
+
+def ligature_page(words: int) -> bytes:
+    """A page of ``words`` words, each with one of TeX's ligature codes inside."""
+    line = b"BBBBBABBBBBB BBBBBBCBBBBB " * 5
+    lines = [
+        b"BT /F1 6 Tf 20 %d Td (%s) Tj ET" % (780 - (k * 7) % 760, line) for k in range(words // 10)
+    ]
+    return raw_pdf(b"\n".join(lines), _LIGATURE_CMAP)
+
+
+def test_thousands_of_ligature_codes_are_spelled_out_in_time_linear_in_them() -> None:
+    text = read_file(ligature_page(100), "ligatures.pdf", isolated=False).text
+    assert text.count("aaaaafiaaaaaa") == 50 and text.count("aaaaaaffiaaaaa") == 50
+    run = lambda data: read_file(data, "ligatures.pdf", isolated=False)  # noqa: E731
+    assert least_growth(ligature_page, 2_000, run, MAX_GROWTH) < MAX_GROWTH
