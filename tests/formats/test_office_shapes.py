@@ -329,3 +329,18 @@ def test_a_numbering_level_word_cannot_have_costs_nothing(level: str) -> None:
     assert read_file(data, "levels.docx", limits=Limits(deadline=time.monotonic() + 60)).text == (
         "1. Item\n\nBody\n"
     )
+
+
+def test_tables_nested_past_the_parsers_depth_say_so() -> None:
+    """700 tables each in the cell of the one before (2,100 elements deep): libxml2 stops at
+    2,048 and its message named an option of its own; the record's error says what is wrong."""
+    inner = para("deepest")
+    for level in range(700):
+        inner = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{inner}</w:tc></w:tr></w:tbl>"
+    with pytest.raises(ConversionError, match="nests elements more than 2,048 deep") as error:
+        read_file(docx([para("Intro"), inner]), "nested.docx")
+    assert "XML_PARSE_HUGE" not in str(error.value)
+    shallow = para("deepest")
+    for level in range(400):
+        shallow = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{shallow}</w:tc></w:tr></w:tbl>"
+    assert "level 399" in read_file(docx([para("Intro"), shallow]), "nested.docx").text
