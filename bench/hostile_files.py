@@ -9,7 +9,9 @@ page, nested HTML, a long deck).
 from __future__ import annotations
 
 import io
+import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "formats" / "fixtures"
@@ -85,6 +87,69 @@ def sheet(rows: int, columns: int, name: str = "data") -> bytes:
         data.append([f"r{r}c{c}" for c in range(columns)])
     out = io.BytesIO()
     book.save(out)
+    return out.getvalue()
+
+
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_DOC = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_TYPES = (
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships'
+    '+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml"'
+    ' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    "</Types>"
+)
+
+
+def column(number: int) -> str:
+    """Excel's letters of a column (1 -> A, 16384 -> XFD)."""
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def workbook(rows: dict[int, list[str]], merges: Sequence[str] = ()) -> bytes:
+    """A one-sheet workbook written from its XML: row number -> its cells from column A, and
+    merged ranges (openpyxl refuses to write overlapping ranges, or rows past Excel's last)."""
+    data = "".join(
+        f'<row r="{number}">'
+        + "".join(
+            f'<c r="{column(k)}{number}" t="inlineStr"><is><t>{text}</t></is></c>'
+            for k, text in enumerate(cells, start=1)
+        )
+        + "</row>"
+        for number, cells in sorted(rows.items())
+    )
+    merged = "".join(f'<mergeCell ref="{ref}"/>' for ref in merges)
+    sheet = (
+        f'<worksheet xmlns="{_MAIN}"><sheetData>{data}</sheetData>'
+        + (f'<mergeCells count="{len(merges)}">{merged}</mergeCells>' if merges else "")
+        + "</worksheet>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("[Content_Types].xml", _TYPES)
+        package.writestr(
+            "_rels/.rels",
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
+            f'Type="{_DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        )
+        package.writestr(
+            "xl/workbook.xml",
+            f'<workbook xmlns="{_MAIN}" xmlns:r="{_DOC}"><sheets>'
+            '<sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        package.writestr(
+            "xl/_rels/workbook.xml.rels",
+            f'<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
+            f'Type="{_DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+        )
+        package.writestr("xl/worksheets/sheet1.xml", sheet)
     return out.getvalue()
 
 

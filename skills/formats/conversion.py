@@ -102,6 +102,26 @@ def stopped_at(place: str) -> str:
     )
 
 
+#: what libxml2 says of a document nested past its depth limit (2,048 with ``huge_tree``)
+_TOO_DEEP = "Excessive depth in document"
+
+
+def unreadable(format_name: str, error: Exception) -> str:
+    """The error of a file its parser refused with an exception of its own type (a part that is
+    not XML, an entity bomb expat and libxml2 refuse), named with the parser's words, except
+    libxml2's for a document nested too deep, which name an option of its own.
+
+    >>> unreadable("docx", KeyError("word/document.xml"))
+    "the docx file could not be read (KeyError: 'word/document.xml')"
+    >>> unreadable("docx", ValueError("Excessive depth in document: 2048, use XML_PARSE_HUGE"))
+    'the docx file could not be read (its XML nests elements more than 2,048 deep, ...)'
+    """
+    reason = f"{type(error).__name__}: {error}"[:160]
+    if _TOO_DEEP in str(error):
+        reason = "its XML nests elements more than 2,048 deep, as no editor writes"
+    return f"the {format_name} file could not be read ({reason})"
+
+
 def no_text(what: str) -> str:
     """The warning of an Office file with no text at all (pictures only, or nothing): never an
     empty record without a word."""

@@ -248,7 +248,7 @@ def _converter(page: _Page) -> Any:
             per list (markdownify counts the previous siblings for every item)."""
             if id(li) not in self.numbers:
                 start = str(ol.get("start") or "")
-                first = int(start) if start.isnumeric() else 1
+                first = int(start) if start.isdecimal() and len(start) <= 9 else 1  # not ½
                 items = (child for child in ol.children if getattr(child, "name", None) == "li")
                 for position, item in enumerate(items):
                     self.numbers[id(item)] = first + position

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from skills.formats.conversion import ConversionError, Converted, Limits
+from skills.formats.conversion import ConversionError, Converted, Limits, unreadable
 
 #: Memory one conversion may add to its worker (address space beyond the worker's own after its
 #: imports): a PDF page of 2 million path operations takes about 0.5 GB to parse; a file that
@@ -143,10 +143,18 @@ class Workers:
             worker.stop()
 
     def _take(self) -> _Worker:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
-            self._started += 1
+        """An idle worker that is still alive, else a new one: the system may kill a worker
+        while it waits (the out-of-memory killer, a container's memory limit), and a good file
+        sent to it would fail as if it had crashed the converter."""
+        while True:
+            with self._lock:
+                if not self._idle:
+                    self._started += 1
+                    break
+                worker = self._idle.pop()
+            if worker.alive():
+                return worker
+            worker.stop()  # reaped
         return _Worker.start(self.memory_bytes)
 
     def _give_back(self, worker: _Worker) -> None:
@@ -341,8 +349,7 @@ def _serve(memory_bytes: int) -> None:
         except MemoryError:
             reply = ("exhausted", _out_of_memory(request.format, memory_bytes))
         except Exception as exc:  # third-party parsers raise their own types on bad input
-            reason = f"{type(exc).__name__}: {exc}"[:160]
-            reply = ("refused", f"the {request.format} file could not be read ({reason})")
+            reply = ("refused", unreadable(request.format, exc))
         del request
         _write_frame(replies, pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
         if reply[0] == "exhausted":

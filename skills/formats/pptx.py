@@ -66,15 +66,22 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
         )
     pages: list[str] = []
     warnings: list[str] = []
+    broken: list[str] = []
     for number, slide in enumerate(slides, start=1):
         if limits.expired():
             warnings.append(out_of_time("slides", number - 1, len(slides)))
             break
-        pages.append(_slide(slide, number, limits))
+        pages.append(_slide(slide, number, limits, broken))
         if limits.expired():  # inside the slide, whose shapes stop at the deadline too
             done = f"{number - 1} of {len(slides)} slides and part of slide {number}"
             warnings.append(stopped_at(done))
             break
+    if broken:
+        warnings.append(
+            f"{len(broken)} shape{'s' if len(broken) != 1 else ''} left out, their parts missing "
+            f"or unreadable ({', '.join(broken[:3])}{', ...' if len(broken) > 3 else ''}): the "
+            "rest of the deck is indexed; open and save the deck in PowerPoint to repair it"
+        )
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
     if not _MARKER.sub("", text).strip():
         warnings.append(no_text("deck"))
@@ -119,34 +126,32 @@ def _check_xml_size(data: bytes) -> None:
         )
 
 
-def _slide(slide: Any, number: int, limits: Limits) -> str:
+def _slide(slide: Any, number: int, limits: Limits, broken: list[str]) -> str:
     blocks = []
     title_shape = slide.shapes.title
     if title_shape is not None and title_shape.text_frame.text.strip():
         blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
     shapes = (shape for shape in slide.shapes if shape.shape_id != title_id)
-    blocks.extend(_blocks(shapes, limits))
+    blocks.extend(_blocks(shapes, limits, broken, number))
     if slide.has_notes_slide and not limits.expired():
         blocks.extend(_notes(slide.notes_slide))
     blocks.append(f'<!-- PageNumber="{number}" -->')
     return "\n\n".join(blocks)
 
 
-def _blocks(shapes: Iterable[Any], limits: Limits) -> Iterator[str]:
+def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: int) -> Iterator[str]:
     """The shapes' text in reading order, up to the deadline (checked on every shape: one slide
-    may hold thousands; the slide loop then says where conversion stopped)."""
+    may hold thousands; the slide loop then says where conversion stopped). A chart or a
+    SmartArt graphic whose part is missing or unreadable (a relationship to no part, a part of
+    another type) is left out and named in ``broken``: it failed the whole deck."""
     for shape in sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)):
         if limits.expired():
             return
         if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
-            yield from _blocks(shape.shapes, limits)
-        elif getattr(shape, "has_chart", False) and shape.has_chart:
-            text = _chart(shape.chart)
-            if text:
-                yield text
-        elif _is_smartart(shape):
-            text = _smartart(shape)
+            yield from _blocks(shape.shapes, limits, broken, number)
+        elif (getattr(shape, "has_chart", False) and shape.has_chart) or _is_smartart(shape):
+            text = _graphic(shape, broken, number)
             if text:
                 yield text
         elif getattr(shape, "has_table", False) and shape.has_table:
@@ -157,6 +162,16 @@ def _blocks(shapes: Iterable[Any], limits: Limits) -> Iterator[str]:
             text = _text_frame(shape.text_frame)
             if text:
                 yield text
+
+
+def _graphic(shape: Any, broken: list[str], number: int) -> str:
+    """A chart's or a SmartArt graphic's words; "" (and the shape named in ``broken``) when
+    its part cannot be read."""
+    try:
+        return _chart(shape.chart) if shape.has_chart else _smartart(shape)
+    except Exception as exc:  # python-pptx and lxml raise their own types on a broken part
+        broken.append(f"slide {number}: {shape.name!r} ({type(exc).__name__})")
+        return ""
 
 
 def _notes(notes_slide: Any) -> Iterator[str]:

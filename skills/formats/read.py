@@ -37,7 +37,13 @@ from dataclasses import dataclass
 
 from skills.chunking import Format
 from skills.formats import isolation
-from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Converted, Limits
+from skills.formats.conversion import (
+    DEFAULT_LIMITS,
+    ConversionError,
+    Converted,
+    Limits,
+    unreadable,
+)
 from skills.formats.isolation import Unavailable
 from skills.formats.memory import released
 from skills.formats.registry import FileFormat, by_content_type, by_format, by_name
@@ -116,8 +122,7 @@ def _convert(fmt: FileFormat, data: bytes, limits: Limits) -> Converted:
     except (MemoryError, KeyboardInterrupt):
         raise
     except Exception as exc:  # third-party parsers raise their own types on bad input
-        reason = f"{type(exc).__name__}: {exc}"[:160]
-        raise ConversionError(f"the {fmt.name} file could not be read ({reason})") from None
+        raise ConversionError(unreadable(fmt.name, exc)) from None
 
 
 @contextmanager

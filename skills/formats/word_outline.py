@@ -277,11 +277,14 @@ def _heading_schemes(root: Any) -> dict[str, set[int]]:
     for abstract in root.iter(f"{W}abstractNum"):
         found = set()
         for level in abstract.iter(f"{W}lvl"):
-            ilvl = int(level.get(f"{W}ilvl") or 0)
+            number = level.get(f"{W}ilvl") or "0"
+            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+                continue
+            ilvl = int(number)
             text = _val(level.find(f"{W}lvlText")) or ""
             fmt = _val(level.find(f"{W}numFmt")) or "decimal"
             shown = {int(n) for n in _PARENT_NUMBER.findall(text)}
-            if fmt == "decimal" and shown == set(range(1, ilvl + 2)):
+            if fmt == "decimal" and len(shown) == ilvl + 1 and shown == set(range(1, ilvl + 2)):
                 found.add(ilvl)
         levels[abstract.get(f"{W}abstractNumId") or ""] = found
     schemes = {}

@@ -273,6 +273,8 @@ class _Writer:
         """The table's rows as cells, and as a heading where a row is a section band that
         ``word_outline`` made one (a form's "Section 2 – ..." across its table)."""
         rows: list[list[str] | Band] = []
+        grid = element.find(f"{W}tblGrid")
+        width = max(MAX_SPAN, len(grid) if grid is not None else 0)
         for row in element.iterchildren(f"{W}tr"):
             band = self.band(row)
             if band is not None:
@@ -281,8 +283,8 @@ class _Writer:
             cells: list[str] = []
             for cell in row.iterchildren(f"{W}tc"):
                 cells.append(self.cell(cell))
-                span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
-                cells.extend([""] * (int(span) - 1 if span and span.isdigit() else 0))
+                span = _decimal(_val(cell.find(f"{W}tcPr/{W}gridSpan")), width)
+                cells.extend([""] * min(span - 1, width - len(cells)))
             rows.append(cells)
         return rows
 
@@ -523,6 +525,27 @@ def _table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+#: columns a cell may span beyond its table's grid (Word's tables have at most 63): a span of
+#: 1,000,000 in a 1.4 KB file padded every row of its table, 309 MB of empty cells
+MAX_SPAN = 64
+#: the largest first number of a numbering level (Word's "Start at" field stops at 32,767)
+MAX_START = 32_767
+#: Roman numerals are written up to 3,999 (MMMCMXCIX); a larger number as its decimal
+_MAX_ROMAN = 3_999
+
+
+def _decimal(value: str | None, most: int) -> int:
+    """A count the file gives (a span, a first number), at least 1 and at most ``most``: a
+    hostile one of thousands of digits is cut there, not written into every heading.
+
+    >>> _decimal("3", 64), _decimal("999999999999", 64), _decimal(None, 64), _decimal("²", 64)
+    (3, 64, 1, 1)
+    """
+    if not value or not value.isdecimal():
+        return 1
+    return most if len(value) > len(str(most)) else max(1, min(int(value), most))
+
+
 def _format_number(value: int, fmt: str) -> str:
     """A number in a Word numbering format (the common ones; others as decimals)."""
     if fmt in ("lowerLetter", "upperLetter"):
@@ -531,7 +554,7 @@ def _format_number(value: int, fmt: str) -> str:
             value, rest = divmod(value - 1, 26)
             text = chr(ord("a") + rest) + text
         return text.upper() if fmt == "upperLetter" else text
-    if fmt in ("lowerRoman", "upperRoman"):
+    if fmt in ("lowerRoman", "upperRoman") and value <= _MAX_ROMAN:
         text = _roman(value)
         return text if fmt == "upperRoman" else text.lower()
     return str(value)
@@ -671,12 +694,14 @@ def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
     for element in root.iter(f"{W}abstractNum"):
         found = {}
         for level in element.iter(f"{W}lvl"):
-            ilvl = int(level.get(f"{W}ilvl") or 0)
-            start = _val(level.find(f"{W}start"))
+            number = level.get(f"{W}ilvl") or "0"
+            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+                continue
+            ilvl = int(number)
             found[ilvl] = Level(
                 fmt=_val(level.find(f"{W}numFmt")) or "decimal",
                 text=_val(level.find(f"{W}lvlText")) or "",
-                start=int(start) if start and start.isdigit() else 1,
+                start=_decimal(_val(level.find(f"{W}start")), MAX_START),
             )
             linked = _val(level.find(f"{W}pStyle"))
             if linked:

@@ -107,6 +107,15 @@ def test_a_numbered_list_counts_from_its_start() -> None:
     assert read_file(html, "page.html").text == "7. a\n8. b\n9. c\n"
 
 
+@pytest.mark.parametrize(
+    "start", ["½", "9" * 5000, "-2", "x"], ids=["fraction", "digits", "minus", "x"]
+)
+def test_a_list_start_that_is_no_number_counts_from_1(start: str) -> None:
+    """``start="½"`` (numeric to Python, no integer) and one of 5,000 digits failed the page."""
+    html = page(f"<ol start='{start}'><li>a</li>\n<li>b</li></ol>")
+    assert read_file(html, "page.html").text == "1. a\n2. b\n"
+
+
 def test_deep_html_that_cannot_fit_is_refused_before_conversion() -> None:
     """The estimate counts nesting: a page that would fit by its bytes alone is refused once the
     parse shows it nested deep, and a flat page of the same size with the same time goes on."""

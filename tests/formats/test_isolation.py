@@ -194,3 +194,15 @@ def test_the_setting_0_converts_in_the_process(monkeypatch: pytest.MonkeyPatch) 
     assert Workers().size == 3
     SkillSettings.from_env({"SKILL_CONVERTER_PROCESSES": "many"}).configure_converters()
     assert Workers().size == isolation.worker_count() >= 2
+
+
+def test_a_worker_killed_while_idle_is_replaced_before_the_next_file(workers: Workers) -> None:
+    """The system may kill an idle worker (the out-of-memory killer picks the largest process;
+    a container's cgroup limit): the next file, a good one, was sent to the dead worker and
+    failed with "its converter stopped". A dead worker is replaced when it is taken."""
+    worker = busy_worker(workers)
+    os.kill(worker.process.pid, signal.SIGKILL)
+    worker.process.wait()
+    converted = workers.convert("docx", fixture("widget-api-guide.docx"), Limits())
+    assert converted.text == read_file(fixture("widget-api-guide.docx"), "w.docx").text
+    assert workers.started == 2

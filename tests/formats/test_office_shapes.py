@@ -1,0 +1,346 @@
+"""Hostile Office shapes the converters' newer paths meet (merged ranges, rows numbered far
+apart, charts, Strict packages, nested tables, numbering that refers to itself): each ends with a
+correct output or a warning that says what was left out, with work bounded by the file or by
+``Limits`` (``n`` against ``4 n`` with ``bench/cputime.py``'s ``least_growth`` where the work
+grows with the file; a smaller cell budget where a tiny file declares a huge area).
+
+The workbooks are written from their XML (``bench/hostile_files.workbook``), as a hostile file
+would be: openpyxl refuses to write overlapping merged ranges or rows past Excel's last.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+import zipfile
+from collections.abc import Callable
+
+import pytest
+from office_xml import NS, docx, para
+from office_xml import strict as strict_package
+
+from bench.cputime import least_growth
+from bench.hostile_files import column, workbook
+from skills.formats.conversion import ConversionError, Limits
+from skills.formats.read import read_file
+
+#: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
+MAX_GROWTH = 8.0
+
+
+def _warned(warnings: tuple[str, ...], words: str) -> bool:
+    return any(words in warning for warning in warnings)
+
+
+def test_a_range_merged_over_the_whole_sheet_costs_its_cells_not_the_sheets_area() -> None:
+    """``A1:XFD1048576`` over 1,000 rows of one cell filled 16,384 cells of each row: 9 KB of
+    XML took 4.7 s and 1.2 GB. The cells a range fills count against the cell budget, so the
+    sheet is cut where the budget ends, with the warning."""
+    rows = {number: [f"v{number}"] for number in range(1, 1001)}
+    file = read_file(
+        workbook(rows, ["A1:XFD1048576"]), "merged.xlsx", limits=Limits(max_cells=100_000)
+    )
+    assert _warned(file.warnings, "workbook cut after 100000 cells")
+    assert "| v1 |" in file.text  # the range's value, as Excel shows it over the whole sheet
+
+
+def test_thousands_of_overlapping_merged_ranges_fill_each_cell_once() -> None:
+    """Excel never writes overlapping ranges; a hostile file of 2,000 over the whole sheet filled
+    each row 2,000 times and never counted it. A range over columns another range of the row
+    already fills is left out, and every range a row is under costs the budget."""
+    rows = {number: [f"v{number}", f"w{number}"] for number in range(1, 2001)}
+    merges = [f"A{n}:{column(50 + n % 100)}1048576" for n in range(1, 2001)]
+    file = read_file(workbook(rows, merges), "overlaps.xlsx", limits=Limits(max_cells=20_000))
+    assert _warned(file.warnings, "workbook cut after 20000 cells")
+
+
+def test_a_row_numbered_past_excels_last_is_not_waited_for() -> None:
+    """openpyxl yields an empty row for every number between two rows: a row numbered 10**9
+    after row 1 (a 1.5 KB file) ran until the deadline. Rows past Excel's last (1,048,576) are
+    not read, with a warning; the rows between cost a sixteenth of a cell each."""
+    file = read_file(
+        workbook({1: ["Name", "Cost"], 2: ["rent", "12"], 10**9: ["far", "1"]}),
+        "far.xlsx",
+        limits=Limits(deadline=time.monotonic() + 60),
+    )
+    assert _warned(file.warnings, "numbers rows past Excel's last (1,048,576)")
+    assert "| rent | 12 |" in file.text and "far" not in file.text
+    assert not _warned(file.warnings, "time budget")
+
+
+def test_rows_a_million_apart_are_both_read() -> None:
+    file = read_file(workbook({1: ["first"], 1_000_000: ["last"]}), "apart.xlsx")
+    assert "first" in file.text and "last" in file.text
+    assert file.warnings == ()
+
+
+def test_merged_header_cells_by_the_ten_thousand_cost_time_linear_in_their_number() -> None:
+    """A header of two merged cells on every row (the cap on ranges read per sheet is 10,000:
+    the larger file passes it)."""
+
+    def merged_rows(count: int) -> bytes:
+        rows = {n: [f"name {n}", "", f"value {n}"] for n in range(1, count + 1)}
+        return workbook(rows, [f"A{n}:B{n}" for n in range(1, count + 1)])
+
+    file = read_file(merged_rows(50), "headers.xlsx", isolated=False)
+    assert "name 7" in file.text and "value 7" in file.text
+    run = lambda data: read_file(data, "headers.xlsx", isolated=False)  # noqa: E731
+    assert least_growth(merged_rows, 3_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def _numbered_headings(start: str) -> bytes:
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0">'
+        f'<w:start w:val="{start}"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/>'
+        '</w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+        "</w:numbering>"
+    )
+    body = []
+    for k in range(3):
+        body += [para(f"Scope {k}", outline=0, number=(1, 0)), para("The section's body text.")]
+    return docx(body, numbering=numbering)
+
+
+def test_a_numbering_that_starts_at_a_huge_number_writes_short_labels() -> None:
+    """``w:start`` of 100,000,000 in Roman numerals wrote 100,000 ``M`` before every heading
+    (built by string concatenation: quadratic; 10**9 never finished), and one of 5,000 digits
+    failed the file. A level starts at most at Word's 32,767, and a number past 3,999 is written
+    as its decimal."""
+    assert "# III. Scope 0" in read_file(_numbered_headings("3"), "roman.docx").text
+    for start in ("100000000", "9" * 5000):
+        text = read_file(_numbered_headings(start), "roman.docx").text
+        assert "# 32767. Scope 0" in text and "# 32769. Scope 2" in text
+        assert len(text) < 300
+
+
+def test_a_cell_spanning_a_million_columns_is_cut_to_its_tables_grid() -> None:
+    """``w:gridSpan`` of 1,000,000 in a 1.4 KB file padded each of its table's 101 rows to a
+    million cells: 309 MB of Markdown. A cell spans no further than its table's grid (or 64
+    columns, Word's most being 63)."""
+    rows = "".join(f"<w:tr><w:tc>{para(f'r{k}')}</w:tc></w:tr>" for k in range(100))
+    wide = f'<w:tc><w:tcPr><w:gridSpan w:val="1000000"/></w:tcPr>{para("wide")}</w:tc>'
+    text = read_file(docx([f"<w:tbl><w:tr>{wide}</w:tr>{rows}</w:tbl>"]), "wide.docx").text
+    assert "| wide |" in text and "| r99 |" in text
+    assert len(text) < 101 * 64 * 4
+
+
+def _deck_with_chart() -> bytes:
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Charted"
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["East", "West"]
+    data.add_series("Sales", (1, 2))  # type: ignore[no-untyped-call]
+    box = (Inches(1), Inches(1), Inches(4), Inches(3))
+    slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, *box, data)
+    second = deck.slides.add_slide(deck.slide_layouts[5])
+    second.shapes.title.text = "After the chart"
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def _rewritten(data: bytes, change: Callable[[str, bytes], bytes | None]) -> bytes:
+    """The package with each part changed by ``change`` (None: left out)."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for item in source.infolist():
+            part = change(item.filename, source.read(item))
+            if part is not None:
+                target.writestr(item.filename, part)
+    return out.getvalue()
+
+
+def _chart_points(count: int) -> Callable[[str, bytes], bytes | None]:
+    def change(name: str, part: bytes) -> bytes:
+        if not re.fullmatch(r"ppt/charts/chart\d+\.xml", name):
+            return part
+        points = "".join(f'<c:pt idx="{i}"><c:v>c{i}</c:v></c:pt>' for i in range(count))
+        cache = re.compile(r'(<c:cat>.*?<c:ptCount val=")\d+("/>).*?(</c:strCache>)', re.S)
+        return cache.sub(lambda m: f"{m[1]}{count}{m[2]}{points}{m[3]}", part.decode()).encode()
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        pytest.param(lambda name, part: None if "charts/chart" in name else part, id="no-part"),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb"<Relationship [^>]*chart[^>]*/>", b"", part)
+                if name == "ppt/slides/_rels/slide1.xml.rels"
+                else part
+            ),
+            id="no-relationship",
+        ),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb'ContentType="[^"]*chart[^"]*"', b'ContentType="a/b"', part)
+                if name == "[Content_Types].xml"
+                else part
+            ),
+            id="wrong-content-type",
+        ),
+    ],
+)
+def test_a_chart_whose_part_cannot_be_read_is_left_out_not_the_deck(
+    broken: Callable[[str, bytes], bytes | None],
+) -> None:
+    """A chart whose relationship names no part, or a part of another type, failed the whole
+    deck (KeyError, AttributeError); the deck is read without it, with a warning naming it."""
+    file = read_file(_rewritten(_deck_with_chart(), broken), "deck.pptx")
+    assert "# Charted" in file.text and "# After the chart" in file.text
+    assert _warned(file.warnings, "1 shape left out") and _warned(file.warnings, "slide 1")
+
+
+def test_relationships_in_a_cycle_read_the_deck_once() -> None:
+    """A slide related to itself and a chart related back to its slide: the package is read
+    part by part, once."""
+
+    def cycle(name: str, part: bytes) -> bytes:
+        if name.endswith(("slide1.xml.rels", "chart1.xml.rels")):
+            loop = (
+                '<Relationship Id="rId90" Target="../slides/slide1.xml" Type="http://schemas.'
+                'openxmlformats.org/officeDocument/2006/relationships/slide"/></Relationships>'
+            )
+            return part.replace(b"</Relationships>", loop.encode())
+        return part
+
+    file = read_file(_rewritten(_deck_with_chart(), cycle), "deck.pptx")
+    assert "Categories: East, West" in file.text and file.text.count("# Charted") == 1
+
+
+def test_a_chart_of_many_points_costs_time_linear_in_them() -> None:
+    text = read_file(_rewritten(_deck_with_chart(), _chart_points(5)), "deck.pptx").text
+    assert "Categories: c0, c1, c2, c3, c4" in text
+    make = lambda count: _rewritten(_deck_with_chart(), _chart_points(count))  # noqa: E731
+    run = lambda data: read_file(data, "deck.pptx", isolated=False)  # noqa: E731
+    assert least_growth(make, 20_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["transitional", "strict"])
+def test_a_workbook_whose_sheet_part_is_missing_says_it_has_no_text(strict: bool) -> None:
+    """A workbook naming a sheet the package does not hold came out as an empty record without
+    a word (openpyxl skips the sheet)."""
+    book = workbook({1: ["Name"], 2: ["rent"]})
+    data = _rewritten(
+        strict_package(book) if strict else book, _without("xl/worksheets/sheet1.xml")
+    )
+    file = read_file(data, "book.xlsx")
+    assert not file.text.strip() and _warned(file.warnings, "the workbook has no text to index")
+
+
+def _without(part: str) -> Callable[[str, bytes], bytes | None]:
+    return lambda name, data: None if name == part else data
+
+
+def test_a_strict_package_with_a_large_part_costs_time_linear_in_it() -> None:
+    """Every part of a Strict package is rewritten (its names renamed) before the reader opens
+    it; a part of zeros that unpacks to many MB (under the package limit, 512 MB) costs time
+    linear in its size."""
+
+    def padded(megabytes: int) -> bytes:
+        book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(book)) as source, zipfile.ZipFile(out, "w") as target:
+            for item in source.infolist():
+                target.writestr(item, source.read(item))
+            blob = zipfile.ZipInfo("xl/media/zeros.bin")
+            target.writestr(blob, b"\0" * (megabytes << 20), zipfile.ZIP_DEFLATED)
+        return out.getvalue()
+
+    assert "| rent | 12 |" in read_file(padded(1), "strict.xlsx").text
+    run = lambda data: read_file(data, "strict.xlsx", isolated=False)  # noqa: E731
+    assert least_growth(padded, 8, run, MAX_GROWTH) < MAX_GROWTH
+
+
+_STRICT_RELS = "http://purl.oclc.org/ooxml/officeDocument/relationships"
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        pytest.param(
+            lambda name, part: (
+                part.replace(
+                    b"</Relationships>",
+                    f'<Relationship Id="rId9" Type="{_STRICT_RELS}/worksheet" '
+                    'Target="workbook.xml"/></Relationships>'.encode(),
+                )
+                if name == "xl/_rels/workbook.xml.rels"
+                else part
+            ),
+            "",
+            id="relationship-looping-to-the-workbook",
+        ),
+        pytest.param(
+            lambda name, part: (
+                re.sub(rb'ContentType="[^"]*"', b'ContentType="text/plain"', part)
+                if name == "[Content_Types].xml"
+                else part
+            ),
+            "could not be read",
+            id="every-content-type-wrong",
+        ),
+        pytest.param(
+            lambda name, part: None if name == "[Content_Types].xml" else part,
+            "not a readable Excel workbook",
+            id="no-content-types",
+        ),
+    ],
+)
+def test_a_strict_workbook_with_broken_relationships_reads_or_says_why(
+    change: Callable[[str, bytes], bytes | None], says: str
+) -> None:
+    """Strict packages are renamed to Transitional ones before openpyxl opens them: a package
+    whose relationships loop reads as the usual one would, and one whose content types are
+    wrong or missing is its record's error, never a crash."""
+    book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
+    if not says:
+        assert "| rent | 12 |" in read_file(_rewritten(book, change), "strict.xlsx").text
+        return
+    with pytest.raises(ConversionError, match=says):
+        read_file(_rewritten(book, change), "strict.xlsx")
+
+
+@pytest.mark.parametrize("level", ["100000000", "x", "9" * 5000], ids=["huge", "word", "digits"])
+def test_a_numbering_level_word_cannot_have_costs_nothing(level: str) -> None:
+    """Word's levels are 0 to 8. ``w:ilvl="100000000"`` built a set of every number up to it
+    to compare a level's text with (18 s and 8.7 GB); a level that is no number failed the
+    file. Such a level numbers nothing; the rest of the file reads as before."""
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="{level}">'
+        '<w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+        '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+        '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum>'
+        '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>'
+    )
+    data = docx([para("Item", number=(1, 0)), para("Body")], numbering=numbering)
+    assert read_file(data, "levels.docx", limits=Limits(deadline=time.monotonic() + 60)).text == (
+        "1. Item\n\nBody\n"
+    )
+
+
+def test_tables_nested_past_the_parsers_depth_say_so() -> None:
+    """700 tables each in the cell of the one before (2,100 elements deep): libxml2 stops at
+    2,048 and its message named an option of its own; the record's error says what is wrong."""
+    inner = para("deepest")
+    for level in range(700):
+        inner = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{inner}</w:tc></w:tr></w:tbl>"
+    with pytest.raises(ConversionError, match="nests elements more than 2,048 deep") as error:
+        read_file(docx([para("Intro"), inner]), "nested.docx")
+    assert "XML_PARSE_HUGE" not in str(error.value)
+    shallow = para("deepest")
+    for level in range(400):
+        shallow = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{shallow}</w:tc></w:tr></w:tbl>"
+    assert "level 399" in read_file(docx([para("Intro"), shallow]), "nested.docx").text

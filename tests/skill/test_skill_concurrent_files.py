@@ -1,0 +1,184 @@
+"""Files at once over HTTP: concurrent calls to the development server, each a batch of good and
+hostile files, answer every recordId exactly once and never with a 500; the good files' answers
+are those each gets alone, and a worker process killed mid-batch costs only the file it held.
+
+The server runs on a thread of this process, so its converter processes are this process's
+children: the test finds them in ``/proc`` and kills them itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import concurrent.futures
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from skilltest_support import batch, call_chunk, records
+
+from bench.hostile_files import workbook
+from skills.local.devserver import running
+
+FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
+GOOD = (
+    "widget-api-guide.docx",
+    "operations-runbook.pdf",
+    "error-codes.xlsx",
+    "widget-api-guide.pptx",
+)
+CALLS = 4
+KILLS = 3
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running() as url:
+        yield url
+
+
+def file_record(name: str, data: bytes) -> dict[str, Any]:
+    return {
+        "file_data": {"$type": "file", "data": base64.b64encode(data).decode("ascii")},
+        "fileName": name,
+        "documentKey": f"https://account.blob.core.windows.net/docs/{name}",
+    }
+
+
+def good_records() -> list[dict[str, Any]]:
+    return [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD]
+
+
+def hostile_records() -> list[tuple[dict[str, Any], str]]:
+    """Hostile files and the words their record's error or warning says."""
+    docx = (FIXTURES / "widget-api-guide.docx").read_bytes()
+    merged = workbook({n: [f"v{n}"] for n in range(1, 201)}, ["A1:XFD1048576"])
+    far = workbook({1: ["Name"], 2: ["rent"], 10**9: ["far"]})
+    return [
+        (file_record("merged.xlsx", merged), "workbook cut after"),
+        (file_record("far.xlsx", far), "past Excel's last"),
+        (file_record("broken.docx", docx[:5000]), "damaged zip"),
+        (file_record("locked.pdf", (FIXTURES / "locked.pdf").read_bytes()), "encrypted"),
+        (file_record("lies.xlsx", (FIXTURES / "operations-runbook.pdf").read_bytes()), "is pdf"),
+    ]
+
+
+def mixed_batch(call: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """One call's batch, good and hostile files interleaved (recordIds unique over the calls),
+    and the words each hostile record must say."""
+    good, hostile = good_records(), hostile_records()
+    values, says = [], {}
+    for k in range(max(len(good), len(hostile))):
+        if k < len(good):
+            values.append({"recordId": f"{call}-good-{k}", "data": good[k]})
+        if k < len(hostile):
+            record_id = f"{call}-bad-{k}"
+            values.append({"recordId": record_id, "data": hostile[k][0]})
+            says[record_id] = hostile[k][1]
+    return {"values": values}, says
+
+
+def alone() -> list[dict[str, Any]]:
+    """Each good file's record as the skill answers it in a batch of its own."""
+    return [records(call_chunk(batch(record)))["1"] for record in good_records()]
+
+
+def post_all(base_url: str) -> list[tuple[int, dict[str, Any], dict[str, str]]]:
+    """The calls sent at once: (status, body, the hostile records' words) of each."""
+
+    def send(call: int) -> tuple[int, dict[str, Any], dict[str, str]]:
+        request, says = mixed_batch(call)
+        response = httpx.post(f"{base_url}/api/chunk", json=request, timeout=300)
+        return response.status_code, response.json(), says
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=CALLS) as pool:
+        return list(pool.map(send, range(CALLS)))
+
+
+def by_id(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    ids = [record["recordId"] for record in body["values"]]
+    assert len(ids) == len(set(ids)), "a recordId answered twice"
+    return {record["recordId"]: record for record in body["values"]}
+
+
+def errors(record: dict[str, Any]) -> str:
+    return " | ".join(m["message"] for m in (record["errors"] or []) + (record["warnings"] or []))
+
+
+def test_concurrent_batches_of_good_and_hostile_files_answer_each_record_once(
+    base_url: str,
+) -> None:
+    expected = alone()
+    for status, body, says in post_all(base_url):
+        assert status in (200, 207)
+        out = by_id(body)
+        call = next(iter(out)).split("-")[0]
+        wanted = {f"{call}-good-{k}" for k in range(len(GOOD))} | set(says)
+        assert set(out) == wanted
+        for k in range(len(GOOD)):
+            assert out[f"{call}-good-{k}"]["data"] == expected[k]["data"]
+        for record_id, words in says.items():
+            assert words in errors(out[record_id]), (record_id, errors(out[record_id]))
+
+
+def _converter_processes() -> list[int]:
+    """This process's children that are converter workers."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == os.getpid() and b"skills.formats.isolation" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_workers_killed_mid_batch_cost_only_the_files_they_held(base_url: str) -> None:
+    """A thread kills a converter process three times, 1.5 s apart, while the calls run: a
+    killed file is its record's error ("its converter stopped"), no kill costs more than the
+    file its process held (an idle worker killed is replaced, not handed the next file), every
+    other record is answered as it is alone, and afterwards every good file converts again."""
+    expected = alone()
+    stop = threading.Event()
+    killed: list[int] = []
+
+    def kill() -> None:
+        while len(killed) < KILLS and not stop.wait(1.5):
+            for pid in _converter_processes()[:1]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                except ProcessLookupError:
+                    pass
+
+    killer = threading.Thread(target=kill)
+    killer.start()
+    try:
+        answers = post_all(base_url)
+    finally:
+        stop.set()
+        killer.join()
+    assert killed, "no converter process was running to be killed"
+    stopped = 0
+    for status, body, says in answers:
+        assert status in (200, 207)
+        out = by_id(body)
+        call = next(iter(out)).split("-")[0]
+        assert set(out) == {f"{call}-good-{k}" for k in range(len(GOOD))} | set(says)
+        for k in range(len(GOOD)):
+            record = out[f"{call}-good-{k}"]
+            assert record["data"] == expected[k]["data"] or "converter stopped" in errors(record)
+        for record_id, words in says.items():
+            said = errors(out[record_id])
+            assert words in said or "converter stopped" in said, (record_id, said)
+        stopped += sum("converter stopped" in errors(record) for record in out.values())
+    assert stopped <= len(killed)
+    assert [record["data"] for record in alone()] == [record["data"] for record in expected]
