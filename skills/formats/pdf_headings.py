@@ -786,6 +786,7 @@ def _candidates(
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = _joined(page, start, count)
             number = number or section_number(text) or _chapter_number(text)
+            _drop_swallowed(found, (page.index, start))
             found.append(
                 _Candidate(
                     (page.index, start), text, count, line.size, line.bold, strong, number,
@@ -794,6 +795,15 @@ def _candidates(
             )  # fmt: skip
             i = start + count
     return found
+
+
+def _drop_swallowed(found: list[_Candidate], start: Key) -> None:
+    """Without the last candidate when the next one starts at its line: a ``Chapter 1`` line
+    that was a heading of its own until the line under it took it in (OpTeX's ``Chapter 1`` /
+    ``User documentation``). Both kept, the chapter's number was seen twice, and two
+    ``1``s read as a numbered list's restart dropped every chapter of that type."""
+    if found and found[-1].key == start:
+        found.pop()
 
 
 def _prominent(line: Line, body: Body) -> bool:
