@@ -75,6 +75,8 @@ _DATE = re.compile(
     rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
     re.I,
 )
+#: A line that opens with a date, day first: ``9 Feb 2022 (SIL WSTech Team) ...``: no section 9.
+_DATED = re.compile(rf"^\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}\b", re.I)
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
@@ -212,10 +214,12 @@ def section_number(text: str) -> tuple[str, ...] | None:
     (('A',), None, None)
     >>> section_number("E.1 Time System"), section_number("A.4.2 CONVBIN"), section_number("U.S.")
     (('E', '1'), ('A', '4', '2'), None)
+    >>> section_number("9 Feb 2022 (SIL WSTech Team) version 6.101"), section_number("9 Feb rules")
+    (None, ('9',))
     """
     match = _NUMBER.match(text)
-    if match is None:
-        return None
+    if match is None or _DATED.match(text):
+        return None  # (a release dated day first: its day is no section number)
     number = match.group("number")
     if number.isdigit() and len(number) > 2 and not match.group("end"):
         return None  # a year or a quantity opening a line

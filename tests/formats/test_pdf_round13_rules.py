@@ -41,3 +41,27 @@ def test_a_chapter_line_over_its_name_is_one_heading_and_keeps_its_number() -> N
         "# Chapter 2 Technical documentation", "## 2.1 Getting the technical ready",
         "## 2.2 Using the technical",
     ]  # fmt: skip
+
+
+def test_a_heading_that_opens_with_a_date_is_not_numbered_by_its_day() -> None:
+    # Charis SIL's version history (an HTML page through cairo) heads each release
+    # "9 Feb 2022 (SIL WSTech Team) Charis SIL version 6.101": read as sections 9, 2, 29, 27...
+    # the days made a numbered list that starts again, and every release heading was dropped
+    def release(day: str, version: str, top: float, change: str) -> list[Spec]:
+        return [
+            (f"{day} (Type Team) Widget Sans version {version}", "Helvetica-Bold", 14, top),
+            (change, "Helvetica-Bold", 11, top + 25),
+            *paragraph(top + 45),
+        ]
+
+    pages = [
+        release("12 Mar 2021", "2.000", 72, "New") + release("3 Jan 2020", "1.100", 200, "Fixes"),
+        release("27 Oct 2014", "1.000", 72, "Improved")
+        + release("10 Jun 2013", "0.900", 200, "Known issues"),
+    ]
+    assert headings(pages) == [
+        "# 12 Mar 2021 (Type Team) Widget Sans version 2.000", "## New",
+        "# 3 Jan 2020 (Type Team) Widget Sans version 1.100", "## Fixes",
+        "# 27 Oct 2014 (Type Team) Widget Sans version 1.000", "## Improved",
+        "# 10 Jun 2013 (Type Team) Widget Sans version 0.900", "## Known issues",
+    ]  # fmt: skip
