@@ -163,6 +163,7 @@ def read_page(page: Any, index: int) -> Page:
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
         _beside_cells(raw, handle, shown, at, spans, lines)
+        lines = _drawn_once(lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         rules = _rules(raw, page.raw, height) if _tabular(lines) else ()
@@ -171,6 +172,21 @@ def read_page(page: Any, index: int) -> Page:
     return Page(
         index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
     )
+
+
+def _drawn_once(lines: list[Line]) -> list[Line]:
+    """The lines without those drawn again over themselves: the same words in the same type at
+    the same place (an InDesign brochure whose every text frame is drawn twice, langchain's
+    duplicate-chars.pdf). Read twice, each heading was a line seen again, and the page's text
+    was written twice."""
+    seen: set[tuple[str, float, float, float]] = set()
+    kept: list[Line] = []
+    for line in lines:
+        key = (line.text, round(line.size, 1), round(line.top), round(line.left))
+        if key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
 
 
 def visible(text: str) -> str:

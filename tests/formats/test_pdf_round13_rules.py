@@ -65,3 +65,15 @@ def test_a_heading_that_opens_with_a_date_is_not_numbered_by_its_day() -> None:
         "# 27 Oct 2014 (Type Team) Widget Sans version 1.000", "## Improved",
         "# 10 Jun 2013 (Type Team) Widget Sans version 0.900", "## Known issues",
     ]  # fmt: skip
+
+
+def test_text_drawn_twice_over_itself_is_read_once() -> None:
+    # An InDesign brochure (langchain's duplicate-chars.pdf) draws every text frame twice at
+    # the same place: the page's text was written twice, and each line was a line seen again
+    page: list[Spec] = [("Portable detectors", "Helvetica-Bold", 16, 72), *paragraph(100),
+                        ("Features", "Helvetica-Bold", 16, 180), *paragraph(210)]  # fmt: skip
+    text = read_file(make_pdf([page + page]), "brochure.pdf").text
+    assert [line for line in text.splitlines() if line.strip()] == [
+        line for line in dict.fromkeys(text.splitlines()) if line.strip()
+    ]  # no line twice
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == ["# Features"]  # (the title)
