@@ -540,7 +540,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
     found = _with_section_labels(found, pages, body, skip, counts)
-    candidates = _apart(_uncrowded(found, body))
+    candidates = _apart(_out_of_rows(_uncrowded(found, body), pages))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
@@ -919,6 +919,45 @@ def _goes_on_caption(lines: tuple[Line, ...], i: int) -> bool:
         if not same or not 0 < below.top - above.top <= line.size * 1.6:
             return False
         if _CAPTION.match(above.text):
+            return True
+    return False
+
+
+def _out_of_rows(candidates: list[_Candidate], pages: list[Page]) -> list[_Candidate]:
+    """Without the candidates that are a table's first cells (:func:`_in_a_row`). Looked at
+    after a crowded page's labels are set aside, which they count towards."""
+    by_index = {page.index: page for page in pages}
+    return [c for c in candidates if not _in_a_row(by_index[c.key[0]], c.key[1])]
+
+
+_ROW_GAP = 5  # ems from a line's end to a line on its baseline: the next cell of its row
+
+
+def _in_a_row(page: Page, i: int) -> bool:
+    """Another line stands on this line's baseline just right of it: the line is a table's
+    first cell that PDFium wrote as a line of its own (an InDesign data sheet's row labels,
+    ``Sampling`` / ``method`` in 8 pt beside its 7 pt values; the lines under it at its left
+    edge in its type are the cell's), not a heading. A heading stands alone on its baseline;
+    a column beside it starts further off (a gutter and the rest of the column)."""
+    line = page.lines[i]
+    if line.rotated:
+        return False  # (a turned page's places are not left to right)
+    for above in range(i, max(i - 3, -1), -1):  # (or a wrapped first cell's next lines)
+        cell = page.lines[above]
+        below = page.lines[above + 1] if above < i else line
+        if above < i and (
+            abs(cell.left - line.left) > 1
+            or abs(cell.size - line.size) > 0.3
+            or not 0 < below.top - cell.top <= cell.size * 1.6
+        ):
+            return False
+        if cell.base and any(
+            other is not cell
+            and other.base
+            and abs(other.base - cell.base) <= cell.size / 4
+            and 0 <= other.left - cell.right <= _ROW_GAP * cell.size
+            for other in page.lines
+        ):
             return True
     return False
 

@@ -77,3 +77,22 @@ def test_text_drawn_twice_over_itself_is_read_once() -> None:
         line for line in dict.fromkeys(text.splitlines()) if line.strip()
     ]  # no line twice
     assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == ["# Features"]  # (the title)
+
+
+def test_a_tables_first_cells_set_larger_than_their_values_are_no_headings() -> None:
+    # The InDesign data sheet sets each row's label in 8 pt over two lines beside its 7 pt
+    # value on the first line's baseline: PDFium wrote each label line as a line of its own,
+    # and "Sampling" / "method" was a heading. A heading stands alone on its baseline
+    rows = [("Sampling", "method", "Drawn by its pump at about 0.3 litres a minute"),
+            ("Operating", "humidity", "From none to 95 per cent, not condensing"),
+            ("Water and dust", "proofing", "Equivalent to the rating IP 67")]  # fmt: skip
+    table: list[Spec] = []
+    for n, (first, second, value) in enumerate(rows):
+        top = 200 + 40 * n
+        table += [(first, "Helvetica", 12, top), (second, "Helvetica", 12, top + 15),
+                  (value, "Helvetica", 10, top + 2, 170)]  # fmt: skip
+    pages = [
+        [("Technical data", "Helvetica-Bold", 16, 72), *paragraph(100), *table],
+        [("Ordering", "Helvetica-Bold", 16, 72), *paragraph(100)],
+    ]
+    assert headings(pages) == ["# Technical data", "# Ordering"]
