@@ -93,6 +93,9 @@ _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
 _NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
+#: A lower-case letter right before a capital: two words PDFium may have joined (``aDocument``).
+_CASE_CHANGE = re.compile(r"[^\W\d_A-Z\u00c0-\u00de](?=[A-Z\u00c0-\u00de])")
+_WORD_GAP = 0.1  # ems between two characters' advances: a space PDFium did not write
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
 _MAX_OBJECTS = 5_000  # page objects looked at for a table's rules
 _RULE_WIDTH = 2.5  # points: a path no thicker is a rule
@@ -395,12 +398,34 @@ def _line(
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
     right, base = _extent(raw, handle, at[start], ends[1], height)
-    shown = spaced_number(tidy(text[start:end]))
+    shown = spaced_number(tidy(_spaced_words(raw, handle, text, at, start, end, size)))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
         right, base, marked, code_end,
     )  # fmt: skip
+
+
+def _spaced_words(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
+) -> str:
+    """The line's text with a space where a lower-case letter and the capital after it stand a
+    word space apart on the page but PDFium wrote no space between them: groff's ms through
+    ps2pdf sets some words with a move and no space (``Associating aDocument View`` for
+    ``a Document``, ``Outlines forMultipart``: a quarter of an em apart). Only such pairs are
+    measured (two calls each), by their advances, not their ink: a name written in one piece
+    (``DocIf``, ``OpenVMS``, ``JavaScript``) has no gap between advances, though the ink of
+    ``c`` and ``I`` stands a sixth of an em apart."""
+    pieces: list[str] = []
+    last = start
+    for match in _CASE_CHANGE.finditer(text, start, end):
+        here = match.start()
+        first, second = _advance(raw, handle, at[here]), _advance(raw, handle, at[here + 1])
+        if first is not None and second is not None and second[0] - first[1] > _WORD_GAP * size:
+            pieces.append(text[last : here + 1])
+            last = here + 1
+    pieces.append(text[last:end])
+    return " ".join(pieces)
 
 
 def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) -> bool:
@@ -609,6 +634,13 @@ def _word_spans(
         if first is not None and last is not None:
             spans.append((word.group(), first[0], last[1], at[word.start()]))
     return spans
+
+
+def _advance(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
+    """(left, right) of the character's advance (PDFium's loose box): where the pen stood
+    before and after it, whatever its ink covers."""
+    rect = raw.FS_RECTF()
+    return (rect.left, rect.right) if raw.FPDFText_GetLooseCharBox(handle, index, rect) else None
 
 
 def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:

@@ -96,3 +96,32 @@ def test_a_tables_first_cells_set_larger_than_their_values_are_no_headings() -> 
         [("Ordering", "Helvetica-Bold", 16, 72), *paragraph(100)],
     ]
     assert headings(pages) == ["# Technical data", "# Ordering"]
+
+
+def test_words_set_a_space_apart_without_a_space_are_two_words() -> None:
+    # groff's ms through ps2pdf moves to some words instead of writing a space: PDFium read
+    # "2.4.3. Associating aDocument View", which matched no true heading and no search for
+    # "document"
+    def heading(number: str, first: str, second: str, top: float, right: float) -> list[Spec]:
+        return [
+            (f"{number} {first}", "Times-Bold", 13, top),
+            (second, "Times-Bold", 13, top, right + 2.0),  # 0.15 em off, no space written
+        ]
+
+    pages = [
+        [*heading("1.", "Creating a", "Document Outline", 72, _right_edge("1. Creating a")),
+         *paragraph(100),
+         *heading("2.", "Linking a", "Reference Mark", 180, _right_edge("2. Linking a")),
+         *paragraph(210)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# 1. Creating a Document Outline", "# 2. Linking a Reference Mark"]
+
+
+def _right_edge(text: str) -> float:
+    """Where ``text`` in 13 pt Times-Bold ends on the page, set at the left margin."""
+    import pypdfium2 as pdfium
+
+    from skills.formats.pdf_lines import read_page
+
+    document = pdfium.PdfDocument(make_pdf([[(text, "Times-Bold", 13, 72)]]))
+    return read_page(document[0], 0).lines[0].right
