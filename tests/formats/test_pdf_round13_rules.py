@@ -125,3 +125,27 @@ def _right_edge(text: str) -> float:
 
     document = pdfium.PdfDocument(make_pdf([[(text, "Times-Bold", 13, 72)]]))
     return read_page(document[0], 0).lines[0].right
+
+
+def _listing(top: float, lines: int) -> list[Spec]:
+    return [
+        (f"local function step_{n} (state, rotor) return state.rotors[rotor] + {n} end", "Courier",
+         8, top + 10 * n)
+        for n in range(lines)
+    ]  # fmt: skip
+
+
+def test_listings_that_outweigh_the_prose_leave_the_prose_as_the_body() -> None:
+    # ConTeXt's enigma manual, a literate program, sets 57 % of its characters in 8 pt listings:
+    # read from them, the body was 8 pt and every short line of its 10 pt prose "larger"
+    def page(name: str) -> list[Spec]:
+        return [
+            (name, "Times-Bold", 12, 72),
+            *paragraph(95),
+            *_listing(160, 6),
+            ("at the Lua end, not much to see here", *BODY, 225),
+            *_listing(250, 6),
+        ]
+
+    pages = [page("Prerequisites"), page("Encoding macros"), page("Rotation")]
+    assert headings(pages) == ["# Prerequisites", "# Encoding macros", "# Rotation"]
