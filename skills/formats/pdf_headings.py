@@ -831,7 +831,15 @@ def _prominent(line: Line, body: Body) -> bool:
     heavier = (line.bold and not body.bold) or (
         line.weight > 0 and body.weight > 0 and line.weight - body.weight >= _HEAVIER
     )
+    heavier = heavier or _small_capitals(line)
     return larger or (heavier and line.size >= body.size * 0.9)
+
+
+def _small_capitals(line: Line) -> bool:
+    """A whole line in a small-capitals face stands out from the text as bold does: ConTeXt's
+    enigma manual sets its sections so (``loading the module / package``, centred, at the
+    body's size). A paragraph set so is three lines of one type: no heading (``_block``)."""
+    return line.small_caps and not line.mono
 
 
 def _figures_follow(page: Page, i: int) -> bool:

@@ -77,6 +77,8 @@ _PLAIN_NAME = re.compile(
     re.IGNORECASE,
 )
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
+#: A small-capitals face by its name: LMRomanCaps10-Regular, CMCSC10, MinionPro-RegularSC.
+_CAPS_NAME = re.compile(r"Caps|SmallCap|^(?:[A-Z]{6}\+)?CMCSC|(?<=[a-z])SC(?:$|[-+,])")
 _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
@@ -129,6 +131,7 @@ class Line:
     base: float = 0.0  # points from the page's top edge to the first character's baseline
     note: int = 0  # characters at the end that are a footnote's mark set smaller (``syllables¹``)
     code_end: bool = False  # not uniform only by a monospaced run of its size at its end
+    small_caps: bool = False  # in a small-capitals face by the font's name (LMRomanCaps10)
 
     @property
     def words(self) -> str:
@@ -402,7 +405,7 @@ def _line(
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base, marked, code_end,
+        right, base, marked, code_end, style.small_caps,
     )  # fmt: skip
 
 
@@ -522,6 +525,7 @@ class _Style:
     mono: bool
     named_bold: bool
     named_regular: bool
+    small_caps: bool = False
 
     def same_weight(self, other: _Style) -> bool:
         return self.bold == other.bold and self.named_bold == other.named_bold
@@ -546,7 +550,7 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
-    return _Style(size, weight, bold, mono, named_bold, regular)
+    return _Style(size, weight, bold, mono, named_bold, regular, bool(_CAPS_NAME.search(font)))
 
 
 def _stroked(raw: Any, handle: Any, index: int) -> bool:

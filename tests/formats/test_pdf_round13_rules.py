@@ -149,3 +149,28 @@ def test_listings_that_outweigh_the_prose_leave_the_prose_as_the_body() -> None:
 
     pages = [page("Prerequisites"), page("Encoding macros"), page("Rotation")]
     assert headings(pages) == ["# Prerequisites", "# Encoding macros", "# Rotation"]
+
+
+def with_font_renamed(data: bytes, font: str, name: str) -> bytes:
+    """``data`` with a standard font's name replaced by ``name`` of the same length (offsets
+    stay right): PDFium reads the new name and draws a substitute."""
+    assert len(font) == len(name)
+    return data.replace(f"/{font}".encode(), f"/{name}".encode())
+
+
+def test_a_line_in_small_capitals_set_apart_is_a_heading() -> None:
+    # The enigma manual sets its sections in a small-capitals face (LMRomanCaps10) at the
+    # body's size, centred: no larger, no bolder, they were no headings
+    def section(name: str, top: float) -> list[Spec]:
+        return [(name, "Helvetica-Oblique", 10, top, 200), *paragraph(top + 20)]
+
+    pages = [
+        [*section("loading the module", 72), *section("options explained", 160)],
+        [*section("basic functionality", 72), *section("uses and abuses", 160)],
+    ]
+    data = with_font_renamed(make_pdf(pages), "Helvetica-Oblique", "LMRomanCaps10-Reg")
+    text = read_file(data, "manual.pdf").text
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+        "# loading the module", "# options explained", "# basic functionality",
+        "# uses and abuses",
+    ]  # fmt: skip
