@@ -150,6 +150,7 @@ class Page:
     invisible: bool  # an OCR layer: its sizes are a recogniser's guesses
     form: bool = False  # the page has form fields (widgets): its bold labels are a form's
     rules: tuple[tuple[float, float, float], ...] = ()  # horizontal rules: (y from top, x0, x1)
+    shape: float = 0.0  # width over height (a slide's 4:3 or 16:9); 0 if unknown
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -176,8 +177,9 @@ def read_page(page: Any, index: int) -> Page:
     finally:
         textpage.close()
     return Page(
-        index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules
-    )
+        index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page), rules,
+        round(page.get_width() / height, 3) if height else 0.0,
+    )  # fmt: skip
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:

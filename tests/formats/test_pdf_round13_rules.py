@@ -174,3 +174,39 @@ def test_a_line_in_small_capitals_set_apart_is_a_heading() -> None:
         "# loading the module", "# options explained", "# basic functionality",
         "# uses and abuses",
     ]  # fmt: skip
+
+
+SLIDE = (720.0, 540.0)  # PowerPoint's 4:3 slide
+
+
+def test_a_decks_headings_are_its_slides_titles() -> None:
+    # A report deck saved by PowerPoint: each slide opens with an action title over two lines
+    # in 24 pt (a bold label, then plain words) and holds boxes headed by bold 18 pt labels;
+    # the labels and the titles' second lines were 144 wrong headings
+    def slide(label: str, rest: str, more: str, box: str) -> list[Spec]:
+        word = _PROSE.word()
+        return [
+            (f"{label} {rest}", "Helvetica-Bold", 24, 30, 20),
+            (more, "Helvetica", 24, 58, 20),
+            (box, "Helvetica-Bold", 18, 130, 40),
+            *[(f"- The {word} point number {n} says what the box holds", "Helvetica", 14,
+               160 + 20 * n, 40) for n in range(4)],
+            ("Outcomes to Date", "Helvetica-Bold", 18, 130, 380),
+            *[(f"- The {word} outcome number {n} reached by the district", "Helvetica", 14,
+               160 + 20 * n, 380) for n in range(4)],
+        ]  # fmt: skip
+
+    pages = [
+        [("Research to Action", "Helvetica", 36, 200, 200)],
+        [("1 | Summary", "Helvetica", 40, 250, 50)],
+        slide("Root cause #1:", "Faculty may lack the expertise", "in teaching reading", "Data"),
+        slide("Root cause #2:", "States give minimal guidance", "about their methods", "Policy"),
+        slide("Root cause #3:", "Coaching in early literacy", "is limited in schools", "Capacity"),
+    ]
+    text = read_file(make_pdf(pages, SLIDE), "deck.pdf").text
+    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+        "# 1 | Summary",
+        "## Root cause #1: Faculty may lack the expertise in teaching reading",
+        "## Root cause #2: States give minimal guidance about their methods",
+        "## Root cause #3: Coaching in early literacy is limited in schools",
+    ]
