@@ -436,17 +436,24 @@ def _joined(page: Page, start: int, count: int) -> str:
 
 def joined_lines(texts: Iterable[str]) -> str:
     """Lines of one heading as one: a space between them, none between two CJK characters (a
-    line of ideographs wraps with no space to break at).
+    line of ideographs wraps with no space to break at) nor after a dash that closes a line
+    between two words (``like speaking—`` / ``reading must be taught``: the dash joins them).
 
     >>> joined_lines(["Amendments to", "Recordings"]), joined_lines(["記事からの", "発見"])
     ('Amendments to Recordings', '記事からの発見')
+    >>> joined_lines(["like speaking—", "reading"]), joined_lines(["Notes –", "draft"])
+    ('like speaking—reading', 'Notes – draft')
     """
     out = ""
     for text in texts:
         text = " ".join(text.split())
         cjk = bool(out) and bool(_CJK.match(out[-1:]) and _CJK.match(text[:1]))
-        out = f"{out}{text}" if cjk or not out else f"{out} {text}"
+        out = f"{out}{text}" if cjk or not out or _DASHED.search(out) else f"{out} {text}"
     return out
+
+
+#: A line that ends in a dash right after a word: the dash joins it to the next line's word.
+_DASHED = re.compile(r"\w[—–]$")
 
 
 def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:

@@ -210,3 +210,18 @@ def test_a_decks_headings_are_its_slides_titles() -> None:
         "## Root cause #2: States give minimal guidance about their methods",
         "## Root cause #3: Coaching in early literacy is limited in schools",
     ]
+
+
+def test_a_heading_wrapped_after_a_dash_joins_its_words_without_a_space() -> None:
+    # The deck's "Reading is not a skill that is naturally developed, like speaking—" /
+    # "reading must be taught" read "speaking— reading"
+    pages = [
+        [("Research to Action", "Helvetica-Bold", 24, 72), *paragraph(110)],
+        [("Reading is not a skill, like speaking—", "Helvetica-Bold", 16, 72),
+         ("reading must be taught", "Helvetica-Bold", 16, 92), *paragraph(120),
+         ("Decoding and comprehension", "Helvetica-Bold", 16, 200), *paragraph(228)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# Reading is not a skill, like speaking—reading must be taught",
+        "# Decoding and comprehension",
+    ]
