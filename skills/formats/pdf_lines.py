@@ -430,7 +430,52 @@ def _spaced_words(
             pieces.append(text[last : here + 1])
             last = here + 1
     pieces.append(text[last:end])
-    return " ".join(pieces)
+    return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
+
+
+#: A space between two capitals: a word's letters spaced out (tracking) may read as two words.
+_BETWEEN_CAPITALS = re.compile(r"(?<=[A-Z]) (?=[A-Z])")
+_TRACKING = 0.2  # ems between two letters' advances: still one word's letters spaced out
+
+
+def _untracked(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    shown: str,
+) -> str:  # fmt: skip
+    """``shown`` without the spaces PDFium put between capitals spaced out for show (tracking)
+    that stand less than a fifth of an em apart and are no space of the file's own: InDesign
+    sets a book's sidebar titles so, and PDFium read ``SPECIF YING INTR A-WORKSPACE``, ``CR ATES
+    VS. PACKAGES`` (a space of the file's own, or one of a word space's width, stays: ``VS.
+    PACKAGES``). Only in a line where the file writes spaces of its own: TeX writes none, and
+    its word spaces, all PDFium's, may shrink under a fifth of an em (Freedman's ``RATIO AND
+    DIFFERENCE ESTIMATORS``). Looked at only where a space stands between two capitals in
+    ``text``, and only when ``shown`` is ``text``'s slice as it was (no space put in)."""
+    if shown != text[start:end] or not _writes_spaces(raw, handle, text, at, start, end):
+        return shown
+    dropped: list[int] = []
+    for match in _BETWEEN_CAPITALS.finditer(text, start, end):
+        here = match.start()
+        if raw.FPDFText_IsGenerated(handle, at[here]) != 1:
+            continue  # the file's own space
+        before, after = _advance(raw, handle, at[here - 1]), _advance(raw, handle, at[here + 1])
+        if before is not None and after is not None and after[0] - before[1] < _TRACKING * size:
+            dropped.append(here - start)
+    for place in reversed(dropped):
+        shown = shown[:place] + shown[place + 1 :]
+    return shown
+
+
+def _writes_spaces(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
+) -> bool:
+    """The line holds a space between two capitals to look at, and a space of the file's own,
+    not one PDFium put in for a gap."""
+    if _BETWEEN_CAPITALS.search(text, start, end) is None:
+        return False
+    return any(
+        raw.FPDFText_IsGenerated(handle, at[match.start()]) == 0
+        for match in _SPACE.finditer(text, start, end)
+    )
 
 
 def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) -> bool:

@@ -117,13 +117,13 @@ def test_words_set_a_space_apart_without_a_space_are_two_words() -> None:
     assert headings(pages) == ["# 1. Creating a Document Outline", "# 2. Linking a Reference Mark"]
 
 
-def _right_edge(text: str) -> float:
-    """Where ``text`` in 13 pt Times-Bold ends on the page, set at the left margin."""
+def _right_edge(text: str, font: str = "Times-Bold") -> float:
+    """Where ``text`` in 13 pt ``font`` ends on the page, set at the left margin."""
     import pypdfium2 as pdfium
 
     from skills.formats.pdf_lines import read_page
 
-    document = pdfium.PdfDocument(make_pdf([[(text, "Times-Bold", 13, 72)]]))
+    document = pdfium.PdfDocument(make_pdf([[(text, font, 13, 72)]]))
     return read_page(document[0], 0).lines[0].right
 
 
@@ -225,3 +225,24 @@ def test_a_heading_wrapped_after_a_dash_joins_its_words_without_a_space() -> Non
         "# Reading is not a skill, like speaking—reading must be taught",
         "# Decoding and comprehension",
     ]
+
+
+def test_capitals_spaced_out_for_show_stay_one_word() -> None:
+    # InDesign sets the book's sidebar titles in tracked capitals: PDFium put a space of its own
+    # in a wider gap between two letters, "CR ATES VS. PACKAGES" (the file's own spaces stay)
+    def heading(first: str, rest: str, top: float) -> list[Spec]:
+        return [
+            (first, "Helvetica-Bold", 13, top),
+            (rest, "Helvetica-Bold", 13, top, _right_edge(first, "Helvetica-Bold") + 2.5),
+        ]
+
+    pages = [
+        [*heading("CR", "ATES VS. PACKAGES", 72), *paragraph(100),
+         *heading("PROFILE OVERR", "IDES AT LARGE", 180), *paragraph(210)],
+    ]  # fmt: skip
+    text = read_file(
+        make_pdf([[("Rust for Rustaceans", "Helvetica-Bold", 24, 72)], *pages]), "b.pdf"
+    )
+    assert re.findall(r"^#{1,6} .*$", text.text, re.MULTILINE) == [
+        "# CRATES VS. PACKAGES", "# PROFILE OVERRIDES AT LARGE"
+    ]  # fmt: skip
