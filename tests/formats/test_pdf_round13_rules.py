@@ -196,7 +196,7 @@ def test_a_decks_headings_are_its_slides_titles() -> None:
                160 + 20 * n, 380) for n in range(4)],
         ]  # fmt: skip
 
-    pages = [
+    pages: list[list[Spec]] = [
         [("Research to Action", "Helvetica", 36, 200, 200)],
         [("1 | Summary", "Helvetica", 40, 250, 50)],
         slide("Root cause #1:", "Faculty may lack the expertise", "in teaching reading", "Data"),
