@@ -77,6 +77,8 @@ _DATE = re.compile(
     rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
     re.I,
 )
+#: A line that opens with a date, day first: ``9 Feb 2022 (SIL WSTech Team) ...``: no section 9.
+_DATED = re.compile(rf"^\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}\b", re.I)
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
@@ -177,7 +179,7 @@ def body_type(pages: Iterable[Page]) -> Body:
 
 def _prose_lines(lines: list[Line]) -> list[Line]:
     """The lines the body's type is read from: all of them, or, when the most common size is
-    mostly monospaced but most of the text is not (a manual of examples whose code listings
+    mostly monospaced and the document has prose too (a manual of examples whose code listings
     outweigh each page's prose: Prawn's 9.5 pt Courier under its 11 pt Helvetica), the
     proportional ones: the listings are not the text a heading stands out from."""
     sizes: Counter[float] = Counter()
@@ -189,10 +191,24 @@ def _prose_lines(lines: list[Line]) -> list[Line]:
     if not sizes:
         return lines
     size, count = sizes.most_common(1)[0]
-    coded = sum(mono.values()) * 2 < sum(sizes.values())  # the document's text is not code
-    if coded and mono[size] * 2 > count:
+    if _with_prose(sum(mono.values()), sum(sizes.values())) and mono[size] * 2 > count:
         return [line for line in lines if not line.mono or _CJK.search(line.text)]
     return lines
+
+
+_PROSE_SHARE = 0.2  # of a document's characters in proportional faces: it has prose
+
+
+def _with_prose(code: int, characters: int) -> bool:
+    """The document has prose beside its listings: most of its text, or at least a fifth of it
+    (a literate program: ConTeXt's enigma module sets 57 % of its characters in 8 pt listings
+    between 10 pt paragraphs; read from the listings, the body was 8 pt and its paragraphs
+    "larger"). A typewritten or OCR'd document, all of it monospaced, has none.
+
+    >>> _with_prose(40, 100), _with_prose(57, 100), _with_prose(98, 100)
+    (True, True, False)
+    """
+    return characters - code >= _PROSE_SHARE * characters
 
 
 def words(text: str) -> int:
@@ -220,10 +236,12 @@ def section_number(text: str) -> tuple[str, ...] | None:
     (('A',), None, None)
     >>> section_number("E.1 Time System"), section_number("A.4.2 CONVBIN"), section_number("U.S.")
     (('E', '1'), ('A', '4', '2'), None)
+    >>> section_number("9 Feb 2022 (SIL WSTech Team) version 6.101"), section_number("9 Feb rules")
+    (None, ('9',))
     """
     match = _NUMBER.match(text)
-    if match is None:
-        return None
+    if match is None or _DATED.match(text):
+        return None  # (a release dated day first: its day is no section number)
     number = match.group("number")
     if number.isdigit() and len(number) > 2 and not match.group("end"):
         return None  # a year or a quantity opening a line
@@ -436,17 +454,24 @@ def _joined(page: Page, start: int, count: int) -> str:
 
 def joined_lines(texts: Iterable[str]) -> str:
     """Lines of one heading as one: a space between them, none between two CJK characters (a
-    line of ideographs wraps with no space to break at).
+    line of ideographs wraps with no space to break at) nor after a dash that closes a line
+    between two words (``like speaking—`` / ``reading must be taught``: the dash joins them).
 
     >>> joined_lines(["Amendments to", "Recordings"]), joined_lines(["記事からの", "発見"])
     ('Amendments to Recordings', '記事からの発見')
+    >>> joined_lines(["like speaking—", "reading"]), joined_lines(["Notes –", "draft"])
+    ('like speaking—reading', 'Notes – draft')
     """
     out = ""
     for text in texts:
         text = " ".join(text.split())
         cjk = bool(out) and bool(_CJK.match(out[-1:]) and _CJK.match(text[:1]))
-        out = f"{out}{text}" if cjk or not out else f"{out} {text}"
+        out = f"{out}{text}" if cjk or not out or _DASHED.search(out) else f"{out} {text}"
     return out
+
+
+#: A line that ends in a dash right after a word: the dash joins it to the next line's word.
+_DASHED = re.compile(r"\w[—–]$")
 
 
 def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
@@ -550,6 +575,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     """Headings found by type and numbering, with their levels."""
     if body.size <= 0:
         return {}
+    if _deck(pages):
+        return _slide_titles(pages, body, skip)
     pages = _code_named(pages, body)
     counts = _repeats(pages, body)
     found = _without_figure_labels(_candidates(pages, body, skip, counts), pages, skip, body)
@@ -557,7 +584,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if not any(c.strong and c.number for c in found):
         found = sorted(found + _body_outline(pages, body, skip, counts), key=lambda c: c.key)
     found = _with_underlined(found, pages, body, skip, counts)
-    candidates = _without_contents(_apart(_uncrowded(found, body)))
+    candidates = _without_contents(_apart(_out_of_rows(_uncrowded(found, body), pages)))
     turned = _turned_pages(pages)
     kept = _consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
@@ -599,6 +626,71 @@ def _repeats_entry(entry: _Candidate, text: str, heading: _Candidate) -> bool:
         return False
     later = normalised(heading.text)
     return later == text or (later.startswith(text + " ") and len(text.split()) >= _WRAPPED_ENTRY)
+
+
+#: Width over height of a slide: 4:3 (PowerPoint's 720 x 540, Keynote's 800 x 600), 16:10, 16:9.
+_SLIDE_SHAPES = (4 / 3, 16 / 10, 16 / 9)
+_SLIDES = 3  # pages of a deck, at least
+_TITLE_LINES = 5  # lines a slide's title may take (an action title is a sentence)
+
+
+def _deck(pages: list[Page]) -> bool:
+    """Every page has a slide's shape: a deck saved as PDF (PowerPoint, Keynote). A landscape
+    Letter or A4 page (1.29, 1.41) is a report's or a sheet's."""
+    shaped = [page for page in pages if page.lines and not page.garbage]
+    return len(shaped) >= _SLIDES and all(
+        any(abs(page.shape - shape) < 0.01 for shape in _SLIDE_SHAPES) for page in shaped
+    )
+
+
+def _slide_titles(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
+    """A deck's headings are its slides' titles: on each slide, the line nearest its top when
+    set larger than the body, with the lines under it in its size (an action title runs over
+    two to four lines, its first words bold: ``Cross-cutting component #1: Early literacy
+    efforts need to be`` / ``guided by a clear vision, ...``). The boxes' labels, callouts and
+    figures on a slide are no headings (a report deck's 144 of them were). Titles set in the
+    deck's largest size on fewer than a third of its slides are its section dividers, level 1,
+    over the others."""
+    titles: list[tuple[Key, str, int, float]] = []
+    for page in pages:
+        found = _slide_title(page, body, skip)
+        if found is not None:
+            titles.append(found)
+    if not titles:
+        return {}
+    largest = max(size for *_, size in titles)
+    dividers = sum(size >= largest - 0.5 for *_, size in titles)
+    split = dividers * 3 < len(titles)
+    return {
+        key: Heading(1 if not split or size >= largest - 0.5 else 2, text, count)
+        for key, text, count, size in titles
+    }
+
+
+def _slide_title(page: Page, body: Body, skip: set[Key]) -> tuple[Key, str, int, float] | None:
+    kept = [
+        i for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip and not line.rotated and line.text.strip()
+    ]  # fmt: skip
+    if page.garbage or not kept:
+        return None
+    first = min(kept, key=lambda i: page.lines[i].top)
+    line = page.lines[first]
+    if not _larger(line.size, body):
+        return None
+    count = 1
+    while count < _TITLE_LINES and first + count in kept:
+        above, nxt = page.lines[first + count - 1], page.lines[first + count]
+        if abs(nxt.size - line.size) > 0.5 or abs(nxt.left - line.left) > line.size:
+            break
+        if not 0 < nxt.top - above.top <= line.size * 1.6:
+            break
+        count += 1
+    text = _joined(page, first, count)
+    stated = text.endswith(".") and not text.endswith("..")
+    if stated or _DATE.match(text) or not any(char.isalpha() for char in text):
+        return None  # a closing slide's sentence, a cover's date, a chart's figure
+    return (page.index, first), text, count, line.size
 
 
 def _with_section_labels(
@@ -919,6 +1011,7 @@ def _candidates(
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = _joined(page, start, count)
             number = number or section_number(text) or _chapter_number(text)
+            _drop_swallowed(found, (page.index, start))
             found.append(
                 _Candidate(
                     (page.index, start), text, count, line.size, line.bold, strong, number,
@@ -929,6 +1022,15 @@ def _candidates(
     return found
 
 
+def _drop_swallowed(found: list[_Candidate], start: Key) -> None:
+    """Without the last candidate when the next one starts at its line: a ``Chapter 1`` line
+    that was a heading of its own until the line under it took it in (OpTeX's ``Chapter 1`` /
+    ``User documentation``). Both kept, the chapter's number was seen twice, and two
+    ``1``s read as a numbered list's restart dropped every chapter of that type."""
+    if found and found[-1].key == start:
+        found.pop()
+
+
 def _prominent(line: Line, body: Body) -> bool:
     if not line.uniform:
         return False
@@ -936,7 +1038,15 @@ def _prominent(line: Line, body: Body) -> bool:
     heavier = (line.bold and not body.bold) or (
         line.weight > 0 and body.weight > 0 and line.weight - body.weight >= _HEAVIER
     )
+    heavier = heavier or _small_capitals(line)
     return larger or (heavier and line.size >= body.size * 0.9)
+
+
+def _small_capitals(line: Line) -> bool:
+    """A whole line in a small-capitals face stands out from the text as bold does: ConTeXt's
+    enigma manual sets its sections so (``loading the module / package``, centred, at the
+    body's size). A paragraph set so is three lines of one type: no heading (``_block``)."""
+    return line.small_caps and not line.mono
 
 
 def _figures_follow(page: Page, i: int) -> bool:
@@ -1038,6 +1148,45 @@ def _goes_on_caption(lines: tuple[Line, ...], i: int) -> bool:
         if not same or not 0 < below.top - above.top <= line.size * 1.6:
             return False
         if _CAPTION.match(above.text):
+            return True
+    return False
+
+
+def _out_of_rows(candidates: list[_Candidate], pages: list[Page]) -> list[_Candidate]:
+    """Without the candidates that are a table's first cells (:func:`_in_a_row`). Looked at
+    after a crowded page's labels are set aside, which they count towards."""
+    by_index = {page.index: page for page in pages}
+    return [c for c in candidates if not _in_a_row(by_index[c.key[0]], c.key[1])]
+
+
+_ROW_GAP = 5  # ems from a line's end to a line on its baseline: the next cell of its row
+
+
+def _in_a_row(page: Page, i: int) -> bool:
+    """Another line stands on this line's baseline just right of it: the line is a table's
+    first cell that PDFium wrote as a line of its own (an InDesign data sheet's row labels,
+    ``Sampling`` / ``method`` in 8 pt beside its 7 pt values; the lines under it at its left
+    edge in its type are the cell's), not a heading. A heading stands alone on its baseline;
+    a column beside it starts further off (a gutter and the rest of the column)."""
+    line = page.lines[i]
+    if line.rotated:
+        return False  # (a turned page's places are not left to right)
+    for above in range(i, max(i - 3, -1), -1):  # (or a wrapped first cell's next lines)
+        cell = page.lines[above]
+        below = page.lines[above + 1] if above < i else line
+        if above < i and (
+            abs(cell.left - line.left) > 1
+            or abs(cell.size - line.size) > 0.3
+            or not 0 < below.top - cell.top <= cell.size * 1.6
+        ):
+            return False
+        if cell.base and any(
+            other is not cell
+            and other.base
+            and abs(other.base - cell.base) <= cell.size / 4
+            and 0 <= other.left - cell.right <= _ROW_GAP * cell.size
+            for other in page.lines
+        ):
             return True
     return False
 

@@ -77,6 +77,8 @@ _PLAIN_NAME = re.compile(
     re.IGNORECASE,
 )
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
+#: A small-capitals face by its name: LMRomanCaps10-Regular, CMCSC10, MinionPro-RegularSC.
+_CAPS_NAME = re.compile(r"Caps|SmallCap|^(?:[A-Z]{6}\+)?CMCSC|(?<=[a-z])SC(?:$|[-+,])")
 _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
@@ -93,6 +95,9 @@ _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
 _NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
+#: A lower-case letter right before a capital: two words PDFium may have joined (``aDocument``).
+_CASE_CHANGE = re.compile(r"[^\W\d_A-Z\u00c0-\u00de](?=[A-Z\u00c0-\u00de])")
+_WORD_GAP = 0.1  # ems between two characters' advances: a space PDFium did not write
 _INVISIBLE = 3  # text render mode 3: neither filled nor stroked (an OCR layer over a scan)
 _MAX_OBJECTS = 5_000  # page objects looked at for a table's rules
 _RULE_WIDTH = 2.5  # points: a path no thicker is a rule
@@ -128,6 +133,7 @@ class Line:
     base: float = 0.0  # points from the page's top edge to the first character's baseline
     note: int = 0  # characters at the end that are a footnote's mark set smaller (``syllables¹``)
     code_end: bool = False  # not uniform only by a monospaced run of its size at its end
+    small_caps: bool = False  # in a small-capitals face by the font's name (LMRomanCaps10)
 
     @property
     def words(self) -> str:
@@ -147,6 +153,7 @@ class Page:
     form: bool = False  # the page has form fields (widgets): its bold labels are a form's
     rules: tuple[tuple[float, float, float], ...] = ()  # horizontal rules: (y from top, x0, x1)
     underlined: tuple[int, ...] = ()  # lines (their index) with a rule drawn under the whole line
+    shape: float = 0.0  # width over height (a slide's 4:3 or 16:9); 0 if unknown
 
 
 def read_page(page: Any, index: int) -> Page:
@@ -166,6 +173,7 @@ def read_page(page: Any, index: int) -> Page:
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
         _beside_cells(raw, handle, shown, at, spans, lines)
+        lines = _drawn_once(lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         tabular = _tabular(lines)
@@ -175,7 +183,23 @@ def read_page(page: Any, index: int) -> Page:
     return Page(
         index, tuple(lines), len(text), unusable(text), invisible, _has_fields(raw, page),
         drawn if tabular else (), _underlined(lines, drawn),
+        round(page.get_width() / height, 3) if height else 0.0,
     )  # fmt: skip
+
+
+def _drawn_once(lines: list[Line]) -> list[Line]:
+    """The lines without those drawn again over themselves: the same words in the same type at
+    the same place (an InDesign brochure whose every text frame is drawn twice, langchain's
+    duplicate-chars.pdf). Read twice, each heading was a line seen again, and the page's text
+    was written twice."""
+    seen: set[tuple[str, float, float, float]] = set()
+    kept: list[Line] = []
+    for line in lines:
+        key = (line.text, round(line.size, 1), round(line.top), round(line.left))
+        if key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
 
 
 def visible(text: str) -> str:
@@ -432,12 +456,79 @@ def _line(
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
     right, base = _extent(raw, handle, at[start], ends[1], height)
-    shown = spaced_number(tidy(text[start:end]))
+    shown = spaced_number(tidy(_spaced_words(raw, handle, text, at, start, end, size)))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
-        right, base, marked, code_end,
+        right, base, marked, code_end, style.small_caps,
     )  # fmt: skip
+
+
+def _spaced_words(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
+) -> str:
+    """The line's text with a space where a lower-case letter and the capital after it stand a
+    word space apart on the page but PDFium wrote no space between them: groff's ms through
+    ps2pdf sets some words with a move and no space (``Associating aDocument View`` for
+    ``a Document``, ``Outlines forMultipart``: a quarter of an em apart). Only such pairs are
+    measured (two calls each), by their advances, not their ink: a name written in one piece
+    (``DocIf``, ``OpenVMS``, ``JavaScript``) has no gap between advances, though the ink of
+    ``c`` and ``I`` stands a sixth of an em apart."""
+    pieces: list[str] = []
+    last = start
+    for match in _CASE_CHANGE.finditer(text, start, end):
+        here = match.start()
+        first, second = _advance(raw, handle, at[here]), _advance(raw, handle, at[here + 1])
+        if first is not None and second is not None and second[0] - first[1] > _WORD_GAP * size:
+            pieces.append(text[last : here + 1])
+            last = here + 1
+    pieces.append(text[last:end])
+    return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
+
+
+#: A space between two capitals: a word's letters spaced out (tracking) may read as two words.
+_BETWEEN_CAPITALS = re.compile(r"(?<=[A-Z]) (?=[A-Z])")
+_TRACKING = 0.2  # ems between two letters' advances: still one word's letters spaced out
+
+
+def _untracked(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    shown: str,
+) -> str:  # fmt: skip
+    """``shown`` without the spaces PDFium put between capitals spaced out for show (tracking)
+    that stand less than a fifth of an em apart and are no space of the file's own: InDesign
+    sets a book's sidebar titles so, and PDFium read ``SPECIF YING INTR A-WORKSPACE``, ``CR ATES
+    VS. PACKAGES`` (a space of the file's own, or one of a word space's width, stays: ``VS.
+    PACKAGES``). Only in a line where the file writes spaces of its own: TeX writes none, and
+    its word spaces, all PDFium's, may shrink under a fifth of an em (Freedman's ``RATIO AND
+    DIFFERENCE ESTIMATORS``). Looked at only where a space stands between two capitals in
+    ``text``, and only when ``shown`` is ``text``'s slice as it was (no space put in)."""
+    if shown != text[start:end] or not _writes_spaces(raw, handle, text, at, start, end):
+        return shown
+    dropped: list[int] = []
+    for match in _BETWEEN_CAPITALS.finditer(text, start, end):
+        here = match.start()
+        if raw.FPDFText_IsGenerated(handle, at[here]) != 1:
+            continue  # the file's own space
+        before, after = _advance(raw, handle, at[here - 1]), _advance(raw, handle, at[here + 1])
+        if before is not None and after is not None and after[0] - before[1] < _TRACKING * size:
+            dropped.append(here - start)
+    for place in reversed(dropped):
+        shown = shown[:place] + shown[place + 1 :]
+    return shown
+
+
+def _writes_spaces(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int
+) -> bool:
+    """The line holds a space between two capitals to look at, and a space of the file's own,
+    not one PDFium put in for a gap."""
+    if _BETWEEN_CAPITALS.search(text, start, end) is None:
+        return False
+    return any(
+        raw.FPDFText_IsGenerated(handle, at[match.start()]) == 0
+        for match in _SPACE.finditer(text, start, end)
+    )
 
 
 def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) -> bool:
@@ -534,6 +625,7 @@ class _Style:
     mono: bool
     named_bold: bool
     named_regular: bool
+    small_caps: bool = False
 
     def same_weight(self, other: _Style) -> bool:
         return self.bold == other.bold and self.named_bold == other.named_bold
@@ -558,7 +650,7 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     regular = not named_bold and regular_by_name(font)  # its name outweighs a wrong weight
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
-    return _Style(size, weight, bold, mono, named_bold, regular)
+    return _Style(size, weight, bold, mono, named_bold, regular, bool(_CAPS_NAME.search(font)))
 
 
 def _stroked(raw: Any, handle: Any, index: int) -> bool:
@@ -646,6 +738,13 @@ def _word_spans(
         if first is not None and last is not None:
             spans.append((word.group(), first[0], last[1], at[word.start()]))
     return spans
+
+
+def _advance(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:
+    """(left, right) of the character's advance (PDFium's loose box): where the pen stood
+    before and after it, whatever its ink covers."""
+    rect = raw.FS_RECTF()
+    return (rect.left, rect.right) if raw.FPDFText_GetLooseCharBox(handle, index, rect) else None
 
 
 def _box(raw: Any, handle: Any, index: int) -> tuple[float, float] | None:

@@ -52,33 +52,35 @@ class Prose:
         return [(line, *self.body, top + 15 * n) for n, line in enumerate(lines)]
 
 
-def make_pdf(pages: Sequence[Sequence[Spec]]) -> bytes:
-    """A PDF whose pages hold these lines, from the top margin down (or at their ``top``)."""
+def make_pdf(pages: Sequence[Sequence[Spec]], size: tuple[float, float] = (WIDTH, HEIGHT)) -> bytes:
+    """A PDF whose pages hold these lines, from the top margin down (or at their ``top``), on
+    pages of ``size`` (width, height: a slide's 720 x 540)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     pdf = pdfium.PdfDocument.new()
+    height = size[1]
     for lines in pages:
-        page = pdf.new_page(WIDTH, HEIGHT)
+        page = pdf.new_page(*size)
         top = MARGIN
         for spec in lines:
-            text, font, size = spec[0], spec[1], spec[2]
+            text, font, points = spec[0], spec[1], spec[2]
             at = spec[3] if len(spec) >= 4 else top
             left = spec[4] if len(spec) >= 5 else MARGIN
             turn = math.radians(spec[5]) if len(spec) == 6 else 0.0
             cos, sin = math.cos(turn), math.sin(turn)
             for column, cell in enumerate(text.split("\t")):
                 obj = raw.FPDFPageObj_NewTextObj(
-                    pdf.raw, font.encode("ascii"), ctypes.c_float(size)
+                    pdf.raw, font.encode("ascii"), ctypes.c_float(points)
                 )
                 units = (cell + "\0").encode("utf-16-le")
                 raw.FPDFText_SetText(
                     obj, ctypes.cast(ctypes.c_char_p(units), ctypes.POINTER(raw.FPDF_WCHAR))
                 )
                 x = left + 150 * column
-                raw.FPDFPageObj_Transform(obj, cos, sin, -sin, cos, x, HEIGHT - at - size)
+                raw.FPDFPageObj_Transform(obj, cos, sin, -sin, cos, x, height - at - points)
                 raw.FPDFPage_InsertObject(page.raw, obj)
-            top = at + size * 1.5
+            top = at + points * 1.5
         raw.FPDFPage_GenerateContent(page.raw)
         page.close()
     out = io.BytesIO()
