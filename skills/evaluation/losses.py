@@ -34,6 +34,7 @@ from pathlib import Path
 from skills.chunking import count_tokens
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
+from skills.evaluation.retrieval import Rankings
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
 from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
@@ -114,23 +115,25 @@ def _is_head(first: Sent, chunks: ChunkSet) -> bool:
 def diagnose(
     dataset: Dataset,
     chunks: ChunkSet,
-    rankings: Sequence[Sequence[int]],
+    rankings: Rankings,
     budgets: Sequence[int],
     first_share: float | None = None,
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings
-    (``options``: further arguments of the assembly, ``Policy.assembly``; ``sections``: the
-    section evidence's weight, ``Policy.sections``)."""
+    (each budget's from the query for that budget, :meth:`Rankings.at`; ``options``: further
+    arguments of the assembly, ``Policy.assembly``; ``sections``: the section evidence's
+    weight, ``Policy.sections``)."""
     from skills.search.assembly import FIRST_SHARE
 
     def text_of(span: Span) -> str:
         return dataset.documents[span.doc][span.start : span.end]
 
     losses = []
-    for question, ranked in zip(dataset.questions, rankings, strict=True):
+    for number, question in enumerate(dataset.questions):
         for budget in budgets:
+            ranked = rankings.at(budget)[number]
             share = FIRST_SHARE if first_share is None else first_share
             sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, options, sections)
             if in_prompt(question, sent):

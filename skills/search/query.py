@@ -95,6 +95,18 @@ def children_for_budget(budget: int, children: int = FETCHED_CHILDREN) -> int:
     return min(MAX_TOP, max(children, budget // TOKENS_PER_FETCHED_CHILD))
 
 
+def fetch_depth(budget: int | None, children: int = FETCHED_CHILDREN) -> int:
+    """What the query asks the children index for: its ``top`` and its vector query's ``k``,
+    both this many. ``children`` without a prompt budget, :func:`children_for_budget` with one.
+    The evaluation's hybrid mirror fuses with the same ``k`` at each budget
+    (``skills.evaluation.retrieval.Rankings``), so this is the one place that decides it.
+
+    >>> fetch_depth(None), fetch_depth(2000), fetch_depth(4000), fetch_depth(8000)
+    (50, 50, 100, 200)
+    """
+    return children if budget is None else children_for_budget(budget, children)
+
+
 @dataclass(frozen=True)
 class QueryOptions:
     """How many parents to return, how many children to over-fetch, and what a hit returns.
@@ -150,9 +162,7 @@ def query_parents(
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
     select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
-    fetched = (
-        opts.children if opts.budget is None else children_for_budget(opts.budget, opts.children)
-    )
+    fetched = fetch_depth(opts.budget, opts.children)
     request = SearchRequest(
         children_index,
         question,
