@@ -4,14 +4,19 @@ the same ``top`` and vector ``k`` (one function decides both, ``query.fetch_dept
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
+from skills.evaluation import run
+from skills.evaluation.dataset import Dataset, Question
+from skills.evaluation.grid import Candidate
 from skills.evaluation.metrics import BUDGETS, SEARCH_DEPTH
-from skills.evaluation.retrieval import fetch_depths, hybrid_rank, normalized
+from skills.evaluation.retrieval import Rankings, fetch_depths, hybrid_rank, normalized
 from skills.evaluation.run import rank_leaves
+from skills.evaluation.spans import Span
 from skills.ranking import DEFAULT_ANALYZER
 from skills.search.query import QueryOptions, SearchRequest, query_parents
 
@@ -88,3 +93,48 @@ def test_vector_retrieval_is_one_order_at_every_depth() -> None:
         "vector", [QUESTION], question_vectors, texts, leaf_vectors, DEFAULT_ANALYZER
     )
     assert all(ranked.at(budget) == [list(range(SEARCH_DEPTH))] for budget in (None, *BUDGETS))
+
+
+SECTIONS = [
+    "Penguins waddle across cold ice and dive for krill.",
+    "Volcanoes erupt molten lava when magma pressure rises.",
+    "Glaciers carve deep valleys over thousands of years.",
+    "Mushrooms spread hidden threads through damp forest soil.",
+]
+
+
+class Flat:
+    """One vector for every text: the rankings below are all that decides."""
+
+    dimensions = 4
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[1.0, 0.0, 0.0, 0.0] for _ in texts]
+
+
+@pytest.mark.parametrize("returns", ["budget", "child"])
+def test_each_budget_is_scored_on_the_ranking_of_the_query_for_that_budget(
+    monkeypatch: pytest.MonkeyPatch, returns: str
+) -> None:
+    """A ranking that reaches the answer only at the depth of the 4,000-token query (a k of
+    100) is a hit from 4,000 tokens up and a miss below, for the assembled prompt (the
+    engine's) and for the filled one (the baselines')."""
+    text = "# Nature\n\n" + "".join(f"## S{n}\n\n{body}\n\n" for n, body in enumerate(SECTIONS))
+    answer = "hidden threads through damp forest soil."
+    start = text.index(answer)
+    question = Question("q", "Where do mushrooms spread?", "d.md", "prose",
+                        (Span("d.md", start, start + len(answer)),))  # fmt: skip
+    dataset = Dataset({"d.md": text}, (question,))
+
+    def fake_rank_leaves(retrieval: str, questions: Sequence[str], question_vectors: Any,
+                         texts: Sequence[str], *rest: Any) -> Rankings:  # fmt: skip
+        leaf = next(n for n, t in enumerate(texts) if "hidden threads" in t)
+        shallow, deep = [[0]], [[leaf]]
+        return Rankings({50: shallow, 100: deep, 200: deep})
+
+    monkeypatch.setattr(run, "rank_leaves", fake_rank_leaves)
+    candidate = Candidate("hier", "engine", {"strategy": "hierarchical", "parentMaxTokens": 24,
+                                             "childMaxTokens": 16}, returns)  # fmt: skip
+    [result] = run.evaluate(dataset, [candidate], Flat(), retrieval="hybrid")
+    hits = {budget: result.summary[f"hit@B{budget}"] for budget in BUDGETS}
+    assert hits == {500: 0.0, 1000: 0.0, 2000: 0.0, 4000: 100.0, 8000: 100.0}
