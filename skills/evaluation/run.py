@@ -274,6 +274,7 @@ def _score(
                 policy.argument,
                 policy.assembly,
                 policy.sections,
+                policy.first_most,
             )
             return [(passage.span, passage.prefix) for passage in sent]
 
