@@ -6,9 +6,9 @@ normalized vectors. Exact search keeps the comparison about chunking, not about 
 text, fused with the vector query's nearest leaves by Reciprocal Rank Fusion
 (:mod:`skills.ranking`), each part as deep as the service takes it: the vector query's ``k``
 the query asks for at each prompt budget (:func:`skills.search.query.fetch_depth`: 50 up to
-2,000 tokens, 100 at 4,000, 200 at 8,000) and 1,000 keyword results. A larger ``k`` fuses more
-vector results and so reorders the top, which is why a run keeps one ranking per ``k``
-(:class:`Rankings`).
+1,000 tokens, 100 at 2,000, 200 at 4,000, 400 at 8,000) and 1,000 keyword results. A larger
+``k`` fuses more vector results and so reorders the top, which is why a run keeps one ranking
+per ``k`` (:class:`Rankings`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def fetch_depths(budgets: Iterable[int] = BUDGETS) -> tuple[int, ...]:
     ``budgets``, each once, smallest first.
 
     >>> fetch_depths()
-    (50, 100, 200)
+    (50, 100, 200, 400)
     """
     return tuple(sorted({fetch_depth(None), *(fetch_depth(budget) for budget in budgets)}))
 

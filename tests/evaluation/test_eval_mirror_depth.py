@@ -18,9 +18,9 @@ from skills.evaluation.retrieval import Rankings, fetch_depths, hybrid_rank, nor
 from skills.evaluation.run import rank_leaves
 from skills.evaluation.spans import Span
 from skills.ranking import DEFAULT_ANALYZER
-from skills.search.query import QueryOptions, SearchRequest, query_parents
+from skills.search.query import QueryOptions, SearchRequest, fetch_depth, query_parents
 
-LEAVES = 300
+LEAVES = 500
 QUESTION = "why does the request time out"
 
 
@@ -46,13 +46,13 @@ def asked(budget: int | None) -> SearchRequest:
 
 
 def corpus() -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Leaf i's vector a little further from the question's than leaf i - 1's; leaves 80-199
+    """Leaf i's vector a little further from the question's than leaf i - 1's; leaves 80-399
     alone hold the question's keywords, so how many of them the vectors reach (none with a k of
-    50, 20 with 100, all with 200) changes the fused order."""
+    50, 20 with 100, 120 with 200, all with 400) changes the fused order."""
     angles = np.linspace(0.0, math.pi / 2, LEAVES)
     leaf_vectors = normalized(np.stack([np.cos(angles), np.sin(angles)], axis=1))
     texts = [
-        "the request timed out" if 80 <= i < 200 else f"other words {i}" for i in range(LEAVES)
+        "the request timed out" if 80 <= i < 400 else f"other words {i}" for i in range(LEAVES)
     ]
     return texts, normalized([[1.0, 0.0]]), leaf_vectors
 
@@ -86,7 +86,7 @@ def test_the_depths_of_this_corpus_fuse_differently() -> None:
         hybrid_rank([QUESTION], question_vectors, texts, leaf_vectors, SEARCH_DEPTH, k)[0]
         for k in fetch_depths()
     ]
-    assert len({tuple(order[:50]) for order in orders}) == len(orders)
+    assert len({tuple(order) for order in orders}) == len(orders)
 
 
 def test_vector_retrieval_is_one_order_at_every_depth() -> None:
@@ -118,9 +118,9 @@ class Flat:
 def test_each_budget_is_scored_on_the_ranking_of_the_query_for_that_budget(
     monkeypatch: pytest.MonkeyPatch, returns: str
 ) -> None:
-    """A ranking that reaches the answer only at the depth of the 4,000-token query (a k of
-    100) is a hit from 4,000 tokens up and a miss below, for the assembled prompt (the
-    engine's) and for the filled one (the baselines')."""
+    """A ranking that reaches the answer only from the depth of the 4,000-token query on is a
+    hit from 4,000 tokens up and a miss below, for the assembled prompt (the engine's) and for
+    the filled one (the baselines')."""
     text = "# Nature\n\n" + "".join(f"## S{n}\n\n{body}\n\n" for n, body in enumerate(SECTIONS))
     answer = "hidden threads through damp forest soil."
     start = text.index(answer)
@@ -132,7 +132,7 @@ def test_each_budget_is_scored_on_the_ranking_of_the_query_for_that_budget(
                          texts: Sequence[str], *rest: Any) -> Rankings:  # fmt: skip
         leaf = next(n for n, t in enumerate(texts) if "hidden threads" in t)
         shallow, deep = [[0]], [[leaf]]
-        return Rankings({50: shallow, 100: deep, 200: deep})
+        return Rankings({d: deep if d >= fetch_depth(4000) else shallow for d in fetch_depths()})
 
     monkeypatch.setattr(run, "rank_leaves", fake_rank_leaves)
     candidate = Candidate("hier", "engine", {"strategy": "hierarchical", "parentMaxTokens": 24,
