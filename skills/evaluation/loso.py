@@ -321,7 +321,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME",
         help="also print --default against NAME per set, as against the best baseline",
     )
+    parser.add_argument(
+        "--choose-on",
+        nargs="+",
+        type=int,
+        default=list(CHOICE_BUDGETS),
+        metavar="BUDGET",
+        help="budgets whose pooled hits pick the default of each rotation (default: 1000 2000)",
+    )
     args = parser.parse_args(argv)
+    if not set(args.choose_on) <= set(BUDGETS):
+        parser.error(f"--choose-on takes budgets of a run: {', '.join(map(str, BUDGETS))}")
     try:
         _report(args)
     except RunError as exc:
@@ -342,9 +352,10 @@ def _report(args: argparse.Namespace) -> None:
     for index, folders in enumerate(args.extra):
         suffix = args.suffix[index] if index < len(args.suffix) else ""
         runs = join(runs, [load(folder) for folder in folders], suffix)
-    print("Leave one set out (picked on B1000 + B2000 pooled over the other sets; each cell: the")
+    chosen_on = " + ".join(f"B{budget}" for budget in args.choose_on)
+    print(f"Leave one set out (picked on {chosen_on} pooled over the other sets; each cell: the")
     print("pick against the left-out set's best baseline, points, paired 95 % interval)\n")
-    print(rotation_table(rotations(runs, args.candidates)))
+    print(rotation_table(rotations(runs, args.candidates, args.choose_on)))
     if args.default:
         print(
             f"\n{args.default} against each set's best baseline (hit rates, difference, interval)\n"

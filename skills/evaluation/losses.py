@@ -34,6 +34,7 @@ from pathlib import Path
 from skills.chunking import count_tokens
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
+from skills.evaluation.retrieval import Rankings
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
 from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
@@ -114,28 +115,37 @@ def _is_head(first: Sent, chunks: ChunkSet) -> bool:
 def diagnose(
     dataset: Dataset,
     chunks: ChunkSet,
-    rankings: Sequence[Sequence[int]],
+    rankings: Rankings,
     budgets: Sequence[int],
     first_share: float | None = None,
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
+    first_most: float | None = None,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings
-    (``options``: further arguments of the assembly, ``Policy.assembly``; ``sections``: the
-    section evidence's weight, ``Policy.sections``)."""
-    from skills.search.assembly import FIRST_SHARE
+    (each budget's from the query for that budget, :meth:`Rankings.at`; ``options``: further
+    arguments of the assembly, ``Policy.assembly``; ``sections``: the section evidence's
+    weight, ``Policy.sections``; ``first_most``: step 1's most tokens, ``Policy.first_most``)."""
+    from skills.search.assembly import FIRST_MOST, FIRST_SHARE
+
+    most = FIRST_MOST if first_most is None else first_most
 
     def text_of(span: Span) -> str:
         return dataset.documents[span.doc][span.start : span.end]
 
     losses = []
-    for question, ranked in zip(dataset.questions, rankings, strict=True):
+    for number, question in enumerate(dataset.questions):
         for budget in budgets:
+            ranked = rankings.at(budget)[number]
             share = FIRST_SHARE if first_share is None else first_share
-            sent = prompt(ranked, chunks, budget, text_of, count_tokens, share, options, sections)
+            sent = prompt(
+                ranked, chunks, budget, text_of, count_tokens, share, options, sections, most
+            )
             if in_prompt(question, sent):
                 continue
-            bare = prompt(ranked, chunks, budget, text_of, count_tokens, 0.0, options, sections)
+            bare = prompt(
+                ranked, chunks, budget, text_of, count_tokens, 0.0, options, sections, most
+            )
             loss = classify(question, ranked, chunks, sent, budget, text_of, bare)
             if loss is not None:
                 losses.append(loss)
@@ -207,7 +217,14 @@ def main(argv: list[str] | None = None) -> int:
         args.vector_weight,
     )
     losses = diagnose(
-        dataset, chunks, rankings, args.budgets, policy.argument, policy.assembly, policy.sections
+        dataset,
+        chunks,
+        rankings,
+        args.budgets,
+        policy.argument,
+        policy.assembly,
+        policy.sections,
+        policy.first_most,
     )
     print(
         f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"

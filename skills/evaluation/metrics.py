@@ -36,8 +36,9 @@ CONTEXT_K = 5
 #: MRR looks this deep (leaf hits); a reference found lower counts 0.
 MRR_DEPTH = 10
 #: Leaves ranked per question: enough contexts to fill the largest budget with small chunks, and
-#: the children the query fetches for it (``skills.search.query.children_for_budget(8000)``).
-SEARCH_DEPTH = 200
+#: the children the query fetches for it (``skills.search.query.children_for_budget(8000)``,
+#: 400).
+SEARCH_DEPTH = 400
 
 #: ``(span, tokens) -> character length of the first ``tokens`` tokens of the span's text``.
 Cutter = Callable[[Span, int], int]

@@ -4,21 +4,56 @@ All leaves of all documents are one index; a question's leaves are ranked by the
 normalized vectors. Exact search keeps the comparison about chunking, not about an ANN index.
 ``hybrid`` adds what the search side's query really runs: a BM25 ranking over the leaves' embedded
 text, fused with the vector query's nearest leaves by Reciprocal Rank Fusion
-(:mod:`skills.ranking`), each part as deep as the service takes it (the query's ``k`` of 50,
-1,000 keyword results).
+(:mod:`skills.ranking`), each part as deep as the service takes it: the vector query's ``k``
+the query asks for at each prompt budget (:func:`skills.search.query.fetch_depth`: 50 up to
+1,000 tokens, 100 at 2,000, 200 at 4,000, 400 at 8,000) and 1,000 keyword results. A larger
+``k`` fuses more vector results and so reorders the top, which is why a run keeps one ranking
+per ``k`` (:class:`Rankings`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
+from skills.evaluation.metrics import BUDGETS
 from skills.ranking import BM25, DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, hybrid
+from skills.search.query import fetch_depth
 
 RETRIEVALS = ("vector", "hybrid")
+
+
+def fetch_depths(budgets: Iterable[int] = BUDGETS) -> tuple[int, ...]:
+    """The fetch depths (vector ``k``) the query uses without a budget and at each of
+    ``budgets``, each once, smallest first.
+
+    >>> fetch_depths()
+    (50, 100, 200, 400)
+    """
+    return tuple(sorted({fetch_depth(None), *(fetch_depth(budget) for budget in budgets)}))
+
+
+@dataclass(frozen=True)
+class Rankings:
+    """Each question's leaves, best first, as the query ranks them at each of its fetch depths:
+    ``by_depth[k][q]`` is question ``q``'s ranking fused with a vector ``k`` of ``k``. A prompt
+    of ``budget`` tokens is assembled from :meth:`at` ``(budget)``, the ranking the query asking
+    for that budget gets; what a hit returns without a budget, from ``at(None)``."""
+
+    by_depth: Mapping[int, list[list[int]]]
+
+    def at(self, budget: int | None) -> list[list[int]]:
+        """The rankings of the query for a prompt of ``budget`` tokens (None: no budget)."""
+        return self.by_depth[fetch_depth(budget)]
+
+    @classmethod
+    def alike(cls, ranking: list[list[int]], depths: Iterable[int]) -> Rankings:
+        """One ranking at every depth: exact vector search, whose order ``k`` only cuts."""
+        return cls({depth: ranking for depth in depths})
 
 
 def normalized(vectors: ArrayLike) -> NDArray[np.float32]:
@@ -59,12 +94,38 @@ def hybrid_rank(
     nearest leaves and the BM25 ranking, fused as the service fuses them for a hybrid query
     with that ``k`` and the vector query's ``vector_weight`` (:func:`skills.ranking.hybrid`),
     BM25's words made by ``analyzer``."""
+    return hybrid_rankings(
+        questions,
+        question_vectors,
+        leaf_texts,
+        leaf_vectors,
+        depth,
+        (vector_k,),
+        analyzer,
+        vector_weight,
+    )[vector_k]
+
+
+def hybrid_rankings(
+    questions: Sequence[str],
+    question_vectors: NDArray[np.float32],
+    leaf_texts: Sequence[str],
+    leaf_vectors: NDArray[np.float32],
+    depth: int,
+    vector_ks: Sequence[int],
+    analyzer: str = DEFAULT_ANALYZER,
+    vector_weight: float = SERVICE_VECTOR_WEIGHT,
+) -> dict[int, list[list[int]]]:
+    """:func:`hybrid_rank` for each ``k`` of ``vector_ks`` (keyed by it), the keyword ranking
+    and the nearest leaves computed once."""
     keywords = BM25(leaf_texts, analyzer)
-    rankings = []
+    rankings: dict[int, list[list[int]]] = {k: [] for k in vector_ks}
+    deepest = max(vector_ks, default=0)
     for question, nearest in zip(
-        questions, rank(question_vectors, leaf_vectors, vector_k), strict=True
+        questions, rank(question_vectors, leaf_vectors, deepest), strict=True
     ):
         matching = [position for position, _ in keywords.rank(question)]
-        fused = hybrid(matching, nearest, vector_weight)
-        rankings.append([position for position, _ in fused[:depth]])
+        for k in vector_ks:
+            fused = hybrid(matching, nearest[:k], vector_weight)
+            rankings[k].append([position for position, _ in fused[:depth]])
     return rankings

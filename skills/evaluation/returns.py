@@ -22,7 +22,9 @@ contexts an application would send. Policies, by name:
   :func:`skills.search.assembly.assemble` over the hits it fetches): the prompt is assembled for
   each budget, passages with their prefixes, never cut. Without a budget (the rank metrics) it
   returns every fetched parent whole. ``budget:S`` lets the first parent take up to S of the
-  budget (``assembly.FIRST_SHARE`` by default; ``budget:1`` is the order before that cap).
+  budget (``assembly.FIRST_SHARE`` by default; ``budget:1`` is the order before that cap), and
+  ``budget+first:T`` up to T tokens at most, however large the budget (``assembly.FIRST_MOST``
+  by default).
 
 A context wholly inside an earlier context is skipped: it would add nothing to the prompt. Given
 the leaves' texts (``text_of``), a hit whose text the hits before it already hold opens no context
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
-from skills.search.assembly import FIRST_SHARE, Group, Piece, assemble
+from skills.search.assembly import FIRST_MOST, FIRST_SHARE, Group, Piece, assemble
 from skills.search.collapse import MERGE_WINDOW, distinct_hits, merge_spans, section_order
 from skills.search.query import FETCHED_CHILDREN, children_for_budget
 
@@ -62,6 +64,9 @@ BUDGET = "budget"
 #: The policy option that reorders the fetched hits by their sections' evidence
 #: (``+sections:WEIGHT``, :func:`skills.search.collapse.section_order`).
 SECTIONS = "sections"
+#: The policy option that bounds step 1 in tokens (``+first:TOKENS``, ``assemble``'s
+#: ``first_most``).
+FIRST = "first"
 BUDGET_OPTIONS = {
     "headed": "headed_first",
     "once": "prefix_once",
@@ -79,6 +84,8 @@ class Policy:
     options: frozenset[str] = frozenset()
     #: ``+sections:W``: the weight of section evidence (``section_order``), 0 when off
     sections: float = 0.0
+    #: ``+first:T``: the most tokens step 1 may take (``assemble``'s ``first_most``)
+    first_most: float = FIRST_MOST
 
     @property
     def assembly(self) -> dict[str, bool]:
@@ -94,30 +101,43 @@ def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``.
 
     >>> parse_policy("budget:0.2+headed")
-    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}), sections=0.0)
-    >>> parse_policy("budget+sections:0.5").sections
-    0.5
+    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}), sections=0.0, first_most=inf)
+    >>> parse_policy("budget+sections:0.5").sections, parse_policy("budget+first:250").first_most
+    (0.5, 250.0)
     """
     base, *flags = name.split("+")
     policy = _parse_base(base, name)
-    weights = [flag.partition(":")[2] for flag in flags if flag.startswith(SECTIONS + ":")]
-    flags = [flag for flag in flags if not flag.startswith(SECTIONS + ":")]
-    if (flags or weights) and (
+    valued: dict[str, list[str]] = {key: [] for key in (SECTIONS, FIRST)}
+    for flag in flags:
+        key, colon, value = flag.partition(":")
+        if colon and key in valued:
+            valued[key].append(value)
+    flags = [flag for flag in flags if not (":" in flag and flag.partition(":")[0] in valued)]
+    values = [_weight(value) for found in valued.values() for value in found]
+    if (flags or values) and (
         policy.kind != BUDGET
         or not set(flags) <= BUDGET_OPTIONS.keys()
-        or len(weights) > 1
-        or not all(_weight(weight) is not None for weight in weights)
+        or any(len(found) > 1 for found in valued.values())
+        or any(value is None for value in values)
     ):
         takes = ", ".join(f"+{option}" for option in BUDGET_OPTIONS)
         raise ValueError(
-            f"unknown options in {name!r}: a budget policy takes {takes} and +{SECTIONS}:WEIGHT"
+            f"unknown options in {name!r}: a budget policy takes {takes}, +{SECTIONS}:WEIGHT "
+            f"and +{FIRST}:TOKENS"
         )
-    sections = _weight(weights[0]) if weights else None
-    return Policy(policy.kind, policy.argument, frozenset(flags), sections or 0.0)
+    sections = _weight(valued[SECTIONS][0]) if valued[SECTIONS] else None
+    first = _weight(valued[FIRST][0]) if valued[FIRST] else None
+    return Policy(
+        policy.kind,
+        policy.argument,
+        frozenset(flags),
+        sections or 0.0,
+        FIRST_MOST if first is None else first,
+    )
 
 
 def _weight(text: str) -> float | None:
-    """A section weight (a number >= 0), or None."""
+    """A section weight or a number of tokens (a finite number >= 0), or None."""
     try:
         value = float(text)
     except ValueError:
@@ -322,13 +342,17 @@ def prompt(
     first_share: float = FIRST_SHARE,
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
+    first_most: float = FIRST_MOST,
 ) -> list[Sent]:
     """The ``budget`` policy's prompt of at most ``budget`` tokens, prefixes counted: the query's
     assembly (``skills.search.assembly``) of the hits it fetches for that budget
     (``children_for_budget``), passages in the order sent; ``options`` are further arguments of
     ``assemble`` (``Policy.assembly``); ``sections`` above 0 reorders the fetched hits by their
-    sections' evidence first, as the query's ``section_weight`` does."""
-    return _prompt(ranked_leaves, chunks, (budget, count), text_of, first_share, options, sections)
+    sections' evidence first, as the query's ``section_weight`` does; ``first_most`` bounds
+    step 1 in tokens (``Policy.first_most``)."""
+    return _prompt(
+        ranked_leaves, chunks, (budget, count), text_of, first_share, options, sections, first_most
+    )
 
 
 def _prompt(
@@ -339,6 +363,7 @@ def _prompt(
     first_share: float = FIRST_SHARE,
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
+    first_most: float = FIRST_MOST,
 ) -> list[Sent]:
     """Assembled for ``limit`` (budget, counter), or with no limit: every fetched parent whole."""
     fetched = FETCHED_CHILDREN if limit is None else children_for_budget(limit[0])
@@ -366,7 +391,9 @@ def _prompt(
     ]
     # No limit: nothing costs anything, so every group fits whole.
     budget, count = limit if limit is not None else (0, lambda text: 0)
-    assembled = assemble(groups, budget, count, first_share, **(options or {}))
+    assembled = assemble(
+        groups, budget, count, first_share, first_most=first_most, **(options or {})
+    )
     return [
         Sent(Span(passage.doc, passage.start, passage.end), passage.prefix)
         for passages in assembled

@@ -35,12 +35,20 @@ from skills.evaluation.metrics import (
     by_kind,
     score_question,
     summarize,
+    within_budget,
 )
-from skills.evaluation.retrieval import RETRIEVALS, embed_all, hybrid_rank, rank
+from skills.evaluation.retrieval import (
+    RETRIEVALS,
+    Rankings,
+    embed_all,
+    fetch_depths,
+    hybrid_rankings,
+    rank,
+)
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.ranking import DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
-from skills.search.query import FETCHED_CHILDREN
+from skills.search.query import fetch_depth
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
 #: ``skills/search/settings.py``) stored as float32 and kept again as int8 by the index's scalar
@@ -188,7 +196,7 @@ def evaluate(
     boundaries = EmbeddingBoundaries(embedder)  # used by ``semantic`` candidates only
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
-    rankings: dict[tuple[str, str, float], tuple[ChunkSet, list[list[int]]]] = {}
+    rankings: dict[tuple[str, str, float], tuple[ChunkSet, Rankings]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
@@ -215,35 +223,50 @@ def rank_leaves(
     leaf_vectors: NDArray[np.float32],
     analyzer: str,
     vector_weight: float = VECTOR_WEIGHT,
-) -> list[list[int]]:
+) -> Rankings:
     """Each question's best leaves, as deep as a run scores them: by vector, or fused with BM25's
-    ranking (its words made by ``analyzer``) as the service's hybrid query with the search
-    side's ``k`` and vector weight fuses them."""
+    ranking (its words made by ``analyzer``) as the service's hybrid query fuses them, with the
+    vector ``k`` the query asks for at each budget (:func:`skills.search.query.fetch_depth`) and
+    the search side's vector weight."""
+    depths = fetch_depths(BUDGETS)
     if retrieval == "hybrid":
-        depth, k = SEARCH_DEPTH, FETCHED_CHILDREN
-        return hybrid_rank(
-            questions, question_vectors, texts, leaf_vectors, depth, k, analyzer, vector_weight
+        return Rankings(
+            hybrid_rankings(
+                questions,
+                question_vectors,
+                texts,
+                leaf_vectors,
+                SEARCH_DEPTH,
+                depths,
+                analyzer,
+                vector_weight,
+            )
         )
-    return rank(question_vectors, leaf_vectors, SEARCH_DEPTH)
+    return Rankings.alike(rank(question_vectors, leaf_vectors, SEARCH_DEPTH), depths)
 
 
 def _score(
     candidate: Candidate,
     chunks: ChunkSet,
-    ranked: list[list[int]],
+    ranked: Rankings,
     dataset: Dataset,
     corpus: Corpus,
 ) -> CandidateResult:
+    """Every question's metrics: what a hit returns from the query without a budget, each budget's
+    prompt from the ranking of the query for that budget (its own vector ``k``)."""
     scores = []
     policy = parse_policy(candidate.returns)
-    for question, leaves in zip(dataset.questions, ranked, strict=True):
+    by_budget = {budget: ranked.at(budget) for budget in BUDGETS}
+    for number, (question, leaves) in enumerate(
+        zip(dataset.questions, ranked.at(None), strict=True)
+    ):
 
         def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
-        def assembled(budget: int, leaves: list[int] = leaves) -> list[tuple[Span, str]]:
+        def assembled(budget: int, number: int = number) -> list[tuple[Span, str]]:
             sent = prompt(
-                leaves,
+                by_budget[budget][number],
                 chunks,
                 budget,
                 corpus.text,
@@ -251,8 +274,23 @@ def _score(
                 policy.argument,
                 policy.assembly,
                 policy.sections,
+                policy.first_most,
             )
             return [(passage.span, passage.prefix) for passage in sent]
+
+        returns: dict[int, list[Span]] = {}  # one per fetch depth, as budgets share them
+
+        def filled(
+            budget: int, number: int = number, returns: dict[int, list[Span]] = returns
+        ) -> list[tuple[Span, str]]:
+            depth = fetch_depth(budget)
+            if depth not in returns:
+                leaves = by_budget[budget][number][:SEARCH_DEPTH]
+                returns[depth] = returned(
+                    leaves, chunks, candidate.returns, corpus.tokens, corpus.text
+                )
+            sent = within_budget(returns[depth], budget, corpus.tokens, corpus.cut)
+            return [(span, "") for span in sent]
 
         scores.append(
             score_question(
@@ -262,7 +300,7 @@ def _score(
                 question.references,
                 corpus.tokens,
                 corpus.cut,
-                assembled if policy.kind == BUDGET else None,
+                assembled if policy.kind == BUDGET else filled,
                 corpus.headerless,
                 None
                 if question.page is None

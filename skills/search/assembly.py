@@ -5,10 +5,12 @@ A search ranks children; the prompt wants sections. Given the hits grouped by pa
 order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what each parent sends:
 
 1. **The first parent whole** (the whole section that makes today's top-1) when it takes at most
-   :data:`FIRST_SHARE` of the budget, or else its longest *head* within that share: from its
-   start to the end of one of its hit passages. A section that would take more of a small prompt
-   costs more hits than it is worth (on the six question sets, pooled, a larger share lost 20
-   questions within 500 tokens and won none: ``docs/evaluation.md``).
+   :data:`FIRST_SHARE` of the budget and at most :data:`FIRST_MOST` tokens, or else its longest
+   *head* within that room: from its start to the end of one of its hit passages. A section that
+   would take more of a small prompt costs more hits than it is worth (on the six question sets,
+   pooled, a larger share lost 20 questions within 500 tokens and won none:
+   ``docs/evaluation.md``); the room stops growing at :data:`FIRST_MOST` tokens, since a section
+   is worth no more in a large prompt, and the tokens it would take past that are hits sent.
 2. **Then the hits in the search's rank order**, each joining its parent's passages (touching
    or consecutive children are one passage) when the difference fits; one that does not fit is
    skipped and smaller ones after it may still fit. Hit by hit, not parent by parent: the tenth
@@ -53,6 +55,7 @@ citations are unchanged. (Separators between passages are the caller's and are n
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -61,6 +64,9 @@ from skills.chunking import without_page_markers
 
 #: The most of the budget the first parent (or its head) may take before any hit is sent.
 FIRST_SHARE = 0.25
+#: The most tokens the first parent (or its head) may take before any hit is sent, however large
+#: the budget (``inf``: :data:`FIRST_SHARE` of any budget).
+FIRST_MOST = math.inf
 #: The share of a parent's children sent from which the parent is sent whole (when it fits).
 MOSTLY = 0.75
 #: Whether step 1 (the first parent whole, or its head) waits for a first parent that is a
@@ -134,10 +140,12 @@ def assemble(
     prefix_once: bool = PREFIX_ONCE,
     skip_contents: bool = SKIP_CONTENTS,
     head_holds_best: bool = HEAD_HOLDS_BEST,
+    first_most: float = FIRST_MOST,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
-    (``first_share``: the most of the budget the first parent may take in step 1;
+    (``first_share``: the most of the budget the first parent may take in step 1, and
+    ``first_most`` the most tokens;
     ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`;
     ``prefix_once``, ``skip_contents`` and ``head_holds_best``: the options of the module
     docstring)."""
@@ -166,7 +174,7 @@ def assemble(
         """A table of contents, when those are left out: never sent, whole or as a hit."""
         return skip_contents and piece is not None and contents(piece.text)
 
-    share = budget * first_share
+    share = min(budget * first_share, first_most)
     first_parent = plans[0].group.parent if plans else None
     if (
         first_parent is not None

@@ -81,8 +81,13 @@ class Searcher(Protocol):
 FETCHED_CHILDREN = 50
 #: With a prompt budget, one fetched child at least per this many tokens of it: 50 children reach
 #: about 20 parents, fewer than an 8,000-token prompt holds, and a reference past them is never
-#: sent however large the budget (every set's B4000 and B8000 were equal before).
-TOKENS_PER_FETCHED_CHILD = 40
+#: sent however large the budget (every set's B4000 and B8000 were equal before). 20, not 40:
+#: a prompt sends one child per 100 to 140 tokens, so it reaches rank 15 to 20 of 2,000 tokens'
+#: children and the answer's child often ranks 50th to 100th; fetching five times what is sent
+#: lets the vector half fuse that deep and the assembly pick among them (issue 34's fifth pass,
+#: ``docs/evaluation.md``: +10 -0 within 2,000 tokens, +2 -0 within 4,000 on ten sets, chosen
+#: leave-one-set-out).
+TOKENS_PER_FETCHED_CHILD = 20
 
 
 def children_for_budget(budget: int, children: int = FETCHED_CHILDREN) -> int:
@@ -90,9 +95,21 @@ def children_for_budget(budget: int, children: int = FETCHED_CHILDREN) -> int:
     budget, at most the API's page size.
 
     >>> children_for_budget(1000), children_for_budget(8000), children_for_budget(10**6)
-    (50, 200, 1000)
+    (50, 400, 1000)
     """
     return min(MAX_TOP, max(children, budget // TOKENS_PER_FETCHED_CHILD))
+
+
+def fetch_depth(budget: int | None, children: int = FETCHED_CHILDREN) -> int:
+    """What the query asks the children index for: its ``top`` and its vector query's ``k``,
+    both this many. ``children`` without a prompt budget, :func:`children_for_budget` with one.
+    The evaluation's hybrid mirror fuses with the same ``k`` at each budget
+    (``skills.evaluation.retrieval.Rankings``), so this is the one place that decides it.
+
+    >>> fetch_depth(None), fetch_depth(1000), fetch_depth(2000), fetch_depth(8000)
+    (50, 50, 100, 400)
+    """
+    return children if budget is None else children_for_budget(budget, children)
 
 
 @dataclass(frozen=True)
@@ -150,9 +167,7 @@ def query_parents(
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
     select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
-    fetched = (
-        opts.children if opts.budget is None else children_for_budget(opts.budget, opts.children)
-    )
+    fetched = fetch_depth(opts.budget, opts.children)
     request = SearchRequest(
         children_index,
         question,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from skills.evaluation import loso
 from skills.evaluation.metrics import BUDGETS
@@ -82,3 +86,33 @@ def test_the_per_set_table_can_pair_the_default_with_one_named_candidate() -> No
     text = loso.per_set_table(RUNS, "A", report_at=(1000,), against="B")
     assert "| one | 4 | 75.0 vs 25.0: +50.0" in text
     assert "| three | 4 | 0.0 vs 100.0: -100.0" in text
+
+
+def test_the_command_picks_on_the_budgets_it_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A holds the answer within 4,000 tokens only, B within 1,000 and 2,000 only: the default
+    choice (B1000 + B2000) picks B, ``--choose-on 4000`` picks A, a budget no run has is refused."""
+
+    def budgets(name: str, within: set[int]) -> dict[str, Any]:
+        flags = {f"hitB{b}": b in within for b in BUDGETS}
+        return {"name": name, "baseline": False, "questions": [{"id": "q", **flags}],
+                "structure": {}}  # fmt: skip
+
+    for name in ("one", "two"):
+        folder = tmp_path / f"hybrid-{name}"
+        folder.mkdir()
+        results = [budgets("A", {4000}), budgets("B", {1000, 2000}),
+                   {**budgets("base", set()), "baseline": True}]  # fmt: skip
+        (folder / "results.json").write_text(json.dumps({"results": results}), encoding="utf-8")
+    folders = [str(tmp_path / "hybrid-one"), str(tmp_path / "hybrid-two")]
+
+    def picked(*extra: str) -> set[str]:
+        assert loso.main([*folders, "--candidates", "A", "B", *extra]) == 0
+        rows = capsys.readouterr().out.split("\n")
+        return {row.split(" | ")[1] for row in rows if row.startswith(("| one", "| two"))}
+
+    assert picked() == {"B"}
+    assert picked("--choose-on", "4000") == {"A"}
+    with pytest.raises(SystemExit):
+        loso.main([*folders, "--candidates", "A", "--choose-on", "3000"])

@@ -10,7 +10,7 @@ from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.returns import Policy, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
 from skills.search import collapse as search
-from skills.search.assembly import FIRST_SHARE
+from skills.search.assembly import FIRST_MOST, FIRST_SHARE
 from skills.search.collapse import PASSAGE_GAP, ChildHit, Expand, ParentDoc, collapse
 
 # Two parents of doc "d": [0, 40) with leaves 0-3 of 10 chars, [40, 60) with leaves 4-5.
@@ -250,6 +250,40 @@ def test_the_sections_option_names_its_weight_and_refuses_a_bad_one() -> None:
                  "budget+sections:inf"):  # fmt: skip
         with pytest.raises(ValueError, match=r"sections:WEIGHT|return policy"):
             parse_policy(name)
+
+
+def test_the_first_option_bounds_step_1_in_tokens_and_refuses_a_bad_one() -> None:
+    assert parse_policy("budget+first:250").first_most == 250.0
+    assert parse_policy("budget+once+first:0").assembly == {"prefix_once": True}
+    assert parse_policy("budget").first_most == FIRST_MOST
+    for name in ("budget+first:x", "budget+first:-1", "budget+first:1+first:2",
+                 "child+first:250", "budget+first", "budget+first:nan"):  # fmt: skip
+        with pytest.raises(ValueError, match=r"first:TOKENS|return policy"):
+            parse_policy(name)
+
+
+def test_the_prompt_holds_step_1_to_the_policys_tokens() -> None:
+    """The evaluation's prompt passes ``+first:T`` on to the assembly: held to 0 tokens, the
+    first parent sends only its hit (what the query sends with ``first_most=0``)."""
+    text = "".join(f"w{i} w{i} w{i}  " for i in range(6))  # leaf i: 3 words in 10 characters
+    chunks = ChunkSet(
+        tuple(Leaf(Span("d", 10 * i, 10 * i + 10), text[10 * i : 10 * i + 10], i // 4)
+              for i in range(6)),
+        (Span("d", 0, 40), Span("d", 40, 60)),
+    )  # fmt: skip
+
+    def words(passage: str) -> int:
+        return len(passage.split())
+
+    def spans(first_most: float) -> list[tuple[int, int]]:
+        sent = prompt([1, 4], chunks, 8, lambda s: text[s.start : s.end], words, 1.0,
+                      first_most=first_most)  # fmt: skip
+        return [(s.span.start, s.span.end) for s in sent]
+
+    # within 8 words: the first parent (12) sends its head to its hit (6), and the other hit (3)
+    # no longer fits; without step 1 both hits are sent
+    assert spans(FIRST_MOST) == [(0, 20)]
+    assert spans(0) == [(10, 20), (40, 50)]
 
 
 def test_section_evidence_moves_a_sections_second_hit_over_a_lone_hit() -> None:

@@ -58,6 +58,15 @@ def test_the_first_section_takes_at_most_a_quarter_of_the_budget() -> None:
     ]  # fmt: skip
 
 
+def test_the_first_sections_room_stops_growing_at_first_most_tokens() -> None:
+    # within 12 the whole first section (11) leaves 1 token; held to 7 tokens it sends its head
+    # to its hit (7) and the next hit fits (3); the share still bounds a small budget
+    assert sent(whole_first(GROUPS, 12)) == [(0, 10, True)]
+    held = assemble(GROUPS, 12, words, first_share=1, first_most=7)
+    assert sent(held) == [(0, 6, False), (12, 14, False)]
+    assert assemble(GROUPS, 14, words, first_most=100) == assemble(GROUPS, 14, words)
+
+
 def test_within_its_quarter_a_long_first_section_sends_its_head() -> None:
     # a 40-word section (41 tokens) within 28: its head to the hit's end (7) is the quarter
     long = [group((0, 40), (4, 6))]

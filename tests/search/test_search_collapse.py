@@ -413,7 +413,7 @@ def test_a_budget_fills_the_prompt_with_prefixed_passages_and_fetches_more_child
     results = query_parents(searcher, "q", children_index="children", options=options)
     assert [r.passage for r in results] == ["H\n\n" + SOURCE[0:30], "I\n\n" + SOURCE[30:40]]
     assert [(p.start, p.end, p.whole) for p in results[0].passages] == [(0, 30, True)]
-    assert searcher.calls[0]["vector_k"] == 200  # one child per 40 tokens of the budget
+    assert searcher.calls[0]["vector_k"] == 400  # one child per 20 tokens of the budget
     assert results[1].citations[0].start == 30
 
 
