@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import io
 import math
+import re
 from collections.abc import Sequence
 
 #: One line: (text, font, size), or with ``top`` in points from the top, ``left`` from the
@@ -87,6 +88,16 @@ def make_pdf(pages: Sequence[Sequence[Spec]], size: tuple[float, float] = (WIDTH
     pdf.save(out)
     pdf.close()
     return out.getvalue()
+
+
+def headings(pages: Sequence[Sequence[Spec]], isolated: bool = True) -> list[str]:
+    """The Markdown heading lines the skill writes for a PDF of these pages, converted in a
+    worker or (``isolated=False``) in this process, where a test's patches of PDFium reach: what
+    the heading-rule tests compare."""
+    from skills.formats.read import read_file  # the converter under test, not a PDF maker's need
+
+    text = read_file(make_pdf(pages), "document.pdf", isolated=isolated).text
+    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def with_title(data: bytes, title: str) -> bytes:

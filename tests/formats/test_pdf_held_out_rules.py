@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import MARGIN, Prose, Spec, make_pdf, with_form_field, with_title
+from pdf_maker import MARGIN, Prose, Spec, headings, make_pdf, with_form_field, with_title
 
 from skills.formats.pdf_headings import Body, from_typography
 from skills.formats.pdf_lines import Line, Page
@@ -17,13 +17,6 @@ BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
 _PROSE = Prose(("am", "ip", "ol", "un", "esk"), BODY)
 paragraph = _PROSE.paragraph
-
-
-def headings(pages: list[list[Spec]], isolated: bool = True) -> list[str]:
-    """The headings the skill finds, converted in a worker or (``isolated=False``) in this
-    process, where a test's patches of PDFium reach."""
-    text = read_file(make_pdf(pages), "deck.pdf", isolated=isolated).text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def test_a_slides_bullets_and_the_lines_they_wrap_onto_are_not_headings() -> None:

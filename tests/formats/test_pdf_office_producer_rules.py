@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pdf_maker import Prose, Spec, incremental_update, make_pdf, next_object
+from pdf_maker import Prose, Spec, headings, incremental_update, make_pdf, next_object
 
 from skills.chunking import chunk_document
 from skills.formats.read import read_file
@@ -16,11 +16,6 @@ BODY = ("Times-Roman", 11.0)
 BOLD = "Helvetica-Bold"
 _PROSE = Prose(("ard", "elm", "ost", "uvy", "izz"), BODY)
 paragraph = _PROSE.paragraph
-
-
-def headings(pages: list[list[Spec]]) -> list[str]:
-    text = read_file(make_pdf(pages), "office.pdf").text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def with_unicode_map(data: bytes, font_name: str, code: str, unicode: int) -> bytes:

@@ -7,18 +7,13 @@ from __future__ import annotations
 import ctypes
 import re
 
-from pdf_maker import Prose, Spec, make_pdf
+from pdf_maker import Prose, Spec, headings, make_pdf
 
 from skills.formats.read import read_file
 
 BODY = ("Helvetica", 11.0)
 _PROSE = Prose(("ax", "eg", "iv", "oq", "uz"), BODY)
 paragraph = _PROSE.paragraph
-
-
-def headings(pages: list[list[Spec]]) -> list[str]:
-    text = read_file(make_pdf(pages), "manual.pdf").text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def _example(title: str) -> list[Spec]:

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import re
 
-from pdf_maker import Prose, Spec, make_pdf
+from pdf_maker import Prose, Spec, headings, make_pdf
 
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 _PROSE = Prose(("yq", "ezh", "ojt", "uxb", "iwd"), BODY)
 paragraph = _PROSE.paragraph
-
-
-def headings(pages: list[list[Spec]]) -> list[str]:
-    text = read_file(make_pdf(pages), "manual.pdf").text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def test_a_chapter_line_over_its_name_is_one_heading_and_keeps_its_number() -> None:

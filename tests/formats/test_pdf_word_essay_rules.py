@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import Prose, Spec, make_pdf, with_title
+from pdf_maker import Prose, Spec, headings, make_pdf, with_title
 
 from skills.formats.conversion import Limits
 from skills.formats.pdf import pdf_to_markdown
@@ -19,11 +19,6 @@ BODY = ("Helvetica", 10.0)
 BOLD = "Helvetica-Bold"
 _PROSE = Prose(("ulm", "orn", "apt", "yth", "iff"), BODY)
 paragraph = _PROSE.paragraph
-
-
-def headings(pages: list[list[Spec]]) -> list[str]:
-    text = read_file(make_pdf(pages), "essay.pdf").text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
 
 
 def test_a_numbered_title_naming_a_model_is_a_heading() -> None:
