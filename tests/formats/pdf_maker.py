@@ -90,14 +90,21 @@ def make_pdf(pages: Sequence[Sequence[Spec]], size: tuple[float, float] = (WIDTH
     return out.getvalue()
 
 
+_HEADING_LINE = re.compile(r"^#{1,6} .*$", re.MULTILINE)
+
+
 def headings(pages: Sequence[Sequence[Spec]], isolated: bool = True) -> list[str]:
     """The Markdown heading lines the skill writes for a PDF of these pages, converted in a
     worker or (``isolated=False``) in this process, where a test's patches of PDFium reach: what
     the heading-rule tests compare."""
     from skills.formats.read import read_file  # the converter under test, not a PDF maker's need
 
-    text = read_file(make_pdf(pages), "document.pdf", isolated=isolated).text
-    return re.findall(r"^#{1,6} .*$", text, re.MULTILINE)
+    return heading_lines(read_file(make_pdf(pages), "document.pdf", isolated=isolated).text)
+
+
+def heading_lines(markdown: str) -> list[str]:
+    """The heading lines of a converted file's Markdown, marks and all (``## Scope``)."""
+    return _HEADING_LINE.findall(markdown)
 
 
 def with_title(data: bytes, title: str) -> bytes:

@@ -7,7 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from pdf_maker import MARGIN, Prose, Spec, headings, make_pdf, with_form_field, with_title
+from pdf_maker import (
+    MARGIN,
+    Prose,
+    Spec,
+    heading_lines,
+    headings,
+    make_pdf,
+    with_form_field,
+    with_title,
+)
 
 from skills.formats.pdf_headings import Body, from_typography
 from skills.formats.pdf_lines import Line, Page
@@ -98,8 +107,7 @@ def test_a_page_with_form_fields_reads_its_one_word_labels_as_labels() -> None:
     ]
     data = make_pdf([page])
     found = [
-        re.findall(r"^#{1,6} .*$", read_file(pdf, "form.pdf").text, re.MULTILINE)
-        for pdf in (with_form_field(data), data)
+        heading_lines(read_file(pdf, "form.pdf").text) for pdf in (with_form_field(data), data)
     ]
     assert found == [["# Schedule of Other Income"], ["# Amount", "# Schedule of Other Income"]]
 

@@ -5,9 +5,8 @@ with its rule taken out."""
 from __future__ import annotations
 
 import ctypes
-import re
 
-from pdf_maker import Prose, Spec, headings, make_pdf
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf
 
 from skills.formats.read import read_file
 
@@ -180,4 +179,4 @@ def test_text_thickened_by_a_stroke_is_bold() -> None:
     pages = [[*paragraph(72), (name, *BODY, 160), *paragraph(190)] for name in names]
     data = _stroked(make_pdf(pages), set(names))
     text = read_file(data, "udhr.pdf").text
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [f"# {name}" for name in names]
+    assert heading_lines(text) == [f"# {name}" for name in names]

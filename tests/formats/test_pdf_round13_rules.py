@@ -5,9 +5,7 @@ out."""
 
 from __future__ import annotations
 
-import re
-
-from pdf_maker import Prose, Spec, headings, make_pdf
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf
 
 from skills.formats.read import read_file
 
@@ -71,7 +69,7 @@ def test_text_drawn_twice_over_itself_is_read_once() -> None:
     assert [line for line in text.splitlines() if line.strip()] == [
         line for line in dict.fromkeys(text.splitlines()) if line.strip()
     ]  # no line twice
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == ["# Features"]  # (the title)
+    assert heading_lines(text) == ["# Features"]  # (the title)
 
 
 def test_a_tables_first_cells_set_larger_than_their_values_are_no_headings() -> None:
@@ -165,7 +163,7 @@ def test_a_line_in_small_capitals_set_apart_is_a_heading() -> None:
     ]
     data = with_font_renamed(make_pdf(pages), "Helvetica-Oblique", "LMRomanCaps10-Reg")
     text = read_file(data, "manual.pdf").text
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+    assert heading_lines(text) == [
         "# loading the module", "# options explained", "# basic functionality",
         "# uses and abuses",
     ]  # fmt: skip
@@ -199,7 +197,7 @@ def test_a_decks_headings_are_its_slides_titles() -> None:
         slide("Root cause #3:", "Coaching in early literacy", "is limited in schools", "Capacity"),
     ]
     text = read_file(make_pdf(pages, SLIDE), "deck.pdf").text
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [
+    assert heading_lines(text) == [
         "# 1 | Summary",
         "## Root cause #1: Faculty may lack the expertise in teaching reading",
         "## Root cause #2: States give minimal guidance about their methods",
@@ -238,6 +236,6 @@ def test_capitals_spaced_out_for_show_stay_one_word() -> None:
     text = read_file(
         make_pdf([[("Rust for Rustaceans", "Helvetica-Bold", 24, 72)], *pages]), "b.pdf"
     )
-    assert re.findall(r"^#{1,6} .*$", text.text, re.MULTILINE) == [
+    assert heading_lines(text.text) == [
         "# CRATES VS. PACKAGES", "# PROFILE OVERRIDES AT LARGE"
     ]  # fmt: skip

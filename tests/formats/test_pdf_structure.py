@@ -7,7 +7,7 @@ import re
 
 import pytest
 from format_fixtures import fixture
-from pdf_maker import MARGIN, Spec, make_pdf
+from pdf_maker import MARGIN, Spec, heading_lines, make_pdf
 
 from skills.chunking import ChunkOptions, chunk_document
 from skills.formats.conversion import Limits
@@ -42,10 +42,6 @@ def converted(pages: list[list[Spec]]) -> tuple[str, str | None, tuple[str, ...]
     return file.text, file.title, file.warnings
 
 
-def headings(markdown: str) -> list[str]:
-    return re.findall(r"^#{1,6} .*$", markdown, re.MULTILINE)
-
-
 def test_lines_larger_or_bolder_than_the_body_are_headings_levelled_by_size() -> None:
     text, _, _ = converted(
         [
@@ -53,7 +49,7 @@ def test_lines_larger_or_bolder_than_the_body_are_headings_levelled_by_size() ->
             [("Method", BOLD, 16), *paragraph(), ("Limits", BOLD, 10), *paragraph()],
         ]
     )
-    assert headings(text) == ["# Overview", "## Scope", "# Method", "### Limits"]
+    assert heading_lines(text) == ["# Overview", "## Scope", "# Method", "### Limits"]
 
 
 def test_numbered_headings_take_their_level_from_the_numbering_and_all_are_found() -> None:
@@ -64,7 +60,7 @@ def test_numbered_headings_take_their_level_from_the_numbering_and_all_are_found
             [("7. Evaluation", BOLD, 14), *paragraph(), ("7.1 Traces", BOLD, 12), *paragraph()],
         ]
     )
-    assert headings(text) == [
+    assert heading_lines(text) == [
         "# 6. Results",
         "## 6.6 Correctness",
         "# 7. Evaluation",
@@ -83,7 +79,7 @@ def test_a_body_type_numbered_line_is_a_heading_only_when_it_continues_the_numbe
             [*paragraph(), ("5.2 Not after 3.1.2", *BODY), *paragraph()],
         ]
     )
-    assert headings(text) == [
+    assert heading_lines(text) == [
         "# 3 Model",
         "## 3.1 LRS model",
         "### 3.1.1 Logical view",
@@ -103,7 +99,7 @@ def test_a_numbered_list_in_bold_that_starts_again_is_not_chapters() -> None:
 
     export = [("Export", BOLD, 16), *paragraph(), *items()]
     text, _, _ = converted([[("Data Import and Export", BOLD, 24), *export], items(), items()])
-    assert headings(text) == ["# Export"]
+    assert heading_lines(text) == ["# Export"]
 
 
 def test_labels_of_a_diagram_and_captions_are_not_headings() -> None:
@@ -115,7 +111,7 @@ def test_labels_of_a_diagram_and_captions_are_not_headings() -> None:
             [("Code List", BOLD, 18), *small, *paragraph()],
         ]
     )
-    assert headings(text) == ["# Packages"]
+    assert heading_lines(text) == ["# Packages"]
 
 
 def test_the_first_page_largest_line_is_the_title_and_not_a_heading() -> None:
@@ -130,7 +126,7 @@ def test_the_first_page_largest_line_is_the_title_and_not_a_heading() -> None:
         ]
     )
     assert title == "Annual Report of the Harbour Board"
-    assert headings(text) == ["# Summary"]
+    assert heading_lines(text) == ["# Summary"]
 
 
 def test_what_stands_above_the_title_and_the_lines_right_under_it_are_not_headings() -> None:
@@ -149,7 +145,7 @@ def test_what_stands_above_the_title_and_the_lines_right_under_it_are_not_headin
         ]
     )
     assert title == "Harbour Silt and Tides"
-    assert headings(text) == ["# Introduction", "# Results"]
+    assert heading_lines(text) == ["# Introduction", "# Results"]
 
 
 def test_running_headers_footers_and_page_numbers_are_left_out_but_pages_still_count() -> None:
@@ -167,7 +163,7 @@ def test_running_headers_footers_and_page_numbers_are_left_out_but_pages_still_c
     assert "Annual Report 2024" not in text
     assert not re.search(r"^\d$", text, re.MULTILINE)
     assert text.count("<!-- PageBreak -->") == 3
-    assert headings(text) == ["# Part One", "# Part Two", "# Part Three", "# Part Four"]
+    assert heading_lines(text) == ["# Part One", "# Part Two", "# Part Three", "# Part Four"]
 
 
 def test_a_word_cut_at_a_line_end_is_joined_and_a_real_compound_kept() -> None:
@@ -196,7 +192,7 @@ def test_a_page_of_symbols_is_dropped_with_a_warning_naming_it_and_the_layout_ro
 @pytest.mark.parametrize("size", [10.0, 10.4])
 def test_text_in_the_body_type_alone_makes_no_heading(size: float) -> None:
     text, _, _ = converted([[("Short line", "Times-Roman", size), *paragraph(), *paragraph()]])
-    assert headings(text) == []
+    assert heading_lines(text) == []
 
 
 def test_the_lines_of_a_cover_page_are_not_headings() -> None:
@@ -210,7 +206,7 @@ def test_the_lines_of_a_cover_page_are_not_headings() -> None:
         [cover, [("1 Overview", BOLD, 14), *paragraph(), *paragraph()], [*paragraph()]]
     )
     assert title == "Hydro Network Data Model"
-    assert headings(text) == ["# 1 Overview"]
+    assert heading_lines(text) == ["# 1 Overview"]
 
 
 def test_an_xfa_form_says_that_its_fields_are_not_read() -> None:
@@ -257,7 +253,7 @@ def test_a_page_crowded_with_bold_labels_is_a_form_and_gives_no_heading() -> Non
             [("Notes", BOLD, 14), *paragraph()],
         ]
     )
-    assert headings(text) == ["# Summary", "# Notes"]
+    assert heading_lines(text) == ["# Summary", "# Notes"]
 
 
 def test_positions_past_a_character_left_out_of_the_text_keep_their_pdfium_index() -> None:
@@ -287,7 +283,7 @@ def test_a_heading_in_small_capitals_is_a_heading() -> None:
             [*small_caps("IMPLEMENTATION", 72), *paragraph(), *paragraph()],
         ]
     )
-    assert headings(text) == ["# INTRODUCTION", "# IMPLEMENTATION"]
+    assert heading_lines(text) == ["# INTRODUCTION", "# IMPLEMENTATION"]
 
 
 def test_a_heading_whose_second_line_hangs_in_is_one_heading() -> None:
@@ -302,7 +298,7 @@ def test_a_heading_whose_second_line_hangs_in_is_one_heading() -> None:
             [("Remedies", BOLD, 13), *paragraph()],
         ]
     )
-    assert headings(text) == [
+    assert heading_lines(text) == [
         "# Webcasting Amendments to the Performance Right in Sound Recordings",
         "# Remedies",
     ]
@@ -318,7 +314,7 @@ def test_a_bullet_item_that_ends_in_bold_words_is_not_a_heading() -> None:
     text, _, _ = converted(
         [[("Scope", BOLD, 14, 72), *paragraph(), *item], [("Limits", BOLD, 14), *paragraph()]]
     )
-    assert headings(text) == ["# Scope", "# Limits"]
+    assert heading_lines(text) == ["# Scope", "# Limits"]
 
 
 def test_a_heading_over_smaller_prose_is_a_heading_and_one_over_short_labels_is_not() -> None:
@@ -333,7 +329,7 @@ def test_a_heading_over_smaller_prose_is_a_heading_and_one_over_short_labels_is_
             [("Results", BOLD, 14), *paragraph(), ("References", BOLD, 10), *references],
         ]
     )
-    assert headings(text) == ["# Method", "# Results", "## References"]
+    assert heading_lines(text) == ["# Method", "# Results", "## References"]
 
 
 def test_a_watermark_set_at_an_angle_is_neither_the_title_nor_a_heading() -> None:
@@ -345,7 +341,7 @@ def test_a_watermark_set_at_an_angle_is_neither_the_title_nor_a_heading() -> Non
         ]
     )
     assert title is None or "CONFIDENTIAL" not in title
-    assert headings(text) == ["# Scope", "# Limits"]
+    assert heading_lines(text) == ["# Scope", "# Limits"]
 
 
 def test_two_lines_in_the_title_type_that_do_not_run_on_are_a_title_and_a_heading() -> None:
@@ -353,7 +349,7 @@ def test_two_lines_in_the_title_type_that_do_not_run_on_are_a_title_and_a_headin
         [[("Harbour Report", BOLD, 24), ("Tides", BOLD, 24), *paragraph(), *paragraph()]]
     )
     assert title == "Harbour Report"
-    assert headings(text) == ["# Tides"]
+    assert heading_lines(text) == ["# Tides"]
 
 
 def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
@@ -363,7 +359,7 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
     # "Tides and dredging windows" looks like a paragraph; only the structure tree says otherwise
     # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
     data = fixture("tagged-report.pdf")
-    tagged = headings(pdf_to_markdown(data, Limits()).text)
+    tagged = heading_lines(pdf_to_markdown(data, Limits()).text)
     assert tagged == [
         "# Harbour Works",
         "## Silt in the channel",
@@ -371,7 +367,7 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
         "## Lock gates",
     ]
     monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages, expired: {})
-    untagged = headings(pdf_to_markdown(data, Limits()).text)
+    untagged = heading_lines(pdf_to_markdown(data, Limits()).text)
     assert "### Tides and dredging windows" not in untagged
 
 
@@ -442,7 +438,7 @@ def test_a_note_in_brackets_an_address_block_and_a_page_label_are_not_headings()
             [("Section II: Election", BOLD, 12, 72), *paragraph(), *address],
         ]
     )
-    assert headings(text) == ["# Section I: Identification", "# Section II: Election"]
+    assert heading_lines(text) == ["# Section I: Identification", "# Section II: Election"]
 
 
 def test_a_title_that_runs_on_after_a_comma_is_one_title() -> None:
@@ -457,7 +453,7 @@ def test_a_title_that_runs_on_after_a_comma_is_one_title() -> None:
         ]
     )
     assert title == "INTENT TO FILE A CLAIM FOR COMPENSATION, OR SURVIVORS PENSION"
-    assert headings(text) == []
+    assert heading_lines(text) == []
 
 
 def test_the_structure_tree_is_read_until_the_deadline_and_no_further() -> None:

@@ -6,10 +6,8 @@ test fails with its rule taken out."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from pdf_maker import Prose, Spec, headings, make_pdf, with_title
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf, with_title
 
 from skills.formats.conversion import Limits
 from skills.formats.pdf import pdf_to_markdown
@@ -50,7 +48,7 @@ def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.M
     monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, count, expired: tags)
     # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
     converted = pdf_to_markdown(make_pdf(pages), Limits())
-    found = re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE)
+    found = heading_lines(converted.text)
     assert not any("Bob Writer" in line for line in found)
     assert "### Timing" in found and "### Configurations" in found
 
@@ -100,7 +98,7 @@ def test_a_bold_first_line_a_little_larger_than_the_body_is_the_title() -> None:
     ]
     converted = read_file(make_pdf(pages), "essay.pdf")
     assert converted.title == "Adventures in Debugging"
-    assert "Adventures" not in " ".join(re.findall(r"^#{1,6} .*$", converted.text, re.MULTILINE))
+    assert "Adventures" not in " ".join(heading_lines(converted.text))
 
 
 def test_a_metadata_title_of_an_earlier_version_gives_way_to_the_title_shown() -> None:
@@ -151,7 +149,7 @@ def test_underlined_lines_in_the_body_type_are_headings() -> None:
     ]  # fmt: skip
     names = ["Timing Problems", "Unused Paths", "Impractical Configurations"]
     text = read_file(underlined(make_pdf(pages), names), "essay.pdf").text
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == [f"# {name}" for name in names]
+    assert heading_lines(text) == [f"# {name}" for name in names]
     assert headings(pages) == []  # the same lines without their underline: text
 
 
@@ -164,4 +162,4 @@ def test_underlined_entries_over_figures_are_no_headings() -> None:
         lines += [(entry, *BODY, 160.0 + 60 * n), (codes, *BODY, 175.0 + 60 * n)]
     pages: list[list[Spec]] = [[*lines, *paragraph(360)], [*paragraph(72)]]
     text = read_file(underlined(make_pdf(pages), entries), "table.pdf").text
-    assert re.findall(r"^#{1,6} .*$", text, re.MULTILINE) == []
+    assert heading_lines(text) == []

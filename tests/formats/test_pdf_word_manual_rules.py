@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import sys
 from pathlib import Path
 
 import pytest
-from pdf_maker import MARGIN, Prose, Spec, make_pdf
+from pdf_maker import MARGIN, Prose, Spec, heading_lines, make_pdf
 
 from skills.formats.read import read_file
 
@@ -26,7 +25,7 @@ paragraph = _PROSE.paragraph
 
 def converted(pages: list[list[Spec]]) -> tuple[list[str], str]:
     file = read_file(make_pdf(pages), "manual.pdf")
-    return re.findall(r"^#{1,6} .*$", file.text, re.MULTILINE), file.title or ""
+    return heading_lines(file.text), file.title or ""
 
 
 def headings(pages: list[list[Spec]]) -> list[str]:
