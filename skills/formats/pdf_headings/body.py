@@ -1,0 +1,175 @@
+"""The body text's type, read once per document, and a line measured against it: larger, bolder,
+a line of text, a listing. Every typographic rule compares with this."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+from skills.formats.pdf_headings.model import Body
+from skills.formats.pdf_headings.wording import CJK, words
+from skills.formats.pdf_lines import Line, Page
+
+LARGER = 1.12  # a heading's size over the body's, at least
+
+
+_LARGER_POINTS = 0.8
+
+
+_HEAVIER = 150  # font weight over the body's (LaTeX: 425 -> 704; Skia: 225 -> 380)
+
+
+NOT_SMALLER = 0.9  # of the body's size: a line smaller (a running header) is no label's repeat
+
+
+PROSE_WORDS = 6  # words of a line of prose (a label has fewer)
+
+
+def body_type(pages: Iterable[Page]) -> Body:
+    sizes: Counter[float] = Counter()
+    types: Counter[tuple[int, bool]] = Counter()
+    lines = [line for page in pages if not page.garbage for line in page.lines]
+    for line in _prose_lines(lines):
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        types[(line.weight, line.bold)] += len(line.text)
+    if not sizes:
+        return Body(0.0, -1, False)
+    (weight, bold), _ = types.most_common(1)[0]
+    return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+def _prose_lines(lines: list[Line]) -> list[Line]:
+    """The lines the body's type is read from: all of them, or, when the most common size is
+    mostly monospaced and the document has prose too (a manual of examples whose code listings
+    outweigh each page's prose: Prawn's 9.5 pt Courier under its 11 pt Helvetica), the
+    proportional ones: the listings are not the text a heading stands out from."""
+    sizes: Counter[float] = Counter()
+    mono: Counter[float] = Counter()
+    for line in lines:
+        sizes[round(line.size * 2) / 2] += len(line.text)
+        code = line.mono and not CJK.search(line.text)  # (CJK faces are fixed-pitch)
+        mono[round(line.size * 2) / 2] += len(line.text) if code else 0
+    if not sizes:
+        return lines
+    size, count = sizes.most_common(1)[0]
+    if _with_prose(sum(mono.values()), sum(sizes.values())) and mono[size] * 2 > count:
+        return [line for line in lines if not line.mono or CJK.search(line.text)]
+    return lines
+
+
+_PROSE_SHARE = 0.2  # of a document's characters in proportional faces: it has prose
+
+
+def _with_prose(code: int, characters: int) -> bool:
+    """The document has prose beside its listings: most of its text, or at least a fifth of it
+    (a literate program: ConTeXt's enigma module sets 57 % of its characters in 8 pt listings
+    between 10 pt paragraphs; read from the listings, the body was 8 pt and its paragraphs
+    "larger"). A typewritten or OCR'd document, all of it monospaced, has none.
+
+    >>> _with_prose(40, 100), _with_prose(57, 100), _with_prose(98, 100)
+    (True, True, False)
+    """
+    return characters - code >= _PROSE_SHARE * characters
+
+
+def worded(line: Line) -> bool:
+    """A line of words, as a heading is: not a table's row, and with a word of three letters at
+    least (a font's samples set large, ``ⵏⵏ ⵏⵏ ⵏⵏ``, ``ដ``, ``ꪋꫂ ꪓꫂ``, are not a chapter's
+    heading that the first page's title must outsize).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> [worded(Line(1, text, 18, 400, False, True, 90, 72)) for text in ("ꪋꫂ ꪓꫂ", "Sample Text")]
+    [False, True]
+    """
+    if line.spread:
+        return False
+    return any(
+        sum(unicodedata.category(char)[0] in "LM" for char in word) >= 3
+        for word in line.text.split()
+    )
+
+
+def line_spacing(page: Page, body: Body) -> float:
+    """The page's usual distance from one line of text to the next."""
+    gaps = sorted(
+        below.top - above.top
+        for above, below in zip(page.lines, page.lines[1:], strict=False)
+        if abs(above.size - body.size) < 0.5 and 0 < below.top - above.top < 3 * body.size
+    )
+    return gaps[len(gaps) // 2] if gaps else body.size * 1.2
+
+
+def is_larger(size: float, body: Body) -> bool:
+    return size >= body.size * LARGER and size - body.size >= _LARGER_POINTS
+
+
+def prominent(line: Line, body: Body) -> bool:
+    if not line.uniform:
+        return False
+    larger = line.size >= body.size * LARGER and line.size - body.size >= _LARGER_POINTS
+    heavier = (line.bold and not body.bold) or (
+        line.weight > 0 and body.weight > 0 and line.weight - body.weight >= _HEAVIER
+    )
+    heavier = heavier or _small_capitals(line)
+    return larger or (heavier and line.size >= body.size * 0.9)
+
+
+def _small_capitals(line: Line) -> bool:
+    """A whole line in a small-capitals face stands out from the text as bold does: ConTeXt's
+    enigma manual sets its sections so (``loading the module / package``, centred, at the
+    body's size). A paragraph set so is three lines of one type: no heading (``_block``)."""
+    return line.small_caps and not line.mono
+
+
+def is_text(line: Line, body: Body) -> bool:
+    """A line of text: of the body's size or larger, or a line of smaller prose (not a chart's
+    axis labels or a diagram's short labels), or of a smaller listing."""
+    return (
+        line.size >= body.size * 0.85
+        or (line.size >= body.size * 0.6 and words(line.text) >= PROSE_WORDS)
+        or (line.size >= body.size * 0.6 and len(line.cells) > 2)  # a table's row
+        or _listing(line, body)
+    )
+
+
+def _listing(line: Line, body: Body) -> bool:
+    """A line of a code listing set smaller than the body (ReportLab's 8 pt Courier under its
+    10 pt text): the text a heading such as ``Line methods`` heads, however short its lines."""
+    return line.mono and not line.rotated and line.size >= body.size * 0.6
+
+
+def followed_by_text(page: Page, last: int, body: Body) -> bool:
+    """The line after a heading is of body size or larger (or the page ends), or a full line of
+    smaller prose (the references under ``References``): a label in a figure is followed by
+    the figure's smaller, short labels."""
+    if last + 1 >= len(page.lines):
+        return True
+    return is_text(page.lines[last + 1], body)
+
+
+_MONO_BODY = 0.5  # of the body's lines in a monospaced font: a typewritten document
+
+
+_MARGIN_SHARE = 0.05  # of the body's lines that start at the text's margin, at least
+
+
+def monospaced_body(pages: list[Page], body: Body) -> bool:
+    """Most lines of the body's size are in a monospaced font (a typewritten or a plain-text
+    document): there, a monospaced line is no sign of code."""
+    lines = [
+        line for page in pages if not page.garbage for line in page.lines
+        if abs(line.size - body.size) < 0.5
+    ]  # fmt: skip
+    return bool(lines) and sum(line.mono for line in lines) > _MONO_BODY * len(lines)
+
+
+def text_margin(pages: list[Page], body: Body) -> float:
+    """The text's left margin: the leftmost place where many lines of the body's size start
+    (one in twenty: a list's indent may hold more of them, a stray line fewer)."""
+    starts = Counter(
+        round(line.left) for page in pages if not page.garbage for line in page.lines
+        if abs(line.size - body.size) < 0.5
+    )  # fmt: skip
+    least = _MARGIN_SHARE * sum(starts.values())
+    return float(min((left for left, n in starts.items() if n >= least), default=0))

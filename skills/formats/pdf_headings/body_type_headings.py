@@ -1,0 +1,135 @@
+"""Headings set in the body's own type, found only where the document shows them some other way:
+a numbered outline in order, underlined lines, lines in capitals set apart."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from skills.formats.pdf_headings.body import is_text, line_spacing, prominent, worded
+from skills.formats.pdf_headings.model import Body, Candidate, Key
+from skills.formats.pdf_headings.refusals import RUN
+from skills.formats.pdf_headings.wording import heading_like, section_number, words
+from skills.formats.pdf_lines import Line, Page
+
+_UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
+
+
+_OUTLINE_WORDS = 10  # a body-type numbered line this long at most can be a heading
+
+
+_APART = 1.6  # the page's line spacing: space above a line in capitals that heads a part
+
+
+_CAPITAL_WORDS = 10
+
+
+def capitals_apart(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    """In a document that sets no heading larger or bolder than its text, the lines in capitals
+    of the body's type, at the text's left edge, with a line's space and more above them and
+    text under them (an article's small capitals: ``SAMPLE DESIGN``); two at least, or none."""
+    found: list[Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible or len(page.lines) < 3:
+            continue
+        lines = page.lines
+        spacing = line_spacing(page, body)
+        edge = min((ln.left for ln in lines if abs(ln.size - body.size) < 0.5), default=0.0)
+        for i in range(1, len(lines) - 1):
+            line, above, below = lines[i], lines[i - 1], lines[i + 1]
+            if (page.index, i) in skip or not _capitals(line, body, counts):
+                continue
+            apart = line.top - above.top >= _APART * spacing and below.top > line.top
+            if apart and abs(line.left - edge) <= 1 and abs(below.size - body.size) < 0.5:
+                found.append(
+                    Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
+                )
+    return found if len(found) >= 2 else []
+
+
+def body_outline(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    """In a document that numbers no heading in a larger or bolder type, its top-level numbered
+    lines in the body's own type, each apart from the lines around it, counting 1, 2, 3 and on
+    with sections numbered under them (``1. Interval timer``, ``2. Extended memory``, ``3.
+    Protection`` over ``3.1 User Mode``: a Word note whose headings are all Normal text): three
+    at least, or none. A list's items (no text between them) and a paragraph's numbered line
+    break the count; their ``3.1`` lines then continue nothing (``consistent``)."""
+    tops: list[tuple[Key, Line]] = []
+    deeper = False
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = line_spacing(page, body)
+        for i, line in enumerate(page.lines):
+            number = section_number(line.text)
+            if number is None or (page.index, i) in skip or prominent(line, body):
+                continue
+            if abs(line.size - body.size) >= 0.5 or not all(part.isdigit() for part in number):
+                continue
+            if len(number) > 1:
+                deeper = deeper or bool(tops and number[0] == str(len(tops)))
+            elif _outline_line(page, i, spacing, body, counts):
+                tops.append(((page.index, i), line))
+    counted = [int((section_number(line.text) or ("0",))[0]) for _, line in tops]
+    if not deeper or len(tops) < RUN or counted != list(range(1, len(tops) + 1)):
+        return []
+    return [
+        Candidate(key, line.text, 1, line.size, line.bold, False, section_number(line.text))
+        for key, line in tops
+    ]
+
+
+def _outline_line(page: Page, i: int, spacing: float, body: Body, counts: Counter[str]) -> bool:
+    """A short line, heading-like, apart from the line above it and from the text under it."""
+    lines, line = page.lines, page.lines[i]
+    if words(line.text) > _OUTLINE_WORDS or not heading_like(line, counts):
+        return False
+    above = i == 0 or line.top - lines[i - 1].top >= _APART * spacing
+    below = i + 1 < len(lines) and lines[i + 1].top - line.top >= _APART * spacing
+    return above and below and is_text(lines[i + 1], body)
+
+
+def with_underlined(
+    found: list[Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    """With the lines of the body's type that are underlined from end to end, heading-like, in
+    no monospaced face, with words of the body's type right under them and nothing of it on
+    their own line's height above (a line's space or the page's top): Word's headings made by
+    underlining Normal text (``Timing Problems``, ``Unused Paths``). Two at least, or none (one
+    underlined line is a word stressed, a link). An underlined entry over a line of figures is
+    a list's or a table's (``NOP: no operation`` over its octal codes ``140000 140010 ...``)."""
+    taken = {c.key for c in found}
+    added: list[Candidate] = []
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        spacing = line_spacing(page, body)
+        for i in page.underlined:
+            line = page.lines[i]
+            if (page.index, i) in skip or (page.index, i) in taken or line.mono:
+                continue
+            if abs(line.size - body.size) >= 0.5 or not heading_like(line, counts):
+                continue
+            above = i == 0 or line.top - page.lines[i - 1].top >= _APART * spacing
+            under = page.lines[i + 1] if i + 1 < len(page.lines) else None
+            if above and under is not None and is_text(under, body) and worded(under):
+                number = section_number(line.text)
+                added.append(Candidate((page.index, i), line.text, 1, line.size, line.bold,
+                                        True, number))  # fmt: skip
+    if len(added) < _UNDERLINED:
+        return found
+    return sorted(found + added, key=lambda c: c.key)
+
+
+def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:
+    letters = [char for char in line.text if char.isalpha()]
+    return (
+        abs(line.size - body.size) < 0.5
+        and len(letters) >= 4
+        and all(char.isupper() for char in letters)
+        and words(line.text) <= _CAPITAL_WORDS
+        and heading_like(line, counts)
+    )

@@ -1,0 +1,116 @@
+"""Headings from bookmarks, found on their pages' text; and the lines in a bookmarked heading's
+type that an outline one level short leaves out."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from skills.formats.pdf_headings.body import followed_by_text
+from skills.formats.pdf_headings.model import Body, Heading, Key
+from skills.formats.pdf_headings.wording import (
+    NUMBER,
+    chapter_start,
+    goes_on,
+    heading_like,
+    joined,
+    normalised,
+)
+from skills.formats.pdf_lines import Line, Page
+
+_BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
+
+
+_EMPHASIS = 3  # lines of a bookmarked type, over its bookmarked ones, past which it is emphasis
+
+
+def from_bookmarks(
+    pages: list[Page], bookmarks: dict[int, list[tuple[int, str]]], skip: set[Key]
+) -> dict[Key, Heading]:
+    """The bookmarks found on their pages' text, as headings of their depth."""
+    found: dict[Key, Heading] = {}
+    by_index = {page.index: page for page in pages}
+    taken: dict[int, set[int]] = {}
+    for index in sorted(bookmarks):
+        for level, title in bookmarks[index]:
+            for page in (by_index.get(n) for n in range(index, index + _BOOKMARK_PAGES)):
+                if page is None:
+                    continue
+                used = taken.setdefault(page.index, set())
+                match = _find_bookmark(page, title, used, skip)
+                if match is not None:
+                    start, count = chapter_start(page, *match, skip, used)
+                    found[(page.index, start)] = Heading(level, joined(page, start, count), count)
+                    used.update(range(start, start + count))
+                    break
+    return found
+
+
+def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
+    wanted = normalised(title)
+    lines = page.lines
+    for i, line in enumerate(lines):
+        if i in taken or (page.index, i) in skip:
+            continue
+        words = normalised(line.text)
+        if words == wanted or _after_number(words) == wanted:
+            return i, 1
+        if i + 1 < len(lines) and i + 1 not in taken and wanted.startswith(_after_number(words)):
+            two = normalised(line.text + " " + lines[i + 1].text)
+            if two == wanted or _after_number(two) == wanted:
+                return i, 2
+    return None
+
+
+def _after_number(words: str) -> str:
+    match = NUMBER.match(words)
+    return words[match.end() :] if match is not None else words
+
+
+def with_bookmarked_types(
+    pages: list[Page], found: dict[Key, Heading], body: Body, skip: set[Key]
+) -> dict[Key, Heading]:
+    """``found`` and the lines set in the type of bookmarked headings that no bookmark names
+    (an outline that stops a level short): a type of two bookmarked headings at least, not the
+    body's, whose heading-like lines are at most three times as many as its bookmarked ones
+    (else the type is emphasis that some bookmarks happen to point at)."""
+    by_index = {page.index: page for page in pages}
+    levels: dict[tuple[float, bool], Counter[int]] = {}
+    taken: set[Key] = set()
+    for (index, start), heading in found.items():
+        line = by_index[index].lines[start + heading.lines - 1]
+        levels.setdefault(_type(line), Counter())[heading.level] += 1
+        taken.update((index, i) for i in range(start, start + heading.lines))
+    levels = {
+        kind: n for kind, n in levels.items() if n.total() >= 2 and kind != (body.size, body.bold)
+    }
+    if not levels:
+        return found
+    counts = Counter(normalised(ln.text) for page in pages for ln in page.lines)
+    extra: dict[Key, Heading] = {}
+    for page in pages:
+        i = 0
+        while i < len(page.lines):
+            key, line = (page.index, i), page.lines[i]
+            kind = _type(line)
+            i += 1
+            if kind not in levels or key in taken or key in skip or page.garbage or line.rotated:
+                continue
+            if not heading_like(line, counts):
+                continue
+            count = 1
+            if i < len(page.lines) and _type(page.lines[i]) == kind:
+                count += goes_on(line.text, page.lines[i].text)
+            if followed_by_text(page, key[1] + count - 1, body):
+                level = levels[kind].most_common(1)[0][0]
+                extra[key] = Heading(level, joined(page, key[1], count), count)
+                i = key[1] + count
+    for kind, n in levels.items():
+        more = [key for key in extra if _type(by_index[key[0]].lines[key[1]]) == kind]
+        if len(more) + n.total() > _EMPHASIS * n.total():
+            for key in more:
+                del extra[key]
+    return dict(sorted({**found, **extra}.items()))
+
+
+def _type(line: Line) -> tuple[float, bool]:
+    return round(line.size * 2) / 2, line.bold

@@ -1,0 +1,327 @@
+"""The page-by-page reading: each line larger or bolder than the body (or numbered) that reads
+like a heading and heads text is a candidate, with the lines it spans; a term over its
+definition, a sentence set large, an address block or a list item's next line is not."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from skills.formats.pdf_headings.body import followed_by_text, is_larger, monospaced_body, prominent
+from skills.formats.pdf_headings.model import Body, Candidate, Key
+from skills.formats.pdf_headings.refusals import RUN
+from skills.formats.pdf_headings.wording import (
+    CAPTION,
+    FULL_STOPS,
+    ITEM,
+    REPEATED,
+    SPACE,
+    chapter_number,
+    chapter_start,
+    goes_on,
+    hangs,
+    heading_like,
+    joined,
+    normalised,
+    not_a_title,
+    section_number,
+    words,
+)
+from skills.formats.pdf_lines import Line, Page
+
+_ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
+
+
+_TOC_SHARE = 3  # a contents page: a third of its lines or more end in a page number
+
+
+_TERM_INDENT = 2  # ems a definition is set in under its term
+
+
+LABEL_WORDS = 4  # words of a label that opens a heading (``Example 1:``, ``Part II:``)
+
+
+def find_candidates(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    found: list[Candidate] = []
+    code_body = monospaced_body(pages, body)
+    again = _seen_again_larger(pages, body, skip)
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        lines = page.lines
+        toc_entries = sum(bool(_ENDS_TOC_ENTRY.search(line.text)) for line in lines)
+        contents = toc_entries >= 3 and toc_entries * _TOC_SHARE >= len(lines)
+        top = _page_title(page, skip)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            strong = prominent(line, body)
+            label = strong and _label_over_name(page, i, skip, counts)
+            like = heading_like(line, counts) or (
+                normalised(line.text) in again and heading_like(line, Counter())
+            )
+            if (page.index, i) in skip or not (label or like):
+                i += 1
+                continue
+            if not_a_title(line, code_body) and not _file_title(line, body):
+                i += 1
+                continue  # a line of code, a path or an address, the end of a cut line
+            if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
+                i += 1
+                continue  # an item's next line; a form's one-word label (Amount, Signature)
+            if _goes_on_caption(lines, i):
+                i += 1
+                continue
+            number = section_number(line.text)
+            if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
+                i += 1
+                continue
+            if contents and _ENDS_TOC_ENTRY.search(line.text):
+                i += 1
+                continue
+            count = 2 if label else _run(page, i, line, body, skip, counts) if strong else 1
+            if number is None and _defines(page, i + count - 1, body):
+                i += count  # a term over its definition, set in under it (a man page's tag)
+                continue
+            if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
+                i += count + 1  # the first line of a sentence set large (a slide's callout)
+                continue
+            block = _block(page, i, line, skip)
+            if number is None and block >= RUN and block > count:
+                i += block  # three lines or more of one type: an address, a cover's lines
+                continue
+            over_chart = i == top and _figures_follow(page, i + count)
+            if (
+                number is None
+                and not over_chart
+                and not followed_by_text(page, i + count - 1, body)
+            ):
+                i += 1
+                continue
+            start, count = chapter_start(page, i, count, skip)
+            start, count = _wrapped_above(page, start, count, skip, counts)
+            text = joined(page, start, count)
+            number = number or section_number(text) or chapter_number(text)
+            _drop_swallowed(found, (page.index, start))
+            found.append(
+                Candidate(
+                    (page.index, start), text, count, line.size, line.bold, strong, number,
+                    line.rotated,
+                )
+            )  # fmt: skip
+            i = start + count
+    return found
+
+
+def _drop_swallowed(found: list[Candidate], start: Key) -> None:
+    """Without the last candidate when the next one starts at its line: a ``Chapter 1`` line
+    that was a heading of its own until the line under it took it in (OpTeX's ``Chapter 1`` /
+    ``User documentation``). Both kept, the chapter's number was seen twice, and two
+    ``1``s read as a numbered list's restart dropped every chapter of that type."""
+    if found and found[-1].key == start:
+        found.pop()
+
+
+def _figures_follow(page: Page, i: int) -> bool:
+    """The line at ``i`` is a figure alone (``0.05``, ``1995``): a chart's axis begins there."""
+    if i >= len(page.lines):
+        return False
+    text = page.lines[i].text.replace(" ", "")
+    return bool(text) and not any(char.isalpha() for char in text)
+
+
+def _page_title(page: Page, skip: set[Key]) -> int | None:
+    """The page's first line when it is the page's largest: over a chart's figures (a slide's
+    title), it heads the page even though no text follows it."""
+    kept = [i for i, ln in enumerate(page.lines) if (page.index, i) not in skip and not ln.rotated]
+    if not kept:
+        return None
+    first = page.lines[kept[0]]
+    if all(page.lines[i].size < first.size - 0.5 for i in kept[1:]):
+        return kept[0]
+    return None
+
+
+def _label_over_name(page: Page, i: int, skip: set[Key], counts: Counter[str]) -> bool:
+    """A label ending in a colon right over a heading line in its type: the two are one heading
+    (``Example 1:`` / ``Tasting notes using padding, string tabs and multi-columns``)."""
+    line = page.lines[i]
+    if not line.text.rstrip().endswith(":") or i + 1 >= len(page.lines):
+        return False
+    below = page.lines[i + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold and line.uniform
+    close = 0 < below.top - line.top <= line.size * 1.6
+    short = words(line.text) <= LABEL_WORDS
+    return (
+        same and close and short and (page.index, i + 1) not in skip and heading_like(below, counts)
+    )
+
+
+def _seen_again_larger(pages: list[Page], body: Body, skip: set[Key]) -> set[str]:
+    """Lines seen three times and more, each time set larger than the body: headings still (a
+    reference's ``Exports`` under each module, a guide's ``Detail 1`` under each section in
+    12 pt bold, a talk's slide title over three slides). The labels a repetition marks (a
+    form's, a table's header cells, a chart's legend: ``Data``, also a word of the text) are
+    set in the body's size at least once; a larger line seen again at each page's edge is
+    furniture, found before this."""
+    seen: Counter[str] = Counter()
+    larger: Counter[str] = Counter()
+    for page in pages:
+        if page.garbage:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip:
+                seen[normalised(line.text)] += 1
+                larger[normalised(line.text)] += is_larger(line.size, body)
+    return {text for text, n in seen.items() if n >= REPEATED and larger[text] == n}
+
+
+def _goes_on_item(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a list item above it: set in past the item's mark, as are the
+    lines between (``• いかにして頻度の少ない単語の字句`` / ``的な情報を学習するか？``)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above = lines[j]
+        if abs(above.size - line.size) > 0.5:
+            return False
+        if ITEM.match(above.text.strip()) and above.left < line.left - 1:
+            return True
+        if abs(above.left - line.left) > 1:
+            return False  # not a line of the item's text: the item ended above
+    return False
+
+
+def _goes_on_caption(lines: tuple[Line, ...], i: int) -> bool:
+    """The line goes on with a caption above it, in its type and with no gap between, as do the
+    lines between (``Figure 4: encroachment of Word 1`` / ``into Word 2``, centred in bold)."""
+    line = lines[i]
+    for j in range(i - 1, max(-1, i - 4), -1):
+        above, below = lines[j], lines[j + 1]
+        same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+        if not same or not 0 < below.top - above.top <= line.size * 1.6:
+            return False
+        if CAPTION.match(above.text):
+            return True
+    return False
+
+
+def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Counter[str]) -> int:
+    """How many lines from ``i`` one heading spans: the next one or two lines of the same type
+    that do not open a numbered heading of their own."""
+    count = 1
+    for j in range(i + 1, min(i + 3, len(page.lines))):
+        nxt = page.lines[j]
+        if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
+            break
+        if section_number(nxt.text) is not None or not heading_like(nxt, counts):
+            break
+        above = page.lines[j - 1]
+        if not (goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(page, above, nxt)):
+            break
+        if nxt.left - page.lines[j - 1].left >= line.size and not hangs(page.lines[j - 1], nxt):
+            break  # set in under a short line: an entry under its heading, not its second line
+        if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
+            break
+        count += 1
+    return count
+
+
+def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
+    """The line right under ``last``, in its type and with no gap, ends a sentence: the two are
+    one sentence set large (a slide's callout ``...学習することが`` / ``...には不可欠。``)."""
+    if last + 1 >= len(page.lines) or (page.index, last + 1) in skip:
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
+    close = 0 < below.top - line.top <= line.size * 1.6
+    return same and close and below.text.rstrip().endswith(FULL_STOPS)
+
+
+def _defines(page: Page, last: int, body: Body) -> bool:
+    """The line at ``last``, in the body's size, is a term whose definition follows it set in
+    by two ems or more, in the body's type (``head : node_t`` / ``the head of the edge``; a
+    heading's text starts at its margin, or a first line's indent in)."""
+    if last + 1 >= len(page.lines):
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    if abs(line.size - body.size) >= 0.5 or below.bold or abs(below.size - body.size) >= 0.5:
+        return False
+    close = 0 < below.top - line.top <= line.size * 2
+    if not close or below.left < line.left + _TERM_INDENT * line.size:
+        return False
+    if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
+        return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
+    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
+    return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
+
+
+def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
+    """How many lines from ``i`` are set in its type one under the other, with no gap."""
+    count = 1
+    for j in range(i + 1, len(page.lines)):
+        nxt, above = page.lines[j], page.lines[j - 1]
+        if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
+            break
+        if not 0 < nxt.top - above.top <= line.size * 1.6:
+            break
+        count += 1
+    return count
+
+
+def _filled(page: Page, line: Line, following: Line) -> bool:
+    """The line wrapped where the page's text ends: the next line starts where it starts, and
+    its first word would not have fitted after it before the right edge of the page's widest
+    other line (``Recommendations for the implementations of Khmer`` / ``Unicode``: no joining
+    word, no indent, but a full line)."""
+    words = following.text.split()
+    if not words or abs(following.left - line.left) >= line.size:
+        return False  # (lines set flush right, as a right-to-left sample's, all end there)
+    margin = max((ln.right for ln in page.lines if not ln.rotated and ln is not line), default=0)
+    first = (following.right - following.left) * len(words[0]) / len(following.text)
+    return line.right + line.size * SPACE + first > margin
+
+
+#: A file's path relative to its project, alone: ``basic_concepts/creation.rb``.
+_FILE_PATH = re.compile(r"^\w[\w.-]*(?:/[\w.-]+)+\.[A-Za-z]\w{0,3}$")
+
+
+def _file_title(line: Line, body: Body) -> bool:
+    """A relative file path alone on its line, set larger than the body in a proportional face:
+    the title of the section that shows that file (Prawn's manual heads each example with its
+    path, ``text/font_size.rb``, in 18 pt); a path at the body's size, in a listing's face or in
+    a sentence stays code.
+
+    >>> body = Body(11.0, 400, False)
+    >>> [_file_title(Line(0, t, 18, 400, False, True, 60, 200), body)
+    ...  for t in ("graphics/rectangle.rb", "http://x.org/a.rb", "see graphics/rectangle.rb")]
+    [True, False, False]
+    >>> _file_title(Line(0, "graphics/rectangle.rb", 11, 400, False, True, 60, 200), body)
+    False
+    """
+    return (
+        not line.mono and is_larger(line.size, body) and bool(_FILE_PATH.match(line.text.strip()))
+    )
+
+
+def _wrapped_above(
+    page: Page, start: int, count: int, skip: set[Key], counts: Counter[str]
+) -> tuple[int, int]:
+    """A heading whose numbered first line ends with a comma, right above it in its type,
+    starts there: the two lines are one title (``2.5.5 12653A Printer Controller (LPS) with
+    2767 Line Printer,`` / ``12566B Microcircuit Interface with Loopback Connector``). The first
+    line alone was no heading (a line ending in a comma goes on), the second no title of its
+    own."""
+    if start == 0 or (page.index, start - 1) in skip:
+        return start, count
+    above, line = page.lines[start - 1], page.lines[start]
+    if section_number(line.text) is not None or not above.text.rstrip().endswith(","):
+        return start, count
+    same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+    close = 0 < line.top - above.top <= line.size * 1.6
+    whole = replace(above, text=above.text.rstrip().rstrip(","))
+    if same and close and section_number(above.text) is not None and heading_like(whole, counts):
+        return start - 1, count + 1
+    return start, count

@@ -1,0 +1,76 @@
+"""A deck saved as PDF (every page a slide's shape): its headings are its slides' titles."""
+
+from __future__ import annotations
+
+from skills.formats.pdf_headings.body import is_larger
+from skills.formats.pdf_headings.model import Body, Heading, Key
+from skills.formats.pdf_headings.wording import DATE, joined
+from skills.formats.pdf_lines import Page
+
+#: Width over height of a slide: 4:3 (PowerPoint's 720 x 540, Keynote's 800 x 600), 16:10, 16:9.
+_SLIDE_SHAPES = (4 / 3, 16 / 10, 16 / 9)
+
+
+_SLIDES = 3  # pages of a deck, at least
+
+
+_TITLE_LINES = 5  # lines a slide's title may take (an action title is a sentence)
+
+
+def is_deck(pages: list[Page]) -> bool:
+    """Every page has a slide's shape: a deck saved as PDF (PowerPoint, Keynote). A landscape
+    Letter or A4 page (1.29, 1.41) is a report's or a sheet's."""
+    shaped = [page for page in pages if page.lines and not page.garbage]
+    return len(shaped) >= _SLIDES and all(
+        any(abs(page.shape - shape) < 0.01 for shape in _SLIDE_SHAPES) for page in shaped
+    )
+
+
+def slide_titles(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
+    """A deck's headings are its slides' titles: on each slide, the line nearest its top when
+    set larger than the body, with the lines under it in its size (an action title runs over
+    two to four lines, its first words bold: ``Cross-cutting component #1: Early literacy
+    efforts need to be`` / ``guided by a clear vision, ...``). The boxes' labels, callouts and
+    figures on a slide are no headings (a report deck's 144 of them were). Titles set in the
+    deck's largest size on fewer than a third of its slides are its section dividers, level 1,
+    over the others."""
+    titles: list[tuple[Key, str, int, float]] = []
+    for page in pages:
+        found = _slide_title(page, body, skip)
+        if found is not None:
+            titles.append(found)
+    if not titles:
+        return {}
+    largest = max(size for *_, size in titles)
+    dividers = sum(size >= largest - 0.5 for *_, size in titles)
+    split = dividers * 3 < len(titles)
+    return {
+        key: Heading(1 if not split or size >= largest - 0.5 else 2, text, count)
+        for key, text, count, size in titles
+    }
+
+
+def _slide_title(page: Page, body: Body, skip: set[Key]) -> tuple[Key, str, int, float] | None:
+    kept = [
+        i for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip and not line.rotated and line.text.strip()
+    ]  # fmt: skip
+    if page.garbage or not kept:
+        return None
+    first = min(kept, key=lambda i: page.lines[i].top)
+    line = page.lines[first]
+    if not is_larger(line.size, body):
+        return None
+    count = 1
+    while count < _TITLE_LINES and first + count in kept:
+        above, nxt = page.lines[first + count - 1], page.lines[first + count]
+        if abs(nxt.size - line.size) > 0.5 or abs(nxt.left - line.left) > line.size:
+            break
+        if not 0 < nxt.top - above.top <= line.size * 1.6:
+            break
+        count += 1
+    text = joined(page, first, count)
+    stated = text.endswith(".") and not text.endswith("..")
+    if stated or DATE.match(text) or not any(char.isalpha() for char in text):
+        return None  # a closing slide's sentence, a cover's date, a chart's figure
+    return (page.index, first), text, count, line.size

@@ -1,0 +1,269 @@
+"""Document-wide checks that take candidates away: a crowded page's labels, a table's first
+cells, runs of labels, a contents page's entries, numbered lists taken for chapters, headings
+that head nothing, a drawing's labels. Conservative by design: a wrong heading misplaces every
+child under it, a missed one only leaves them in the section before."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from skills.formats.pdf_headings.body import PROSE_WORDS, is_larger, is_text, text_margin
+from skills.formats.pdf_headings.model import Body, Candidate, Key
+from skills.formats.pdf_headings.titles import TITLE_INDENT
+from skills.formats.pdf_headings.wording import normalised, words
+from skills.formats.pdf_lines import Page
+
+RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
+
+
+_CONTENTS_ENTRIES = 3  # lines of a page that later headings repeat: a contents page's entries
+
+
+_WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a longer heading
+
+
+_CROWDED = 8  # headings a page may have: more are a form's labels
+
+
+def without_contents(candidates: list[Candidate]) -> list[Candidate]:
+    """Without the entries of a contents page that gives no page numbers: three or more lines of
+    one page that a heading of another type repeats on a later page (SIMH's FAQ lists ``4.7 IS
+    THERE AN EXAMPLE OF THE SIMULATOR RUNNING VMS?`` in 12 pt bold small capitals on page 3, and
+    the question heads page 12 as ``4.7 Is there an example of the simulator running VMS?`` in
+    14 pt; a wrapped entry's first line, of five words or more, opens its heading's words). The
+    entries follow one another with no text between; a heading's name seen again in its own type
+    (``Detail 1`` under each chapter), or over text (a man page's synopsis groups, described
+    again later: ``STRING ATTRIBUTES``), is no entry."""
+    by_opening: dict[tuple[str, ...], list[Candidate]] = {}
+    for candidate in candidates:
+        by_opening.setdefault(tuple(normalised(candidate.text).split()[:3]), []).append(candidate)
+    ends = {(c.key[0], c.key[1] + c.lines) for c in candidates}  # the line after each one
+    starts = {c.key for c in candidates}
+    echoes: Counter[int] = Counter()
+    echoed: set[Key] = set()
+    for candidate in candidates:
+        page, i = candidate.key
+        if candidate.key not in ends and (page, i + candidate.lines) not in starts:
+            continue  # text under it: a heading (a man page's SYNOPSIS groups), not a list
+        text = normalised(candidate.text)
+        for later in by_opening[tuple(text.split()[:3])]:
+            if _repeats_entry(candidate, text, later):
+                echoes[candidate.key[0]] += 1
+                echoed.add(candidate.key)
+                break
+    return [c for c in candidates if c.key not in echoed or echoes[c.key[0]] < _CONTENTS_ENTRIES]
+
+
+def _repeats_entry(entry: Candidate, text: str, heading: Candidate) -> bool:
+    if heading.key[0] <= entry.key[0] or (heading.size, heading.bold) == (entry.size, entry.bold):
+        return False
+    later = normalised(heading.text)
+    return later == text or (later.startswith(text + " ") and len(text.split()) >= _WRAPPED_ENTRY)
+
+
+def heading_text(
+    pages: list[Page], candidates: list[Candidate], skip: set[Key], body: Body
+) -> list[Candidate]:
+    """Without the headings that head nothing: a line of text, or a heading in its type or
+    smaller (``Appendix`` over ``A FASTA Makefile options``), must follow a heading before a
+    larger one or the document's end (a chart's label at a page's foot, ``ラビン首相暗殺``,
+    right before the next slide's title)."""
+    order = [
+        (page.index, i)
+        for page in pages
+        if not page.garbage
+        for i in range(len(page.lines))
+        if (page.index, i) not in skip
+    ]
+    position = {key: n for n, key in enumerate(order)}
+    by_index = {page.index: page for page in pages}
+    kept: list[Candidate] = []
+    for n, candidate in enumerate(candidates):
+        start = position.get(candidate.key)
+        following = candidates[n + 1] if n + 1 < len(candidates) else None
+        end = position.get(following.key, len(order)) if following is not None else len(order)
+        between = order[start + candidate.lines : end] if start is not None else []
+        text = [key for key in between if is_text(by_index[key[0]].lines[key[1]], body)]
+        empty = start is not None and not text
+        if empty and (following is None or following.size > candidate.size + 0.5):
+            continue
+        kept.append(candidate)
+    return kept
+
+
+def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
+    """Without the lines of the body's size on a page that would have more than eight headings
+    (a form's field labels, a poster's or a diagram's captions, a manual's bold entry names: a
+    page of prose has a few at most); the page's larger lines stay when few enough (the man
+    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
+    per_page = Counter(candidate.key[0] for candidate in candidates)
+    larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
+    return [
+        c
+        for c in candidates
+        if per_page[c.key[0]] <= _CROWDED
+        or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+    ]
+
+
+def out_of_rows(candidates: list[Candidate], pages: list[Page]) -> list[Candidate]:
+    """Without the candidates that are a table's first cells (:func:`_in_a_row`). Looked at
+    after a crowded page's labels are set aside, which they count towards."""
+    by_index = {page.index: page for page in pages}
+    return [c for c in candidates if not _in_a_row(by_index[c.key[0]], c.key[1])]
+
+
+_ROW_GAP = 5  # ems from a line's end to a line on its baseline: the next cell of its row
+
+
+def _in_a_row(page: Page, i: int) -> bool:
+    """Another line stands on this line's baseline just right of it: the line is a table's
+    first cell that PDFium wrote as a line of its own (an InDesign data sheet's row labels,
+    ``Sampling`` / ``method`` in 8 pt beside its 7 pt values; the lines under it at its left
+    edge in its type are the cell's), not a heading. A heading stands alone on its baseline;
+    a column beside it starts further off (a gutter and the rest of the column)."""
+    line = page.lines[i]
+    if line.rotated:
+        return False  # (a turned page's places are not left to right)
+    for above in range(i, max(i - 3, -1), -1):  # (or a wrapped first cell's next lines)
+        cell = page.lines[above]
+        below = page.lines[above + 1] if above < i else line
+        if above < i and (
+            abs(cell.left - line.left) > 1
+            or abs(cell.size - line.size) > 0.3
+            or not 0 < below.top - cell.top <= cell.size * 1.6
+        ):
+            return False
+        if cell.base and any(
+            other is not cell
+            and other.base
+            and abs(other.base - cell.base) <= cell.size / 4
+            and 0 <= other.left - cell.right <= _ROW_GAP * cell.size
+            for other in page.lines
+        ):
+            return True
+    return False
+
+
+def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
+    """Without runs of three or more unnumbered headings with no text between them: the labels
+    of a diagram, the lines of a cover page, a table's header cells."""
+    kept: list[Candidate] = []
+    run: list[Candidate] = []
+    for candidate in [*candidates, None]:
+        follows = (
+            candidate is not None
+            and run
+            and candidate.number is None
+            and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
+        )
+        if follows:
+            run.append(candidate)  # type: ignore[arg-type]
+            continue
+        if len(run) < RUN:
+            kept.extend(run)
+        run = []
+        if candidate is None:
+            break
+        if candidate.number is None:
+            run = [candidate]
+        else:
+            kept.append(candidate)
+    return kept
+
+
+def consistent(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop numbered lists taken for chapters, and body-type numbered lines that do not
+    continue the document's numbering."""
+    restarts: set[float] = set()
+    last_single: dict[float, int] = {}
+    for candidate in candidates:
+        number = candidate.number
+        if number is None or len(number) != 1 or not number[0].isdigit():
+            continue
+        value = int(number[0])
+        if candidate.size in last_single and value <= last_single[candidate.size]:
+            restarts.add(candidate.size)
+        last_single[candidate.size] = value
+    kept: list[Candidate] = []
+    seen: list[tuple[str, ...]] = []
+    for candidate in candidates:
+        number = candidate.number
+        single = number is not None and len(number) == 1 and number[0].isdigit()
+        if single and candidate.size in restarts:
+            continue
+        if not candidate.strong and not _continues(number, seen):
+            continue
+        kept.append(candidate)
+        if number is not None:
+            seen.append(number)
+    return kept
+
+
+def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:
+    """``3.1.2`` continues ``3.1`` (first child) or ``3.1.1`` (next sibling); ``1`` opens the
+    numbering (a body-type ``1`` is a candidate only in an outline: ``body_outline``)."""
+    if number is None or not all(part.isdigit() for part in number):
+        return False
+    if not seen:
+        return number == ("1",)
+    parent, last = number[:-1], int(number[-1])
+    previous = seen[-1]
+    if previous == parent and last == 1:
+        return True
+    if len(previous) >= len(number) and previous[: len(number) - 1] == parent:
+        return previous[len(number) - 1].isdigit() and int(previous[len(number) - 1]) == last - 1
+    return False
+
+
+def without_figure_labels(
+    candidates: list[Candidate], pages: list[Page], skip: set[Key], body: Body
+) -> list[Candidate]:
+    """Without the labels of drawings in a document whose headings are numbered: unnumbered
+    lines in a type no numbered heading has (RTKLIB's figures in Times and Arial at 10-11 pt
+    among sections in Lucida Sans at 12 and 14 pt, a formula's bold symbols), set in and with
+    no prose after them (:func:`_figure_label`). A centred heading in a numbered heading's type
+    stays (GeoBase's ``Point Events`` over its diagram)."""
+    numbered = {(round(c.size), c.bold) for c in candidates if c.number is not None}
+    if not numbered:
+        return candidates
+    margin = text_margin(pages, body)
+    by_index = {page.index: page for page in pages}
+    return [
+        c
+        for c in candidates
+        if c.number is not None
+        or (round(c.size), c.bold) in numbered
+        or not _figure_label(by_index[c.key[0]], c.key[1], skip, margin, body)
+    ]
+
+
+def _figure_label(page: Page, i: int, skip: set[Key], margin: float, body: Body) -> bool:
+    """A line set in from the text's margin by two ems or more, after which comes no line of
+    prose and nothing at the margin (or nothing at all): a label in a drawing (``Phase`` /
+    ``Center`` / ``Antenna``, ``Mass Center of`` / ``Satellite``), a formula's line. A centred
+    heading has text under it (``Abstract`` over a paragraph, ``Contents`` over its entries at
+    the margin)."""
+    line = page.lines[i]
+    if line.left < margin + TITLE_INDENT * body.size:
+        return False
+    after = next(
+        (page.lines[j] for j in range(i + 1, len(page.lines)) if (page.index, j) not in skip),
+        None,
+    )
+    if after is None:
+        return True
+    at_margin = abs(after.left - margin) < body.size
+    return not at_margin and words(after.text) < PROSE_WORDS
+
+
+def turned_pages(pages: list[Page]) -> set[int]:
+    """Pages whose lines are mostly set at an angle: a landscape page (RTKLIB's p179, a wide
+    table turned on its side under ``Appendix F GNSS Signal Specifications``). There a line at
+    the page's angle is upright to its reader, and may head the page like any other; elsewhere
+    a line at an angle is a watermark or a margin's label."""
+    return {
+        page.index
+        for page in pages
+        if page.lines and sum(line.rotated for line in page.lines) * 2 > len(page.lines)
+    }

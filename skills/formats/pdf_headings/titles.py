@@ -1,0 +1,232 @@
+"""A PDF's title: the metadata title when it is a real one, else the first page's largest line;
+and the checks that keep a stale metadata title, a journal's banner or a first chapter's heading
+from being taken for it."""
+
+from __future__ import annotations
+
+import re
+
+from skills.formats.pdf_headings.body import LARGER, worded
+from skills.formats.pdf_headings.model import Body, Key
+from skills.formats.pdf_headings.wording import (
+    CJK,
+    goes_on,
+    hangs,
+    joined_lines,
+    normalised,
+    section_number,
+)
+from skills.formats.pdf_lines import Line, Page
+
+_NOT_TITLES = re.compile(
+    r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
+    r"[\w\- ]+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|indd|rtf|odt|txt|html?|ps|qxd)$)",
+    re.I,
+)
+
+
+_MAN_HEADER = re.compile(r"^([A-Za-z][\w.:+-]*\(\d\w{0,4}\))\s.*\s\1$")
+
+
+_TITLE_PAGE_LINES = 3  # lines of body text on a first page that is a cover
+
+
+_TITLE = 1.3  # the first page's title's size over the body's, at least
+
+
+_LEAD_TITLE = 1.15  # ... when it is the page's first line, in bold
+
+
+_RUNNING_SAMPLE = 200  # furniture lines looked at for the names they repeat
+
+
+_NAMED = 8  # characters a line needs before it can name what a running header names
+
+
+_NEAR_SIZE = 0.95  # of the largest size: a banner and a title about as large
+
+
+def meaningful_title(title: str | None) -> str:
+    """The metadata title, or '' when it is a producer's default or a file name.
+
+    >>> meaningful_title("Microsoft Word - report.docx"), meaningful_title("Annual Report 2024")
+    ('', 'Annual Report 2024')
+    >>> meaningful_title("sag-39-3-4-0902-21:sag-0"), meaningful_title("annot-sample")
+    ('', '')
+    >>> meaningful_title("Introduction"), meaningful_title("e-Government")
+    ('Introduction', 'e-Government')
+    >>> meaningful_title(r"C:\\d\\tex\\SAMPLE.DVI"), meaningful_title("/home/ann/report")
+    ('', '')
+    """
+    title = " ".join((title or "").split())
+    if len(title) < 3 or _NOT_TITLES.match(title) or not any(c.isalpha() for c in title):
+        return ""
+    if "\\" in title or title.startswith("/"):
+        return ""  # a file's path: C:\d\df\tex\SAMPLE.DVI
+    if " " not in title and (
+        any(c.isdigit() for c in title) or "_" in title or ("-" in title and title.islower())
+    ):
+        return ""  # an identifier or a file's name: CrashOH1M5, sag-0902-21, annot-sample
+    return title
+
+
+def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str, list[Key]]:
+    """The first page's largest line (and the one or two after it in that type), when it is
+    clearly larger than the body, not numbered, and larger than any line of words on the other
+    pages (``worded``) or on a cover (a first page of three lines of body text at most): a
+    title page's title, not the first of the document's chapter headings."""
+    readable = [page for page in pages if page.lines and not page.garbage]
+    if not readable or body.size <= 0:
+        return "", []
+    page = readable[0]
+    lines = [
+        (i, line)
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in skip and not line.rotated
+    ]
+    if not lines:
+        return "", []
+    size = _title_size(pages, skip, page, lines)
+    # (only a line about as large as the title can outsize it: the others are not looked at)
+    elsewhere = max(
+        (line.size for other in readable[1:] for i, line in enumerate(other.lines)
+         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
+         and worded(line)),
+        default=0.0,
+    )  # fmt: skip
+    if size < body.size * _title_ratio(lines, size) or (
+        size < elsewhere + 0.5
+        and not is_cover(page, body)
+        and not _over_numbered_chapters(pages, skip, page, lines, size)
+    ):
+        return "", []
+    first = next(n for n, (_, line) in enumerate(lines) if line.size == size)  # not a banner
+    run = [lines[first]]
+    for i, line in lines[first + 1 : first + 3]:
+        above = run[-1][1]
+        if abs(line.size - size) > 0.5:
+            break
+        if not (goes_on(above.text, line.text) or hangs(above, line)):
+            break  # a second line of its own (a heading in the title's type), or a sentence's end
+        run.append((i, line))
+    text = joined_lines(line.words for _, line in run)
+    if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
+        return "", []
+    return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
+    """How much larger than the body the first page's largest line must be to be the title: 1.3
+    times, or 1.15 when it is the page's first line and bold (Word's essays: a 14 pt bold title
+    over 12 pt text, ``Bug, Feature, or Code Rot? Adventures in OS Debugging``; a web page's
+    15 pt heading over 13 pt text). A line lower on the page, or regular, needs the wider
+    margin: a first section's heading is no title."""
+    first = lines[0][1]
+    return _LEAD_TITLE if first.size == size and first.bold else _TITLE
+
+
+def _title_size(
+    pages: list[Page], skip: set[Key], page: Page, lines: list[tuple[int, Line]]
+) -> float:
+    """The size of the first page's largest line; but when lines of about that size (to 5 %)
+    include one that the running headers name and one they do not, the largest of those they do
+    not name: the first is a journal's banner over the article's title."""
+    size = max(line.size for _, line in lines)
+    near = [line for _, line in lines if line.size >= size * _NEAR_SIZE]
+    running = [normalised(line.text) for line in _furniture_lines(pages, skip, page)]
+    named = [_named_in(line, running) for line in near]
+    if any(named) and not all(named):
+        return max(line.size for line, banner in zip(near, named, strict=True) if not banner)
+    return size
+
+
+def _furniture_lines(pages: list[Page], skip: set[Key], first: Page) -> list[Line]:
+    """The running headers and footers of the pages after ``first`` (a few of each)."""
+    by_index = {page.index: page for page in pages}
+    found = [
+        by_index[index].lines[i]
+        for index, i in sorted(skip)
+        if index != first.index and index in by_index and i < len(by_index[index].lines)
+    ]
+    return found[:_RUNNING_SAMPLE]
+
+
+def _named_in(line: Line, running: list[str]) -> bool:
+    """The line names what the running headers name: a journal's banner over an article
+    (``Solar Energy Materials & Solar Cells``, in ``Y. Özen et al. / Solar Energy Materials &
+    Solar Cells 137 (2015) 1-5``), a series or a company, not the document."""
+    words = normalised(line.text)
+    return len(words) >= _NAMED and any(words in header for header in running)
+
+
+def man_page_name(pages: list[Page]) -> str:
+    """A man page's name, from the header it repeats atop its first page (``DOT(1) General
+    Commands Manual DOT(1)``: the name and section at both ends), when nothing else names the
+    document: groff and mandoc print no title but that one.
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> header = "LIBCGRAPH(3) Library Functions Manual LIBCGRAPH(3)"
+    >>> man_page_name([Page(0, (Line(0, header, 10, 400, False, True, 40, 72),), 50, False, False)])
+    'LIBCGRAPH(3)'
+    """
+    first = next((page for page in pages if page.lines and not page.garbage), None)
+    if first is None:
+        return ""
+    match = _MAN_HEADER.match(first.lines[0].text.strip())
+    return match.group(1) if match else ""
+
+
+def printed(title: str, page: Page) -> bool:
+    """Most of the title's words are on the page (a stale metadata title names another version
+    or another document: ``Gutenprint 5.0 User's Manual and Release Notes`` over a first page
+    reading ``Gutenprint 5.2`` / ``User's Manual``).
+
+    >>> from skills.formats.pdf_lines import Line
+    >>> page = Page(0, (Line(0, "Gutenprint 5.2", 32, 400, True, True, 300, 200),
+    ...                 Line(0, "User's Manual", 24, 400, True, True, 340, 230)), 30, False, False)
+    >>> printed("Gutenprint 5.0 User's Manual and Release Notes", page)
+    False
+    >>> printed("Gutenprint 5.2 User's Manual", page)
+    True
+    """
+    text = normalised(" ".join(line.text for line in page.lines))
+    shown = set(text.split())
+    wanted = normalised(title).split()
+    found = sum(word in shown or (bool(CJK.search(word)) and word in text) for word in wanted)
+    return found * 4 >= len(wanted) * 3
+
+
+def is_cover(page: Page, body: Body) -> bool:
+    """A page of a title and a few lines (a subtitle, a date): three lines of body text at most."""
+    return sum(line.size < body.size * LARGER for line in page.lines) <= _TITLE_PAGE_LINES
+
+
+TITLE_INDENT = 2  # ems a cover's centred title is set in from the headings' margin
+
+
+def _over_numbered_chapters(
+    pages: list[Page], skip: set[Key], page: Page, lines: list[tuple[int, Line]], size: float
+) -> bool:
+    """The first page's largest line is a cover's title though chapters elsewhere are set as
+    large: every line of its size on the other pages is a numbered heading or the wrapped
+    second line of one, and it is set in from their margin (centred: ``AltairZ80 Simulator
+    Usage`` over chapters ``1 Simulator Files`` ... in the same 15.8 pt bold)."""
+    first = next(line for _, line in lines if line.size == size)
+    if section_number(first.text) is not None:
+        return False
+    margins: list[float] = []
+    for other in pages:
+        if other.index == page.index or other.garbage:
+            continue
+        for i, line in enumerate(other.lines):
+            if (other.index, i) in skip or line.rotated or line.size < size - 0.5:
+                continue
+            if section_number(line.text) is not None:
+                margins.append(line.left)
+                continue
+            above = other.lines[i - 1] if i > 0 else None
+            if above is None or abs(above.size - line.size) > 0.5:
+                return False
+            if section_number(above.text) is None:
+                return False  # (not the second line of a wrapped chapter heading)
+    return bool(margins) and first.left >= min(margins) + TITLE_INDENT * size

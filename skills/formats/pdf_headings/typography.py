@@ -1,0 +1,164 @@
+"""Headings from typography when bookmarks do not cover the document: the pipeline that reads the
+candidates, adds the headings shown other ways, takes away what the checks refuse, and gives each
+a level (from its numbering's depth, else from the rank of its type)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import replace
+
+from skills.formats.pdf_headings.body import NOT_SMALLER, is_larger, is_text, prominent
+from skills.formats.pdf_headings.body_type_headings import (
+    body_outline,
+    capitals_apart,
+    with_underlined,
+)
+from skills.formats.pdf_headings.candidates import LABEL_WORDS, find_candidates
+from skills.formats.pdf_headings.decks import is_deck, slide_titles
+from skills.formats.pdf_headings.model import Body, Candidate, Heading, Key
+from skills.formats.pdf_headings.refusals import (
+    consistent,
+    heading_text,
+    out_of_rows,
+    turned_pages,
+    uncrowded,
+    without_contents,
+    without_figure_labels,
+    without_label_runs,
+)
+from skills.formats.pdf_headings.wording import REPEATED, normalised, words
+from skills.formats.pdf_lines import Line, Page
+
+
+def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
+    """Headings found by type and numbering, with their levels."""
+    if body.size <= 0:
+        return {}
+    if is_deck(pages):
+        return slide_titles(pages, body, skip)
+    pages = _code_named(pages, body)
+    counts = _repeats(pages, body)
+    found = without_figure_labels(find_candidates(pages, body, skip, counts), pages, skip, body)
+    found = _with_section_labels(found, pages, body, skip, counts)
+    if not any(c.strong and c.number for c in found):
+        found = sorted(found + body_outline(pages, body, skip, counts), key=lambda c: c.key)
+    found = with_underlined(found, pages, body, skip, counts)
+    candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
+    turned = turned_pages(pages)
+    kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
+    if not found:  # nothing set larger or bolder, not even a form's labels
+        kept = capitals_apart(pages, body, skip, counts)
+    return _levels(heading_text(pages, kept, skip, body))
+
+
+def _with_section_labels(
+    found: list[Candidate], pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    """With the lines in capitals, larger or bolder than the body and over text, that are seen
+    three times or more but once in each section of a larger heading: a manual's man pages'
+    ``SYNOPSIS``, ``DESCRIPTION``, ``OPTIONS`` under each command are headings, not labels (a
+    ``NOTE`` or ``WARNING`` seen twice in one section stays a label, and so do all of its kind).
+    """
+    seen: dict[str, list[tuple[Key, Line]]] = {}
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip and _section_label(page, i, body, counts):
+                seen.setdefault(normalised(line.text), []).append(((page.index, i), line))
+    added: list[Candidate] = []
+    for places in seen.values():
+        size = places[0][1].size
+        larger = [c.key for c in found if c.size > size + 0.5]
+        bounds = [(-1, 0)] + [key for key, _ in places]  # each under a larger heading of its own
+        if all(any(a < key < b for key in larger) for a, b in itertools.pairwise(bounds)):
+            added += [Candidate(key, line.text, 1, line.size, line.bold, True, None)
+                      for key, line in places]  # fmt: skip
+    return sorted(found + added, key=lambda c: c.key) if added else found
+
+
+def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool:
+    line = page.lines[i]
+    text = line.text.strip()
+    return (
+        text.isupper()
+        and prominent(line, body)
+        and not line.spread
+        and sum(char.isalpha() for char in text) >= 2  # not a formula's variable, ``P``
+        and counts[normalised(text)] >= REPEATED
+        and words(text) <= LABEL_WORDS
+        and i + 1 < len(page.lines)
+        and is_text(page.lines[i + 1], body)
+    )
+
+
+def _code_named(pages: list[Page], body: Body) -> list[Page]:
+    """The pages with the lines set larger than the body that end in a name in code's type
+    (ReportLab's ``Chapter 2 Graphics and Text with pdfgen``: ``pdfgen`` in Courier) read as
+    one type; at the body's size such a line is a label over code (``Return type Dimension``)."""
+    changed: list[Page] = []
+    for page in pages:
+        if any(line.code_end and is_larger(line.size, body) for line in page.lines):
+            lines = tuple(
+                replace(line, uniform=True)
+                if line.code_end and is_larger(line.size, body)
+                else line
+                for line in page.lines
+            )
+            page = replace(page, lines=lines)
+        changed.append(page)
+    return changed
+
+
+def _repeats(pages: list[Page], body: Body) -> Counter[str]:
+    """How often each line's words are seen, less a running header's repeats.
+
+    A heading that names what the running header names (Erlang's module page ``eldap`` under the
+    running header ``eldap`` on every page) is not a label seen on every page: a line set smaller
+    than the body on or after the page where its words are first set at the body's size or larger
+    names its chapter and is not counted again (``Supported Characters`` in 8 pt atop the pages).
+    (A letterhead in a footer on every page still counts: ``LAW OFFICES OF ...`` over a signature
+    on the last page.)
+    """
+    seen = [
+        (page.index, line.size < body.size * NOT_SMALLER, normalised(line.text))
+        for page in pages
+        if not page.garbage
+        for line in page.lines
+    ]
+    counts = Counter(text for _, _, text in seen)
+    first: dict[str, int] = {}
+    for index, smaller, text in seen:
+        if not smaller:
+            first.setdefault(text, index)
+    for index, smaller, text in seen:
+        if smaller and index >= first.get(text, len(pages)):
+            counts[text] -= 1
+    return counts
+
+
+def _levels(candidates: list[Candidate]) -> dict[Key, Heading]:
+    if not candidates:
+        return {}
+    types = sorted({(c.size, c.bold) for c in candidates}, key=lambda t: (-t[0], -t[1]))
+    rank = {kind: n + 1 for n, kind in enumerate(types)}
+    numbered = [c for c in candidates if c.number is not None]
+    by_number = len(numbered) * 2 >= len(candidates)
+    type_level: dict[float, int] = {}
+    if by_number:
+        for size in {c.size for c in numbered}:
+            levels = Counter(len(c.number or ()) for c in numbered if c.size == size)
+            type_level[size] = levels.most_common(1)[0][0]
+    headings: dict[Key, Heading] = {}
+    for c in candidates:
+        if by_number and c.number is not None:
+            level = len(c.number)
+        elif by_number and c.size in type_level:
+            level = type_level[c.size]
+        elif by_number:  # a type no numbered heading has: under the larger types
+            level = 1 + max((type_level[s] for s in type_level if s > c.size), default=0)
+        else:
+            level = rank[(c.size, c.bold)]
+        headings[c.key] = Heading(min(6, level), c.text, c.lines)
+    return headings

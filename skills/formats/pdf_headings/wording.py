@@ -1,0 +1,365 @@
+"""What a line's words say, whatever its type: its section number, whether it reads like a heading
+(short, lettered, not a sentence, a date, a caption, code or a list item), whether the next line
+goes on with it, and how a heading's lines join."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+from skills.formats.pdf_headings.model import Key
+from skills.formats.pdf_lines import Line, Page
+
+#: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
+#: dot or bracket: ``A Guide`` is words), an appendix's ``A.1``, ``E.2.3``, then a space and a
+#: letter.
+NUMBER = re.compile(
+    r"^(?P<number>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.)]\s+[A-Z]))"
+    r"(?P<end>[.)]?)\s+(?=\w)"
+)
+
+
+#: A system's model as its name: ``RT-11``, ``PDP-10``, ``IBM`` (before ``1401``).
+_MODEL = re.compile(r"[A-Z]{2,}(?:[-/]?\d|$)")
+
+
+CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
+
+
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+
+
+#: A date alone on its line (a cover's, a letter's): ``October 14, 1998``, ``14 Oct 1998``.
+DATE = re.compile(
+    rf"^(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}|(?:{_MONTHS})[a-z]*\.?\s+\d{{4}})$",
+    re.I,
+)
+
+
+#: A line that opens with a date, day first: ``9 Feb 2022 (SIL WSTech Team) ...``: no section 9.
+_DATED = re.compile(rf"^\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}\b", re.I)
+
+
+CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+
+
+_SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
+
+
+_ALPHABET = 5  # letters in code-point order: an alphabet shown
+
+
+_SAMPLE_CHARS = 6  # characters of a sample "word" at most (two letters, their marks, a stop)
+
+
+_LETTER_RUN = re.compile(rf"[^\W\d_]{{{_ALPHABET},}}")
+
+
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+
+
+#: A page number in lower-case Roman numerals: ``ii``, ``xiv`` (``CIVIC``, ``MIX`` are words).
+_ROMAN_FOLIO = re.compile(r"^[ivxlc]{1,7}$")
+
+
+_VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
+
+
+_CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
+
+
+_CHAPTER = re.compile(r"^(?:chapter|appendix|part|section|annex)\s+[\w.]{1,6}$", re.I)
+
+
+_LEADERS = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|…{2,}")
+
+
+#: A list item's mark: a bullet, a dash or a square, then a space.
+ITEM = re.compile(r"^[•◦▪‣●○■□◆◇➢➤▶►✓✔\-–—*·][ \t\u3000]")
+
+
+_SENTENCE_END = (".", ",", ";", ":", "。", "，", "；", "、", "：", "=")
+
+
+FULL_STOPS = (".", "。", "!", "！")
+
+
+_CJK_JOINING = frozenset("のはがをにでとへもや")  # Japanese particles: the phrase goes on
+
+
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
+
+
+_JOINING = frozenset(
+    ("a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+     "to", "with")
+)  # fmt: skip
+
+
+_MAX_WORDS = 14
+
+
+_MAX_CHARS = 120
+
+
+REPEATED = 3  # a line seen this often is a label, not a heading
+
+
+_WRAPPED_WORDS = 5  # words of a heading line that wrapped onto the next
+
+
+SPACE = 0.25  # of the em: a word space
+
+
+_CODE_MARKS = ("=", "{", "}", "[ ")  # a line of syntax or code, not a title
+
+
+#: A function's signature or call: ``srand()``, ``index(s : string, t : string): int``.
+_SIGNATURE = re.compile(r"\w\([^)]*[,:][^)]*\)|\w\(\)")
+
+
+def words(text: str) -> int:
+    """Words of a line, two CJK characters counting as one (Chinese and Japanese put no spaces
+    between words: a line of 30 characters is a sentence, not a title).
+
+    >>> words("Limitation for System Caching"), words("四、提交谈判文件截止时间、开标时间和地点")
+    (4, 10)
+    """
+    return len(text.split()) + len(CJK.findall(text)) // 2
+
+
+def normalised(text: str) -> str:
+    """Words as a bookmark and its line agree on them: case, spacing and quotes aside."""
+    text = unicodedata.normalize("NFKC", text).replace("\ufffe", "").translate(_QUOTES)
+    return " ".join(text.casefold().split())
+
+
+def section_number(text: str) -> tuple[str, ...] | None:
+    """``("3", "1")`` for ``3.1 Traces``; ``None`` for a line without a section number.
+
+    >>> section_number("3.1 Traces"), section_number("7. Evaluation"), section_number("1) Intro")
+    (('3', '1'), ('7',), ('1',))
+    >>> section_number("A. Makefile options"), section_number("A Guide"), section_number("2004 was")
+    (('A',), None, None)
+    >>> section_number("E.1 Time System"), section_number("A.4.2 CONVBIN"), section_number("U.S.")
+    (('E', '1'), ('A', '4', '2'), None)
+    >>> section_number("9 Feb 2022 (SIL WSTech Team) version 6.101"), section_number("9 Feb rules")
+    (None, ('9',))
+    """
+    match = NUMBER.match(text)
+    if match is None or _DATED.match(text):
+        return None  # (a release dated day first: its day is no section number)
+    number = match.group("number")
+    if number.isdigit() and len(number) > 2 and not match.group("end"):
+        return None  # a year or a quantity opening a line
+    return tuple(number.split("."))
+
+
+def joined(page: Page, start: int, count: int) -> str:
+    return joined_lines(line.words for line in page.lines[start : start + count])
+
+
+def joined_lines(texts: Iterable[str]) -> str:
+    """Lines of one heading as one: a space between them, none between two CJK characters (a
+    line of ideographs wraps with no space to break at) nor after a dash that closes a line
+    between two words (``like speaking—`` / ``reading must be taught``: the dash joins them).
+
+    >>> joined_lines(["Amendments to", "Recordings"]), joined_lines(["記事からの", "発見"])
+    ('Amendments to Recordings', '記事からの発見')
+    >>> joined_lines(["like speaking—", "reading"]), joined_lines(["Notes –", "draft"])
+    ('like speaking—reading', 'Notes – draft')
+    """
+    out = ""
+    for text in texts:
+        text = " ".join(text.split())
+        cjk = bool(out) and bool(CJK.match(out[-1:]) and CJK.match(text[:1]))
+        out = f"{out}{text}" if cjk or not out or _DASHED.search(out) else f"{out} {text}"
+    return out
+
+
+#: A line that ends in a dash right after a word: the dash joins it to the next line's word.
+_DASHED = re.compile(r"\w[—–]$")
+
+
+def chapter_start(
+    page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
+) -> tuple[int, int]:
+    """A ``Chapter 1`` line right above a heading opens it: (first line, lines)."""
+    if i == 0 or (page.index, i - 1) in skip or (taken is not None and i - 1 in taken):
+        return i, count
+    if not _CHAPTER.match(page.lines[i - 1].text.strip()):
+        return i, count
+    return i - 1, count + 1
+
+
+#: A chapter's label and number opening a heading: ``Chapter 2 Installation``, ``Part 3``.
+_CHAPTER_NUMBER = re.compile(r"^(?:chapter|part)\s+(\d{1,3})(?:\s|$)", re.I)
+
+
+def chapter_number(text: str) -> tuple[str, ...] | None:
+    """``Chapter 2`` numbers its heading 2, one level over the ``2.1`` sections it holds
+    (rinohtype sets ``Chapter 1 One`` and ``1.1 Section A`` in one type: by type alone they were
+    one level).
+
+    >>> chapter_number("Chapter 2 Installation"), chapter_number("Chapters of the guide")
+    (('2',), None)
+    """
+    match = _CHAPTER_NUMBER.match(text)
+    return (match.group(1),) if match else None
+
+
+def heading_like(line: Line, counts: Counter[str]) -> bool:
+    text = line.text.strip()
+    shown = text.replace(" ", "")
+    if not line.uniform or line.spread:
+        return False
+    if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
+        return False
+    if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not (
+        _named_parts(text) or _named_by_model(text)
+    ):
+        return False
+    if text.endswith(_SENTENCE_END) or _LEADERS.search(text) or CAPTION.match(text):
+        return False
+    if _CONTINUED.search(text) or DATE.match(text) or _VERSION.match(text):
+        return False  # a table's title repeated; a date; a form's or a cover's version label
+    if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
+        return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if _ROMAN_FOLIO.match(text):
+        return False  # a front matter's page number alone on a page (rinohtype's "ii", "iv")
+    if ITEM.match(text):
+        return False  # a list item (a slide's bullets are set large and bold)
+    if _glyph_samples(text) and section_number(text) is None:
+        return False  # a font's samples shown large
+    code = any(mark in text for mark in _CODE_MARKS) or _SIGNATURE.search(text)
+    if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
+        return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
+    return counts[normalised(text)] < REPEATED or section_number(text) is not None
+
+
+def _glyph_samples(text: str) -> bool:
+    """A font's samples, not words: three or more of two letters at most (``ⵏⵏ ⵏⵏ ⵏⵏ``,
+    ``ꪋꫂ ꪓꫂ ꪖꫂ ꪨꫂ``; not in Hangul or CJK, whose syllables are words), or five letters in the
+    order of their code points (``ABCDEFGHIJKLMNOPQRSTUVWXYZ``, ``ᦔᦕᦖᦗᦘ``).
+
+    >>> [_glyph_samples(t) for t in ("ⵏⵏ ⵏⵏ ⵏⵏ", "^_`abcdefghijk", "Q & A", "Basic Latin")]
+    [True, True, False, False]
+    """
+    if CJK.search(text) or _HANGUL.search(text):
+        return False
+    split = text.split()
+    if len(split) >= _SAMPLES and all(len(word) <= _SAMPLE_CHARS for word in split):
+        letters = [sum(unicodedata.category(c)[0] in "LM" for c in word) for word in split]
+        lettered = [n for n in letters if n]
+        if len(lettered) >= _SAMPLES and max(lettered) <= 2:
+            return True
+    for letters in _LETTER_RUN.findall(text):  # (only a run of five letters can be an alphabet)
+        run = 1
+        for before, char in itertools.pairwise(letters):
+            run = run + 1 if ord(char) == ord(before) + 1 else 1
+            if run >= _ALPHABET:
+                return True
+    return False
+
+
+def goes_on(line: str, following: str) -> bool:
+    """A heading line that the next one continues: it starts in lower case, or this one ends
+    on a joining word or mark (``README: Instructions on`` / ``configuring and building``), or
+    on a Japanese particle (``コンパラブルな新聞記事からの`` / ``固有表現の発見``)."""
+    words = line.split()
+    return (
+        following[:1].islower()
+        or line.endswith((",", "&", "-", "/"))
+        or (bool(words) and words[-1].casefold() in _JOINING)
+        or (line[-1:] in _CJK_JOINING and bool(CJK.match(following[:1])))
+    )
+
+
+def hangs(line: Line, following: Line) -> bool:
+    """The next line is set in from this one by an em or more (a hanging indent, or the shorter
+    second line of a centred title) after a line long enough to have wrapped (five words; the
+    short centred lines of an address are lines of their own): the heading goes on there."""
+    return following.left - line.left >= line.size and len(line.text.split()) >= _WRAPPED_WORDS
+
+
+#: An address or a path: a URL, a backslash, a path from the root or home, a file in a folder.
+_ADDRESS = re.compile(r"://|\bwww\.\w|\\|(?:^|\s)[~.]?/\w|\w/[\w%<>.-]*\.[A-Za-z]\w{0,3}\b")
+
+
+#: A command line after a prompt: ``>> cd gcc``, ``$ make``, ``sim> boot rk0``, ``C:\> dir``.
+_PROMPT = re.compile(r"^(?:>>|[\w:\\]{0,12}[>$%])\s")
+
+
+#: The end of a line cut from its start (a diagram's ``: Geodetic Latitude``, a path's ``)``).
+_CLOSING = tuple(")]}:;,")
+
+
+def not_a_title(line: Line, code_body: bool) -> bool:
+    """An unnumbered line that is code, not a heading, however bold or large: set in a
+    monospaced font in a document whose text is not (a manual's command lines, keywords in an
+    options table read column by column, ``rtklib_<ver>``, ``!UBX CFG-PRT ...``), an address or
+    a path (``cddis.gsfc.nasa.gov/gps/products/%W/...``, ``<install dir>\\rtklib``), a command
+    after its prompt (``>> cd gcc``), or a line that opens with closing punctuation: the rest of
+    a line cut in two (``: Geocentric Latitude``, a diagram's label).
+
+    >>> code = Line(0, "elmask", 9, 700, True, True, 100, 300, mono=True)
+    >>> not_a_title(code, False), not_a_title(code, True)
+    (True, False)
+    >>> [not_a_title(Line(0, t, 9, 700, True, True, 100, 60), False)
+    ...  for t in ("http://example.com/a", ">> cd gcc", ": Geodetic Latitude", "Input/Output")]
+    [True, True, True, False]
+    """
+    text = line.text.strip()
+    if section_number(text) is not None:
+        return False
+    return (
+        (line.mono and not code_body)
+        or bool(_ADDRESS.search(text) or _PROMPT.match(text))
+        or text.startswith(_CLOSING)
+    )
+
+
+def _named_parts(text: str) -> bool:
+    """A title numbered as a section (``2.1``, ``2.1.1``) made mostly of part numbers has a word
+    all the same (``2.1 2114C/2115A/2116C, 2100A, 1000-M/E/F CPUs``, ``2.1.1 CPU``): three
+    letters running after the section number. Figures under a number (``1.5 2.0 3.5 mm``) have
+    none.
+
+    >>> _named_parts("2.1.1 CPU"), _named_parts("2.1 2114C/2115A, 1000-M/E/F CPUs")
+    (True, True)
+    >>> _named_parts("1.5 2.0 3.5 mm"), _named_parts("CPU"), _named_parts("30 Sep-2008")
+    (False, False, False)
+    """
+    match = NUMBER.match(text)
+    if match is None or "." not in match.group("number"):
+        return False  # (``30 Sep-2008``: a date's day, not a chapter)
+    return re.search(r"[^\W\d_]{3}", text[match.end() :]) is not None
+
+
+def _named_by_model(text: str) -> bool:
+    """A numbered title that names a system by its model, a word of two capitals or more with
+    figures (``2.2 RT-11``, ``7 IBM 1401``, ``9 PDP-10 TOPS-10 7.03, TOPS-10 7.04``): fewer
+    letters than figures, but a name all the same. Figures under a number (``1.5 2.0 3.5 mm``,
+    ``3 10 15 20``) have no such word.
+
+    >>> [_named_by_model(t) for t in ("2.2 RT-11", "7 IBM 1401", "2.2.2 RT-11 V5.3")]
+    [True, True, True]
+    >>> [_named_by_model(t) for t in ("1.5 2.0 3.5 mm", "3 10 15 20", "RT-11", "1995 AB-12")]
+    [False, False, False, False]
+    """
+    match = NUMBER.match(text)
+    if match is None or section_number(text) is None:
+        return False
+    name = text[match.end() :].split()
+    return (
+        bool(name)
+        and _MODEL.match(name[0]) is not None
+        and any(char.isdigit() for word in name for char in word)
+    )
