@@ -324,12 +324,19 @@ def resolve(name: str) -> Path:
     return path if path.is_file() else cached(name)
 
 
-def score(truth: dict[str, Any], markdown: str | None = None, title: str | None = None) -> Score:
-    """One file's score through the skill's path (or, given ``markdown``, another converter's)."""
+def score(
+    truth: dict[str, Any],
+    markdown: str | None = None,
+    title: str | None = None,
+    isolated: bool = True,
+) -> Score:
+    """One file's score through the skill's path (or, given ``markdown``, another converter's);
+    not ``isolated``, it is read in this process, where a patched converter is the one used."""
     path = resolve(truth["file"])
     data = path.read_bytes()
     if markdown is None:
-        file = _read(data, path.name, ignore_bookmarks=truth.get("bookmarks") == "ignored")
+        ignore = truth.get("bookmarks") == "ignored"
+        file = _read(data, path.name, ignore_bookmarks=ignore, isolated=isolated)
         markdown, title, fmt = file.text, file.title, file.markup
     else:
         fmt = None
@@ -365,12 +372,12 @@ def score(truth: dict[str, Any], markdown: str | None = None, title: str | None 
     )  # fmt: skip
 
 
-def _read(data: bytes, name: str, ignore_bookmarks: bool) -> Any:
+def _read(data: bytes, name: str, ignore_bookmarks: bool, isolated: bool = True) -> Any:
     """The skill's reading of a file; with ``ignore_bookmarks`` a PDF is read as if it had no
     bookmarks (in this process, where the patch reaches), so a producer that writes them is
     measured on what typography alone finds (a truth file's ``"bookmarks": "ignored"``)."""
     if not ignore_bookmarks:
-        return read_file(data, name)
+        return read_file(data, name, isolated=isolated)
     import skills.formats.pdf as converter
 
     real = converter._bookmarks
@@ -530,7 +537,7 @@ def tagged_office(folder: Path) -> dict[str, dict[str, float]]:
             converter.tagged_headings, converter._with_tags = tags, combine  # type: ignore[assignment]
             total = Score(files=0)
             for truth in pairs:
-                total.add(score(truth))
+                total.add(score(truth, isolated=False))  # (workers do not see the patch)
             results[mode] = {"files": total.files, "true": total.true_headings,
                              "found": total.found_headings, **total.shares()}  # fmt: skip
     finally:
