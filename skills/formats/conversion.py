@@ -104,22 +104,36 @@ def stopped_at(place: str) -> str:
 
 #: what libxml2 says of a document nested past its depth limit (2,048 with ``huge_tree``)
 _TOO_DEEP = "Excessive depth in document"
+#: what Python says of a number of more digits than it converts (a library's ``int()`` of an
+#: attribute: openpyxl's row numbers, python-pptx's placeholder ids)
+_TOO_LONG = "for integer string conversion"
 
 
 def unreadable(format_name: str, error: Exception) -> str:
     """The error of a file its parser refused with an exception of its own type (a part that is
     not XML, an entity bomb expat and libxml2 refuse), named with the parser's words, except
-    libxml2's for a document nested too deep, which name an option of its own.
+    libxml2's for a document nested too deep and Python's for a number too long, which name
+    options of their own.
 
     >>> unreadable("docx", KeyError("word/document.xml"))
     "the docx file could not be read (KeyError: 'word/document.xml')"
     >>> unreadable("docx", ValueError("Excessive depth in document: 2048, use XML_PARSE_HUGE"))
     'the docx file could not be read (its XML nests elements more than 2,048 deep, ...)'
     """
-    reason = f"{type(error).__name__}: {error}"[:160]
+    return f"the {format_name} file could not be read ({reason(error)})"
+
+
+def reason(error: Exception) -> str:
+    """A parser's exception in a user's words (:func:`unreadable`).
+
+    >>> reason(ValueError("Exceeds the limit (4300 digits) for integer string conversion"))
+    'it writes a number of more than 4,300 digits, as no editor does'
+    """
     if _TOO_DEEP in str(error):
-        reason = "its XML nests elements more than 2,048 deep, as no editor writes"
-    return f"the {format_name} file could not be read ({reason})"
+        return "its XML nests elements more than 2,048 deep, as no editor writes"
+    if _TOO_LONG in str(error):
+        return "it writes a number of more than 4,300 digits, as no editor does"
+    return f"{type(error).__name__}: {error}"[:160]
 
 
 def no_text(what: str) -> str:

@@ -41,6 +41,7 @@ from typing import Any
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
 from skills.formats.word_outline import Outline, W, band_cell
+from skills.formats.xml_numbers import MAX_LEVEL, whole
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
@@ -431,7 +432,7 @@ class _Writer:
             if num == "0":
                 return None
             if num:
-                return num, int(level) if level and level.isdigit() else 0
+                return num, whole(level, MAX_LEVEL) or 0
         return self.parts.style_numbers.get(style)
 
 
@@ -541,9 +542,7 @@ def _decimal(value: str | None, most: int) -> int:
     >>> _decimal("3", 64), _decimal("999999999999", 64), _decimal(None, 64), _decimal("²", 64)
     (3, 64, 1, 1)
     """
-    if not value or not value.isdecimal():
-        return 1
-    return most if len(value) > len(str(most)) else max(1, min(int(value), most))
+    return max(1, whole(value, most) or 1)
 
 
 def _format_number(value: int, fmt: str) -> str:
@@ -654,7 +653,8 @@ def _read_parts(package: zipfile.ZipFile) -> _Parts:
             num = _val(numpr.find(f"{W}numId")) if numpr is not None else None
             if num and num != "0":
                 level = _val(numpr.find(f"{W}ilvl")) if numpr is not None else None
-                ilvl = int(level) if level and level.isdigit() else style_levels.get(style_id, 0)
+                ilvl = whole(level, MAX_LEVEL)
+                ilvl = style_levels.get(style_id, 0) if ilvl is None else ilvl
                 style_numbers[style_id] = (num, ilvl)
             is_default = style.get(f"{W}default") in ("1", "true")
             if style.get(f"{W}type") == "paragraph" and is_default:
@@ -694,10 +694,9 @@ def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
     for element in root.iter(f"{W}abstractNum"):
         found = {}
         for level in element.iter(f"{W}lvl"):
-            number = level.get(f"{W}ilvl") or "0"
-            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+            ilvl = whole(level.get(f"{W}ilvl") or "0", MAX_LEVEL)
+            if ilvl is None:
                 continue
-            ilvl = int(number)
             found[ilvl] = Level(
                 fmt=_val(level.find(f"{W}numFmt")) or "decimal",
                 text=_val(level.find(f"{W}lvlText")) or "",

@@ -17,7 +17,7 @@ import zipfile
 from collections.abc import Callable
 
 import pytest
-from office_xml import NS, docx, para
+from office_xml import NS, docx, para, raw_para
 from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
@@ -344,3 +344,103 @@ def test_tables_nested_past_the_parsers_depth_say_so() -> None:
     for level in range(400):
         shallow = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{shallow}</w:tc></w:tr></w:tbl>"
     assert "level 399" in read_file(docx([para("Intro"), shallow]), "nested.docx").text
+
+
+_NUMBERS = {"digits": "9" * 5000, "superscript": "²"}
+
+
+def _word_attribute(where: str, value: str) -> bytes:
+    """A Word file with one integer attribute written ``value``: a paragraph's level, outline
+    level or font size, or a style's."""
+    styled = '<w:style w:type="paragraph" w:styleId="H"><w:name w:val="Big"/>{}</w:style>'
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0">'
+        '<w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+        '</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>'
+    )
+    text = "<w:r><w:t>Scope</w:t></w:r>"
+    if where == "paragraph level":
+        ppr = f'<w:numPr><w:ilvl w:val="{value}"/><w:numId w:val="1"/></w:numPr>'
+        return docx([raw_para(text, ppr), para("Body")], numbering=numbering)
+    if where == "outline level":
+        return docx([raw_para(text, f'<w:outlineLvl w:val="{value}"/>'), para("Body")])
+    if where == "font size":
+        sized = f'<w:r><w:rPr><w:sz w:val="{value}"/></w:rPr><w:t>Scope</w:t></w:r>'
+        return docx([raw_para(sized), para("Body")])
+    inner = {
+        "style's outline level": f'<w:pPr><w:outlineLvl w:val="{value}"/></w:pPr>',
+        "style's font size": f'<w:rPr><w:sz w:val="{value}"/></w:rPr>',
+        "style's level": f'<w:pPr><w:numPr><w:ilvl w:val="{value}"/><w:numId w:val="1"/>'
+        "</w:numPr></w:pPr>",
+    }[where]
+    styles = [styled.format(inner)]
+    return docx([para("Scope", style="H"), para("Body")], styles=styles, numbering=numbering)
+
+
+@pytest.mark.parametrize("value", list(_NUMBERS.values()), ids=list(_NUMBERS))
+@pytest.mark.parametrize(
+    "where",
+    [
+        "paragraph level",
+        "outline level",
+        "font size",
+        "style's outline level",
+        "style's font size",
+        "style's level",
+    ],
+)
+def test_an_integer_attribute_of_any_length_or_digits_is_read_within_bounds(
+    where: str, value: str
+) -> None:
+    """A level, an outline level or a font size of 5,000 digits (Python converts at most
+    4,300) or written ``²`` (``str.isdigit``, yet no ``int``) failed the whole file. Every
+    Word attribute read as a number goes through ``xml_numbers.whole``: the file reads."""
+    text = read_file(_word_attribute(where, value), "numbers.docx", isolated=False).text
+    assert "Scope" in text and "Body" in text
+
+
+@pytest.mark.parametrize(
+    "sheet_xml",
+    [
+        lambda rows: rows.replace('<row r="3">', f'<row r="{_NUMBERS["digits"]}">'),
+        lambda rows: rows.replace('<row r="3">', '<row r="²">'),
+        lambda rows: (
+            rows.replace("</worksheet>", "")
+            + f'<mergeCells><mergeCell ref="C1:D{_NUMBERS["digits"]}"/></mergeCells></worksheet>'
+        ),
+    ],
+    ids=["row of 5,000 digits", "row numbered ²", "merged range to a row of 5,000 digits"],
+)
+def test_a_sheet_its_reader_cannot_parse_to_its_end_keeps_the_rows_before(
+    sheet_xml: Callable[[str], str],
+) -> None:
+    """openpyxl parses a sheet as it yields its rows (its merged ranges after the last row):
+    what it cannot parse failed the whole workbook, rows already read included. The rows read
+    are kept, with a warning naming the sheet and the row."""
+    book = workbook({1: ["name", "value"], 2: ["rent", "12"], 3: ["tax", "3"]})
+
+    def change(name: str, data: bytes) -> bytes | None:
+        return sheet_xml(data.decode()).encode() if name == "xl/worksheets/sheet1.xml" else data
+
+    file = read_file(_rewritten(book, change), "rows.xlsx", isolated=False)
+    assert "| rent | 12 |" in file.text
+    assert _warned(file.warnings, "sheet 'Data' could not be read after its row")
+    assert not any("set_int_max_str_digits" in warning for warning in file.warnings)
+
+
+def test_a_number_too_long_for_python_is_named_in_the_records_words() -> None:
+    """A placeholder id of 5,000 digits fails python-pptx's reading of the deck: the record's
+    error says what the file writes, not which Python setting would raise the limit."""
+    from bench.hostile_files import deck
+
+    def change(name: str, data: bytes) -> bytes | None:
+        if name != "ppt/slides/slide1.xml":
+            return data
+        return data.replace(
+            b'<p:ph type="title"/>',
+            b'<p:ph type="title" idx="%s"/>' % (_NUMBERS["digits"].encode()),
+        )
+
+    with pytest.raises(ConversionError, match="a number of more than 4,300 digits") as error:
+        read_file(_rewritten(deck(2), change), "ids.pptx", isolated=False)
+    assert "set_int_max_str_digits" not in str(error.value)
