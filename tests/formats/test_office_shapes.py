@@ -17,7 +17,7 @@ import zipfile
 from collections.abc import Callable
 
 import pytest
-from office_xml import NS, docx, para, raw_para
+from office_xml import NS, docx, para, raw_para, run
 from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
@@ -444,3 +444,48 @@ def test_a_number_too_long_for_python_is_named_in_the_records_words() -> None:
     with pytest.raises(ConversionError, match="a number of more than 4,300 digits") as error:
         read_file(_rewritten(deck(2), change), "ids.pptx", isolated=False)
     assert "set_int_max_str_digits" not in str(error.value)
+
+
+def _nested(opening: str, closing: str, inner: str, depth: int) -> str:
+    return opening * depth + inner + closing * depth
+
+
+_INLINE_WRAPPERS = {
+    "content control": ("<w:sdt><w:sdtContent>", "</w:sdtContent></w:sdt>"),
+    "hyperlink": ('<w:hyperlink w:anchor="a">', "</w:hyperlink>"),
+    "smart tag": ("<w:smartTag>", "</w:smartTag>"),
+    "insertion": ("<w:ins>", "</w:ins>"),
+    "field": ('<w:fldSimple w:instr="REF a">', "</w:fldSimple>"),
+}
+
+
+@pytest.mark.parametrize("wrapper", list(_INLINE_WRAPPERS))
+def test_runs_wrapped_a_thousand_deep_keep_their_text(wrapper: str) -> None:
+    """Content controls, hyperlinks, smart tags, insertions and fields around a run, each in
+    the one before, 1,000 deep (2,000 elements: under libxml2's limit): the walk of a
+    paragraph's runs recursed and failed the file with RecursionError. The runs are walked
+    with a stack; the text is all there."""
+    opening, closing = _INLINE_WRAPPERS[wrapper]
+    runs = run("start ") + _nested(opening, closing, run("deepest"), 1000) + run(" end")
+    text = read_file(docx([raw_para(runs), para("After")]), "deep.docx", isolated=False).text
+    assert "start " in text and "deepest" in text and " end" in text and "After" in text
+
+
+def test_content_controls_a_thousand_deep_in_a_cell_keep_their_text() -> None:
+    controls = _nested("<w:sdt><w:sdtContent>", "</w:sdtContent></w:sdt>", para("deepest"), 1000)
+    cells = f"<w:tc>{controls}</w:tc><w:tc>{para('beside')}</w:tc>"
+    text = read_file(docx([f"<w:tbl><w:tr>{cells}</w:tr></w:tbl>"]), "deep.docx").text
+    assert "| deepest | beside |" in text
+
+
+def test_text_boxes_in_text_boxes_are_read_once_each() -> None:
+    """Text boxes each in a paragraph of the one before, 200 deep: each box's writer read every
+    box inside it again (exponential: no end in minutes) until Python's recursion limit failed
+    the file. A drawing's own boxes are read by its writer, those inside them by theirs, and
+    past ``MAX_BOX_DEPTH`` the rest is one paragraph of their text."""
+    opening = '<w:r><w:pict><v:textbox xmlns:v="urn:schemas-microsoft-com:vml"><w:txbxContent><w:p>'
+    closing = "</w:p></w:txbxContent></v:textbox></w:pict></w:r>"
+    boxes = "".join(opening + run(f"box {k} ") for k in range(200)) + run("deepest") + closing * 200
+    text = read_file(docx([raw_para(run("start ") + boxes), para("After")]), "boxes.docx").text
+    assert all(f"box {k}" in text for k in range(200))
+    assert text.count("box 150") == 1 and "deepest" in text and "After" in text
