@@ -9,6 +9,7 @@ returns what it has, with a warning, so a slow file degrades instead of timing o
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -36,7 +37,11 @@ class Limits:
     max_cells: int = 1_000_000  # spreadsheet cells read, over all sheets
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.left() <= 0
+
+    def left(self) -> float:
+        """Seconds to the deadline (``inf``: none; ``<= 0``: past it)."""
+        return math.inf if self.deadline is None else self.deadline - time.monotonic()
 
     def afford(self, seconds: float, what: str) -> None:
         """Refuse, before starting, work that cannot stop midway and would end past the
