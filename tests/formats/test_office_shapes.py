@@ -10,6 +10,7 @@ would be: openpyxl refuses to write overlapping merged ranges or rows past Excel
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 import time
@@ -492,3 +493,33 @@ def test_text_boxes_in_text_boxes_are_read_once_each() -> None:
     text = read_file(docx([raw_para(run("start ") + boxes), para("After")]), "boxes.docx").text
     assert all(f"box {k}" in text for k in range(200))
     assert text.count("box 150") == 1 and "deepest" in text and "After" in text
+
+
+@pytest.mark.parametrize(
+    ("value", "number_format"),
+    [
+        (1234.5, '"' + "x" * 10_000 + '"0'),
+        (1234.5, "#" * 10_000),
+        (datetime.datetime(2020, 1, 2, 3, 4, 5), "m:" * 5_000),
+    ],
+    ids=["quoted text", "digit placeholders", "minutes and months"],
+)
+def test_a_number_format_longer_than_excels_shows_each_cell_plainly(
+    value: object, number_format: str
+) -> None:
+    """A format of 10,000 characters (Excel keeps 255) was parsed again for every cell it
+    applies to, its quoted text written into each (10 KB of Markdown a cell), and a date format
+    of 5,000 ``m:`` looked at every code for each of them (3.8 s a cell). Such a format shows
+    the cell's plain value."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["name", "value"])
+    for k in range(20):
+        sheet.append([f"row {k}", value])
+        sheet.cell(row=k + 2, column=2).number_format = number_format
+    out = io.BytesIO()
+    book.save(out)
+    text = read_file(out.getvalue(), "formats.xlsx", isolated=False).text
+    assert "| row 19 |" in text and len(text) < 20 * 200
