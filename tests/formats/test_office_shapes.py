@@ -523,3 +523,18 @@ def test_a_number_format_longer_than_excels_shows_each_cell_plainly(
     book.save(out)
     text = read_file(out.getvalue(), "formats.xlsx", isolated=False).text
     assert "| row 19 |" in text and len(text) < 20 * 200
+
+
+def test_columns_set_apart_cost_time_linear_in_the_sheets_cells() -> None:
+    """Rows of one cell, each a column further right (a diagonal: every column a block of its
+    own beside the others): each block to the right looked at every row of all the blocks left
+    of it, so ``n`` rows cost ``n`` cubed while the sheet shows ``n`` squared cells (400 rows:
+    2 s). The rows each column fills are found once: from ``n`` to ``4 n`` rows, the cells and
+    the time grow 16 times (64 before)."""
+    from skills.formats.sheet_tables import Row, tables
+
+    def diagonal(count: int) -> list[Row]:
+        return [Row(r + 1, [""] * (2 * r) + [f"v{r}"]) for r in range(count)]
+
+    assert all(f"v{k} |" in "".join(tables(diagonal(30))) for k in range(30))
+    assert least_growth(diagonal, 60, tables, 32.0) < 32.0
