@@ -53,7 +53,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from pptx import Presentation
 
     _check_xml_size(data)
-    data = as_transitional(usual_part_names(data), "ppt/presentation.xml", limits)
+    data = as_transitional(usual_part_names(data, limits), "ppt/presentation.xml", limits)
     try:
         deck = Presentation(io.BytesIO(data))
     except (KeyError, ValueError) as exc:

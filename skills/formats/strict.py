@@ -21,7 +21,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import IO
 
-from skills.formats.conversion import DEFAULT_LIMITS, ConversionError, Limits
+from skills.formats.conversion import DEFAULT_LIMITS, Limits, blocks_in_time
 
 #: Strict namespaces (and the starts of relationship types) and their Transitional names
 NAMESPACES = (
@@ -57,7 +57,6 @@ NAMESPACES = (
 _STRICT = b"http://purl.oclc.org/ooxml/"
 #: bytes kept back between blocks, so that a name cut by a block's end is still renamed
 _OVERLAP = max(len(strict) for strict, _ in NAMESPACES)
-_BLOCK = 1 << 20
 #: parts other than XML are copied for the readers, which never read them: compressed fast
 _COPY_LEVEL = 1
 
@@ -95,26 +94,14 @@ def transitional(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bytes:
         items = source.infolist()
         for number, item in enumerate(items):
             with source.open(item) as part, target.open(item.filename, "w") as copy:
-                blocks = _blocks(part, limits, f"{number} of {len(items)} parts")
+                doing = f"renamed its Strict Open XML names ({number} of {len(items)} parts)"
+                blocks = blocks_in_time(part, limits, doing)
                 if item.filename.endswith((".xml", ".rels")):
                     _rename(blocks, copy)
                 else:
                     for block in blocks:
                         copy.write(block)
     return out.getvalue()
-
-
-def _blocks(part: IO[bytes], limits: Limits, done: str) -> Iterator[bytes]:
-    """The part's blocks, up to the deadline: past it, the record's error (``done`` says how
-    far the rewrite went)."""
-    while block := part.read(_BLOCK):
-        if limits.expired():
-            raise ConversionError(
-                f"the file's time budget ran out while its Strict Open XML names were renamed "
-                f"({done} done), before any of its text was read: lower the skill's batchSize "
-                "or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
-            )
-        yield block
 
 
 def _rename(blocks: Iterator[bytes], copy: IO[bytes]) -> None:

@@ -51,7 +51,7 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
     warnings: list[str] = []
-    data = as_transitional(usual_part_names(data), "xl/workbook.xml", limits)
+    data = as_transitional(usual_part_names(data, limits), "xl/workbook.xml", limits)
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:
