@@ -9,10 +9,12 @@ returns what it has, with a warning, so a slow file degrades instead of timing o
 
 from __future__ import annotations
 
+import math
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import IO, Protocol
 
 #: Document Intelligence's page separator, which the engine's ``PageMap`` counts pages by.
 PAGE_BREAK = "<!-- PageBreak -->"
@@ -36,7 +38,11 @@ class Limits:
     max_cells: int = 1_000_000  # spreadsheet cells read, over all sheets
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.left() <= 0
+
+    def left(self) -> float:
+        """Seconds to the deadline (``inf``: none; ``<= 0``: past it)."""
+        return math.inf if self.deadline is None else self.deadline - time.monotonic()
 
     def afford(self, seconds: float, what: str) -> None:
         """Refuse, before starting, work that cannot stop midway and would end past the
@@ -53,6 +59,24 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+#: the size of the blocks a package's part is copied in
+BLOCK = 1 << 20
+
+
+def blocks_in_time(part: IO[bytes], limits: Limits, doing: str) -> Iterator[bytes]:
+    """A package part's bytes in blocks of 1 MB, up to the deadline: past it, the record's
+    error, since a package is rewritten (its names renamed) before any of its text is read.
+    ``doing`` says what was under way (``"renamed its Strict Open XML names (3 of 9 parts)"``).
+    """
+    while block := part.read(BLOCK):
+        if limits.expired():
+            raise ConversionError(
+                f"the file's time budget ran out while the converter {doing}, before any of "
+                "its text was read: lower the skill's batchSize or raise its timeout and "
+                "SKILL_TIME_BUDGET_SECONDS"
+            )
+        yield block
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,22 +128,36 @@ def stopped_at(place: str) -> str:
 
 #: what libxml2 says of a document nested past its depth limit (2,048 with ``huge_tree``)
 _TOO_DEEP = "Excessive depth in document"
+#: what Python says of a number of more digits than it converts (a library's ``int()`` of an
+#: attribute: openpyxl's row numbers, python-pptx's placeholder ids)
+_TOO_LONG = "for integer string conversion"
 
 
 def unreadable(format_name: str, error: Exception) -> str:
     """The error of a file its parser refused with an exception of its own type (a part that is
     not XML, an entity bomb expat and libxml2 refuse), named with the parser's words, except
-    libxml2's for a document nested too deep, which name an option of its own.
+    libxml2's for a document nested too deep and Python's for a number too long, which name
+    options of their own.
 
     >>> unreadable("docx", KeyError("word/document.xml"))
     "the docx file could not be read (KeyError: 'word/document.xml')"
     >>> unreadable("docx", ValueError("Excessive depth in document: 2048, use XML_PARSE_HUGE"))
     'the docx file could not be read (its XML nests elements more than 2,048 deep, ...)'
     """
-    reason = f"{type(error).__name__}: {error}"[:160]
+    return f"the {format_name} file could not be read ({reason(error)})"
+
+
+def reason(error: Exception) -> str:
+    """A parser's exception in a user's words (:func:`unreadable`).
+
+    >>> reason(ValueError("Exceeds the limit (4300 digits) for integer string conversion"))
+    'it writes a number of more than 4,300 digits, as no editor does'
+    """
     if _TOO_DEEP in str(error):
-        reason = "its XML nests elements more than 2,048 deep, as no editor writes"
-    return f"the {format_name} file could not be read ({reason})"
+        return "its XML nests elements more than 2,048 deep, as no editor writes"
+    if _TOO_LONG in str(error):
+        return "it writes a number of more than 4,300 digits, as no editor does"
+    return f"{type(error).__name__}: {error}"[:160]
 
 
 def no_text(what: str) -> str:

@@ -43,7 +43,7 @@ _DEADLINE_EVERY = 200
 
 
 def docx_to_markdown(data: bytes, limits: Limits) -> Converted:
-    data = as_transitional(usual_part_names(data), _BODY)
+    data = as_transitional(usual_part_names(data, limits), _BODY, limits)
     with zipfile.ZipFile(io.BytesIO(data)) as package:
         size = sum(i.file_size for i in package.infolist() if i.filename == _BODY)
         if size > MAX_DOCUMENT_XML_BYTES:

@@ -26,12 +26,15 @@ import zipfile
 
 from lxml import etree
 
+from skills.formats.conversion import DEFAULT_LIMITS, Limits, blocks_in_time
+
 #: names every package has, whatever its parts refer to
 _FIXED = ("[Content_Types].xml", "_rels/.rels")
-_BLOCK = 1 << 20
+#: parts are copied for the readers at zlib's fastest level (its default took 2 s for 400 MB)
+_COPY_LEVEL = 1
 
 
-def usual_part_names(data: bytes) -> bytes:
+def usual_part_names(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The package with each zip entry named as the package refers to it: ``data`` itself when
     they already agree (or it is no readable zip: the converter says what is wrong)."""
     try:
@@ -40,7 +43,7 @@ def usual_part_names(data: bytes) -> bytes:
             renamed = _renames(package, names)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, KeyError):
         return data
-    return _rewritten(data, renamed) if renamed else data
+    return _rewritten(data, renamed, limits) if renamed else data
 
 
 def _renames(package: zipfile.ZipFile, names: list[str]) -> dict[str, str]:
@@ -118,16 +121,18 @@ def _resolved(rels_name: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)).lstrip("/")
 
 
-def _rewritten(data: bytes, renamed: dict[str, str]) -> bytes:
-    """The package with its entries renamed, each part copied in blocks."""
+def _rewritten(data: bytes, renamed: dict[str, str], limits: Limits) -> bytes:
+    """The package with its entries renamed, each part copied in blocks up to the deadline."""
     out = io.BytesIO()
     with (
         zipfile.ZipFile(io.BytesIO(data)) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_COPY_LEVEL) as target,
     ):
-        for item in source.infolist():
+        items = source.infolist()
+        for number, item in enumerate(items):
             name = renamed.get(item.filename, item.filename)
+            doing = f"renamed the package's parts ({number} of {len(items)})"
             with source.open(item) as part, target.open(name, "w") as copy:
-                while block := part.read(_BLOCK):
+                for block in blocks_in_time(part, limits, doing):
                     copy.write(block)
     return out.getvalue()

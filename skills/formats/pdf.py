@@ -86,6 +86,10 @@ _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
 _HEADER_MARK = re.compile(r"\s?[,:|]\s")
 _NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
+#: The whole-document steps after the page loop (furniture, headings, tables, the writing) take
+#: up to this share of the time the pages took to read (0.35 to 1.0 on 111- to 236-page manuals):
+#: the loop stops while that much is left before the deadline
+PASSES_SHARE = 1.0
 #: What a dynamic XFA form says in its bytes (PDFium without XFA support may see no form at
 #: all): a catalog that ``/NeedsRendering``, an ``/XFA`` stream or array in the form.
 _XFA_MARK = re.compile(rb"/NeedsRendering\s*true|/XFA\s*(?:\[|\d+\s+\d+\s+R)")
@@ -125,8 +129,10 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
         )
     warnings: list[str] = [XFA] if pdf.get_formtype() in _XFA_FORMS else []
     pages: list[Page] = []
+    budget = limits.left()
     for index in range(count):
-        if limits.expired():
+        left = limits.left()
+        if left <= 0 or (index and left < (budget - left) * PASSES_SHARE):
             warnings.append(out_of_time("pages", index, count))
             break
         page = pdf[index]
@@ -146,15 +152,42 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
                 pronoun="it is" if one else "they are",
             )
         )
-    skip = furniture(pages)
-    title, headings = _structure(pdf, pages, skip, limits)
+    late: list[str] = []  # what the deadline left out
+    skip = furniture(pages) if _on_time(limits, late, "running headers") else set()
+    title: str | None = None
+    headings: dict[Key, Heading] = {}
+    if _on_time(limits, late, "headings"):
+        title, headings = _structure(pdf, pages, skip, limits)
+    tables = page_tables(pages, skip) if _on_time(limits, late, "tables") else [{}] * len(pages)
+    if late:
+        warnings.append(_late(late, len(pages)))
     words = _hyphenated(pages)
     parts = [
         "" if page.garbage else _page_markdown(page, headings, skip, words, grids)
-        for page, grids in zip(pages, page_tables(pages, skip), strict=True)
+        for page, grids in zip(pages, tables, strict=True)
     ]
     markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
+
+
+def _on_time(limits: Limits, late: list[str], step: str) -> bool:
+    """Whether a whole-document step may start: before the deadline, and before an earlier
+    step was left out (``late`` names the steps left out)."""
+    if late or limits.expired():
+        late.append(step)
+        return False
+    return True
+
+
+def _late(steps: list[str], read: int) -> str:
+    """The warning of pages written as read, without the steps the deadline left out: a PDF
+    read up to its deadline was killed 2 s later in its worker while its headings were being
+    found, and lost every page."""
+    return (
+        f"conversion reached its time budget after reading {read} pages: its "
+        f"{' and '.join(steps)} were not recovered, and the text of those pages is indexed as "
+        "read; lower the skill's batchSize or raise its timeout and SKILL_TIME_BUDGET_SECONDS"
+    )
 
 
 def _unreadable(pages: list[Page]) -> list[int]:

@@ -28,6 +28,7 @@ from skills.formats.conversion import (
     Limits,
     no_text,
     out_of_time,
+    reason,
     stopped_at,
     titled,
 )
@@ -53,7 +54,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from pptx import Presentation
 
     _check_xml_size(data)
-    data = as_transitional(usual_part_names(data), "ppt/presentation.xml")
+    data = as_transitional(usual_part_names(data, limits), "ppt/presentation.xml", limits)
     try:
         deck = Presentation(io.BytesIO(data))
     except (KeyError, ValueError) as exc:
@@ -67,11 +68,16 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     pages: list[str] = []
     warnings: list[str] = []
     broken: list[str] = []
+    unreadable: list[str] = []  # slides python-pptx cannot read (an id of 5,000 digits)
     for number, slide in enumerate(slides, start=1):
         if limits.expired():
             warnings.append(out_of_time("slides", number - 1, len(slides)))
             break
-        pages.append(_slide(slide, number, limits, broken))
+        try:
+            pages.append(_slide(slide, number, limits, broken))
+        except (ValueError, TypeError, KeyError) as exc:  # python-pptx's reading of its XML
+            pages.append(f'<!-- PageNumber="{number}" -->')
+            unreadable.append(f"slide {number} ({reason(exc)})")
         if limits.expired():  # inside the slide, whose shapes stop at the deadline too
             done = f"{number - 1} of {len(slides)} slides and part of slide {number}"
             warnings.append(stopped_at(done))
@@ -81,6 +87,12 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
             f"{len(broken)} shape{'s' if len(broken) != 1 else ''} left out, their parts missing "
             f"or unreadable ({', '.join(broken[:3])}{', ...' if len(broken) > 3 else ''}): the "
             "rest of the deck is indexed; open and save the deck in PowerPoint to repair it"
+        )
+    if unreadable:
+        warnings.append(
+            f"{'; '.join(unreadable[:3])}{'; ...' if len(unreadable) > 3 else ''} could not be "
+            "read and left out: the rest of the deck is indexed; open and save the deck in "
+            "PowerPoint to repair it"
         )
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
     if not _MARKER.sub("", text).strip():
@@ -288,7 +300,10 @@ def _text_frame(frame: Any) -> str:
 
 
 def _title_of(slide: Any) -> str:
-    shape = slide.shapes.title
+    try:
+        shape = slide.shapes.title
+    except (ValueError, TypeError, KeyError):  # a slide left out as unreadable
+        return ""
     return one_line(str(shape.text_frame.text)) if shape is not None else ""
 
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skills.formats.typed_numbers import Number, typed_number
+from skills.formats.xml_numbers import BODY_OUTLINE, MAX_HALF_POINTS, MAX_LEVEL, whole
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)
@@ -250,7 +251,7 @@ def _styles(root: Any) -> dict[str, Style]:
         numbered = element.find(f"{W}pPr/{W}numPr") is not None or parent.numbered
         resolved[style_id] = Style(
             name=name,
-            outline=int(outline) if outline and outline.isdigit() else parent.outline,
+            outline=_outline(outline, parent.outline),
             bold=parent.bold if bold is None else bold,
             size=parent.size if size is None else size,
             numbered=numbered,
@@ -277,10 +278,9 @@ def _heading_schemes(root: Any) -> dict[str, set[int]]:
     for abstract in root.iter(f"{W}abstractNum"):
         found = set()
         for level in abstract.iter(f"{W}lvl"):
-            number = level.get(f"{W}ilvl") or "0"
-            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+            ilvl = whole(level.get(f"{W}ilvl") or "0", MAX_LEVEL)
+            if ilvl is None:
                 continue
-            ilvl = int(number)
             text = _val(level.find(f"{W}lvlText")) or ""
             fmt = _val(level.find(f"{W}numFmt")) or "decimal"
             shown = {int(n) for n in _PARENT_NUMBER.findall(text)}
@@ -341,7 +341,7 @@ def band_cell(cell: Any) -> bool:
     grid = table.find(f"{W}tblGrid") if table is not None else None
     columns = len(grid.findall(f"{W}gridCol")) if grid is not None else 0
     span = _val(cell.find(f"{W}tcPr/{W}gridSpan"))
-    return columns > 1 and span is not None and span.isdigit() and int(span) == columns
+    return columns > 1 and whole(span, columns + 1) == columns
 
 
 def _band_paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
@@ -365,7 +365,7 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         element=None,
         text=text,
         style=style,
-        outline=int(outline) if outline and outline.isdigit() else style.outline,
+        outline=_outline(outline, style.outline),
         number=_number(number),
         bold=bool(worded) and all(_run_bold(r, style, styles) for r in worded),
         size=_run_size(runs, style),
@@ -384,7 +384,14 @@ def _number(element: Any) -> tuple[str, int] | None:
     num, ilvl = _val(element.find(f"{W}numId")), _val(element.find(f"{W}ilvl"))
     if not num or num == "0":
         return None
-    return num, int(ilvl) if ilvl and ilvl.isdigit() else 0
+    return num, whole(ilvl, MAX_LEVEL) or 0
+
+
+def _outline(value: str | None, inherited: int | None) -> int | None:
+    """An outline level the paragraph or style writes, else the one it inherits; one past
+    Word's levels is body text."""
+    level = whole(value, BODY_OUTLINE)
+    return inherited if level is None else level
 
 
 def _run_text(run: Any) -> str:
@@ -514,5 +521,4 @@ def _bold(rpr: Any) -> bool | None:
 
 
 def _size(rpr: Any) -> int | None:
-    value = _val(rpr.find(f"{W}sz")) if rpr is not None else None
-    return int(value) if value and value.isdigit() else None
+    return whole(_val(rpr.find(f"{W}sz")) if rpr is not None else None, MAX_HALF_POINTS)

@@ -41,6 +41,7 @@ from typing import Any
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
 from skills.formats.word_outline import Outline, W, band_cell
+from skills.formats.xml_numbers import MAX_LEVEL, whole
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
@@ -143,20 +144,32 @@ class _Writer:
         self.counters: dict[str, dict[int, int]] = {}  # numId: level: the number shown last
         self.list_lines: list[str] = []
         self.pre: list[str] | None = None
+        self.depth = 0  # text boxes (and notes) this writer's text is inside
 
     def nested(self) -> _Writer:
         """A writer for a text box or a note: its own lists, no headings, no title."""
         inner = _Writer(self.parts, None)
         inner.title = "taken"
+        inner.depth = self.depth + 1
         return inner
 
     # --- blocks -------------------------------------------------------------------------
 
     def block(self, element: Any) -> None:
-        if element.tag == f"{W}tbl" and _layout(element):
-            for cell_block in _layout_blocks(element):
-                self.block(cell_block)
-        elif element.tag == f"{W}tbl":
+        """A body block; a layout table's blocks in its place, layout tables in its cells
+        too (walked with a stack: they may nest as deep as the parser allows)."""
+        stack = [iter((element,))]
+        while stack:
+            found = next(stack[-1], None)
+            if found is None:
+                stack.pop()
+            elif found.tag == f"{W}tbl" and _layout(found):
+                stack.append(_layout_blocks(found))
+            else:
+                self.one_block(found)
+
+    def one_block(self, element: Any) -> None:
+        if element.tag == f"{W}tbl":
             self.close_open()
             rows: list[list[str]] = []
             for row in self.table(element):
@@ -327,21 +340,34 @@ class _Writer:
     def inline(
         self, element: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
     ) -> None:
-        for child in element:
+        """The runs of ``element`` as pieces, through content controls, insertions and
+        hyperlinks, walked with a stack of what is open: nested 1,000 deep (as no editor
+        writes them), a walk by recursion failed the file with RecursionError."""
+        stack: list[tuple[Iterator[Any], list[Piece], Any]] = [(iter(element), pieces, None)]
+        while stack:
+            children, out, link = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                if link is not None:
+                    self.linked(link, out, stack[-1][1])
+                continue
             tag = child.tag
             if tag == f"{W}r":
-                self.run(child, pieces, boxes, field)
+                self.run(child, out, boxes, field)
             elif tag == f"{W}hyperlink":
-                inner: list[Piece] = []
-                self.inline(child, inner, boxes, field)
-                text, href = _inline(inner), self.href(child)
-                if text and href:
-                    link = f"<{href}>" if text == href else f"[{text}]({href})"
-                    pieces.append(Piece(Formatting(), link, raw=True))
-                elif text:
-                    pieces.extend(inner)
+                stack.append((iter(child), [], child))
             elif tag in _TRANSPARENT or tag == f"{W}sdt":
-                self.inline(child, pieces, boxes, field)
+                stack.append((iter(child), out, None))
+
+    def linked(self, link: Any, inner: list[Piece], pieces: list[Piece]) -> None:
+        """A hyperlink's pieces as one link (or as they are, when it has no target)."""
+        text, href = _inline(inner), self.href(link)
+        if text and href:
+            shown = f"<{href}>" if text == href else f"[{text}]({href})"
+            pieces.append(Piece(Formatting(), shown, raw=True))
+        elif text:
+            pieces.extend(inner)
 
     def run(
         self, run: Any, pieces: list[Piece], boxes: list[str] | None, field: list[bool]
@@ -374,8 +400,10 @@ class _Writer:
         if element.tag == f"{_MC}AlternateContent":
             choice = element.find(f"{_MC}Choice")
             element = choice if choice is not None else element
+        if self.depth >= MAX_BOX_DEPTH:
+            return _flat_boxes(element)
         found: list[str] = []
-        for box in element.iter(f"{W}txbxContent"):
+        for box in _outer_boxes(element):
             inner = self.nested()
             for paragraph in box.iterchildren(f"{W}p"):
                 inner.paragraph(paragraph)
@@ -431,7 +459,7 @@ class _Writer:
             if num == "0":
                 return None
             if num:
-                return num, int(level) if level and level.isdigit() else 0
+                return num, whole(level, MAX_LEVEL) or 0
         return self.parts.style_numbers.get(style)
 
 
@@ -480,12 +508,43 @@ def _layout_blocks(table: Any) -> Iterator[Any]:
 
 
 def _inner_blocks(parent: Any, tables_only: bool = False) -> Iterator[Any]:
-    """A cell's own paragraphs and tables (through content controls), in order."""
-    for child in parent:
-        if child.tag == f"{W}tbl" or (child.tag == f"{W}p" and not tables_only):
+    """A cell's own paragraphs and tables (through content controls, however deep: a stack,
+    not recursion), in order."""
+    stack = [iter(parent)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+        elif child.tag == f"{W}tbl" or (child.tag == f"{W}p" and not tables_only):
             yield child
         elif child.tag in (f"{W}sdt", f"{W}sdtContent", f"{W}customXml"):
-            yield from _inner_blocks(child, tables_only)
+            stack.append(iter(child))
+
+
+def _outer_boxes(element: Any) -> Iterator[Any]:
+    """A drawing's text boxes, not those inside them, which their own box's writer reads:
+    every box of a drawing, however deep, was read again by each box around it (boxes nested
+    200 deep did not end in minutes)."""
+    stack = [iter(element)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+        elif node.tag == f"{W}txbxContent":
+            yield node
+        else:
+            stack.append(iter(node))
+
+
+def _flat_boxes(element: Any) -> list[str]:
+    """The text of a drawing's boxes, and of the boxes inside them, as one paragraph: boxes
+    nested past ``MAX_BOX_DEPTH`` (each read by a writer of its own, which recursed until
+    Python stopped it)."""
+    words = [
+        " " if node.tag == f"{W}p" else (node.text or "") for node in element.iter(f"{W}p", f"{W}t")
+    ]
+    text = " ".join("".join(words).split())
+    return [plain(text)] if text else []
 
 
 def _raw_text(paragraph: Any) -> str:
@@ -528,6 +587,8 @@ def _table(rows: list[list[str]]) -> str:
 #: columns a cell may span beyond its table's grid (Word's tables have at most 63): a span of
 #: 1,000,000 in a 1.4 KB file padded every row of its table, 309 MB of empty cells
 MAX_SPAN = 64
+#: text boxes read inside text boxes, each as its own Markdown; deeper ones are one paragraph
+MAX_BOX_DEPTH = 8
 #: the largest first number of a numbering level (Word's "Start at" field stops at 32,767)
 MAX_START = 32_767
 #: Roman numerals are written up to 3,999 (MMMCMXCIX); a larger number as its decimal
@@ -541,9 +602,7 @@ def _decimal(value: str | None, most: int) -> int:
     >>> _decimal("3", 64), _decimal("999999999999", 64), _decimal(None, 64), _decimal("²", 64)
     (3, 64, 1, 1)
     """
-    if not value or not value.isdecimal():
-        return 1
-    return most if len(value) > len(str(most)) else max(1, min(int(value), most))
+    return max(1, whole(value, most) or 1)
 
 
 def _format_number(value: int, fmt: str) -> str:
@@ -654,7 +713,8 @@ def _read_parts(package: zipfile.ZipFile) -> _Parts:
             num = _val(numpr.find(f"{W}numId")) if numpr is not None else None
             if num and num != "0":
                 level = _val(numpr.find(f"{W}ilvl")) if numpr is not None else None
-                ilvl = int(level) if level and level.isdigit() else style_levels.get(style_id, 0)
+                ilvl = whole(level, MAX_LEVEL)
+                ilvl = style_levels.get(style_id, 0) if ilvl is None else ilvl
                 style_numbers[style_id] = (num, ilvl)
             is_default = style.get(f"{W}default") in ("1", "true")
             if style.get(f"{W}type") == "paragraph" and is_default:
@@ -694,10 +754,9 @@ def _levels(root: Any) -> tuple[dict[tuple[str, int], Level], dict[str, int]]:
     for element in root.iter(f"{W}abstractNum"):
         found = {}
         for level in element.iter(f"{W}lvl"):
-            number = level.get(f"{W}ilvl") or "0"
-            if not number.isdecimal() or len(number) > 9:  # no level Word shows (0 to 8)
+            ilvl = whole(level.get(f"{W}ilvl") or "0", MAX_LEVEL)
+            if ilvl is None:
                 continue
-            ilvl = int(number)
             found[ilvl] = Level(
                 fmt=_val(level.find(f"{W}numFmt")) or "decimal",
                 text=_val(level.find(f"{W}lvlText")) or "",

@@ -25,6 +25,7 @@ import io
 import re
 import shutil
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 
 from skills.formats.conversion import (
@@ -34,6 +35,7 @@ from skills.formats.conversion import (
     Limits,
     no_text,
     out_of_time,
+    reason,
     stopped_at,
     titled,
 )
@@ -42,13 +44,14 @@ from skills.formats.number_format import display
 from skills.formats.part_names import usual_part_names
 from skills.formats.sheet_tables import Row, tables
 from skills.formats.strict import as_transitional
+from skills.formats.xml_numbers import whole
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
     from openpyxl import load_workbook
 
     warnings: list[str] = []
-    data = as_transitional(usual_part_names(data), "xl/workbook.xml")
+    data = as_transitional(usual_part_names(data, limits), "xl/workbook.xml", limits)
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (KeyError, ValueError, TypeError) as exc:
@@ -65,9 +68,15 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
             if limits.expired():
                 warnings.append(out_of_time("sheets", number - 1, len(sheets)))
                 break
-            rows, budget, read = _rows(sheet, budget, limits)
+            failed: list[Exception] = []
+            rows, budget, read = _rows(sheet, budget, limits, failed)
             body = "\n\n".join(tables(rows)) if rows else "(empty sheet)"
             pages.append(f'{heading(1, sheet.title)}\n\n{body}\n\n<!-- PageNumber="{number}" -->')
+            if failed:
+                warnings.append(
+                    f"sheet {sheet.title!r} could not be read after its row {read} "
+                    f"({reason(failed[0])}): the rest of it is not indexed"
+                )
             if read > EXCEL_ROWS:
                 warnings.append(
                     f"sheet {sheet.title!r} numbers rows past Excel's last ({EXCEL_ROWS:,}): "
@@ -148,7 +157,9 @@ EXCEL_ROWS = 1_048_576
 EMPTY_ROWS_PER_CELL = 16
 
 
-def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]:
+def _rows(
+    sheet: Any, budget: int, limits: Limits, failed: list[Exception]
+) -> tuple[list[Row], int, int]:
     """The sheet's non-empty rows as displayed, trimmed of trailing empty cells, merged ranges
     filled from their first cell, the cells left, and how many rows were read: up to the
     deadline, checked on every row (one row may hold 16,384 cells). A row costs the budget
@@ -156,7 +167,10 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
     it is under; an empty row a sixteenth of one, and rows past Excel's last are not read: a
     range merged over a whole sheet (``A1:XFD1048576``, 9 KB of XML) filled 16,384 cells of
     every row and took 4.7 s and 1.2 GB over 1,000 rows, and a row numbered 10**9 after row 1
-    ran until the deadline, openpyxl yielding an empty row for each number between."""
+    ran until the deadline, openpyxl yielding an empty row for each number between. Where
+    openpyxl cannot parse what follows (a row numbered ``²``, a merged range ending at a row of
+    5,000 digits, which it parses after the last row), the rows read are kept and its error is
+    put in ``failed``."""
     rows: list[Row] = []
     read = 0
     if hasattr(sheet, "reset_dimensions"):
@@ -165,7 +179,7 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
     active: dict[Range, str] = {}
     covered = 0  # rows that only continue ranges merged down from above: no blank rows
     skipped = 0  # empty rows between the rows the sheet holds
-    for number, cells in enumerate(sheet.iter_rows(), start=1):
+    for number, cells in enumerate(_readable(sheet.iter_rows(), failed), start=1):
         if limits.expired():
             break
         read += 1
@@ -203,6 +217,15 @@ def _rows(sheet: Any, budget: int, limits: Limits) -> tuple[list[Row], int, int]
         if budget <= 0:
             break
     return rows, budget, read
+
+
+def _readable(rows: Iterator[Any], failed: list[Exception]) -> Iterator[Any]:
+    """The rows openpyxl yields until it meets what it cannot parse (its error in ``failed``):
+    errors of the caller's loop body are not caught here, only those of openpyxl's parser."""
+    try:
+        yield from rows
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        failed.append(exc)
 
 
 #: a merged value longer than this is a note, not a category: it is not repeated down its rows
@@ -257,7 +280,8 @@ def _merged_ranges(sheet: Any) -> list[Range]:
             data = tail + block
             for match in _MERGE.finditer(data):
                 a, r1, b, r2 = match.groups()
-                found.add((int(r1), _column(a), int(r2), _column(b)))
+                first, last = whole(r1, EXCEL_ROWS + 1), whole(r2, EXCEL_ROWS + 1)
+                found.add((first or 0, _column(a), last or 0, _column(b)))
             tail = data[-128:]
             if len(found) >= MAX_MERGED_RANGES:
                 break

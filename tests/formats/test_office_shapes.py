@@ -10,6 +10,7 @@ would be: openpyxl refuses to write overlapping merged ranges or rows past Excel
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 import time
@@ -17,7 +18,7 @@ import zipfile
 from collections.abc import Callable
 
 import pytest
-from office_xml import NS, docx, para
+from office_xml import NS, docx, para, raw_para, run
 from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
@@ -247,7 +248,8 @@ def _without(part: str) -> Callable[[str, bytes], bytes | None]:
 def test_a_strict_package_with_a_large_part_costs_time_linear_in_it() -> None:
     """Every part of a Strict package is rewritten (its names renamed) before the reader opens
     it; a part of zeros that unpacks to many MB (under the package limit, 512 MB) costs time
-    linear in its size."""
+    linear in its size, and the rewrite stops at the deadline (it went on to the end: 400 MB
+    took 2 s of CPU, 6 s on a loaded machine), the record's error since nothing is read yet."""
 
     def padded(megabytes: int) -> bytes:
         book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
@@ -262,6 +264,8 @@ def test_a_strict_package_with_a_large_part_costs_time_linear_in_it() -> None:
     assert "| rent | 12 |" in read_file(padded(1), "strict.xlsx").text
     run = lambda data: read_file(data, "strict.xlsx", isolated=False)  # noqa: E731
     assert least_growth(padded, 8, run, MAX_GROWTH) < MAX_GROWTH
+    with pytest.raises(ConversionError, match="converter renamed its Strict Open XML names"):
+        read_file(padded(8), "strict.xlsx", limits=Limits(deadline=0))
 
 
 _STRICT_RELS = "http://purl.oclc.org/ooxml/officeDocument/relationships"
@@ -344,3 +348,194 @@ def test_tables_nested_past_the_parsers_depth_say_so() -> None:
     for level in range(400):
         shallow = f"<w:tbl><w:tr><w:tc>{para(f'level {level}')}{shallow}</w:tc></w:tr></w:tbl>"
     assert "level 399" in read_file(docx([para("Intro"), shallow]), "nested.docx").text
+
+
+_NUMBERS = {"digits": "9" * 5000, "superscript": "²"}
+
+
+def _word_attribute(where: str, value: str) -> bytes:
+    """A Word file with one integer attribute written ``value``: a paragraph's level, outline
+    level or font size, or a style's."""
+    styled = '<w:style w:type="paragraph" w:styleId="H"><w:name w:val="Big"/>{}</w:style>'
+    numbering = (
+        f'<w:numbering {NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0">'
+        '<w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+        '</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>'
+    )
+    text = "<w:r><w:t>Scope</w:t></w:r>"
+    if where == "paragraph level":
+        ppr = f'<w:numPr><w:ilvl w:val="{value}"/><w:numId w:val="1"/></w:numPr>'
+        return docx([raw_para(text, ppr), para("Body")], numbering=numbering)
+    if where == "outline level":
+        return docx([raw_para(text, f'<w:outlineLvl w:val="{value}"/>'), para("Body")])
+    if where == "font size":
+        sized = f'<w:r><w:rPr><w:sz w:val="{value}"/></w:rPr><w:t>Scope</w:t></w:r>'
+        return docx([raw_para(sized), para("Body")])
+    inner = {
+        "style's outline level": f'<w:pPr><w:outlineLvl w:val="{value}"/></w:pPr>',
+        "style's font size": f'<w:rPr><w:sz w:val="{value}"/></w:rPr>',
+        "style's level": f'<w:pPr><w:numPr><w:ilvl w:val="{value}"/><w:numId w:val="1"/>'
+        "</w:numPr></w:pPr>",
+    }[where]
+    styles = [styled.format(inner)]
+    return docx([para("Scope", style="H"), para("Body")], styles=styles, numbering=numbering)
+
+
+@pytest.mark.parametrize("value", list(_NUMBERS.values()), ids=list(_NUMBERS))
+@pytest.mark.parametrize(
+    "where",
+    [
+        "paragraph level",
+        "outline level",
+        "font size",
+        "style's outline level",
+        "style's font size",
+        "style's level",
+    ],
+)
+def test_an_integer_attribute_of_any_length_or_digits_is_read_within_bounds(
+    where: str, value: str
+) -> None:
+    """A level, an outline level or a font size of 5,000 digits (Python converts at most
+    4,300) or written ``²`` (``str.isdigit``, yet no ``int``) failed the whole file. Every
+    Word attribute read as a number goes through ``xml_numbers.whole``: the file reads."""
+    text = read_file(_word_attribute(where, value), "numbers.docx", isolated=False).text
+    assert "Scope" in text and "Body" in text
+
+
+@pytest.mark.parametrize(
+    "sheet_xml",
+    [
+        lambda rows: rows.replace('<row r="3">', f'<row r="{_NUMBERS["digits"]}">'),
+        lambda rows: rows.replace('<row r="3">', '<row r="²">'),
+        lambda rows: (
+            rows.replace("</worksheet>", "")
+            + f'<mergeCells><mergeCell ref="C1:D{_NUMBERS["digits"]}"/></mergeCells></worksheet>'
+        ),
+    ],
+    ids=["row of 5,000 digits", "row numbered ²", "merged range to a row of 5,000 digits"],
+)
+def test_a_sheet_its_reader_cannot_parse_to_its_end_keeps_the_rows_before(
+    sheet_xml: Callable[[str], str],
+) -> None:
+    """openpyxl parses a sheet as it yields its rows (its merged ranges after the last row):
+    what it cannot parse failed the whole workbook, rows already read included. The rows read
+    are kept, with a warning naming the sheet and the row."""
+    book = workbook({1: ["name", "value"], 2: ["rent", "12"], 3: ["tax", "3"]})
+
+    def change(name: str, data: bytes) -> bytes | None:
+        return sheet_xml(data.decode()).encode() if name == "xl/worksheets/sheet1.xml" else data
+
+    file = read_file(_rewritten(book, change), "rows.xlsx", isolated=False)
+    assert "| rent | 12 |" in file.text
+    assert _warned(file.warnings, "sheet 'Data' could not be read after its row")
+    assert not any("set_int_max_str_digits" in warning for warning in file.warnings)
+
+
+def test_a_slide_python_pptx_cannot_read_is_left_out_not_the_deck() -> None:
+    """A placeholder id of 5,000 digits failed python-pptx's reading of its slide, and so the
+    whole deck, in Python's words ("use sys.set_int_max_str_digits()"). That slide is left
+    out, with a warning in the record's words; the other slides are read."""
+    from bench.hostile_files import deck
+
+    def change(name: str, data: bytes) -> bytes | None:
+        if name != "ppt/slides/slide1.xml":
+            return data
+        digits = _NUMBERS["digits"].encode()
+        return data.replace(b'<p:ph type="title"/>', b'<p:ph type="title" idx="%s"/>' % digits)
+
+    file = read_file(_rewritten(deck(3), change), "ids.pptx", isolated=False)
+    assert "# Slide 1" in file.text and "point 2.3" in file.text
+    assert file.text.count("<!-- PageBreak -->") == 2
+    assert _warned(file.warnings, "slide 1 (it writes a number of more than 4,300 digits")
+    assert not _warned(file.warnings, "set_int_max_str_digits")
+
+
+def _nested(opening: str, closing: str, inner: str, depth: int) -> str:
+    return opening * depth + inner + closing * depth
+
+
+_INLINE_WRAPPERS = {
+    "content control": ("<w:sdt><w:sdtContent>", "</w:sdtContent></w:sdt>"),
+    "hyperlink": ('<w:hyperlink w:anchor="a">', "</w:hyperlink>"),
+    "smart tag": ("<w:smartTag>", "</w:smartTag>"),
+    "insertion": ("<w:ins>", "</w:ins>"),
+    "field": ('<w:fldSimple w:instr="REF a">', "</w:fldSimple>"),
+}
+
+
+@pytest.mark.parametrize("wrapper", list(_INLINE_WRAPPERS))
+def test_runs_wrapped_a_thousand_deep_keep_their_text(wrapper: str) -> None:
+    """Content controls, hyperlinks, smart tags, insertions and fields around a run, each in
+    the one before, 1,000 deep (2,000 elements: under libxml2's limit): the walk of a
+    paragraph's runs recursed and failed the file with RecursionError. The runs are walked
+    with a stack; the text is all there."""
+    opening, closing = _INLINE_WRAPPERS[wrapper]
+    runs = run("start ") + _nested(opening, closing, run("deepest"), 1000) + run(" end")
+    text = read_file(docx([raw_para(runs), para("After")]), "deep.docx", isolated=False).text
+    assert "start " in text and "deepest" in text and " end" in text and "After" in text
+
+
+def test_content_controls_a_thousand_deep_in_a_cell_keep_their_text() -> None:
+    controls = _nested("<w:sdt><w:sdtContent>", "</w:sdtContent></w:sdt>", para("deepest"), 1000)
+    cells = f"<w:tc>{controls}</w:tc><w:tc>{para('beside')}</w:tc>"
+    text = read_file(docx([f"<w:tbl><w:tr>{cells}</w:tr></w:tbl>"]), "deep.docx").text
+    assert "| deepest | beside |" in text
+
+
+def test_text_boxes_in_text_boxes_are_read_once_each() -> None:
+    """Text boxes each in a paragraph of the one before, 200 deep: each box's writer read every
+    box inside it again (exponential: no end in minutes) until Python's recursion limit failed
+    the file. A drawing's own boxes are read by its writer, those inside them by theirs, and
+    past ``MAX_BOX_DEPTH`` the rest is one paragraph of their text."""
+    opening = '<w:r><w:pict><v:textbox xmlns:v="urn:schemas-microsoft-com:vml"><w:txbxContent><w:p>'
+    closing = "</w:p></w:txbxContent></v:textbox></w:pict></w:r>"
+    boxes = "".join(opening + run(f"box {k} ") for k in range(200)) + run("deepest") + closing * 200
+    text = read_file(docx([raw_para(run("start ") + boxes), para("After")]), "boxes.docx").text
+    assert all(f"box {k}" in text for k in range(200))
+    assert text.count("box 150") == 1 and "deepest" in text and "After" in text
+
+
+@pytest.mark.parametrize(
+    ("value", "number_format"),
+    [
+        (1234.5, '"' + "x" * 10_000 + '"0'),
+        (1234.5, "#" * 10_000),
+        (datetime.datetime(2020, 1, 2, 3, 4, 5), "m:" * 5_000),
+    ],
+    ids=["quoted text", "digit placeholders", "minutes and months"],
+)
+def test_a_number_format_longer_than_excels_shows_each_cell_plainly(
+    value: object, number_format: str
+) -> None:
+    """A format of 10,000 characters (Excel keeps 255) was parsed again for every cell it
+    applies to, its quoted text written into each (10 KB of Markdown a cell), and a date format
+    of 5,000 ``m:`` looked at every code for each of them (3.8 s a cell). Such a format shows
+    the cell's plain value."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["name", "value"])
+    for k in range(20):
+        sheet.append([f"row {k}", value])
+        sheet.cell(row=k + 2, column=2).number_format = number_format
+    out = io.BytesIO()
+    book.save(out)
+    text = read_file(out.getvalue(), "formats.xlsx", isolated=False).text
+    assert "| row 19 |" in text and len(text) < 20 * 200
+
+
+def test_columns_set_apart_cost_time_linear_in_the_sheets_cells() -> None:
+    """Rows of one cell, each a column further right (a diagonal: every column a block of its
+    own beside the others): each block to the right looked at every row of all the blocks left
+    of it, so ``n`` rows cost ``n`` cubed while the sheet shows ``n`` squared cells (400 rows:
+    2 s). The rows each column fills are found once: from ``n`` to ``4 n`` rows, the cells and
+    the time grow 16 times (64 before)."""
+    from skills.formats.sheet_tables import Row, tables
+
+    def diagonal(count: int) -> list[Row]:
+        return [Row(r + 1, [""] * (2 * r) + [f"v{r}"]) for r in range(count)]
+
+    assert all(f"v{k} |" in "".join(tables(diagonal(30))) for k in range(30))
+    assert least_growth(diagonal, 60, tables, 32.0) < 32.0

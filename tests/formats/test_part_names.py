@@ -8,8 +8,10 @@ import io
 import zipfile
 from collections.abc import Callable
 
+import pytest
 from office_xml import docx, para
 
+from skills.formats.conversion import ConversionError, Limits
 from skills.formats.part_names import usual_part_names
 from skills.formats.read import read_file
 
@@ -70,3 +72,12 @@ def test_a_deck_with_upper_case_part_names_is_read() -> None:
 def test_a_package_whose_names_agree_is_returned_as_it_is() -> None:
     data = _workbook()
     assert usual_part_names(data) is data
+
+
+def test_the_renaming_of_a_packages_parts_stops_at_the_deadline() -> None:
+    """A package is renamed part by part before any of it is read; a large one (a media part
+    of hundreds of MB) was copied to its end whatever the time left. Past the deadline, the
+    copy stops and the record says why."""
+    data = _renamed(_workbook(), lambda name: name.replace("sheet1.xml", "Sheet1.xml"))
+    with pytest.raises(ConversionError, match="ran out while the converter renamed the package"):
+        read_file(data, "stock.xlsx", isolated=False, limits=Limits(deadline=0))

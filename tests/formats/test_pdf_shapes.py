@@ -10,6 +10,7 @@ math italic ``𝑥``): ``pdf_maker``'s standard fonts cannot show such a charact
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 from pdf_maker import Spec, make_pdf
@@ -247,3 +248,89 @@ def test_thousands_of_ligature_codes_are_spelled_out_in_time_linear_in_them() ->
     assert text.count("aaaaafiaaaaaa") == 50 and text.count("aaaaaaffiaaaaa") == 50
     run = lambda data: read_file(data, "ligatures.pdf", isolated=False)  # noqa: E731
     assert least_growth(ligature_page, 2_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+_HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+
+
+def pages_pdf(contents: list[bytes], size: tuple[int, int] = (612, 792)) -> bytes:
+    """A PDF of one page per content stream, drawn with /F1 (Helvetica), of ``size`` points."""
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(len(contents)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(contents)),
+        _HELVETICA,
+    ]
+    for i, content in enumerate(contents):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font "
+            b"<< /F1 3 0 R >> >> /Contents %d 0 R >>" % (*size, 5 + 2 * i)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
+    return pdf_of(objects)
+
+
+def _prose(lines: int) -> bytes:
+    return b"".join(
+        b"BT /F1 10 Tf 72 %d Td (Body line %d of the page goes on as body text does.) Tj ET\n"
+        % (700 - 12 * k, k)
+        for k in range(lines)
+    )
+
+
+def underlines(count: int) -> bytes:
+    """A page of prose over ``count`` stroked lines (path objects: what an underline is)."""
+    rules = b"".join(
+        b"72 %d m %d %d l S\n" % (300 - k % 200, 100 + k % 400, 300 - k % 200) for k in range(count)
+    )
+    return pages_pdf([_prose(20) + rules])
+
+
+def one_baseline(count: int) -> bytes:
+    """A page of prose and ``count`` words drawn on one baseline, each a text object."""
+    words = b"".join(
+        b"BT /F1 10 Tf %.2f 100 Td (w%d) Tj ET\n" % (72 + k * 0.05, k) for k in range(count)
+    )
+    return pages_pdf([_prose(20) + words])
+
+
+def drawn_twice(count: int) -> bytes:
+    """``count`` lines, each drawn twice at its place (as InDesign writes some text)."""
+    lines = b"".join(
+        b"BT /F1 10 Tf 72 %d Td (Line %d drawn twice here.) Tj ET\n" % (780 - k % 60 * 12, k) * 2
+        for k in range(count)
+    )
+    return pages_pdf([lines])
+
+
+def slides(count: int) -> bytes:
+    """``count`` pages of a slide's shape (720 x 540): a title and five bullets each."""
+    return pages_pdf(
+        [
+            b"BT /F1 28 Tf 40 460 Td (Slide title %d) Tj ET\n" % p
+            + b"".join(
+                b"BT /F1 16 Tf 60 %d Td (Bullet %d on slide %d) Tj ET\n" % (400 - 30 * k, k, p)
+                for k in range(5)
+            )
+            for p in range(count)
+        ],
+        size=(720, 540),
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "n"),
+    [(underlines, 10_000), (one_baseline, 800), (drawn_twice, 600), (slides, 60)],
+    ids=["path objects", "one baseline", "text drawn twice", "slide-shaped pages"],
+)
+def test_the_fifth_passs_page_shapes_cost_time_linear_in_them(
+    make: Callable[[int], bytes], n: int
+) -> None:
+    """What the fifth pass's heading rules look at, by the thousand: path objects (underlined
+    lines), words on one baseline (rows, spaced words), every line drawn twice (text read
+    once), pages of a slide's shape (a deck's titles). Each costs time linear in it (the
+    hostile pass found none that grew faster); the text is kept."""
+    text = read_file(make(n // 10), "shape.pdf", isolated=False).text
+    assert text.strip()
+    run = lambda data: read_file(data, "shape.pdf", isolated=False)  # noqa: E731
+    assert least_growth(make, n, run, MAX_GROWTH) < MAX_GROWTH

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import io
 import os
 import signal
 import threading
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ import httpx
 import pytest
 from skilltest_support import batch, call_chunk, records
 
-from bench.hostile_files import workbook
+from bench.hostile_files import deck, workbook
 from skills.local.devserver import running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
@@ -50,7 +52,27 @@ def file_record(name: str, data: bytes) -> dict[str, Any]:
 
 
 def good_records() -> list[dict[str, Any]]:
-    return [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD]
+    """The good files; the last one is the first again, its first run inside 1,000 nested
+    content controls (a RecursionError failed it), which must read as the first does."""
+    return [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD] + [nested_record()]
+
+
+def with_part(data: bytes, name: str, change: Any) -> bytes:
+    """The package with its part ``name`` changed by ``change`` (bytes -> bytes)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            part = source.read(item)
+            target.writestr(item, change(part) if item.filename == name else part)
+    return out.getvalue()
+
+
+def controls_around_a_run(body: bytes) -> bytes:
+    """The body's first run inside 1,000 nested content controls (which no editor writes)."""
+    start = body.index(b"<w:r>")
+    end = body.index(b"</w:r>", start) + len(b"</w:r>")
+    opening, closing = b"<w:sdt><w:sdtContent>", b"</w:sdtContent></w:sdt>"
+    return body[:start] + opening * 1000 + body[start:end] + closing * 1000 + body[end:]
 
 
 def hostile_records() -> list[tuple[dict[str, Any], str]]:
@@ -58,13 +80,34 @@ def hostile_records() -> list[tuple[dict[str, Any], str]]:
     docx = (FIXTURES / "widget-api-guide.docx").read_bytes()
     merged = workbook({n: [f"v{n}"] for n in range(1, 201)}, ["A1:XFD1048576"])
     far = workbook({1: ["Name"], 2: ["rent"], 10**9: ["far"]})
+    digits = b"9" * 5000
+    long_row = with_part(
+        workbook({1: ["Name"], 2: ["rent"], 3: ["tax"]}),
+        "xl/worksheets/sheet1.xml",
+        lambda part: part.replace(b'<row r="3">', b'<row r="%s">' % digits),
+    )
+    long_id = with_part(
+        deck(2),
+        "ppt/slides/slide1.xml",
+        lambda part: part.replace(
+            b'<p:ph type="title"/>', b'<p:ph type="title" idx="%s"/>' % digits
+        ),
+    )
     return [
         (file_record("merged.xlsx", merged), "workbook cut after"),
         (file_record("far.xlsx", far), "past Excel's last"),
         (file_record("broken.docx", docx[:5000]), "damaged zip"),
         (file_record("locked.pdf", (FIXTURES / "locked.pdf").read_bytes()), "encrypted"),
         (file_record("lies.xlsx", (FIXTURES / "operations-runbook.pdf").read_bytes()), "is pdf"),
+        (file_record("long-row.xlsx", long_row), "could not be read after its row 2"),
+        (file_record("long-id.pptx", long_id), "a number of more than 4,300 digits"),
     ]
+
+
+def nested_record() -> dict[str, Any]:
+    """The Word fixture with its first run inside 1,000 content controls: the same text."""
+    docx = (FIXTURES / "widget-api-guide.docx").read_bytes()
+    return file_record(GOOD[0], with_part(docx, "word/document.xml", controls_around_a_run))
 
 
 def mixed_batch(call: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -85,6 +128,10 @@ def mixed_batch(call: int) -> tuple[dict[str, Any], dict[str, str]]:
 def alone() -> list[dict[str, Any]]:
     """Each good file's record as the skill answers it in a batch of its own."""
     return [records(call_chunk(batch(record)))["1"] for record in good_records()]
+
+
+def good_ids(call: str) -> set[str]:
+    return {f"{call}-good-{k}" for k in range(len(GOOD) + 1)}
 
 
 def post_all(base_url: str) -> list[tuple[int, dict[str, Any], dict[str, str]]]:
@@ -117,10 +164,10 @@ def test_concurrent_batches_of_good_and_hostile_files_answer_each_record_once(
         assert status in (200, 207)
         out = by_id(body)
         call = next(iter(out)).split("-")[0]
-        wanted = {f"{call}-good-{k}" for k in range(len(GOOD))} | set(says)
-        assert set(out) == wanted
-        for k in range(len(GOOD)):
+        assert set(out) == good_ids(call) | set(says)
+        for k in range(len(GOOD) + 1):
             assert out[f"{call}-good-{k}"]["data"] == expected[k]["data"]
+        assert out[f"{call}-good-{len(GOOD)}"]["data"] == out[f"{call}-good-0"]["data"]
         for record_id, words in says.items():
             assert words in errors(out[record_id]), (record_id, errors(out[record_id]))
 
@@ -172,8 +219,8 @@ def test_workers_killed_mid_batch_cost_only_the_files_they_held(base_url: str) -
         assert status in (200, 207)
         out = by_id(body)
         call = next(iter(out)).split("-")[0]
-        assert set(out) == {f"{call}-good-{k}" for k in range(len(GOOD))} | set(says)
-        for k in range(len(GOOD)):
+        assert set(out) == good_ids(call) | set(says)
+        for k in range(len(GOOD) + 1):
             record = out[f"{call}-good-{k}"]
             assert record["data"] == expected[k]["data"] or "converter stopped" in errors(record)
         for record_id, words in says.items():
