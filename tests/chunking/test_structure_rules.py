@@ -52,11 +52,33 @@ def test_a_table_is_cut_between_rows_and_each_piece_repeats_header_and_delimiter
     result = chunk_document("## Error codes\n\n" + header + rows, options=LEAF)
     table_chunks = [c for c in result.leaves if "| E0" in c.text]
     assert len(table_chunks) > 2
+    assert header in table_chunks[0].text
+    for chunk in table_chunks[1:]:
+        assert "| Code | Meaning | Action |\n|---|---|---|\n| E" in chunk.embed_text, (
+            "every piece carries the header and delimiter rows"
+        )
     for chunk in table_chunks:
-        assert header in chunk.embed_text, "every piece carries the header and delimiter rows"
         for line in chunk.text.strip().splitlines():
             if line and not line.startswith("#"):
                 assert line.startswith("|") and line.endswith("|"), "no row is cut"
+
+
+def test_a_padded_table_header_is_reopened_without_its_padding() -> None:
+    # axios' error codes: cells padded to a 400-character column, a delimiter row of 400 dashes.
+    # Reopened as written, the local embedder (a word piece per dash, 256 read) saw only the
+    # header in every piece after the first; the rows themselves stay as written.
+    header = f"| {'Code':<25} | {'Definition':<400} |\n| {'-' * 25} | {'-' * 400} |\n"
+    rows = "".join(
+        f"| {f'ERR_{i:03}':<25} | {f'The request failed in step {i} of the pipeline.':<400} |\n"
+        for i in range(30)
+    )
+    result = chunk_document("## Error types\n\n" + header + rows, options=LEAF)
+    table_chunks = [c for c in result.leaves if "| ERR_" in c.text]
+    assert len(table_chunks) > 2
+    assert header in table_chunks[0].text
+    for chunk in table_chunks[1:]:
+        assert "| Code | Definition |\n| --- | --- |\n| ERR_" in chunk.embed_text
+        assert "-----" not in chunk.embed_text and f"{'Code':<25}" not in chunk.embed_text
 
 
 WIDE_HEADER = (
