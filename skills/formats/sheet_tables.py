@@ -8,9 +8,12 @@ are text before the table; rows under the data that fill under half of the heade
 words, are text after it. A header under a row of cells merged across columns ("Sales" over
 "2023 | 2024") takes that row's words as a prefix ("Sales 2023 | Sales 2024"); only a row made
 of merged cells is such a group row (notes above a table that happen to merge a cell are text).
-A run of at most three single-cell rows of words before another run is a caption. A run with no
-header row is a table with an empty header row (numbers from its first row on, or the rest of a
-table after a blank row): data never becomes a header.
+A run of at most three single-cell rows of words before another run is a caption, and a run
+whose rows are single cells and ranges merged across columns (a title over captions, a box of
+merged lines) is text. A run with no header row is a table with an empty header row (numbers
+from its first row on, rows counted 1, 2, 3 from the first, or the rest of a table after a blank
+row): data never becomes a header. Tables set side by side past an empty column are cut apart
+when they fill different rows or when the right one repeats the left one's header.
 
 "Own" cells decide (what each cell holds); the table shows the cells with merged ranges filled
 from their first cell, so a merged category names every row it spans. A merged row is a group
@@ -91,7 +94,7 @@ def tables(rows: list[Row]) -> list[str]:
     blocks: list[str] = []
     runs = [part for run in _runs(rows) for part in _side_by_side(run)]
     for index, run in enumerate(runs):
-        if index + 1 < len(runs) and _caption(run):
+        if (index + 1 < len(runs) and _caption(run)) or _bands(run):
             blocks.append(_text(run))
             continue
         run = _merged_header(run)
@@ -218,16 +221,57 @@ def _apart(run: list[Row], left: list[int], right: list[int]) -> bool:
     """Whether two blocks of columns are two tables: each two columns or more and two rows or
     more, filling different rows: neither's rows all the other's, or the fewer rows one block
     of the other's (a shorter table beside a longer one). Columns filled in scattered rows of
-    a table (an optional address beside every name) are the same table."""
+    a table (an optional address beside every name) are the same table. Blocks filling the
+    same rows are two tables when the right one's header repeats the left one's names (four
+    league tables side by side, each POS | TEAM | P ...), or when both are boxes of merged
+    bands (a "Functions Used" list beside another)."""
     rows_left = [r.number for r in run if any(_at(r.cells, i).strip() for i in left)]
     rows_right = [r.number for r in run if any(_at(r.cells, i).strip() for i in right)]
     if min(len(left), len(right), len(rows_left), len(rows_right)) < 2:
         return False
+    if _repeats_header(run, left, right) or (_banded(run, left) and _banded(run, right)):
+        return True
     fewer, more = sorted((rows_left, rows_right), key=len)
     if not set(fewer) <= set(more):
         return True
     block = more[more.index(fewer[0]) : more.index(fewer[-1]) + 1]
     return len(fewer) < len(more) and block == fewer
+
+
+def _repeats_header(run: list[Row], left: list[int], right: list[int]) -> bool:
+    """Whether the right block's header repeats the left one's names: at least two, and two
+    thirds of its own. A block whose first row is one name ("2023" and "2024" each merged over
+    Q1 | Q2) has no such header: the group names tell its columns apart, and the blocks are one
+    table.
+
+    >>> run = [Row(1, ["POS", "TEAM", "", "POS", "TEAM"]), Row(2, ["1", "Leeds", "", "1", "York"])]
+    >>> _repeats_header(run, [0, 1], [3, 4])
+    True
+    """
+    mine, theirs = _first_names(run, right), set(_first_names(run, left))
+    shared = [name for name in mine if name in theirs]
+    return len(shared) >= 2 and len(shared) * 3 >= len(mine) * 2
+
+
+def _first_names(run: list[Row], columns: list[int]) -> list[str]:
+    """The cells in ``columns`` of the first row that fills them, when they are two names or
+    more (else none)."""
+    for row in run:
+        cells = [c.strip() for i in columns if (c := _at(row.mine, i)).strip()]
+        if cells:
+            return cells if len(cells) >= 2 and _texty(cells) else []
+    return []
+
+
+def _banded(run: list[Row], columns: list[int]) -> bool:
+    """Whether every row filling the block holds one range merged across all its columns (a box
+    of lines, each a band over the block's width)."""
+    rows = [r for r in run if any(_at(r.cells, i).strip() for i in columns)]
+    first, rest = columns[0], set(columns[1:])
+    return bool(rows) and all(
+        first in r.starts and rest <= r.joined and _filled(_only(r.mine, columns)) == 1
+        for r in rows
+    )
 
 
 def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
@@ -244,6 +288,13 @@ def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
             Row(r.number, cells, own, r.spans and bool(joined), starts, joined, r.row, r.down)
         )
     return cut
+
+
+def _bands(run: list[Row]) -> bool:
+    """A run of titles and captions, not a table: no row has two cells of its own but in ranges
+    merged across columns, and some row has such a range ("Part A" over captions each merged
+    over the table under it, or a box of lines each merged across the box)."""
+    return any(r.spans for r in run) and all(_filled(r.mine) <= 1 or r.group_header for r in run)
 
 
 def _caption(run: list[Row]) -> bool:
@@ -265,8 +316,35 @@ def _header_index(run: list[Row]) -> int | None:
         full = _filled(cells) >= usual_filled or gaps == used[:1]  # a crosstab's empty corner
         if len(cells) >= usual_width and full:
             grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
+            if index == 0 and _numbered(run):
+                return None  # "1 | alpha" over "2 | beta": rows counted from the first
             return index if _texty(cells) or grouped else None
     return None
+
+
+def _numbered(run: list[Row]) -> bool:
+    """The run's first column counts from its first row on (1, 2, 3 ...) and the first row's
+    other cells are of the kind of the cells under them (no name over a column of figures): its
+    rows are numbered items, the first of them no header ("0 | Name | Age" over "1 | Ann | 32"
+    is a header over a counted index).
+
+    >>> _numbered([Row(1, ["1", "alpha"]), Row(2, ["2", "beta"]), Row(3, ["3", "gamma"])])
+    True
+    >>> _numbered([Row(1, ["0", "Age"]), Row(2, ["1", "32"]), Row(3, ["2", "41"])])
+    False
+    """
+    column = min((i for r in run for i, c in enumerate(r.mine) if c.strip()), default=0)
+    firsts = [_at(r.mine, column).strip() for r in run[:3]]
+    if len(firsts) < 3 or not all(f.isdigit() for f in firsts):
+        return False
+    counted = [int(f) for f in firsts] == list(range(int(firsts[0]), int(firsts[0]) + 3))
+    top, under = run[0].mine, run[1].mine
+    width = max(len(top), len(under))
+    return counted and all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+
+
+def _figure(cell: str) -> bool:
+    return bool(_NUMBERISH.fullmatch(cell.strip())) and any(d.isdigit() for d in cell)
 
 
 def _notes(header: Row, body: list[Row]) -> list[Row]:
