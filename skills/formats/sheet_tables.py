@@ -101,7 +101,7 @@ def tables(rows: list[Row]) -> list[str]:
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
             keep = _columns(run)
-            blocks.append(table([[""] * len(keep), *(_only(r.cells, keep) for r in run)]))
+            blocks.append(table([[""] * len(keep), *(_only(_once(r), keep) for r in run)]))
             continue
         header = run[start].cells
         above = run[:start]
@@ -117,7 +117,7 @@ def tables(rows: list[Row]) -> list[str]:
         notes = _notes(run[start], body)
         data = body[: len(body) - len(notes)]
         keep = _columns([run[start], *data])
-        blocks.append(table([_only(header, keep), *(_only(r.cells, keep) for r in data)]))
+        blocks.append(table([_only(header, keep), *(_only(_once(r), keep) for r in data)]))
         if notes:
             blocks.append(_text(notes))
     return blocks
@@ -386,6 +386,17 @@ def _columns(rows: list[Row]) -> list[int]:
         for i in range(width)
         if any(i < len(r.cells) and r.cells[i].strip() and i not in r.joined for r in rows)
     ]
+
+
+def _once(row: Row) -> list[str]:
+    """A data row's cells with a range merged across columns written once, in its first column
+    (a totals label merged over the item columns, "TOTAL:" over B:E beside the sums, is one
+    label, not four); a category merged down still names each row, in its first column.
+
+    >>> _once(Row(9, ["TOTAL:", "TOTAL:", "TOTAL:", "3,255"], joined=frozenset({1, 2})))
+    ['TOTAL:', '', '', '3,255']
+    """
+    return [c if i not in row.joined else "" for i, c in enumerate(row.cells)]
 
 
 def _only(cells: list[str], keep: list[int]) -> list[str]:

@@ -341,3 +341,12 @@ def test_a_header_over_a_counted_index_stays_the_header() -> None:
     rows: dict[int, Sequence[object]] = {1: [0, "First Name", "Age"], 2: [1, "Dulce", 32]}
     rows |= {3: [2, "Mara", 25], 4: [3, "Philip", 36]}
     assert headers(converted(workbook(rows))) == ["| 0 | First Name | Age |"]
+
+
+def test_a_label_merged_across_data_columns_is_written_once() -> None:
+    # xlrd's err_cell_empty.xlsx: 'ИТОГО:' merged over B:E beside the sums
+    rows: dict[int, Sequence[object]] = {1: ["Code", "Item", "Group", "Stock"]}
+    rows |= {2: ["A1", "Lamp", "Light", 3], 3: ["B2", "Bulb", "Light", 5]}
+    rows |= {4: ["TOTAL:", None, None, 8]}
+    text = converted(workbook(rows, merged=["A4:C4"]))
+    assert "| TOTAL: |  |  | 8 |" in text
