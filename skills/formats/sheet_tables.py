@@ -292,9 +292,15 @@ def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
 
 def _bands(run: list[Row]) -> bool:
     """A run of titles and captions, not a table: no row has two cells of its own but in ranges
-    merged across columns, and some row has such a range ("Part A" over captions each merged
-    over the table under it, or a box of lines each merged across the box)."""
-    return any(r.spans for r in run) and all(_filled(r.mine) <= 1 or r.group_header for r in run)
+    merged across columns within their row, and some row has such a range ("Part A" over
+    captions each merged over the table under it, or a box of lines each merged across the
+    box). A range merged down as well is a block of the sheet, not a line."""
+    spanning = [r for r in run if r.spans]
+    return (
+        bool(spanning)
+        and all(r.down <= r.row for r in spanning)
+        and all(_filled(r.mine) <= 1 or r.group_header for r in run)
+    )
 
 
 def _caption(run: list[Row]) -> bool:
