@@ -172,6 +172,7 @@ class Outline:
             larger = body is not None and (paragraph.size or 0) >= body + 2
             if _titled(paragraph.text) and (paragraph.bold or larger):
                 found[index] = number
+        made: list[int] = []
         for index, number in found.items():
             family = values[number.family]
             if number.value - 1 not in family and number.value + 1 not in family:
@@ -182,6 +183,20 @@ class Outline:
             sibling_before = previous in found and found[previous].family == number.family
             if following is not None and not sibling_after and not sibling_before:
                 self.paragraphs[index].level = min(6, number.depth)
+                made.append(index)
+        self._lift(made)
+
+    def _lift(self, made: list[int]) -> None:
+        """Typed headings' depths are guesses ("Section 3" is 2, for a "Part" or "Chapter"
+        above it): when no heading of the document stands above the shallowest of them, that
+        one is level 1 and the others keep their steps under it."""
+        if not made:
+            return
+        top = min(self.paragraphs[i].level or 1 for i in made)
+        others = (p.level for i, p in enumerate(self.paragraphs) if i not in made)
+        if top > 1 and not any(level is not None and level < top for level in others):
+            for index in made:
+                self.paragraphs[index].level = (self.paragraphs[index].level or top) - (top - 1)
 
     def _previous_index(self, index: int) -> int | None:
         """The index of the previous paragraph with text."""
