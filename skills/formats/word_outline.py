@@ -93,6 +93,8 @@ class Outline:
     """A Word body's paragraphs in order, with the heading level each gets (``None``: none)."""
 
     paragraphs: list[Paragraph] = field(default_factory=list)
+    #: the paragraph (by number) that titles a form: its band above its first section band
+    title_band: int | None = None
 
     @classmethod
     def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
@@ -130,6 +132,21 @@ class Outline:
         self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        self.title_band = self._title_band()
+
+    def _title_band(self) -> int | None:
+        """A form's title: in a document without a ``Title`` paragraph, the band right above its
+        first section band, bold, unnumbered and short ("ELDER ABUSE FORENSIC CENTER REFERRAL"
+        over "Section 1 – Consultation Information"). A Title paragraph titles the document."""
+        if any(p.style.name.lower() == "title" and p.text for p in self.paragraphs):
+            return None
+        first = next((i for i, p in enumerate(self.paragraphs) if p.band and p.level), None)
+        above = self._previous_index(first) if first is not None else None
+        if above is None or any(p.level for p in self.paragraphs[:above]):
+            return None
+        band = self.paragraphs[above]
+        plain = band.level is None and typed_number(band.text) is None
+        return above if band.band and band.bold and plain and _titled(band.text) else None
 
     def _numbered(self, schemes: dict[str, set[int]]) -> None:
         used = {p.number for p in self.paragraphs if p.number is not None}

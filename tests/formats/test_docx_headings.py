@@ -259,6 +259,28 @@ def test_a_form_s_numbered_bands_are_its_sections() -> None:
     assert "# Section 2 – Agency\n\nCase Number\n\n| Agency |" in text
 
 
+def test_a_form_s_band_above_its_first_section_is_its_title() -> None:
+    # docx2python's checked_boxes.docx: the bold band "ELDER ABUSE FORENSIC CENTER REFERRAL"
+    body = form(
+        ["Office Use Only", "Date:", "", "Case Number:"],
+        "REFERRAL FORM",
+        "Section 1 – Client",
+        ["First Name", "Last Name", "Age", "City"],
+        "Section 2 – Agency",
+        ["Agency", "Phone", "Fax", "E-mail"],
+    )
+    converted = docx_to_markdown(docx([body]), Limits())
+    assert converted.title == "REFERRAL FORM"
+    assert "REFERRAL FORM" not in converted.text
+    assert "| Office Use Only | Date: |  | Case Number: |" in converted.text
+
+
+def test_a_band_with_no_section_band_under_it_is_no_title() -> None:
+    body = form("REFERRAL FORM", ["First Name", "Last Name", "Age", "City"])
+    converted = docx_to_markdown(docx([body]), Limits())
+    assert converted.title is None and "REFERRAL FORM" in converted.text
+
+
 def test_a_table_of_numbered_rows_is_no_run_of_headings() -> None:
     rows = [["1.1", "Scope", "", ""], ["1.2", "Terms", "", ""], ["1.3", "Payment", "", ""]]
     assert headings(docx([form(*rows)])) == []
