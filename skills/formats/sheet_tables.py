@@ -105,11 +105,19 @@ def tables(rows: list[Row]) -> list[str]:
             continue
         header = run[start].cells
         above = run[:start]
-        while above and above[-1].group_header and not above[-1].covers(run[start]):
-            header = _joined(above[-1].cells, header)  # "Sales" merged over "2023 | 2024"
-            above = above[:-1]  # and "Current" over "Phase 1" over "# | %"
+        notes_above: list[str] = []
+        while above and not above[-1].covers(run[start]):
+            grouped = _group_names(above[-1])
+            if grouped is None:
+                break
+            names, remarks = grouped
+            header = _joined(names, header)  # "Sales" merged over "2023 | 2024"
+            notes_above = remarks + notes_above  # and "Current" over "Phase 1" over "# | %"
+            above = above[:-1]
         if above:
             blocks.append(_text(above))
+        if notes_above:
+            blocks.append(plain("\n".join(notes_above)))
         body = run[start + 1 :]
         if not body and _filled(run[start].mine) == 1:
             blocks.append(plain(" ".join(c for c in header if c.strip())))  # a lone label
@@ -121,6 +129,34 @@ def tables(rows: list[Row]) -> list[str]:
         if notes:
             blocks.append(_text(notes))
     return blocks
+
+
+def _group_names(row: Row) -> tuple[list[str], list[str]] | None:
+    """A row of group names over the header: each column's group name (its cells) and the notes
+    merged among them, or ``None`` when the row is not one. A group row is made of merged
+    cells of short names; one whose merged cells are short names beside a longer note ("The
+    most important values ..." over A:G, "dec2bin" over I:N, "dec2hex" over W:AB) names the
+    columns under the short ones, and its note is text before the table.
+
+    >>> row = Row(1, ["A long note over the inputs here", "A long note over the inputs here",
+    ...               "", "dec2bin", "dec2bin"], spans=True, starts=frozenset({0, 3}),
+    ...           joined=frozenset({1, 4}), own=["A long note over the inputs here", "", "",
+    ...                                          "dec2bin", ""])
+    >>> _group_names(row)
+    (['', '', '', 'dec2bin', 'dec2bin'], ['A long note over the inputs here'])
+    """
+    if row.group_header:
+        return row.cells, []
+    mine = row.mine
+    own = [(i, c) for i, c in enumerate(mine) if c.strip()]
+    if not row.spans or len(own) < 2 or any(i not in row.starts for i, _ in own):
+        return None
+    short = [c for _, c in own if len(c.split()) <= MAX_GROUP_WORDS]
+    notes = [c for _, c in own if len(c.split()) > MAX_GROUP_WORDS]
+    if not short or not notes:
+        return None
+    names = [c if len(c.split()) <= MAX_GROUP_WORDS else "" for c in row.cells]
+    return names, notes
 
 
 def _merged_header(run: list[Row]) -> list[Row]:

@@ -350,3 +350,14 @@ def test_a_label_merged_across_data_columns_is_written_once() -> None:
     rows |= {4: ["TOTAL:", None, None, 8]}
     text = converted(workbook(rows, merged=["A4:C4"]))
     assert "| TOTAL: |  |  | 8 |" in text
+
+
+def test_group_names_beside_a_merged_note_name_their_columns_and_the_note_is_text() -> None:
+    # xlcalculator's BASES.xlsx: a note over the inputs, "dec2bin" over the results beside them
+    note = "The inputs the results were computed from, in one row each"
+    rows: dict[int, Sequence[object]] = {1: [note, None, None, "doubled", None]}
+    rows |= {2: ["n", "square", None, "n", "square"], 3: [1, 1, None, 2, 2]}
+    rows |= {4: [2, 4, None, 4, 8]}
+    text = converted(workbook(rows, merged=["A1:B1", "D1:E1"]))
+    assert headers(text) == ["| n | square | doubled n | doubled square |"]
+    assert note + "\n\n| n |" in text
