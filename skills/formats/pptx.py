@@ -5,8 +5,9 @@ bottom, then left to right, into groups): text as paragraphs, indented paragraph
 items, tables as pipe tables whose first row is the header, a chart as its title, categories and
 series names (read from the chart's XML, so every chart type reads alike; a date axis as its
 number format shows it), SmartArt as the texts of its diagram data, then all the text of the
-notes page (the notes placeholder and any other text box on it; not its slide number). Slides
-are separated by Document Intelligence's page markers, so every chunk knows its slide numbers.
+notes page (the notes placeholder and any other text box on it). Slide numbers, dates and
+footers, on slides and notes pages, are furniture and left out. Slides are separated by
+Document Intelligence's page markers, so every chunk knows its slide numbers.
 The deck's title is its stored title when a slide shows it, else the first slide's title
 (PowerPoint stores "Presentation" or the design template's name in decks that never say it); it
 heads every slide's heading path, the first slide's too. Pictures are left out, and so are a
@@ -42,8 +43,9 @@ _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 _DIAGRAM = _DGM
 _MARKER = re.compile(r"<!-- Page(?:Number=\"\d+\"|Break) -->")
-#: placeholders of a notes page that are furniture: slide number, date, header, footer
-_NOTES_FURNITURE = {13, 16, 14, 15}  # PP_PLACEHOLDER.SLIDE_NUMBER, DATE, HEADER, FOOTER
+#: placeholders that are furniture, on a slide as on its notes page: slide number, date, header,
+#: footer (a footer repeats the deck's name or "Confidential" on every slide)
+_FURNITURE = {13, 16, 14, 15}  # PP_PLACEHOLDER.SLIDE_NUMBER, DATE, HEADER, FOOTER
 #: python-pptx holds every part it reads as an lxml tree, about 16 bytes of memory per byte of
 #: XML (a 2,000-slide deck of 2.4 MB of XML peaked 37 MB above its start): 32 MB of a deck's XML
 #: stays near 0.5 GB, where the package limit alone (512 MB unpacked) would allow gigabytes
@@ -144,7 +146,7 @@ def _slide(slide: Any, number: int, limits: Limits, broken: list[str]) -> str:
     if title_shape is not None and title_shape.text_frame.text.strip():
         blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
-    shapes = (shape for shape in slide.shapes if shape.shape_id != title_id)
+    shapes = (s for s in slide.shapes if s.shape_id != title_id and not _furniture(s))
     blocks.extend(_blocks(shapes, limits, broken, number))
     if slide.has_notes_slide and not limits.expired():
         blocks.extend(_notes(slide.notes_slide))
@@ -176,6 +178,11 @@ def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: in
                 yield text
 
 
+def _furniture(shape: Any) -> bool:
+    """A slide number, date, header or footer placeholder: the same on every page."""
+    return bool(shape.is_placeholder) and shape.placeholder_format.type in _FURNITURE
+
+
 def _graphic(shape: Any, broken: list[str], number: int) -> str:
     """A chart's or a SmartArt graphic's words; "" (and the shape named in ``broken``) when
     its part cannot be read."""
@@ -191,7 +198,7 @@ def _notes(notes_slide: Any) -> Iterator[str]:
     for shape in notes_slide.shapes:
         if not shape.has_text_frame:
             continue
-        if shape.is_placeholder and shape.placeholder_format.type in _NOTES_FURNITURE:
+        if _furniture(shape):
             continue
         text = shape.text_frame.text.strip()
         if text:

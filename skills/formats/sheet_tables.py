@@ -8,9 +8,12 @@ are text before the table; rows under the data that fill under half of the heade
 words, are text after it. A header under a row of cells merged across columns ("Sales" over
 "2023 | 2024") takes that row's words as a prefix ("Sales 2023 | Sales 2024"); only a row made
 of merged cells is such a group row (notes above a table that happen to merge a cell are text).
-A run of at most three single-cell rows of words before another run is a caption. A run with no
-header row is a table with an empty header row (numbers from its first row on, or the rest of a
-table after a blank row): data never becomes a header.
+A run of at most three single-cell rows of words before another run is a caption, and a run
+whose rows are single cells and ranges merged across columns (a title over captions, a box of
+merged lines) is text. A run with no header row is a table with an empty header row (numbers
+from its first row on, rows counted 1, 2, 3 from the first, or the rest of a table after a blank
+row): data never becomes a header. Tables set side by side past an empty column are cut apart
+when they fill different rows or when the right one repeats the left one's header.
 
 "Own" cells decide (what each cell holds); the table shows the cells with merged ranges filled
 from their first cell, so a merged category names every row it spans. A merged row is a group
@@ -91,22 +94,30 @@ def tables(rows: list[Row]) -> list[str]:
     blocks: list[str] = []
     runs = [part for run in _runs(rows) for part in _side_by_side(run)]
     for index, run in enumerate(runs):
-        if index + 1 < len(runs) and _caption(run):
+        if (index + 1 < len(runs) and _caption(run)) or _bands(run):
             blocks.append(_text(run))
             continue
         run = _merged_header(run)
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
             keep = _columns(run)
-            blocks.append(table([[""] * len(keep), *(_only(r.cells, keep) for r in run)]))
+            blocks.append(table([[""] * len(keep), *(_only(_once(r), keep) for r in run)]))
             continue
         header = run[start].cells
         above = run[:start]
-        while above and above[-1].group_header and not above[-1].covers(run[start]):
-            header = _joined(above[-1].cells, header)  # "Sales" merged over "2023 | 2024"
-            above = above[:-1]  # and "Current" over "Phase 1" over "# | %"
+        notes_above: list[str] = []
+        while above and not above[-1].covers(run[start]):
+            grouped = _group_names(above[-1])
+            if grouped is None:
+                break
+            names, remarks = grouped
+            header = _joined(names, header)  # "Sales" merged over "2023 | 2024"
+            notes_above = remarks + notes_above  # and "Current" over "Phase 1" over "# | %"
+            above = above[:-1]
         if above:
             blocks.append(_text(above))
+        if notes_above:
+            blocks.append(plain("\n".join(notes_above)))
         body = run[start + 1 :]
         if not body and _filled(run[start].mine) == 1:
             blocks.append(plain(" ".join(c for c in header if c.strip())))  # a lone label
@@ -114,10 +125,38 @@ def tables(rows: list[Row]) -> list[str]:
         notes = _notes(run[start], body)
         data = body[: len(body) - len(notes)]
         keep = _columns([run[start], *data])
-        blocks.append(table([_only(header, keep), *(_only(r.cells, keep) for r in data)]))
+        blocks.append(table([_only(header, keep), *(_only(_once(r), keep) for r in data)]))
         if notes:
             blocks.append(_text(notes))
     return blocks
+
+
+def _group_names(row: Row) -> tuple[list[str], list[str]] | None:
+    """A row of group names over the header: each column's group name (its cells) and the notes
+    merged among them, or ``None`` when the row is not one. A group row is made of merged
+    cells of short names; one whose merged cells are short names beside a longer note ("The
+    most important values ..." over A:G, "dec2bin" over I:N, "dec2hex" over W:AB) names the
+    columns under the short ones, and its note is text before the table.
+
+    >>> row = Row(1, ["A long note over the inputs here", "A long note over the inputs here",
+    ...               "", "dec2bin", "dec2bin"], spans=True, starts=frozenset({0, 3}),
+    ...           joined=frozenset({1, 4}), own=["A long note over the inputs here", "", "",
+    ...                                          "dec2bin", ""])
+    >>> _group_names(row)
+    (['', '', '', 'dec2bin', 'dec2bin'], ['A long note over the inputs here'])
+    """
+    if row.group_header:
+        return row.cells, []
+    mine = row.mine
+    own = [(i, c) for i, c in enumerate(mine) if c.strip()]
+    if not row.spans or len(own) < 2 or any(i not in row.starts for i, _ in own):
+        return None
+    short = [c for _, c in own if len(c.split()) <= MAX_GROUP_WORDS]
+    notes = [c for _, c in own if len(c.split()) > MAX_GROUP_WORDS]
+    if not short or not notes:
+        return None
+    names = [c if len(c.split()) <= MAX_GROUP_WORDS else "" for c in row.cells]
+    return names, notes
 
 
 def _merged_header(run: list[Row]) -> list[Row]:
@@ -207,11 +246,12 @@ def _side_by_side(run: list[Row]) -> list[list[Row]]:
             groups[-1].append(i)
         elif used[i]:
             groups.append([i])
+    by_number = {r.number: r for r in run}
     parts: list[list[int]] = []
     filled: list[set[int]] = []  # the rows each part fills
     for group in groups:
         rows = {number for i in group for number in filling[i]}
-        if parts and not _apart(len(parts[-1]), filled[-1], len(group), rows):
+        if parts and not _apart(by_number, parts[-1], filled[-1], group, rows):
             parts[-1].extend(group)
             filled[-1] |= rows
         else:
@@ -223,27 +263,72 @@ def _side_by_side(run: list[Row]) -> list[list[Row]]:
     return [piece for side in sides for piece in _runs(side)]
 
 
-def _apart(left: int, rows_left: set[int], right: int, rows_right: set[int]) -> bool:
-    """Whether two blocks of columns (``left`` and ``right`` columns wide, filling these rows)
-    are two tables: each two columns or more and two rows or more, filling different rows:
-    neither's rows all the other's, or the fewer rows one block of the other's (a shorter table
-    beside a longer one). Columns filled in scattered rows of a table (an optional address
-    beside every name) are the same table. The rows of each column are found once per run
-    (``_side_by_side``): a look at every row of the left block for each block to its right
-    made a sheet's columns cost their number cubed (400 one-cell rows, each a column further
-    right: 2 s).
+def _apart(
+    rows: dict[int, Row],
+    left: list[int],
+    rows_left: set[int],
+    right: list[int],
+    rows_right: set[int],
+) -> bool:
+    """Whether two blocks of columns (``left`` and ``right``, filling these rows) are two tables:
+    each two columns or more and two rows or more, filling different rows: neither's rows all
+    the other's, or the fewer rows one block of the other's (a shorter table beside a longer
+    one). Columns filled in scattered rows of a table (an optional address beside every name)
+    are the same table. Blocks filling the same rows are two tables when the right one's header
+    repeats the left one's names (four league tables side by side, each POS | TEAM | P ...), or
+    when both are boxes of merged bands (a "Functions Used" list beside another). The rows of
+    each column are found once per run (``_side_by_side``): a look at every row of the left
+    block for each block to its right made a sheet's columns cost their number cubed (400
+    one-cell rows, each a column further right: 2 s).
 
-    >>> _apart(2, {1, 2, 3, 4}, 2, {2, 3}), _apart(2, {1, 2, 3, 4}, 2, {2, 4})
+    >>> rows = {n: Row(n, ["Iris", "Kind", "", "Label", "Sum"]) for n in range(1, 5)}
+    >>> every = {1, 2, 3, 4}
+    >>> _apart(rows, [0, 1], every, [3, 4], {2, 3}), _apart(rows, [0, 1], every, [3, 4], {2, 4})
     (True, False)
     """
-    if min(left, right, len(rows_left), len(rows_right)) < 2:
+    if min(len(left), len(right), len(rows_left), len(rows_right)) < 2:
         return False
+    if _repeats_header(rows[min(rows_left)], left, rows[min(rows_right)], right):
+        return True
+    if _banded(rows, rows_left, left) and _banded(rows, rows_right, right):
+        return True
     fewer, more = sorted((rows_left, rows_right), key=len)
     if not fewer <= more:
         return True
     low, high = min(fewer), max(fewer)
     block = sum(1 for number in more if low <= number <= high)
     return len(fewer) < len(more) and block == len(fewer)
+
+
+def _repeats_header(left_first: Row, left: list[int], right_first: Row, right: list[int]) -> bool:
+    """Whether the right block's header (its first row's cells) repeats the left one's names:
+    at least two, and two thirds of its own. A block whose first row is one name ("2023" and
+    "2024" each merged over Q1 | Q2) has no such header: the group names tell its columns apart,
+    and the blocks are one table.
+
+    >>> row = Row(1, ["POS", "TEAM", "", "POS", "TEAM"])
+    >>> _repeats_header(row, [0, 1], row, [3, 4])
+    True
+    """
+    mine, theirs = _header_names(right_first, right), set(_header_names(left_first, left))
+    shared = [name for name in mine if name in theirs]
+    return len(shared) >= 2 and len(shared) * 3 >= len(mine) * 2
+
+
+def _header_names(row: Row, columns: list[int]) -> list[str]:
+    """The row's cells in ``columns``, when they are two names or more (else none)."""
+    cells = [c.strip() for i in columns if (c := _at(row.mine, i)).strip()]
+    return cells if len(cells) >= 2 and _texty(cells) else []
+
+
+def _banded(rows: dict[int, Row], filled: set[int], columns: list[int]) -> bool:
+    """Whether every row filling the block holds one range merged across all its columns (a box
+    of lines, each a band over the block's width)."""
+    first, rest = columns[0], set(columns[1:])
+    return bool(filled) and all(
+        first in r.starts and rest <= r.joined and _filled(_only(r.mine, columns)) == 1
+        for r in (rows[number] for number in sorted(filled))
+    )
 
 
 def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
@@ -260,6 +345,19 @@ def _columns_of(run: list[Row], start: int, end: int) -> list[Row]:
             Row(r.number, cells, own, r.spans and bool(joined), starts, joined, r.row, r.down)
         )
     return cut
+
+
+def _bands(run: list[Row]) -> bool:
+    """A run of titles and captions, not a table: no row has two cells of its own but in ranges
+    merged across columns within their row, and some row has such a range ("Part A" over
+    captions each merged over the table under it, or a box of lines each merged across the
+    box). A range merged down as well is a block of the sheet, not a line."""
+    spanning = [r for r in run if r.spans]
+    return (
+        bool(spanning)
+        and all(r.down <= r.row for r in spanning)
+        and all(_filled(r.mine) <= 1 or r.group_header for r in run)
+    )
 
 
 def _caption(run: list[Row]) -> bool:
@@ -281,8 +379,35 @@ def _header_index(run: list[Row]) -> int | None:
         full = _filled(cells) >= usual_filled or gaps == used[:1]  # a crosstab's empty corner
         if len(cells) >= usual_width and full:
             grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
+            if index == 0 and _numbered(run):
+                return None  # "1 | alpha" over "2 | beta": rows counted from the first
             return index if _texty(cells) or grouped else None
     return None
+
+
+def _numbered(run: list[Row]) -> bool:
+    """The run's first column counts from its first row on (1, 2, 3 ...) and the first row's
+    other cells are of the kind of the cells under them (no name over a column of figures): its
+    rows are numbered items, the first of them no header ("0 | Name | Age" over "1 | Ann | 32"
+    is a header over a counted index).
+
+    >>> _numbered([Row(1, ["1", "alpha"]), Row(2, ["2", "beta"]), Row(3, ["3", "gamma"])])
+    True
+    >>> _numbered([Row(1, ["0", "Age"]), Row(2, ["1", "32"]), Row(3, ["2", "41"])])
+    False
+    """
+    column = min((i for r in run for i, c in enumerate(r.mine) if c.strip()), default=0)
+    firsts = [_at(r.mine, column).strip() for r in run[:3]]
+    if len(firsts) < 3 or not all(f.isdigit() for f in firsts):
+        return False
+    counted = [int(f) for f in firsts] == list(range(int(firsts[0]), int(firsts[0]) + 3))
+    top, under = run[0].mine, run[1].mine
+    width = max(len(top), len(under))
+    return counted and all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+
+
+def _figure(cell: str) -> bool:
+    return bool(_NUMBERISH.fullmatch(cell.strip())) and any(d.isdigit() for d in cell)
 
 
 def _notes(header: Row, body: list[Row]) -> list[Row]:
@@ -324,6 +449,17 @@ def _columns(rows: list[Row]) -> list[int]:
         for i in range(width)
         if any(i < len(r.cells) and r.cells[i].strip() and i not in r.joined for r in rows)
     ]
+
+
+def _once(row: Row) -> list[str]:
+    """A data row's cells with a range merged across columns written once, in its first column
+    (a totals label merged over the item columns, "TOTAL:" over B:E beside the sums, is one
+    label, not four); a category merged down still names each row, in its first column.
+
+    >>> _once(Row(9, ["TOTAL:", "TOTAL:", "TOTAL:", "3,255"], joined=frozenset({1, 2})))
+    ['TOTAL:', '', '', '3,255']
+    """
+    return [c if i not in row.joined else "" for i, c in enumerate(row.cells)]
 
 
 def _only(cells: list[str], keep: list[int]) -> list[str]:

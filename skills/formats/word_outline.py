@@ -94,6 +94,8 @@ class Outline:
     """A Word body's paragraphs in order, with the heading level each gets (``None``: none)."""
 
     paragraphs: list[Paragraph] = field(default_factory=list)
+    #: the paragraph (by number) that titles a form: its band above its first section band
+    title_band: int | None = None
 
     @classmethod
     def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
@@ -131,6 +133,21 @@ class Outline:
         self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        self.title_band = self._title_band()
+
+    def _title_band(self) -> int | None:
+        """A form's title: in a document without a ``Title`` paragraph, the band right above its
+        first section band, bold, unnumbered and short ("ELDER ABUSE FORENSIC CENTER REFERRAL"
+        over "Section 1 – Consultation Information"). A Title paragraph titles the document."""
+        if any(p.style.name.lower() == "title" and p.text for p in self.paragraphs):
+            return None
+        first = next((i for i, p in enumerate(self.paragraphs) if p.band and p.level), None)
+        above = self._previous_index(first) if first is not None else None
+        if above is None or any(p.level for p in self.paragraphs[:above]):
+            return None
+        band = self.paragraphs[above]
+        plain = band.level is None and typed_number(band.text) is None
+        return above if band.band and band.bold and plain and _titled(band.text) else None
 
     def _numbered(self, schemes: dict[str, set[int]]) -> None:
         used = {p.number for p in self.paragraphs if p.number is not None}
@@ -173,6 +190,7 @@ class Outline:
             larger = body is not None and (paragraph.size or 0) >= body + 2
             if _titled(paragraph.text) and (paragraph.bold or larger):
                 found[index] = number
+        made: list[int] = []
         for index, number in found.items():
             family = values[number.family]
             if number.value - 1 not in family and number.value + 1 not in family:
@@ -183,6 +201,20 @@ class Outline:
             sibling_before = previous in found and found[previous].family == number.family
             if following is not None and not sibling_after and not sibling_before:
                 self.paragraphs[index].level = min(6, number.depth)
+                made.append(index)
+        self._lift(made)
+
+    def _lift(self, made: list[int]) -> None:
+        """Typed headings' depths are guesses ("Section 3" is 2, for a "Part" or "Chapter"
+        above it): when no heading of the document stands above the shallowest of them, that
+        one is level 1 and the others keep their steps under it."""
+        if not made:
+            return
+        top = min(self.paragraphs[i].level or 1 for i in made)
+        others = (p.level for i, p in enumerate(self.paragraphs) if i not in made)
+        if top > 1 and not any(level is not None and level < top for level in others):
+            for index in made:
+                self.paragraphs[index].level = (self.paragraphs[index].level or top) - (top - 1)
 
     def _previous_index(self, index: int) -> int | None:
         """The index of the previous paragraph with text."""

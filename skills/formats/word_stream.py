@@ -137,6 +137,7 @@ class _Writer:
     def __init__(self, parts: _Parts, outline: Outline | None) -> None:
         self.parts = parts
         self.levels = outline.levels_by_index() if outline is not None else {}
+        self.title_band = outline.title_band if outline is not None else None
         self.index = 0  # the next body paragraph's number, as word_outline counts them
         self.out: list[str] = []
         self.title = ""
@@ -309,6 +310,10 @@ class _Writer:
             return None
         paragraphs = [p for p in cells[0].iter(f"{W}p") if not _inside_box(p, cells[0])]
         texts = [(n, p) for n, p in enumerate(paragraphs) if _raw_text(p).strip()]
+        if len(texts) == 1 and self.index + texts[0][0] == self.title_band and not self.title:
+            self.index += len(paragraphs)  # a form's title band: the document's title
+            self.title = " ".join(_raw_text(texts[0][1]).split())
+            return Band([])
         if len(texts) != 1 or self.levels.get(self.index + texts[0][0]) is None:
             return None
         level = self.levels[self.index + texts[0][0]]

@@ -4,19 +4,20 @@ A sheet becomes ``# <sheet name>`` and its tables, each under its real header ro
 title, caption and note rows around it as text (``sheet_tables.py``); every child cut from a
 long table repeats the header. Merged ranges are read from the sheet's XML and their value fills
 their first cell's columns: a range merged across columns is one cell of the table (its other
-columns are left out where no row of the table uses them), and one merged down several rows
-names each of them that holds data of its own (a merged category names every row it spans; a
-block of text merged over empty rows, or a long note, is written once). A cell shows as the sheet
-displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``), formulas as their
-cached values. Empty rows and the empty columns after the last used one are left out; the
-sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a whole table).
-Sheets are separated by Document Intelligence's page markers (a chunk's pages are its sheets'
-numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
+columns are left out where no row of the table uses them, and left empty in a data row whose
+table uses them: a totals label merged over the item columns is written once), and one merged
+down several rows names each of them that holds data of its own (a merged category names every
+row it spans; a block of text merged over empty rows, or a long note, is written once). A cell
+shows as the sheet displays it (``number_format.py``: ``62.3%``, ``$1,234.50``, ``11-Nov-22``),
+formulas as their cached values. Empty rows and the empty columns after the last used one are
+left out; the sheet's declared dimension is not trusted (some writers declare ``A1:A1`` over a
+whole table). Sheets are separated by Document Intelligence's page markers (a chunk's pages are
+its sheets' numbers). The workbook is read as a stream (openpyxl's read-only mode), and at most
 ``Limits.max_cells`` cells are read: the rest is left out with a warning rather than holding a
 huge sheet in memory. The deadline is checked on every row, so a wide sheet stops where the time
 ran out, with a warning. A stylesheet openpyxl refuses (xlsx-populate's empty fills) is cut to
-its number and cell formats and the workbook read again, with a warning: its looks are lost,
-not its cells.
+its number and cell formats and the workbook read again, with a warning: its looks are lost, not
+its cells.
 """
 
 from __future__ import annotations

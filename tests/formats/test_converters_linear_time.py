@@ -134,6 +134,30 @@ def beside_workbook(rows: int) -> bytes:
     return out.getvalue()
 
 
+def league_workbook(tables: int) -> bytes:
+    """``tables`` league tables side by side, an empty column between, each under a caption
+    merged across it, with the same header (kreuzberg's excel.xlsx, round office-6)."""
+    from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    sheet = book.active
+    sheet.cell(row=1, column=1, value="Part A")
+    for t in range(tables):
+        first = 2 + t * 5
+        sheet.cell(row=2, column=first, value=f"Table {t}")
+        end = get_column_letter(first + 3)
+        sheet.merge_cells(f"{get_column_letter(first)}2:{end}2")
+        for k, name in enumerate(["POS", "TEAM", "P", "PTS"]):
+            sheet.cell(row=4, column=first + k, value=name)
+        for r in range(20):
+            for k, value in enumerate([r + 1, f"Team {(r + t) % 20}", 38, 90 - r]):
+                sheet.cell(row=5 + r, column=first + k, value=value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def merged_workbook(groups: int) -> bytes:
     """A contents sheet as ISS's open data writes it: a note merged across columns, a header
     merged over columns and down two rows, and ``groups`` sheets named down three rows each
@@ -204,6 +228,7 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "xlsx-strict": (lambda rows: strict(workbook(rows)), "strict.xlsx", 500),
     "xlsx-renamed": (renamed_workbook, "export.xlsx", 500),
     "xlsx-beside": (beside_workbook, "pivot.xlsx", 500),
+    "xlsx-league": (league_workbook, "league.xlsx", 40),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

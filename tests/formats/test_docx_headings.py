@@ -252,11 +252,33 @@ def test_a_form_s_numbered_bands_are_its_sections() -> None:
     )
     text = docx_to_markdown(docx([body]), Limits()).text
     assert [line for line in text.splitlines() if line.startswith("#")] == [
-        "## Section 1 – Client",
-        "## Section 2 – Agency",
+        "# Section 1 – Client",
+        "# Section 2 – Agency",
     ]
     assert "| First Name | Last Name | Age | City |" in text  # the table goes on under it
-    assert "## Section 2 – Agency\n\nCase Number\n\n| Agency |" in text
+    assert "# Section 2 – Agency\n\nCase Number\n\n| Agency |" in text
+
+
+def test_a_form_s_band_above_its_first_section_is_its_title() -> None:
+    # docx2python's checked_boxes.docx: the bold band "ELDER ABUSE FORENSIC CENTER REFERRAL"
+    body = form(
+        ["Office Use Only", "Date:", "", "Case Number:"],
+        "REFERRAL FORM",
+        "Section 1 – Client",
+        ["First Name", "Last Name", "Age", "City"],
+        "Section 2 – Agency",
+        ["Agency", "Phone", "Fax", "E-mail"],
+    )
+    converted = docx_to_markdown(docx([body]), Limits())
+    assert converted.title == "REFERRAL FORM"
+    assert "REFERRAL FORM" not in converted.text
+    assert "| Office Use Only | Date: |  | Case Number: |" in converted.text
+
+
+def test_a_band_with_no_section_band_under_it_is_no_title() -> None:
+    body = form("REFERRAL FORM", ["First Name", "Last Name", "Age", "City"])
+    converted = docx_to_markdown(docx([body]), Limits())
+    assert converted.title is None and "REFERRAL FORM" in converted.text
 
 
 def test_a_table_of_numbered_rows_is_no_run_of_headings() -> None:
@@ -267,4 +289,23 @@ def test_a_table_of_numbered_rows_is_no_run_of_headings() -> None:
 def test_a_regular_dash_between_bold_words_leaves_the_line_bold() -> None:
     line = raw_para(run("Article 2", bold=True) + run(" – ") + run("Payment", bold=True))
     body = [para("Article 1 Scope", bold=True), para(BODY), line, para(BODY)]
-    assert headings(docx(body)) == ["## Article 1 Scope", "## Article 2 – Payment"]
+    assert headings(docx(body)) == ["# Article 1 Scope", "# Article 2 – Payment"]
+
+
+def test_typed_sections_with_nothing_above_them_are_the_top_level() -> None:
+    # docx2python's checked_boxes.docx: "Section 1 – ..." to "Section 5 – ..." and no part
+    body = [para("Section 1 Scope", bold=True), para(BODY), para("Section 2 Terms", bold=True)]
+    body += [para(BODY)]
+    assert headings(docx(body)) == ["# Section 1 Scope", "# Section 2 Terms"]
+
+
+def test_typed_sections_under_a_part_keep_their_depth() -> None:
+    body = [para("Part 1 General", bold=True), para(BODY), para("Section 1 Scope", bold=True)]
+    body += [para(BODY), para("Section 2 Terms", bold=True), para(BODY)]
+    body += [para("Part 2 Special", bold=True), para(BODY)]
+    assert headings(docx(body)) == [
+        "# Part 1 General",
+        "## Section 1 Scope",
+        "## Section 2 Terms",
+        "# Part 2 Special",
+    ]

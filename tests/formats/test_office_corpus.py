@@ -67,13 +67,14 @@ def test_the_truth_is_met_as_documented() -> None:
 
 
 def test_the_held_out_office_round_is_met_as_documented() -> None:
-    """docs/formats.md, held-out Office rounds 1-5 after their fixes: of 16 true Word headings
+    """docs/formats.md, held-out Office rounds 1-6 after their fixes: of 16 true Word headings
     the 10 of rounds 1-3 and the 3 of round 5, none wrong (round 4's three are the parts of a
-    form laid out as tables of tables, 240-DOP-1013A, not found); every sheet's header row (33);
-    33 of 34 numbers as displayed (the truth's 'mm-dd-yy' for built-in format 14, which the
-    converter writes yyyy-mm-dd, is the miss)."""
+    form laid out as tables of tables, 240-DOP-1013A, not found; round 6's three Word files have
+    none, and none is found); 48 of 49 sheets' header rows (round 6's BASES.xlsx 'dec2', read as
+    one table with the result tables beside it, is the miss); 47 of 48 numbers as displayed (the
+    truth's 'mm-dd-yy' for built-in format 14, which the converter writes yyyy-mm-dd)."""
     scores = _scores(held_out=True)
     assert scores["heading_recall"] >= 13 / 16
     assert scores["heading_precision"] == 1.0
-    assert scores["sheets_right"] == scores["sheets"] == 33
-    assert scores["displayed_right"] >= 33
+    assert scores["sheets"] == 49 and scores["sheets_right"] >= 48
+    assert scores["displayed_right"] >= 47

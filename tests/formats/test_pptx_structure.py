@@ -104,6 +104,28 @@ def test_every_text_of_the_notes_page_is_kept_but_its_slide_number() -> None:
     assert "Backup figures are in the appendix." in text
 
 
+def test_a_slide_number_date_and_footer_on_a_slide_are_left_out() -> None:
+    # kreuzberg's pitch deck: 'Presentation title' in the footer and the number on every slide
+    import copy
+
+    presentation, slide = deck()
+    layout = slide.slide_layout
+    for placeholder in layout.placeholders:
+        if placeholder.placeholder_format.type in (13, 15, 16):  # number, footer, date
+            slide.shapes._spTree.append(copy.deepcopy(placeholder._element))
+    texts = {13: "2", 15: "Contoso pitch", 16: "5/4/2024"}
+    for shape in slide.placeholders:
+        if shape.placeholder_format.type in texts:
+            shape.text_frame.text = texts[shape.placeholder_format.type]
+    body = slide.shapes.add_textbox(0, 0, 100, 100)
+    body.text_frame.text = "Revenue grew in every region."
+    text = converted(presentation)
+    assert len([s for s in slide.placeholders if s.placeholder_format.type in texts]) == 3
+    assert "Revenue grew in every region." in text
+    assert "Contoso pitch" not in text and "5/4/2024" not in text
+    assert "\n\n2\n\n" not in text
+
+
 def test_a_deck_without_any_text_says_so() -> None:
     from pptx import Presentation
 

@@ -284,3 +284,80 @@ def test_columns_filled_in_scattered_rows_after_an_empty_column_stay_in_the_tabl
     rows |= {2: ["Ann", 1, None, "1 Main St", "Leeds"], 3: ["Bob", 2], 4: ["Cy", 3]}
     rows |= {5: ["Dee", 4, None, "2 High St", "York"], 6: ["Eve", 5]}
     assert headers(converted(workbook(rows))) == ["| Name | Id | Street | City |"]
+
+
+LEAGUE = ["POS", "TEAM", "P", "PTS"]
+
+
+def test_tables_side_by_side_with_the_same_header_are_tables_of_their_own() -> None:
+    # kreuzberg's excel.xlsx: four league tables side by side over the same 20 rows
+    rows: dict[int, Sequence[object]] = {1: [*LEAGUE, None, *LEAGUE]}
+    rows |= {2: [1, "Arsenal", 38, 56, None, 1, "Liverpool", 38, 99]}
+    rows |= {3: [2, "Aston Villa", 38, 35, None, 2, "Chelsea", 38, 66]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["| POS | TEAM | P | PTS |"] * 2
+    assert "| 1 | Liverpool | 38 | 99 |" in text
+
+
+def test_group_names_over_blocks_with_the_same_names_keep_one_table() -> None:
+    rows: dict[int, Sequence[object]] = {1: [None, "2023", None, None, "2024"]}
+    rows |= {2: ["Item", "Q1", "Q2", None, "Q1", "Q2"]}
+    rows |= {3: ["Rent", 1, 2, None, 3, 4], 4: ["Food", 5, 6, None, 7, 8]}
+    text = converted(workbook(rows, merged=["B1:C1", "E1:F1"]))
+    assert headers(text) == ["| Item | 2023 Q1 | 2023 Q2 | 2024 Q1 | 2024 Q2 |"]
+
+
+def test_a_title_over_captions_merged_across_their_tables_is_text() -> None:
+    # kreuzberg's excel.xlsx: the sheet's name in A1, each table's caption merged over it
+    rows: dict[int, Sequence[object]] = {1: ["Part A"]}
+    rows |= {2: [None, "Table A1", None, None, "Table A2"], 4: [None, *LEAGUE]}
+    rows |= {5: [None, 1, "Arsenal", 38, 56], 6: [None, 2, "Chelsea", 38, 66]}
+    text = converted(workbook(rows, merged=["B2:D2", "E2:G2"]))
+    assert headers(text) == ["| POS | TEAM | P | PTS |"]
+    assert "Part A\nTable A1 Table A2" in text
+
+
+def test_boxes_of_merged_lines_side_by_side_are_text() -> None:
+    rows: dict[int, Sequence[object]] = {1: ["Functions Used", None, None, "Functions Used"]}
+    rows |= {2: ["VLOOKUP", None, None, "INDEX"], 3: ["COLUMN", None, None, "MATCH"]}
+    rows |= {5: ["Name", "Score"], 6: ["Ann", 3], 7: ["Bob", 4]}
+    merged = ["A1:B1", "A2:B2", "A3:B3", "D1:E1", "D2:E2", "D3:E3"]
+    text = converted(workbook(rows, merged=merged))
+    assert headers(text) == ["| Name | Score |"]
+    assert "Functions Used\nVLOOKUP\nCOLUMN" in text and "Functions Used\nINDEX\nMATCH" in text
+
+
+def test_rows_numbered_from_the_first_have_no_header() -> None:
+    # xlrd's reveng1.xlsx, sheet ControlChars: code point, then the character twice
+    rows: dict[int, Sequence[object]] = {1: [1, "alpha", "alpha"], 2: [2, "beta", "beta"]}
+    rows |= {3: [3, "gamma", "gamma"], 4: [4, "delta", "delta"]}
+    text = converted(workbook(rows))
+    assert headers(text) == ["|  |  |  |"]
+    assert "| 1 | alpha | alpha |" in text
+
+
+def test_a_header_over_a_counted_index_stays_the_header() -> None:
+    # megaparse's file_example_XLSX_50.xlsx: pandas' index counts 0, 1, 2 beside the names
+    rows: dict[int, Sequence[object]] = {1: [0, "First Name", "Age"], 2: [1, "Dulce", 32]}
+    rows |= {3: [2, "Mara", 25], 4: [3, "Philip", 36]}
+    assert headers(converted(workbook(rows))) == ["| 0 | First Name | Age |"]
+
+
+def test_a_label_merged_across_data_columns_is_written_once() -> None:
+    # xlrd's err_cell_empty.xlsx: 'ИТОГО:' merged over B:E beside the sums
+    rows: dict[int, Sequence[object]] = {1: ["Code", "Item", "Group", "Stock"]}
+    rows |= {2: ["A1", "Lamp", "Light", 3], 3: ["B2", "Bulb", "Light", 5]}
+    rows |= {4: ["TOTAL:", None, None, 8]}
+    text = converted(workbook(rows, merged=["A4:C4"]))
+    assert "| TOTAL: |  |  | 8 |" in text
+
+
+def test_group_names_beside_a_merged_note_name_their_columns_and_the_note_is_text() -> None:
+    # xlcalculator's BASES.xlsx: a note over the inputs, "dec2bin" over the results beside them
+    note = "The inputs the results were computed from, in one row each"
+    rows: dict[int, Sequence[object]] = {1: [note, None, None, "doubled", None]}
+    rows |= {2: ["n", "square", None, "n", "square"], 3: [1, 1, None, 2, 2]}
+    rows |= {4: [2, 4, None, 4, 8]}
+    text = converted(workbook(rows, merged=["A1:B1", "D1:E1"]))
+    assert headers(text) == ["| n | square | doubled n | doubled square |"]
+    assert note + "\n\n| n |" in text
