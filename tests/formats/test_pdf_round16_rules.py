@@ -1,0 +1,33 @@
+"""The rules held-out round 16 asked for (docs/formats.md): producer families no truth file had
+before (Asciidoctor PDF, htmldoc's HTML-to-PDF, Firefox's print, ConTeXt LMTX, QuarkXPress 4),
+read from their typography alone. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+from pdf_maker import Prose, Spec, headings
+
+BODY = ("Times-Roman", 10.0)
+BOLD = "Helvetica-Bold"
+_PROSE = Prose(("qoz", "ujy", "exv", "iqf", "awz"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def _chapter(name: str, sections: list[str]) -> list[list[Spec]]:
+    """A chapter as htmldoc sets it: its title in 20 pt on a new page, its sections in 14 pt,
+    and on every page the chapter's name in the body's type atop the page, written last."""
+    first: list[Spec] = [(name, BOLD, 20, 90), *paragraph(120), (sections[0], BOLD, 14, 200),
+                         *paragraph(225)]  # fmt: skip
+    pages = [first] + [[(section, BOLD, 14, 90), *paragraph(115)] for section in sections[1:]]
+    return [[*page, (name, *BODY, 40, 450)] for page in pages]
+
+
+def test_a_chapter_named_again_atop_each_of_its_pages_is_a_heading() -> None:
+    # htmldoc (xfig's manual) names the chapter in 11 pt atop each of its pages, the body's
+    # size: 'Introduction' was seen four times, taken for a label, and every chapter was lost
+    pages = _chapter("Introduction", ["Starting up", "The windows", "Leaving"]) + _chapter(
+        "Drawing", ["Circles", "Boxes", "Texts"]
+    )
+    assert headings(pages) == [
+        "# Introduction", "## Starting up", "## The windows", "## Leaving",
+        "# Drawing", "## Circles", "## Boxes", "## Texts",
+    ]  # fmt: skip
