@@ -4,7 +4,10 @@ read from their typography alone. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf
+from test_pdf_word_essay_rules import underlined
+
+from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 BOLD = "Helvetica-Bold"
@@ -30,4 +33,23 @@ def test_a_chapter_named_again_atop_each_of_its_pages_is_a_heading() -> None:
     assert headings(pages) == [
         "# Introduction", "## Starting up", "## The windows", "## Leaving",
         "# Drawing", "## Circles", "## Boxes", "## Texts",
+    ]  # fmt: skip
+
+
+def test_an_underlined_line_naming_a_larger_heading_is_a_link_to_it() -> None:
+    # htmldoc's contents page underlines each chapter's link in the body's type over its
+    # sections' entries: the links were read as Word's underlined headings
+    entries = ["Introduction", "Drawing"]
+    contents: list[Spec] = [("Contents", BOLD, 20, 72), *paragraph(100)]
+    for n, entry in enumerate(entries):
+        contents += [(entry, *BODY, 200.0 + 60 * n),
+                     (f"The {entry.lower()} chapter: starting, windows and leaving it again.",
+                      *BODY, 215.0 + 60 * n)]  # fmt: skip
+    contents += paragraph(340)
+    pages = [contents, *_chapter("Introduction", ["Starting up", "The windows"]),
+             *_chapter("Drawing", ["Circles", "Boxes"])]  # fmt: skip
+    text = read_file(underlined(make_pdf(pages), entries), "manual.pdf").text
+    assert heading_lines(text) == [
+        "# Contents", "# Introduction", "## Starting up", "## The windows",
+        "# Drawing", "## Circles", "## Boxes",
     ]  # fmt: skip
