@@ -53,3 +53,20 @@ def test_an_underlined_line_naming_a_larger_heading_is_a_link_to_it() -> None:
         "# Contents", "# Introduction", "## Starting up", "## The windows",
         "# Drawing", "## Circles", "## Boxes",
     ]  # fmt: skip
+
+
+def test_a_label_beside_its_paragraph_is_no_section_label() -> None:
+    # Asciidoctor PDF sets 'CAUTION' left of its warning, once in each section that warns:
+    # seen once under each larger heading, it was read as a man page's SYNOPSIS
+    def section(name: str) -> list[Spec]:
+        return [
+            (name, BOLD, 16, 72), *paragraph(100),
+            ("CAUTION", BOLD, 10, 188, 72),
+            (f"The {name.lower()} may change before the next release of the tools here.",
+             *BODY, 180, 150),
+            ("Use it with care, and read its notes again.", *BODY, 197, 150),
+            *paragraph(230),
+        ]  # fmt: skip
+
+    pages = [section(name) for name in ("Appendices", "Deep levels", "Inline headings")]
+    assert headings(pages) == ["# Appendices", "# Deep levels", "# Inline headings"]

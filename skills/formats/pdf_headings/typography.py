@@ -90,7 +90,15 @@ def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool
         and words(text) <= LABEL_WORDS
         and i + 1 < len(page.lines)
         and is_text(page.lines[i + 1], body)
+        and not _beside_its_text(line, page.lines[i + 1])
     )
+
+
+def _beside_its_text(label: Line, following: Line) -> bool:
+    """The text after a label starts to its right, no lower than the label's own line: the
+    label stands beside its paragraph, an admonition's (Asciidoctor's ``CAUTION`` left of its
+    warning, in each section it warns in), not over it as a man page's ``SYNOPSIS`` does."""
+    return following.left > label.right and following.top < label.top + label.size * 0.5
 
 
 def _code_named(pages: list[Page], body: Body) -> list[Page]:
