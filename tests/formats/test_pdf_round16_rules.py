@@ -70,3 +70,31 @@ def test_a_label_beside_its_paragraph_is_no_section_label() -> None:
 
     pages = [section(name) for name in ("Appendices", "Deep levels", "Inline headings")]
     assert headings(pages) == ["# Appendices", "# Deep levels", "# Inline headings"]
+
+
+def test_a_heading_wrapped_at_the_texts_edge_is_one_though_a_listing_runs_past_it() -> None:
+    # xfig's FAQ: a patch's Courier lines run 18 pt past the margin the text wraps at, so the
+    # question 'Arc-boxes don't appear correctly when viewing an exported' / 'PostScript file
+    # with GhostScript' looked unwrapped and was two headings
+    prose = [
+        "The warning is given each time the file is opened and read by the program, whatever",
+        "its version, and it goes away once the old file is saved again in the newest format.",
+    ]
+    code = (
+        "*** XPolyReg.c.orig  if (numRects && pts->x == rects->x1 && pts->y == rects->y2 && i > 0)"
+    )
+    page: list[Spec] = [
+        ("Frequent questions", BOLD, 20, 72),
+        *paragraph(100),
+        ("Arc-boxes do not appear correctly when viewing an exported", BOLD, 14, 180),
+        ("PostScript file with the viewer", BOLD, 14, 198),
+        *[(line, *BODY, 228.0 + 14 * n) for n, line in enumerate(prose)],
+        (code, "Courier", 9, 268),
+        ("Spline curves are drawn in another way", BOLD, 14, 300),
+        *paragraph(325),
+    ]
+    assert headings([page, paragraph()]) == [
+        "# Arc-boxes do not appear correctly when viewing an exported PostScript file with the "
+        "viewer",
+        "# Spline curves are drawn in another way",
+    ]
