@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf_headings.body import is_text, line_spacing, prominent, worded
+from skills.formats.pdf_headings.body import is_larger, is_text, line_spacing, prominent, worded
 from skills.formats.pdf_headings.model import Body, Candidate, Key
 from skills.formats.pdf_headings.refusals import RUN
-from skills.formats.pdf_headings.wording import heading_like, section_number, words
+from skills.formats.pdf_headings.wording import heading_like, normalised, section_number, words
 from skills.formats.pdf_lines import Line, Page
 
 _UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
@@ -102,6 +102,7 @@ def with_underlined(
     underlined line is a word stressed, a link). An underlined entry over a line of figures is
     a list's or a table's (``NOP: no operation`` over its octal codes ``140000 140010 ...``)."""
     taken = {c.key for c in found}
+    linked = _named_larger(found, body)
     added: list[Candidate] = []
     for page in pages:
         if page.garbage or page.invisible:
@@ -110,6 +111,8 @@ def with_underlined(
         for i in page.underlined:
             line = page.lines[i]
             if (page.index, i) in skip or (page.index, i) in taken or line.mono:
+                continue
+            if normalised(line.text) in linked:
                 continue
             if abs(line.size - body.size) >= 0.5 or not heading_like(line, counts):
                 continue
@@ -122,6 +125,14 @@ def with_underlined(
     if len(added) < _UNDERLINED:
         return found
     return sorted(found + added, key=lambda c: c.key)
+
+
+def _named_larger(found: list[Candidate], body: Body) -> set[str]:
+    """The words of the headings set larger than the body: an underlined line in the body's
+    type that names one is a link to it, not a heading of its own (htmldoc's and a browser's
+    contents page, ``Introduction`` underlined over ``Starting xfig``, links to the chapter
+    that opens in 20 pt two pages on)."""
+    return {normalised(c.text) for c in found if is_larger(c.size, body)}
 
 
 def _capitals(line: Line, body: Body, counts: Counter[str]) -> bool:

@@ -279,9 +279,19 @@ def _filled(page: Page, line: Line, following: Line) -> bool:
     words = following.text.split()
     if not words or abs(following.left - line.left) >= line.size:
         return False  # (lines set flush right, as a right-to-left sample's, all end there)
-    margin = max((ln.right for ln in page.lines if not ln.rotated and ln is not line), default=0)
     first = (following.right - following.left) * len(words[0]) / len(following.text)
-    return line.right + line.size * SPACE + first > margin
+    return line.right + line.size * SPACE + first > _text_edge(page, line)
+
+
+def _text_edge(page: Page, line: Line) -> float:
+    """The right edge of the page's widest other line of text, listings aside: a line of code
+    in a monospaced face may run past the margin the text wraps at (a patch's lines in xfig's
+    FAQ, 18 pt past it, kept ``Arc-boxes don't appear correctly when viewing an exported`` /
+    ``PostScript file with GhostScript`` two headings)."""
+    others = [ln for ln in page.lines if not ln.rotated and ln is not line]
+    return max((ln.right for ln in others if not ln.mono), default=0) or max(
+        (ln.right for ln in others), default=0
+    )
 
 
 #: A file's path relative to its project, alone: ``basic_concepts/creation.rb``.

@@ -90,7 +90,15 @@ def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool
         and words(text) <= LABEL_WORDS
         and i + 1 < len(page.lines)
         and is_text(page.lines[i + 1], body)
+        and not _beside_its_text(line, page.lines[i + 1])
     )
+
+
+def _beside_its_text(label: Line, following: Line) -> bool:
+    """The text after a label starts to its right, no lower than the label's own line: the
+    label stands beside its paragraph, an admonition's (Asciidoctor's ``CAUTION`` left of its
+    warning, in each section it warns in), not over it as a man page's ``SYNOPSIS`` does."""
+    return following.left > label.right and following.top < label.top + label.size * 0.5
 
 
 def _code_named(pages: list[Page], body: Body) -> list[Page]:
@@ -135,7 +143,37 @@ def _repeats(pages: list[Page], body: Body) -> Counter[str]:
     for index, smaller, text in seen:
         if smaller and index >= first.get(text, len(pages)):
             counts[text] -= 1
-    return counts
+    return counts - _running_heads(pages, body)
+
+
+def _running_heads(pages: list[Page], body: Body) -> Counter[str]:
+    """How many of each line's repeats are a running head in the body's size naming a heading
+    set larger on its page or before: a page's top or bottom line (by place, wherever the
+    producer wrote it) whose words a larger line printed first. htmldoc sets each chapter's
+    title in 20 pt, then its name in 11 pt atop every page of the chapter (written last on the
+    page): ``Introduction`` was seen four times and taken for a label. (A head set smaller
+    than the body is discounted already.)"""
+    first: dict[str, int] = {}
+    for page in pages:
+        for line in page.lines:
+            if not page.garbage and is_larger(line.size, body):
+                first.setdefault(normalised(line.text), page.index)
+    heads: Counter[str] = Counter()
+    for page in pages:
+        if page.garbage or len(page.lines) < 2:
+            continue
+        edges = (min(line.top for line in page.lines), max(line.top for line in page.lines))
+        for line in page.lines:
+            text = normalised(line.text)
+            if (
+                edges[0] < line.top < edges[1]
+                or line.size < body.size * NOT_SMALLER
+                or is_larger(line.size, body)
+            ):
+                continue
+            if page.index >= first.get(text, len(pages)):
+                heads[text] += 1
+    return heads
 
 
 def _levels(candidates: list[Candidate]) -> dict[Key, Heading]:
