@@ -1,7 +1,8 @@
 """Plain text's numbered titles beyond one-line paragraphs of digits (issue 34, sixth pass):
 appendices numbered by letters, and titles wrapped onto the paragraph before them. Each is read
 only where the document's own numbering vouches for it; the Debian constitution's versions
-(``evaluation_sets/charters``) are the real files these rules were built from."""
+(``evaluation_sets/charters``) are the real files these rules were built from. And a text file
+read as Markdown for its lists whose ``#`` comment blocks were headings (ICU's ``icu.txt``)."""
 
 from __future__ import annotations
 
@@ -131,3 +132,50 @@ def test_a_wrapped_sentence_that_reaches_a_number_is_no_title() -> None:
         "   Developers decide as described in section\n",
     )
     assert (1, "4. The Developers by way of General Resolution") not in _titles(text)
+
+
+ICU = """\
+ICU License - ICU 1.8.1 and later
+
+COPYRIGHT AND PERMISSION NOTICE
+
+Third-Party Software Licenses
+
+ # The Google Chrome software developed by Google is licensed under
+ # the BSD license. Other software included in this distribution is
+ # provided under other licenses, as set forth below.
+ #
+ #  * Libtabe (Chinese)
+ #    - Its license terms and conditions are shown below.
+ #
+ #  * IPADIC (Japanese)
+ #    - Its license terms and conditions are shown below.
+
+# Closing words
+
+The end.
+"""
+
+
+def test_a_block_of_hash_comments_is_text_not_headings() -> None:
+    """A license quoted as shell comments in a text file read as Markdown (ICU's ``icu.txt``,
+    ``evaluation_sets/plain-texts``): three ``#`` lines in a row with a bare ``#`` among them
+    are a comment, and each bare ``#`` parts its paragraphs; a heading on its own stays one."""
+    result = chunk_document(ICU, document_key="icu.txt", options=SMALL)
+    assert result.format == "markdown"
+    assert [(s.depth, s.title) for s in document_sections(ICU, format="markdown")] == [
+        (1, "Closing words")
+    ]
+    japanese = next(leaf for leaf in result.leaves if "IPADIC" in leaf.text)
+    assert japanese.headings == ()
+    assert japanese.text.lstrip().startswith("#  * IPADIC (Japanese)")
+    assert "Libtabe" not in japanese.text
+
+
+def test_headings_on_consecutive_lines_without_a_bare_hash_stay_headings() -> None:
+    text = "# Title\n## Part\n### Chapter\n\nText.\n"
+    assert [s.title for s in document_sections(text, format="markdown")] == [
+        "Title",
+        "Part",
+        "Chapter",
+    ]
