@@ -107,6 +107,20 @@ def test_a_title_wrapped_onto_its_paragraph_opens_a_section_when_it_continues_th
     assert last.headings == ("A. Standard Resolution Procedure",)
 
 
+def test_a_wrapped_title_after_a_one_line_paragraph_reads_that_line_only() -> None:
+    """The line before the title is the paragraph's own first line, not the document's: here
+    the document opens with a numbered title, which must not make the line before look
+    numbered."""
+    text = (
+        _section("1.", "One", gap="")
+        + _section("2.", "Two")
+        + _section("3.", "Three")
+        + "\n   The last rule is short.\n   4. Four\n\n"
+        + BODY
+    )
+    assert _titles(text)[-1] == (1, "4. Four")
+
+
 def test_a_wrapped_line_that_does_not_continue_the_numbering_is_no_title() -> None:
     jump = WRAPPED.replace("   4. The Developers", "   6. The Developers")
     assert (1, "6. The Developers by way of General Resolution") not in _titles(jump)

@@ -141,7 +141,7 @@ def _candidates(text: str, starts: list[int]) -> Iterator[_Title]:
         last = text.rfind("\n", start, stop) + 1
         if last <= start:
             continue
-        before = text[text.rfind("\n", start, last - 1) + 1 : last - 1]
+        before = text[max(text.rfind("\n", start, last - 1) + 1, start) : last - 1]
         if not _SENTENCE_END.search(before) or _NUMBERED_LINE.match(before):
             continue
         title = _numbered(text, last, apart=False)
