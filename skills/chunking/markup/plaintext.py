@@ -11,6 +11,21 @@ number and a capital, with no dot leaders (``3.2 Caching ........ 14`` is a tabl
 not a parent), in a document that has at least three of them. Its depth is how many parts its
 number has (``13.5`` is 2), and it leads into what follows, as a Markdown heading does.
 
+Two readings widen it, each only where the document's own numbering vouches for it (a wrong
+heading misplaces every child under it, worse than none):
+
+- Appendices are numbered by letters (``A. Standard Resolution Procedure``, ``A.1. Proposal``,
+  ``B. Use of language``). A letter-numbered line is a title only when the document's letters
+  run in order: single letters ``A.``, ``B.``, ... one step at a time from ``A``, and each
+  ``A.1`` under the letter last opened. Answers in a transcript (``A. Yes.``, ``Q. And
+  then?``) repeat or jump, and open nothing.
+- A title may follow its paragraph without a blank line above it (a constitution whose top
+  titles were wrapped onto the paragraph before): the paragraph's last line is a title when its
+  number continues the document's sequence (``4.`` or ``3.4`` after ``3.3``, ``A.`` after any
+  section, ``B.`` after ``A.2``), the line before it ends a sentence and is not numbered
+  itself, and it is indented no deeper than that line. A list's last item (``3. Keep it.``
+  after ``2. Read it.``) fails the line-before test.
+
 >>> text = "1. Scope\\n\\nText.\\n\\n2. Terms\\n\\nText.\\n\\n2.1 Words\\n\\nText.\\n"
 >>> outline = parse_text(text, titles=True)
 >>> [(section.title, section.depth) for section in outline.sections]
@@ -20,6 +35,8 @@ number has (``13.5`` is 2), and it leads into what follows, as a Markdown headin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from skills.chunking.levels import Level
 from skills.chunking.outline import Outline, OutlineBuilder, SectionTree
@@ -37,6 +54,17 @@ _TITLE = re.compile(
     r"(?=\n[ \t]*\n|\n?\Z)"
 )
 _LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|[,;:]$")
+#: An appendix's title, numbered by a letter: ``A.`` (its dot required: ``A Standard`` is prose)
+#: or ``A.1``/``A.1.``; then a capitalised title on one line, as ``_TITLE``.
+_LETTER_TITLE = re.compile(
+    r"[ \t]{0,4}(?P<number>[A-Z]\.|[A-Z](?:\.\d{1,2}){1,4}\.?)[ \t]+(?P<title>[A-Z][^\n]*?)[ \t]*"
+    r"(?=\n[ \t]*\n|\n?\Z)"
+)
+#: The end of a line that closes a sentence (before a title wrapped onto its paragraph).
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*[ \t]*\Z")
+_NUMBERED_LINE = re.compile(r"[ \t]*(?:\d{1,2}|[A-Za-z])(?:\.\d{1,2})*[.)][ \t]")
+#: Where letters start in a title's number (``A`` is 1001): past any section number.
+_LETTERS = 1000
 
 
 def parse_text(text: str, heading_depth: int = 6, titles: bool = False) -> Outline:
@@ -70,17 +98,117 @@ def numbered_title(text: str, start: int) -> tuple[int, int] | None:
     return match.end(), match.group("number").count(".") + 1
 
 
+Number = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Title:
+    """A line that may be a title: where it starts and ends, its number's parts (a letter is
+    ``_LETTERS`` + its place in the alphabet), and whether a blank line is above it."""
+
+    start: int
+    end: int
+    number: Number
+    apart: bool  # a paragraph of its own; else the last line of a paragraph
+
+
 def _titles(text: str, starts: list[int], builder: OutlineBuilder, heading_depth: int) -> None:
-    found = []
-    for start in starts:
-        title = numbered_title(text, start)
-        if title is not None:
-            found.append((start, *title))
-    if len(found) < MIN_TITLES:
+    candidates = sorted(_candidates(text, starts), key=lambda title: title.start)
+    found = _in_sequence(candidates)
+    if not _letters_in_order(found):
+        found = _in_sequence([title for title in candidates if title.number[0] < _LETTERS])
+    if sum(title.apart for title in found) < MIN_TITLES:
         return
     sections = SectionTree(builder, heading_depth)
-    for start, end, depth in found:
-        line = text[start:end].strip()
-        sections.heading(start, depth, " ".join(line.split()))
-        builder.heading_line(start, end)
+    for title in found:
+        line = text[title.start : title.end].strip()
+        sections.heading(title.start, len(title.number), " ".join(line.split()))
+        builder.heading_line(title.start, title.end)
     sections.close_all(len(text))
+
+
+def _candidates(text: str, starts: list[int]) -> Iterator[_Title]:
+    """Every paragraph that reads as a numbered title, and every paragraph's last line that
+    does, after a line that ends a sentence, is not numbered, and is indented as deep or
+    deeper."""
+    ends = [*starts[1:], len(text)]
+    for start, end in zip(starts, ends, strict=True):
+        title = _numbered(text, start, apart=True)
+        if title is not None:
+            yield title
+            continue
+        stop = start + len(text[start:end].rstrip())
+        last = text.rfind("\n", start, stop) + 1
+        if last <= start:
+            continue
+        before = text[max(text.rfind("\n", start, last - 1) + 1, start) : last - 1]
+        if not _SENTENCE_END.search(before) or _NUMBERED_LINE.match(before):
+            continue
+        title = _numbered(text, last, apart=False)
+        if title is not None and _indent(text[last:stop]) <= _indent(before):
+            yield title
+
+
+def _numbered(text: str, start: int, apart: bool) -> _Title | None:
+    """The title at ``start``: a section number (``numbered_title``) or an appendix's letter."""
+    match = _TITLE.match(text, start) or _LETTER_TITLE.match(text, start)
+    if match is None or len(match.group("title").split()) > _TITLE_WORDS:
+        return None
+    if _LEADERS.search(match.group("title")):
+        return None
+    parts = match.group("number").rstrip(".").split(".")
+    first = int(parts[0]) if parts[0].isdigit() else _LETTERS + ord(parts[0]) - ord("A") + 1
+    number = (first, *(int(part) for part in parts[1:]))
+    return _Title(start, match.end(), number, apart)
+
+
+def _in_sequence(candidates: list[_Title]) -> list[_Title]:
+    """The titles a paragraph of their own, and the last lines whose number continues the one
+    before them."""
+    found: list[_Title] = []
+    for title in candidates:
+        previous = found[-1].number if found else None
+        if title.apart or _continues(previous, title.number):
+            found.append(title)
+    return found
+
+
+def _continues(previous: Number | None, number: Number) -> bool:
+    """Whether ``number`` is the next title after ``previous`` (None: the first title):
+    the next at one of its levels (``3.4`` or ``4`` after ``3.3``), its first part
+    (``3.3.1``, or ``A.0``/``A.1`` after ``A``), or the first appendix (``A`` after any section).
+
+    >>> _continues((3, 3), (4,)), _continues((3, 3), (3, 4)), _continues((3, 3), (6,))
+    (True, True, False)
+    """
+    if previous is None:
+        return number == (1,)
+    if number == (_LETTERS + 1,):
+        return previous[0] < _LETTERS
+    if number[:-1] == previous and number[-1] in (0, 1):
+        return True
+    depth = len(number)
+    return depth <= len(previous) and (
+        number[:-1] == previous[: depth - 1] and number[-1] == previous[depth - 1] + 1
+    )
+
+
+def _letters_in_order(titles: list[_Title]) -> bool:
+    """Whether the letter-numbered titles run as appendices do: ``A.``, ``B.``, ... one step at
+    a time from ``A``, and each ``A.1`` under the letter last opened."""
+    opened = _LETTERS
+    for title in titles:
+        first = title.number[0]
+        if first < _LETTERS:
+            continue
+        if len(title.number) == 1:
+            if first != opened + 1:
+                return False
+            opened = first
+        elif first != opened:
+            return False
+    return True
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))

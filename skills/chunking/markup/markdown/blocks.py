@@ -68,6 +68,9 @@ _EVENT = re.compile(
 _LINE_CONTENT = re.compile(r"[ \t]*\S")
 _HEADING_EVENT = re.compile(rf"\n(?P<marker>)(?={_HEADING_LINE})")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)")
+#: Three or more ``#`` lines in a row (``_hash_comments``), and a bare ``#`` line among them.
+_HASH_RUN = re.compile(r"(?:^ {0,3}#[^\n]*+\n){3,}", re.MULTILINE)
+_BARE_HASH = re.compile(r"^ {0,3}#+[ \t]*$", re.MULTILINE)
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _LIST_ITEM = re.compile(r"( *)(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
@@ -101,6 +104,9 @@ class _MarkdownParser:
         self.page_title = ""  # the front matter's ``title:``
         self.numbered: dict[int, tuple[int, int]] = {}  # numbered titles: start -> (end, parts)
         self.numbered_sections: set[int] = set()  # the sections they open
+        #: ``#`` lines of a comment block, not headings (``_hash_comments``): line start ->
+        #: whether a new paragraph starts there (after a bare ``#``)
+        self.hash_comments: dict[int, bool] = {}
 
     def run(self) -> Outline:
         text = self.text
@@ -111,6 +117,7 @@ class _MarkdownParser:
         if not self.sections_only:
             self._tables(start)
         opaque = Spans(self.opaque)
+        self.hash_comments = self._hash_comments(start)
         if not self.sections_only:
             self.numbered = self._numbered_titles(start, opaque)
             first = _CONTENT.search(text, start)
@@ -244,6 +251,26 @@ class _MarkdownParser:
         column = max(self.list_columns[-1] if self.list_columns else 0, self.admonition_column)
         if indent >= column + CODE_INDENT:
             self._indented_code(block_start, column + CODE_INDENT, opaque)
+
+    def _hash_comments(self, start: int) -> dict[int, bool]:
+        """The ``#`` lines that are a comment block, not headings: three or more in a row with a
+        bare ``#`` among them. A license quoted in a text file as shell comments (ICU's
+        ``icu.txt``: `` #  * IPADIC (Japanese)``, `` #``) read as 290 headings, one line each;
+        no outline puts three headings on consecutive lines with an empty one among them. A
+        bare ``#`` parts the comment's paragraphs, as a blank line would: line start -> whether
+        a paragraph starts there."""
+        found: dict[int, bool] = {}
+        for run in _HASH_RUN.finditer(self.text, start):
+            block = run.group()
+            if _BARE_HASH.search(block) is None:
+                continue
+            after_bare = True
+            position = run.start()
+            for line in block.splitlines(keepends=True):
+                found[position] = after_bare
+                after_bare = _BARE_HASH.fullmatch(line.rstrip("\n")) is not None
+                position += len(line)
+        return found
 
     def _numbered_titles(self, start: int, opaque: Spans) -> dict[int, tuple[int, int]]:
         """The paragraphs that are numbered titles by plain text's rule, outside code and
@@ -393,6 +420,10 @@ class _MarkdownParser:
         stripped = line.lstrip()
         first = stripped[:1]
         if first in "#:" and self._variant(start, line, line_end):
+            return
+        if first == "#" and start in self.hash_comments:
+            if self.hash_comments[start]:
+                self.builder.cut(start, Level.BLOCK)
             return
         if first == "#":
             match = _ATX.match(line)
