@@ -26,6 +26,7 @@ from skills.formats.pdf_headings.wording import (
     normalised,
     not_a_title,
     section_number,
+    two_sentences,
     words,
 )
 from skills.formats.pdf_lines import Line, Page
@@ -105,6 +106,9 @@ def find_candidates(
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = joined(page, start, count)
             number = number or section_number(text) or chapter_number(text)
+            if number is None and two_sentences(text):
+                i = start + count
+                continue  # a bold paragraph's lines: ``... são obrigatórios. Observe que ...``
             _drop_swallowed(found, (page.index, start))
             found.append(
                 Candidate(

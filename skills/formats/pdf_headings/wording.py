@@ -244,6 +244,27 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     return counts[normalised(text)] < REPEATED or section_number(text) is not None
 
 
+_NEXT_SENTENCE = re.compile(r"[^\W\d_]{3}[.!?] +[^\W\d_]")
+
+
+def two_sentences(text: str) -> bool:
+    """The text ends a sentence and starts another: a paragraph set in bold, not a heading
+    (Word 2010's guide: ``Todos os campos com asterisco vermelho (*) são obrigatórios. Observe
+    que existem três (3) guias, ...``). The stop must close a lower-case word of three letters
+    or more and the next word start with a capital (``U.S. Army``, ``Fig. 3``, ``Inc. Annual``,
+    ``Step 1. Install`` are one heading).
+
+    >>> two_sentences("Todos os campos são obrigatórios. Observe que existem três guias")
+    True
+    >>> [two_sentences(t) for t in ("U.S. Army Corps", "Dr. No", "Step 1. Install", "Why? How")]
+    [False, False, False, False]
+    """
+    return any(
+        match.group()[:3].islower() and match.group()[-1].isupper()
+        for match in _NEXT_SENTENCE.finditer(text)
+    )
+
+
 def _glyph_samples(text: str) -> bool:
     """A font's samples, not words: three or more of two letters at most (``ⵏⵏ ⵏⵏ ⵏⵏ``,
     ``ꪋꫂ ꪓꫂ ꪖꫂ ꪨꫂ``; not in Hangul or CJK, whose syllables are words), or five letters in the

@@ -1,0 +1,42 @@
+"""The rules held-out round 17 asked for (docs/formats.md): office suites and templates no truth
+file had before (Word 2010's own export of a user guide: bold body paragraphs, wrapped steps, a
+cover after a notice page), read from their typography alone. Each test fails with its rule
+taken out."""
+
+from __future__ import annotations
+
+from pdf_maker import Prose, Spec, headings
+
+BODY = ("Times-Roman", 10.0)
+_PROSE = Prose(("qv", "wz", "xj", "kq", "zv"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def _guide(*middle: Spec) -> list[list[Spec]]:
+    """A two-page guide: a title, a bold step heading over text, the lines under test over text,
+    a second step heading over text."""
+    return [
+        [
+            ("Family Registration Guide", "Helvetica-Bold", 20, 72),
+            *paragraph(110),
+            ("Step 1: Open the district portal", "Helvetica-Bold", 14, 190),
+            *paragraph(215),
+            *middle,
+            *paragraph(400),
+        ],
+        [("Step 2: Fill in the family form", "Helvetica-Bold", 14, 72), *paragraph(100)],
+    ]
+
+
+def test_a_bold_paragraph_of_two_sentences_is_no_heading() -> None:
+    # Word 2010's guide sets its instructions in bold body type: "Todos os campos com asterisco
+    # vermelho (*) são obrigatórios. Observe que existem três (3) guias, ..." over two lines,
+    # then a picture: one heading of two sentences
+    bold = "Helvetica-Bold"
+    pages = _guide(
+        ("All fields with a star are required. Note that there are three", bold, 10, 320),
+        ("tabs whose fields must all be filled in", bold, 10, 334),
+    )
+    assert headings(pages) == [
+        "# Step 1: Open the district portal", "# Step 2: Fill in the family form",
+    ]  # fmt: skip
