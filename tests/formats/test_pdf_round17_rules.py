@@ -40,3 +40,20 @@ def test_a_bold_paragraph_of_two_sentences_is_no_heading() -> None:
     assert headings(pages) == [
         "# Step 1: Open the district portal", "# Step 2: Fill in the family form",
     ]  # fmt: skip
+
+
+def test_a_bold_exclamation_in_the_body_size_is_no_heading() -> None:
+    # Word 2010's guide: "Neste ponto, seu aplicativo de Registro de Aluno está completo!" in
+    # bold body type over the text that follows it
+    line = ("At this point your registration form is complete!", "Helvetica-Bold", 10, 320)
+    assert headings(_guide(line)) == [
+        "# Step 1: Open the district portal", "# Step 2: Fill in the family form",
+    ]  # fmt: skip
+
+
+def test_an_exclamation_set_larger_is_a_heading() -> None:
+    line = ("Feedback welcome!", "Helvetica-Bold", 14, 320)
+    assert headings(_guide(line)) == [
+        "# Step 1: Open the district portal", "# Feedback welcome!",
+        "# Step 2: Fill in the family form",
+    ]  # fmt: skip

@@ -109,6 +109,9 @@ def find_candidates(
             if number is None and two_sentences(text):
                 i = start + count
                 continue  # a bold paragraph's lines: ``... são obrigatórios. Observe que ...``
+            if number is None and _exclaims(text, line, body):
+                i = start + count
+                continue  # ``Neste ponto, seu formulário de registro está completo!``
             _drop_swallowed(found, (page.index, start))
             found.append(
                 Candidate(
@@ -118,6 +121,13 @@ def find_candidates(
             )  # fmt: skip
             i = start + count
     return found
+
+
+def _exclaims(text: str, line: Line, body: Body) -> bool:
+    """A line of the body's size that ends in ``!`` is an exclamation set in bold, not a
+    heading (``Neste ponto, seu aplicativo de Registro de Aluno está completo!`` in Word 2010's
+    guide): a heading that exclaims is set larger (a notice's ``FEEDBACK WELCOME!``)."""
+    return text.rstrip().endswith(("!", "！")) and not is_larger(line.size, body)
 
 
 def _drop_swallowed(found: list[Candidate], start: Key) -> None:
