@@ -57,3 +57,16 @@ def test_an_exclamation_set_larger_is_a_heading() -> None:
         "# Step 1: Open the district portal", "# Feedback welcome!",
         "# Step 2: Fill in the family form",
     ]  # fmt: skip
+
+
+def test_a_bold_sentence_cut_after_a_joining_word_is_no_heading() -> None:
+    # Word 2010's guide: "2.Especifique se você está matriculando um novo aluno do pré-escolar /
+    # jardim de" over "infância ou um aluno da 1ª à 12ª série:", both in bold body type
+    bold = "Helvetica-Bold"
+    pages = _guide(
+        ("Please say whether you are enrolling a new pupil in the nursery of", bold, 10, 320),
+        ("the school or a pupil in years one to twelve:", bold, 10, 334),
+    )
+    assert headings(pages) == [
+        "# Step 1: Open the district portal", "# Step 2: Fill in the family form",
+    ]  # fmt: skip

@@ -15,6 +15,7 @@ from skills.formats.pdf_headings.wording import (
     CAPTION,
     FULL_STOPS,
     ITEM,
+    PHRASE_GOES_ON,
     REPEATED,
     SPACE,
     chapter_number,
@@ -112,6 +113,9 @@ def find_candidates(
             if number is None and _exclaims(text, line, body):
                 i = start + count
                 continue  # ``Neste ponto, seu formulário de registro está completo!``
+            if number is None and _cut_off(page, start + count - 1, text, skip):
+                i = start + count
+                continue  # a bold sentence's first line: ``... do pré-escolar / jardim de``
             _drop_swallowed(found, (page.index, start))
             found.append(
                 Candidate(
@@ -128,6 +132,23 @@ def _exclaims(text: str, line: Line, body: Body) -> bool:
     heading (``Neste ponto, seu aplicativo de Registro de Aluno está completo!`` in Word 2010's
     guide): a heading that exclaims is set larger (a notice's ``FEEDBACK WELCOME!``)."""
     return text.rstrip().endswith(("!", "！")) and not is_larger(line.size, body)
+
+
+def _cut_off(page: Page, last: int, text: str, skip: set[Key]) -> bool:
+    """The heading's text ends on a word no phrase ends on (``of``, ``de``, ``und``), in lower
+    case, and the next line, in its type and with no gap, was not taken in (it ends like a
+    sentence or a label): the first line of a sentence set in bold (Word 2010's guide: ``2.
+    Especifique se você está matriculando um novo aluno do pré-escolar / jardim de`` over
+    ``infância ou um aluno da 1ª à 12ª série:``). A heading ending so with nothing of its type
+    under it stays (a form's ``Date Range - Search by`` over its fields)."""
+    split = text.split()
+    if not split or split[-1] not in PHRASE_GOES_ON:
+        return False
+    if last + 1 >= len(page.lines) or (page.index, last + 1) in skip:
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
+    return same and 0 < below.top - line.top <= line.size * 1.6
 
 
 def _drop_swallowed(found: list[Candidate], start: Key) -> None:

@@ -103,6 +103,16 @@ _JOINING = frozenset(
 )  # fmt: skip
 
 
+#: Words no phrase ends on, in English (``_JOINING``) and the other languages of the Latin script
+#: a guide is written in: a heading ending on one was cut from its sentence. (Not ``do``,
+#: ``die``, ``den``, ``per``, ``e``, ``y``: English words, or a heading's letter, ``Vitamin E``.)
+PHRASE_GOES_ON = _JOINING | frozenset(
+    ("de", "da", "das", "dos", "del", "des", "du", "em", "para", "com", "con", "por", "pour",
+     "avec", "par", "und", "oder", "für", "mit", "von", "zu", "der", "dem", "la", "le", "les",
+     "los", "las", "el", "et", "ou", "que", "um", "uma", "une", "un", "di", "della")
+)  # fmt: skip
+
+
 _MAX_WORDS = 14
 
 
