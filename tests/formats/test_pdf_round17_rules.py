@@ -70,3 +70,21 @@ def test_a_bold_sentence_cut_after_a_joining_word_is_no_heading() -> None:
     assert headings(pages) == [
         "# Step 1: Open the district portal", "# Step 2: Fill in the family form",
     ]  # fmt: skip
+
+
+def test_a_wrapped_heading_ending_in_a_bracketed_note_keeps_it() -> None:
+    # Word 2010's guide wraps "Etapa 3: Preencher o formulário de inventário de triagem
+    # inicial" / "(condicional)": the note alone is no heading, so the heading lost its end
+    bold = "Helvetica-Bold"
+    pages = _guide(
+        ("Step 3: Fill in the early screening inventory form for the pupil's", bold, 14, 320),
+        ("first year at school (optional)", bold, 14, 337),
+    )
+    long = "Step 3: Fill in the early screening inventory form for the pupil's first year at"
+    assert headings(pages)[1] == f"# {long} school (optional)"
+    pages = _guide(
+        ("Step 3: Fill in the early screening inventory form for the pupil who is", bold, 14, 320),
+        ("(optional)", bold, 14, 337),
+    )
+    long = "Step 3: Fill in the early screening inventory form for the pupil who is"
+    assert headings(pages)[1] == f"# {long} (optional)"

@@ -251,7 +251,9 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
         nxt = page.lines[j]
         if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
             break
-        if section_number(nxt.text) is not None or not heading_like(nxt, counts):
+        if section_number(nxt.text) is not None:
+            break
+        if not (heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
             break
         above = page.lines[j - 1]
         if not (goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(page, above, nxt)):
@@ -262,6 +264,20 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         count += 1
     return count
+
+
+_NOTE_WORDS = 5  # words of a note in brackets that a wrapped heading may end with
+
+
+def _bracketed_tail(line: Line, counts: Counter[str]) -> bool:
+    """A short note in brackets that a wrapped heading ends with (Word 2010's guide: ``Etapa 3:
+    Preencher o formulário de inventário de triagem inicial`` / ``(condicional)``): no heading
+    alone (``heading_like``), but the heading's last line when it wraps there."""
+    text = line.text.strip()
+    if not (text.startswith("(") and text.endswith(")")) or words(text) > _NOTE_WORDS:
+        return False
+    inner = replace(line, text=text[1:-1].strip(), note=0)
+    return bool(inner.text) and heading_like(inner, counts)
 
 
 def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
