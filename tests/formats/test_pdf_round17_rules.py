@@ -88,3 +88,19 @@ def test_a_wrapped_heading_ending_in_a_bracketed_note_keeps_it() -> None:
     )
     long = "Step 3: Fill in the early screening inventory form for the pupil who is"
     assert headings(pages)[1] == f"# {long} (optional)"
+
+
+def test_a_cover_after_a_notice_page_gives_no_headings() -> None:
+    # Word 2010's guide opens with a notice page, then a cover of seven display lines from 32 to
+    # 40 pt and no text: its address ("27 Lowell Street" / "Peabody, MA 01960") was a heading
+    bold = "Helvetica-Bold"
+    notice = [("Please read:", bold, 20, 72), *paragraph(110), *paragraph(190)]
+    cover = [
+        ("Riverside Public Schools", bold, 36, 120), ("User guide for", bold, 32, 250),
+        ("families and pupils", bold, 32, 290), ("27 Lowell Street", bold, 28, 560),
+        ("Riverside, MA 01960", bold, 28, 610),
+    ]  # fmt: skip
+    assert headings([notice, cover, *_guide()]) == [
+        "# Family Registration Guide", "## Step 1: Open the district portal",
+        "## Step 2: Fill in the family form",
+    ]  # fmt: skip

@@ -25,6 +25,29 @@ _WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a lon
 _CROWDED = 8  # headings a page may have: more are a form's labels
 
 
+_COVER_LINES = 4  # display lines of a page with no text: a cover (a part's page has fewer)
+
+
+def off_covers(
+    candidates: list[Candidate], pages: list[Page], body: Body, skip: set[Key]
+) -> list[Candidate]:
+    """Without the lines of a cover, the first page or another: four display lines or more
+    (larger than the body and short: no prose, whatever the body's size is taken to be) and no
+    line of text. Word 2010's guide opens with a notice page, then a cover of seven lines from
+    32 to 40 pt whose address, ``27 Lowell Street`` / ``Peabody, MA 01960``, headed nothing
+    but the next page's text. A part's or a chapter's opening page holds fewer (``Part II`` /
+    ``Methods``)."""
+    covers = set()
+    for page in pages:
+        shown = [line for i, line in enumerate(page.lines) if (page.index, i) not in skip]
+        display = all(
+            is_larger(line.size, body) and words(line.text) < PROSE_WORDS for line in shown
+        )
+        if len(shown) >= _COVER_LINES and display:
+            covers.add(page.index)
+    return [c for c in candidates if c.key[0] not in covers]
+
+
 def without_contents(candidates: list[Candidate]) -> list[Candidate]:
     """Without the entries of a contents page that gives no page numbers: three or more lines of
     one page that a heading of another type repeats on a later page (SIMH's FAQ lists ``4.7 IS
