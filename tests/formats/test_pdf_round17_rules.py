@@ -104,3 +104,16 @@ def test_a_cover_after_a_notice_page_gives_no_headings() -> None:
         "# Family Registration Guide", "## Step 1: Open the district portal",
         "## Step 2: Fill in the family form",
     ]  # fmt: skip
+
+
+def test_samples_in_another_script_than_the_prose_are_no_headings() -> None:
+    # SIL's font guides (LibreOffice 6.3 and 7.0) show their script's samples set large in
+    # their prose in English: Miao and Nastaliq lines were headings, and a page of them was
+    # "crowded" (a form), which took its real heading, "Introduction", with them
+    greek = [("Αλφα Βητα Ζητα Θητα", "Symbol", 16, 230 + 60 * n) for n in range(9)]
+    pages = [
+        [("Introduction", "Helvetica-Bold", 16, 72), *paragraph(100)]
+        + [line for sample in greek for line in (sample, *paragraph(sample[3] + 22)[:2])],
+        [("Installation", "Helvetica-Bold", 16, 72), *paragraph(100)],
+    ]
+    assert headings(pages) == ["# Introduction", "# Installation"]
