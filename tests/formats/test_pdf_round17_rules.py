@@ -5,7 +5,9 @@ taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings
+from pdf_maker import Prose, Spec, headings, make_pdf
+
+from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 _PROSE = Prose(("qv", "wz", "xj", "kq", "zv"), BODY)
@@ -117,3 +119,16 @@ def test_samples_in_another_script_than_the_prose_are_no_headings() -> None:
         [("Installation", "Helvetica-Bold", 16, 72), *paragraph(100)],
     ]
     assert headings(pages) == ["# Introduction", "# Installation"]
+
+
+def test_a_turned_first_pages_title_is_the_title() -> None:
+    # SIL's feature tables are printed through PScript5 on landscape pages that PDFium reads
+    # turned: every line "at an angle", so the first page had no upright line to be the title
+    # ("Font Features for Andika New Basic", 16 pt bold over 11 pt text)
+    def turned(spec: Spec) -> Spec:
+        text, font, points, top = spec[:4]
+        return (text, font, points, 540 - 72, top, 90.0)
+
+    first = [("Font Features for Widget Sans", "Helvetica-Bold", 16, 72), *paragraph(100)]
+    pages = [[turned(line) for line in first], [turned(line) for line in paragraph(72)]]
+    assert read_file(make_pdf(pages), "features.pdf").title == "Font Features for Widget Sans"

@@ -79,10 +79,11 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not readable or body.size <= 0:
         return "", []
     page = readable[0]
+    turned = turned_page(page)
     lines = [
         (i, line)
         for i, line in enumerate(page.lines)
-        if (page.index, i) not in skip and not line.rotated
+        if (page.index, i) not in skip and line.rotated == turned
     ]
     if not lines:
         return "", []
@@ -110,9 +111,18 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
+    if turned and not any(worded(line) for _, line in run):
+        return "", []  # a turned chart's largest glyph (``é``), no words
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def turned_page(page: Page) -> bool:
+    """Most of the page's lines are set at an angle: a landscape page PDFium reads turned (SIL's
+    feature tables printed through PScript5), whose lines at that angle are upright to its
+    reader, its title among them; elsewhere a line at an angle is a watermark."""
+    return sum(line.rotated for line in page.lines) * 2 > len(page.lines)
 
 
 def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
