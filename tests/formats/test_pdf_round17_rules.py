@@ -132,3 +132,32 @@ def test_a_turned_first_pages_title_is_the_title() -> None:
     first = [("Font Features for Widget Sans", "Helvetica-Bold", 16, 72), *paragraph(100)]
     pages = [[turned(line) for line in first], [turned(line) for line in paragraph(72)]]
     assert read_file(make_pdf(pages), "features.pdf").title == "Font Features for Widget Sans"
+
+
+def test_a_bold_term_over_its_definition_set_in_as_a_block_is_no_heading() -> None:
+    # Rust for Rustaceans (round 15) lists "Feature options", "Context options"... in bold body
+    # type over their definitions, every line of which is set in by 1.7 ems: a definition list
+    # (a paragraph's first line is set in as far, but its next line goes back to the margin)
+    bold, roman = "Helvetica-Bold", "Times-Roman"
+
+    def term(name: str, top: float) -> list[Spec]:
+        word = _PROSE.word()
+        return [
+            (name, bold, 10, top),
+            (f"These {word} options are set in under their term.", roman, 10, top + 14, 89),
+            (f"Their second {word} line starts where the first one does.", roman, 10, top + 28, 89),
+            (f"So does the third {word} line of the definition.", roman, 10, top + 42, 89),
+        ]
+
+    word = _PROSE.word()
+    indented = [
+        (f"The {word} paragraph's first line is set in.", roman, 10, 560, 89),
+        (f"Its second {word} line goes back to the margin.", roman, 10, 574),
+    ]
+    first = [
+        ("Conditional compilation", bold, 14, 72), *paragraph(100),
+        *term("Feature options", 180), *term("Context options", 260), *term("Tool options", 340),
+        ("Compiler flags", bold, 10, 540), *indented, *paragraph(600),
+    ]  # fmt: skip
+    pages = [first, [("Testing", bold, 14, 72), *paragraph(100)]]
+    assert headings(pages) == ["# Conditional compilation", "## Compiler flags", "# Testing"]

@@ -301,12 +301,29 @@ def _defines(page: Page, last: int, body: Body) -> bool:
     if abs(line.size - body.size) >= 0.5 or below.bold or abs(below.size - body.size) >= 0.5:
         return False
     close = 0 < below.top - line.top <= line.size * 2
-    if not close or below.left < line.left + _TERM_INDENT * line.size:
+    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
+    if not close or not (
+        below.left >= line.left + _TERM_INDENT * line.size or _set_in_block(line, below, after)
+    ):
         return False
     if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
         return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
-    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
     return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
+
+
+_BLOCK_INDENT = 1.5  # ems a definition set in as a block is set in, at least
+
+
+def _set_in_block(line: Line, below: Line, after: Line | None) -> bool:
+    """The definition under a term is set in by an em and a half or more, and its next line
+    starts where its first does: a block set in (Rust for Rustaceans' ``Feature options`` over
+    ``You've already seen examples of these...``, 1.7 ems in, its lines all there), not a
+    paragraph whose first line is indented (its next line goes back to the margin), nor a list
+    item (its next line is set in under the item's text, past the bullet)."""
+    if after is None or below.left < line.left + _BLOCK_INDENT * line.size:
+        return False
+    close = 0 < after.top - below.top <= below.size * 2
+    return close and abs(after.left - below.left) <= 1 and not ITEM.match(below.text)
 
 
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
