@@ -161,3 +161,14 @@ def test_a_bold_term_over_its_definition_set_in_as_a_block_is_no_heading() -> No
     ]  # fmt: skip
     pages = [first, [("Testing", bold, 14, 72), *paragraph(100)]]
     assert headings(pages) == ["# Conditional compilation", "## Compiler flags", "# Testing"]
+
+
+def test_a_cover_line_in_another_script_than_the_prose_is_no_title() -> None:
+    # SIL's Shimenkan guide (LibreOffice 6.3) names its fonts in Miao over "Shimenkan Fonts",
+    # both 32 pt, then "User Guide": the Miao line was the title of a guide written in English
+    cover = [
+        ("Αλφα Βητα Ζητα", "Symbol", 28, 150), ("Widget Fonts", "Helvetica-Bold", 28, 200),
+        ("User Guide", "Helvetica", 20, 250),
+    ]  # fmt: skip
+    pages = [cover, [("Introduction", "Helvetica-Bold", 16, 72), *paragraph(100)]]
+    assert read_file(make_pdf(pages), "guide.pdf").title == "Widget Fonts"

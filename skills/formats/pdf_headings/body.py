@@ -3,6 +3,7 @@ a line of text, a listing. Every typographic rule compares with this."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -173,3 +174,28 @@ def text_margin(pages: list[Page], body: Body) -> float:
     )  # fmt: skip
     least = _MARGIN_SHARE * sum(starts.values())
     return float(min((left for left, n in starts.items() if n >= least), default=0))
+
+
+#: Letters of the Latin script: ASCII's, Latin-1's, the extensions and IPA, the additional
+#: letters (``ễ``), Latin Extended-C and -D, and the ``ﬁ``-type ligatures.
+_LATIN = re.compile("[A-Za-z\u00c0-\u02af\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff\ufb00-\ufb06]")
+_LATIN_PROSE = 0.8  # of the letters in lines of the body's size: a document written in Latin
+
+
+def latin_prose(pages: list[Page], body: Body) -> bool:
+    """The document's prose is in the Latin script: four letters in five of the lines of the
+    body's size, at least."""
+    latin = other = 0
+    for page in pages:
+        for line in page.lines:
+            if abs(line.size - body.size) <= 0.5:
+                letters = sum(char.isalpha() for char in line.text)
+                hits = len(_LATIN.findall(line.text))
+                latin, other = latin + hits, other + letters - hits
+    return latin >= (latin + other) * _LATIN_PROSE and latin > 0
+
+
+def out_of_script(text: str) -> bool:
+    """The text has letters, none of them Latin (``𖼳𖽷𖾏``, ``جج۔``): in a document written in
+    Latin, a font's sample or a quotation, no heading or title."""
+    return not _LATIN.search(text) and any(char.isalpha() for char in text)

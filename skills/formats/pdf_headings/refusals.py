@@ -5,10 +5,16 @@ child under it, a missed one only leaves them in the section before."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
-from skills.formats.pdf_headings.body import PROSE_WORDS, is_larger, is_text, text_margin
+from skills.formats.pdf_headings.body import (
+    PROSE_WORDS,
+    is_larger,
+    is_text,
+    latin_prose,
+    out_of_script,
+    text_margin,
+)
 from skills.formats.pdf_headings.model import Body, Candidate, Key
 from skills.formats.pdf_headings.titles import TITLE_INDENT
 from skills.formats.pdf_headings.wording import normalised, words
@@ -26,12 +32,6 @@ _WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a lon
 _CROWDED = 8  # headings a page may have: more are a form's labels
 
 
-#: Letters of the Latin script: ASCII's, Latin-1's, the extensions and IPA, the additional
-#: letters (``ễ``), Latin Extended-C and -D, and the ``ﬁ``-type ligatures.
-_LATIN = re.compile("[A-Za-z\u00c0-\u02af\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff\ufb00-\ufb06]")
-_LATIN_PROSE = 0.8  # of the letters in lines of the body's size: a document written in Latin
-
-
 def in_the_prose_script(
     candidates: list[Candidate], pages: list[Page], body: Body
 ) -> list[Candidate]:
@@ -40,22 +40,9 @@ def in_the_prose_script(
     in English show Miao, Nastaliq and Arabic lines at 18 pt beside their text; a page of them
     read as a crowded form's and took its real heading with them). A heading in another
     script heads a document written in it (a Japanese deck's ``結論``)."""
-    if not any(not _LATIN.search(c.text) and _lettered(c.text) for c in candidates):
+    if not any(out_of_script(c.text) for c in candidates) or not latin_prose(pages, body):
         return candidates
-    latin = other = 0
-    for page in pages:
-        for line in page.lines:
-            if abs(line.size - body.size) <= 0.5:
-                letters = [char for char in line.text if char.isalpha()]
-                hits = len(_LATIN.findall(line.text))
-                latin, other = latin + hits, other + len(letters) - hits
-    if latin < (latin + other) * _LATIN_PROSE:
-        return candidates
-    return [c for c in candidates if _LATIN.search(c.text) or not _lettered(c.text)]
-
-
-def _lettered(text: str) -> bool:
-    return any(char.isalpha() for char in text)
+    return [c for c in candidates if not out_of_script(c.text)]
 
 
 _COVER_LINES = 4  # display lines of a page with no text: a cover (a part's page has fewer)
