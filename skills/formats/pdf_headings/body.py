@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from skills.formats.pdf_headings.model import Body
-from skills.formats.pdf_headings.wording import CJK, words
+from skills.formats.pdf_headings.wording import CJK, HANGUL, words
 from skills.formats.pdf_lines import Line, Page
 
 LARGER = 1.12  # a heading's size over the body's, at least
@@ -197,5 +197,9 @@ def latin_prose(pages: list[Page], body: Body) -> bool:
 
 def out_of_script(text: str) -> bool:
     """The text has letters, none of them Latin (``𖼳𖽷𖾏``, ``جج۔``): in a document written in
-    Latin, a font's sample or a quotation, no heading or title."""
-    return not _LATIN.search(text) and any(char.isalpha() for char in text)
+    Latin, a font's sample or a quotation, no heading or title. Not in CJK or Hangul, which
+    head sections of documents written mostly in English (a Japanese paper's title in a
+    bilingual file)."""
+    if _LATIN.search(text) or CJK.search(text) or HANGUL.search(text):
+        return False
+    return any(char.isalpha() for char in text)

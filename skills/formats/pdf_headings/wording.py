@@ -47,7 +47,7 @@ _DATED = re.compile(rf"^\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}\b", re
 CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 
 
 _SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
@@ -283,7 +283,7 @@ def _glyph_samples(text: str) -> bool:
     >>> [_glyph_samples(t) for t in ("ⵏⵏ ⵏⵏ ⵏⵏ", "^_`abcdefghijk", "Q & A", "Basic Latin")]
     [True, True, False, False]
     """
-    if CJK.search(text) or _HANGUL.search(text):
+    if CJK.search(text) or HANGUL.search(text):
         return False
     split = text.split()
     if len(split) >= _SAMPLES and all(len(word) <= _SAMPLE_CHARS for word in split):
