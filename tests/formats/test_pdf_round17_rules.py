@@ -172,3 +172,14 @@ def test_a_cover_line_in_another_script_than_the_prose_is_no_title() -> None:
     ]  # fmt: skip
     pages = [cover, [("Introduction", "Helvetica-Bold", 16, 72), *paragraph(100)]]
     assert read_file(make_pdf(pages), "guide.pdf").title == "Widget Fonts"
+
+
+def test_samples_in_another_script_outsize_no_title() -> None:
+    # SIL's Awami Nastaliq features (LibreOffice 7.0): the 16 pt title "Font Features for Awami
+    # Nastaliq" was no title because the later pages' Nastaliq samples are set at 18 pt
+    samples = [("Αλφα Βητα Ζητα", "Symbol", 18, 200 + 60 * n, 300) for n in range(3)]
+    pages = [
+        [("Font Features for Widget", "Helvetica-Bold", 16, 72), *paragraph(100)],
+        [*paragraph(72), *samples, *paragraph(400)],
+    ]
+    assert read_file(make_pdf(pages), "features.pdf").title == "Font Features for Widget"

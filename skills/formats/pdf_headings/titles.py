@@ -90,12 +90,14 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         return "", []
     size = _title_size(pages, skip, page, lines)
     # (only a line about as large as the title can outsize it: the others are not looked at)
-    elsewhere = max(
-        (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
-         and worded(line)),
-        default=0.0,
-    )  # fmt: skip
+    large = [
+        line for other in readable[1:] for i, line in enumerate(other.lines)
+        if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
+        and worded(line)
+    ]  # fmt: skip
+    if any(out_of_script(line.text) for line in large) and latin_prose(pages, body):
+        large = [line for line in large if not out_of_script(line.text)]  # samples: no heading
+    elsewhere = max((line.size for line in large), default=0.0)
     if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
