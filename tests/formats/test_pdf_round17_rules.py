@@ -183,3 +183,26 @@ def test_samples_in_another_script_outsize_no_title() -> None:
         [*paragraph(72), *samples, *paragraph(400)],
     ]
     assert read_file(make_pdf(pages), "features.pdf").title == "Font Features for Widget"
+
+
+def test_a_tables_small_cells_that_outweigh_the_prose_do_not_set_the_body() -> None:
+    # SIL's feature tables (Word through PScript5; LibreOffice 7.1): 6 pt notes in short cells
+    # outweigh the 11 pt paragraphs, so the body read 6 pt and each row's 9 pt bold feature
+    # name ("Small i-tail alternate") was "larger": a heading
+    prose = Prose(("vq", "zx", "jw", "qz", "xv"), ("Times-Roman", 11.0))
+    first = [("Font Features for Widget", "Helvetica-Bold", 16, 72)]
+    first += [line for n in range(3) for line in prose.paragraph(100 + 80 * n)]
+
+    def rows(start: int) -> list[Spec]:
+        found: list[Spec] = []
+        for n in range(6):
+            top = 72 + 90 * n
+            found.append((f"Feature {start + n} alternate", "Helvetica-Bold", 9, top))
+            found += [
+                (f"note {prose.word()} cell {k}", "Helvetica", 6, top + 12 + 8 * k, 300)
+                for k in range(6)
+            ]
+        return found
+
+    pages = [first, rows(1), rows(11), rows(21)]
+    assert headings(pages) == []
