@@ -126,10 +126,13 @@ def test_a_turned_first_pages_title_is_the_title() -> None:
     # turned: every line "at an angle", so the first page had no upright line to be the title
     # ("Font Features for Andika New Basic", 16 pt bold over 11 pt text)
     def turned(spec: Spec) -> Spec:
-        text, font, points, top = spec[:4]
-        return (text, font, points, 540 - 72, top, 90.0)
+        top = spec[3] if len(spec) >= 4 else 72.0  # (every line here has its top)
+        return (spec[0], spec[1], spec[2], 540 - 72, top, 90.0)
 
-    first = [("Font Features for Widget Sans", "Helvetica-Bold", 16, 72), *paragraph(100)]
+    first: list[Spec] = [
+        ("Font Features for Widget Sans", "Helvetica-Bold", 16, 72),
+        *paragraph(100),
+    ]
     pages = [[turned(line) for line in first], [turned(line) for line in paragraph(72)]]
     assert read_file(make_pdf(pages), "features.pdf").title == "Font Features for Widget Sans"
 
@@ -150,11 +153,11 @@ def test_a_bold_term_over_its_definition_set_in_as_a_block_is_no_heading() -> No
         ]
 
     word = _PROSE.word()
-    indented = [
+    indented: list[Spec] = [
         (f"The {word} paragraph's first line is set in.", roman, 10, 560, 89),
         (f"Its second {word} line goes back to the margin.", roman, 10, 574),
     ]
-    first = [
+    first: list[Spec] = [
         ("Conditional compilation", bold, 14, 72), *paragraph(100),
         *term("Feature options", 180), *term("Context options", 260), *term("Tool options", 340),
         ("Compiler flags", bold, 10, 540), *indented, *paragraph(600),
@@ -166,7 +169,7 @@ def test_a_bold_term_over_its_definition_set_in_as_a_block_is_no_heading() -> No
 def test_a_cover_line_in_another_script_than_the_prose_is_no_title() -> None:
     # SIL's Shimenkan guide (LibreOffice 6.3) names its fonts in Miao over "Shimenkan Fonts",
     # both 32 pt, then "User Guide": the Miao line was the title of a guide written in English
-    cover = [
+    cover: list[Spec] = [
         ("Αλφα Βητα Ζητα", "Symbol", 28, 150), ("Widget Fonts", "Helvetica-Bold", 28, 200),
         ("User Guide", "Helvetica", 20, 250),
     ]  # fmt: skip
@@ -190,7 +193,7 @@ def test_a_tables_small_cells_that_outweigh_the_prose_do_not_set_the_body() -> N
     # outweigh the 11 pt paragraphs, so the body read 6 pt and each row's 9 pt bold feature
     # name ("Small i-tail alternate") was "larger": a heading
     prose = Prose(("vq", "zx", "jw", "qz", "xv"), ("Times-Roman", 11.0))
-    first = [("Font Features for Widget", "Helvetica-Bold", 16, 72)]
+    first: list[Spec] = [("Font Features for Widget", "Helvetica-Bold", 16, 72)]
     first += [line for n in range(3) for line in prose.paragraph(100 + 80 * n)]
 
     def rows(start: int) -> list[Spec]:
