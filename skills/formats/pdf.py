@@ -62,6 +62,7 @@ from skills.formats.pdf_headings import (
     normalised,
     printed,
     section_number,
+    turned_page,
     with_bookmarked_types,
 )
 from skills.formats.pdf_lines import Page, read_page, trusted_weights
@@ -341,8 +342,8 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     index = title_lines[0][0]
     lines = pages[index].lines if index < len(pages) and pages[index].index == index else ()
     rows = sorted(i for page, i in title_lines if page == index)
-    if not lines or not rows:
-        return []
+    if not lines or not rows or turned_page(pages[index]):
+        return []  # (a turned page's places are not top to bottom)
     if lines[rows[0]].size < max(line.size for line in lines if not line.rotated) - 0.5:
         return []  # a metadata title that names a smaller line: its page's top is no banner
     top = lines[rows[0]].top

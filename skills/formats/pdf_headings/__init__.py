@@ -65,6 +65,7 @@ from skills.formats.pdf_headings.titles import (
     man_page_name,
     meaningful_title,
     printed,
+    turned_page,
 )
 from skills.formats.pdf_headings.typography import from_typography
 from skills.formats.pdf_headings.wording import normalised, section_number
@@ -83,5 +84,6 @@ __all__ = [
     "normalised",
     "printed",
     "section_number",
+    "turned_page",
     "with_bookmarked_types",
 ]

@@ -3,12 +3,13 @@ a line of text, a listing. Every typographic rule compares with this."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
 from skills.formats.pdf_headings.model import Body
-from skills.formats.pdf_headings.wording import CJK, words
+from skills.formats.pdf_headings.wording import CJK, HANGUL, words
 from skills.formats.pdf_lines import Line, Page
 
 LARGER = 1.12  # a heading's size over the body's, at least
@@ -30,13 +31,27 @@ def body_type(pages: Iterable[Page]) -> Body:
     sizes: Counter[float] = Counter()
     types: Counter[tuple[int, bool]] = Counter()
     lines = [line for page in pages if not page.garbage for line in page.lines]
-    for line in _prose_lines(lines):
+    for line in _sentences(_prose_lines(lines)):
         sizes[round(line.size * 2) / 2] += len(line.text)
         types[(line.weight, line.bold)] += len(line.text)
     if not sizes:
         return Body(0.0, -1, False)
     (weight, bold), _ = types.most_common(1)[0]
     return Body(sizes.most_common(1)[0][0], weight, bold)
+
+
+_SENTENCE_SHARE = 0.2  # of the characters in lines of six words or more: the body is read there
+
+
+def _sentences(lines: list[Line]) -> list[Line]:
+    """The lines of running text (six words or more, not a table's row) when they hold a fifth
+    of the characters: a table's short cells, however many, are not the text headings stand
+    out from (SIL's feature tables: 6 pt notes in cells outweigh the 11 pt paragraphs)."""
+    long = [line for line in lines if not line.spread and words(line.text) >= PROSE_WORDS]
+    total = sum(len(line.text) for line in lines)
+    if sum(len(line.text) for line in long) >= total * _SENTENCE_SHARE:
+        return long
+    return lines
 
 
 def _prose_lines(lines: list[Line]) -> list[Line]:
@@ -173,3 +188,32 @@ def text_margin(pages: list[Page], body: Body) -> float:
     )  # fmt: skip
     least = _MARGIN_SHARE * sum(starts.values())
     return float(min((left for left, n in starts.items() if n >= least), default=0))
+
+
+#: Letters of the Latin script: ASCII's, Latin-1's, the extensions and IPA, the additional
+#: letters (``ễ``), Latin Extended-C and -D, and the ``ﬁ``-type ligatures.
+_LATIN = re.compile("[A-Za-z\u00c0-\u02af\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff\ufb00-\ufb06]")
+_LATIN_PROSE = 0.8  # of the letters in lines of the body's size: a document written in Latin
+
+
+def latin_prose(pages: list[Page], body: Body) -> bool:
+    """The document's prose is in the Latin script: four letters in five of the lines of the
+    body's size, at least."""
+    latin = other = 0
+    for page in pages:
+        for line in page.lines:
+            if abs(line.size - body.size) <= 0.5:
+                letters = sum(char.isalpha() for char in line.text)
+                hits = len(_LATIN.findall(line.text))
+                latin, other = latin + hits, other + letters - hits
+    return latin >= (latin + other) * _LATIN_PROSE and latin > 0
+
+
+def out_of_script(text: str) -> bool:
+    """The text has letters, none of them Latin (``𖼳𖽷𖾏``, ``جج۔``): in a document written in
+    Latin, a font's sample or a quotation, no heading or title. Not in CJK or Hangul, which
+    head sections of documents written mostly in English (a Japanese paper's title in a
+    bilingual file)."""
+    if _LATIN.search(text) or CJK.search(text) or HANGUL.search(text):
+        return False
+    return any(char.isalpha() for char in text)

@@ -15,6 +15,7 @@ from skills.formats.pdf_headings.wording import (
     CAPTION,
     FULL_STOPS,
     ITEM,
+    PHRASE_GOES_ON,
     REPEATED,
     SPACE,
     chapter_number,
@@ -26,6 +27,7 @@ from skills.formats.pdf_headings.wording import (
     normalised,
     not_a_title,
     section_number,
+    two_sentences,
     words,
 )
 from skills.formats.pdf_lines import Line, Page
@@ -105,6 +107,15 @@ def find_candidates(
             start, count = _wrapped_above(page, start, count, skip, counts)
             text = joined(page, start, count)
             number = number or section_number(text) or chapter_number(text)
+            if number is None and two_sentences(text):
+                i = start + count
+                continue  # a bold paragraph's lines: ``... são obrigatórios. Observe que ...``
+            if number is None and _exclaims(text, line, body):
+                i = start + count
+                continue  # ``Neste ponto, seu formulário de registro está completo!``
+            if number is None and _cut_off(page, start + count - 1, text, skip):
+                i = start + count
+                continue  # a bold sentence's first line: ``... do pré-escolar / jardim de``
             _drop_swallowed(found, (page.index, start))
             found.append(
                 Candidate(
@@ -114,6 +125,30 @@ def find_candidates(
             )  # fmt: skip
             i = start + count
     return found
+
+
+def _exclaims(text: str, line: Line, body: Body) -> bool:
+    """A line of the body's size that ends in ``!`` is an exclamation set in bold, not a
+    heading (``Neste ponto, seu aplicativo de Registro de Aluno está completo!`` in Word 2010's
+    guide): a heading that exclaims is set larger (a notice's ``FEEDBACK WELCOME!``)."""
+    return text.rstrip().endswith(("!", "！")) and not is_larger(line.size, body)
+
+
+def _cut_off(page: Page, last: int, text: str, skip: set[Key]) -> bool:
+    """The heading's text ends on a word no phrase ends on (``of``, ``de``, ``und``), in lower
+    case, and the next line, in its type and with no gap, was not taken in (it ends like a
+    sentence or a label): the first line of a sentence set in bold (Word 2010's guide: ``2.
+    Especifique se você está matriculando um novo aluno do pré-escolar / jardim de`` over
+    ``infância ou um aluno da 1ª à 12ª série:``). A heading ending so with nothing of its type
+    under it stays (a form's ``Date Range - Search by`` over its fields)."""
+    split = text.split()
+    if not split or split[-1] not in PHRASE_GOES_ON:
+        return False
+    if last + 1 >= len(page.lines) or (page.index, last + 1) in skip:
+        return False
+    line, below = page.lines[last], page.lines[last + 1]
+    same = abs(below.size - line.size) <= 0.3 and below.bold == line.bold
+    return same and 0 < below.top - line.top <= line.size * 1.6
 
 
 def _drop_swallowed(found: list[Candidate], start: Key) -> None:
@@ -216,7 +251,9 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
         nxt = page.lines[j]
         if (page.index, j) in skip or abs(nxt.size - line.size) > 0.3 or nxt.bold != line.bold:
             break
-        if section_number(nxt.text) is not None or not heading_like(nxt, counts):
+        if section_number(nxt.text) is not None:
+            break
+        if not (heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
             break
         above = page.lines[j - 1]
         if not (goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(page, above, nxt)):
@@ -227,6 +264,20 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         count += 1
     return count
+
+
+_NOTE_WORDS = 5  # words of a note in brackets that a wrapped heading may end with
+
+
+def _bracketed_tail(line: Line, counts: Counter[str]) -> bool:
+    """A short note in brackets that a wrapped heading ends with (Word 2010's guide: ``Etapa 3:
+    Preencher o formulário de inventário de triagem inicial`` / ``(condicional)``): no heading
+    alone (``heading_like``), but the heading's last line when it wraps there."""
+    text = line.text.strip()
+    if not (text.startswith("(") and text.endswith(")")) or words(text) > _NOTE_WORDS:
+        return False
+    inner = replace(line, text=text[1:-1].strip(), note=0)
+    return bool(inner.text) and heading_like(inner, counts)
 
 
 def _ends_a_sentence_below(page: Page, last: int, skip: set[Key]) -> bool:
@@ -250,12 +301,29 @@ def _defines(page: Page, last: int, body: Body) -> bool:
     if abs(line.size - body.size) >= 0.5 or below.bold or abs(below.size - body.size) >= 0.5:
         return False
     close = 0 < below.top - line.top <= line.size * 2
-    if not close or below.left < line.left + _TERM_INDENT * line.size:
+    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
+    if not close or not (
+        below.left >= line.left + _TERM_INDENT * line.size or _set_in_block(line, below, after)
+    ):
         return False
     if len(below.text.split()) < 3 or below.text.rstrip().endswith(";"):
         return False  # a listing under a label (``TYPES`` over ``Agraph_t;``), no definition
-    after = page.lines[last + 2] if last + 2 < len(page.lines) else None
     return after is None or after.bold or abs(after.left - line.left) > 1  # no paragraph's 2nd
+
+
+_BLOCK_INDENT = 1.5  # ems a definition set in as a block is set in, at least
+
+
+def _set_in_block(line: Line, below: Line, after: Line | None) -> bool:
+    """The definition under a term is set in by an em and a half or more, and its next line
+    starts where its first does: a block set in (Rust for Rustaceans' ``Feature options`` over
+    ``You've already seen examples of these...``, 1.7 ems in, its lines all there), not a
+    paragraph whose first line is indented (its next line goes back to the margin), nor a list
+    item (its next line is set in under the item's text, past the bullet)."""
+    if after is None or below.left < line.left + _BLOCK_INDENT * line.size:
+        return False
+    close = 0 < after.top - below.top <= below.size * 2
+    return close and abs(after.left - below.left) <= 1 and not ITEM.match(below.text)
 
 
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:

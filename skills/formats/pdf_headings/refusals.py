@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf_headings.body import PROSE_WORDS, is_larger, is_text, text_margin
+from skills.formats.pdf_headings.body import (
+    PROSE_WORDS,
+    is_larger,
+    is_text,
+    latin_prose,
+    out_of_script,
+    text_margin,
+)
 from skills.formats.pdf_headings.model import Body, Candidate, Key
 from skills.formats.pdf_headings.titles import TITLE_INDENT
 from skills.formats.pdf_headings.wording import normalised, words
@@ -23,6 +30,42 @@ _WRAPPED_ENTRY = 5  # words of a contents entry's first line that may open a lon
 
 
 _CROWDED = 8  # headings a page may have: more are a form's labels
+
+
+def in_the_prose_script(
+    candidates: list[Candidate], pages: list[Page], body: Body
+) -> list[Candidate]:
+    """Without the candidates that hold letters but no Latin one, in a document whose prose is
+    in the Latin script: a font's samples or a quotation in its script, set large (SIL's guides
+    in English show Miao, Nastaliq and Arabic lines at 18 pt beside their text; a page of them
+    read as a crowded form's and took its real heading with them). A heading in another
+    script heads a document written in it (a Japanese deck's ``結論``)."""
+    if not any(out_of_script(c.text) for c in candidates) or not latin_prose(pages, body):
+        return candidates
+    return [c for c in candidates if not out_of_script(c.text)]
+
+
+_COVER_LINES = 4  # display lines of a page with no text: a cover (a part's page has fewer)
+
+
+def off_covers(
+    candidates: list[Candidate], pages: list[Page], body: Body, skip: set[Key]
+) -> list[Candidate]:
+    """Without the lines of a cover, the first page or another: four display lines or more
+    (larger than the body and short: no prose, whatever the body's size is taken to be) and no
+    line of text. Word 2010's guide opens with a notice page, then a cover of seven lines from
+    32 to 40 pt whose address, ``27 Lowell Street`` / ``Peabody, MA 01960``, headed nothing
+    but the next page's text. A part's or a chapter's opening page holds fewer (``Part II`` /
+    ``Methods``)."""
+    covers = set()
+    for page in pages:
+        shown = [line for i, line in enumerate(page.lines) if (page.index, i) not in skip]
+        display = all(
+            is_larger(line.size, body) and words(line.text) < PROSE_WORDS for line in shown
+        )
+        if len(shown) >= _COVER_LINES and display:
+            covers.add(page.index)
+    return [c for c in candidates if c.key[0] not in covers]
 
 
 def without_contents(candidates: list[Candidate]) -> list[Candidate]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from skills.formats.pdf_headings.body import LARGER, worded
+from skills.formats.pdf_headings.body import LARGER, latin_prose, out_of_script, worded
 from skills.formats.pdf_headings.model import Body, Key
 from skills.formats.pdf_headings.wording import (
     CJK,
@@ -79,21 +79,25 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if not readable or body.size <= 0:
         return "", []
     page = readable[0]
+    turned = turned_page(page)
     lines = [
         (i, line)
         for i, line in enumerate(page.lines)
-        if (page.index, i) not in skip and not line.rotated
+        if (page.index, i) not in skip and line.rotated == turned
     ]
+    lines = _in_the_prose_script(lines, pages, body)
     if not lines:
         return "", []
     size = _title_size(pages, skip, page, lines)
     # (only a line about as large as the title can outsize it: the others are not looked at)
-    elsewhere = max(
-        (line.size for other in readable[1:] for i, line in enumerate(other.lines)
-         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
-         and worded(line)),
-        default=0.0,
-    )  # fmt: skip
+    large = [
+        line for other in readable[1:] for i, line in enumerate(other.lines)
+        if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
+        and worded(line)
+    ]  # fmt: skip
+    if any(out_of_script(line.text) for line in large) and latin_prose(pages, body):
+        large = [line for line in large if not out_of_script(line.text)]  # samples: no heading
+    elsewhere = max((line.size for line in large), default=0.0)
     if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
@@ -110,9 +114,29 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
+    if turned and not any(worded(line) for _, line in run):
+        return "", []  # a turned chart's largest glyph (``é``), no words
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def _in_the_prose_script(
+    lines: list[tuple[int, Line]], pages: list[Page], body: Body
+) -> list[tuple[int, Line]]:
+    """The first page's lines less those in another script than the prose's, when that is
+    Latin: a cover's name of the fonts in their own script is no title (SIL's Shimenkan guide,
+    LibreOffice 6.3: the Miao line ``𖼳𖽷𖾏𖼄𖽞𖾏𖼞𖽑𖽗`` over ``Shimenkan Fonts`` in its 32 pt)."""
+    if not any(out_of_script(line.text) for _, line in lines) or not latin_prose(pages, body):
+        return lines
+    return [(i, line) for i, line in lines if not out_of_script(line.text)]
+
+
+def turned_page(page: Page) -> bool:
+    """Most of the page's lines are set at an angle: a landscape page PDFium reads turned (SIL's
+    feature tables printed through PScript5), whose lines at that angle are upright to its
+    reader, its title among them; elsewhere a line at an angle is a watermark."""
+    return sum(line.rotated for line in page.lines) * 2 > len(page.lines)
 
 
 def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:

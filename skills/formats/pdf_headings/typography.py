@@ -20,6 +20,8 @@ from skills.formats.pdf_headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf_headings.refusals import (
     consistent,
     heading_text,
+    in_the_prose_script,
+    off_covers,
     out_of_rows,
     turned_pages,
     uncrowded,
@@ -44,6 +46,8 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     if not any(c.strong and c.number for c in found):
         found = sorted(found + body_outline(pages, body, skip, counts), key=lambda c: c.key)
     found = with_underlined(found, pages, body, skip, counts)
+    found = off_covers(found, pages, body, skip)
+    found = in_the_prose_script(found, pages, body)
     candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
     turned = turned_pages(pages)
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])

@@ -47,7 +47,7 @@ _DATED = re.compile(rf"^\d{{1,2}}\.?\s+(?:{_MONTHS})[a-z]*\.?,?\s+\d{{4}}\b", re
 CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 
 
 _SAMPLES = 3  # "words" of two letters at most in a row: a font's samples
@@ -100,6 +100,16 @@ _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _JOINING = frozenset(
     ("a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
      "to", "with")
+)  # fmt: skip
+
+
+#: Words no phrase ends on, in English (``_JOINING``) and the other languages of the Latin script
+#: a guide is written in: a heading ending on one was cut from its sentence. (Not ``do``,
+#: ``die``, ``den``, ``per``, ``e``, ``y``: English words, or a heading's letter, ``Vitamin E``.)
+PHRASE_GOES_ON = _JOINING | frozenset(
+    ("de", "da", "das", "dos", "del", "des", "du", "em", "para", "com", "con", "por", "pour",
+     "avec", "par", "und", "oder", "für", "mit", "von", "zu", "der", "dem", "la", "le", "les",
+     "los", "las", "el", "et", "ou", "que", "um", "uma", "une", "un", "di", "della")
 )  # fmt: skip
 
 
@@ -244,6 +254,27 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     return counts[normalised(text)] < REPEATED or section_number(text) is not None
 
 
+_NEXT_SENTENCE = re.compile(r"[^\W\d_]{3}[.!?] +[^\W\d_]")
+
+
+def two_sentences(text: str) -> bool:
+    """The text ends a sentence and starts another: a paragraph set in bold, not a heading
+    (Word 2010's guide: ``Todos os campos com asterisco vermelho (*) são obrigatórios. Observe
+    que existem três (3) guias, ...``). The stop must close a lower-case word of three letters
+    or more and the next word start with a capital (``U.S. Army``, ``Fig. 3``, ``Inc. Annual``,
+    ``Step 1. Install`` are one heading).
+
+    >>> two_sentences("Todos os campos são obrigatórios. Observe que existem três guias")
+    True
+    >>> [two_sentences(t) for t in ("U.S. Army Corps", "Dr. No", "Step 1. Install", "Why? How")]
+    [False, False, False, False]
+    """
+    return any(
+        match.group()[:3].islower() and match.group()[-1].isupper()
+        for match in _NEXT_SENTENCE.finditer(text)
+    )
+
+
 def _glyph_samples(text: str) -> bool:
     """A font's samples, not words: three or more of two letters at most (``ⵏⵏ ⵏⵏ ⵏⵏ``,
     ``ꪋꫂ ꪓꫂ ꪖꫂ ꪨꫂ``; not in Hangul or CJK, whose syllables are words), or five letters in the
@@ -252,7 +283,7 @@ def _glyph_samples(text: str) -> bool:
     >>> [_glyph_samples(t) for t in ("ⵏⵏ ⵏⵏ ⵏⵏ", "^_`abcdefghijk", "Q & A", "Basic Latin")]
     [True, True, False, False]
     """
-    if CJK.search(text) or _HANGUL.search(text):
+    if CJK.search(text) or HANGUL.search(text):
         return False
     split = text.split()
     if len(split) >= _SAMPLES and all(len(word) <= _SAMPLE_CHARS for word in split):
