@@ -26,12 +26,10 @@ import zipfile
 
 from lxml import etree
 
-from skills.formats.conversion import DEFAULT_LIMITS, Limits, blocks_in_time
+from skills.formats.conversion import DEFAULT_LIMITS, Limits, rewritten_package
 
 #: names every package has, whatever its parts refer to
 _FIXED = ("[Content_Types].xml", "_rels/.rels")
-#: parts are copied for the readers at zlib's fastest level (its default took 2 s for 400 MB)
-_COPY_LEVEL = 1
 
 
 def usual_part_names(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bytes:
@@ -43,7 +41,11 @@ def usual_part_names(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bytes:
             renamed = _renames(package, names)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, KeyError):
         return data
-    return _rewritten(data, renamed, limits) if renamed else data
+    if not renamed:
+        return data
+    return rewritten_package(
+        data, limits, "renamed the package's parts", lambda part: renamed.get(part, part)
+    )
 
 
 def _renames(package: zipfile.ZipFile, names: list[str]) -> dict[str, str]:
@@ -119,20 +121,3 @@ def _resolved(rels_name: str, target: str) -> str:
         return posixpath.normpath(target).lstrip("/")
     folder = posixpath.dirname(posixpath.dirname(rels_name))  # xl/_rels/x.rels -> xl
     return posixpath.normpath(posixpath.join(folder, target)).lstrip("/")
-
-
-def _rewritten(data: bytes, renamed: dict[str, str], limits: Limits) -> bytes:
-    """The package with its entries renamed, each part copied in blocks up to the deadline."""
-    out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(data)) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_COPY_LEVEL) as target,
-    ):
-        items = source.infolist()
-        for number, item in enumerate(items):
-            name = renamed.get(item.filename, item.filename)
-            doing = f"renamed the package's parts ({number} of {len(items)})"
-            with source.open(item) as part, target.open(name, "w") as copy:
-                for block in blocks_in_time(part, limits, doing):
-                    copy.write(block)
-    return out.getvalue()

@@ -21,7 +21,7 @@ import zipfile
 from collections.abc import Iterator
 from typing import IO
 
-from skills.formats.conversion import DEFAULT_LIMITS, Limits, blocks_in_time
+from skills.formats.conversion import DEFAULT_LIMITS, Limits, copied, rewritten_package
 
 #: Strict namespaces (and the starts of relationship types) and their Transitional names
 NAMESPACES = (
@@ -57,8 +57,6 @@ NAMESPACES = (
 _STRICT = b"http://purl.oclc.org/ooxml/"
 #: bytes kept back between blocks, so that a name cut by a block's end is still renamed
 _OVERLAP = max(len(strict) for strict, _ in NAMESPACES)
-#: parts other than XML are copied for the readers, which never read them: compressed fast
-_COPY_LEVEL = 1
 
 
 def as_transitional(data: bytes, main_part: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
@@ -83,25 +81,16 @@ def is_strict(package: zipfile.ZipFile, main_part: str) -> bool:
 
 def transitional(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The package with every XML part's Strict namespaces renamed to the Transitional ones;
-    other parts copied as they are (compressed at level 1: a 400 MB part of zeros took 2.1 s
-    of CPU at zlib's default level). Each part is read and written in blocks, and the deadline
-    is looked at before each block."""
-    out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(data)) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_COPY_LEVEL) as target,
-    ):
-        items = source.infolist()
-        for number, item in enumerate(items):
-            with source.open(item) as part, target.open(item.filename, "w") as copy:
-                doing = f"renamed its Strict Open XML names ({number} of {len(items)} parts)"
-                blocks = blocks_in_time(part, limits, doing)
-                if item.filename.endswith((".xml", ".rels")):
-                    _rename(blocks, copy)
-                else:
-                    for block in blocks:
-                        copy.write(block)
-    return out.getvalue()
+    other parts copied as they are. Each part is read and written in blocks, and the deadline
+    is looked at before each block (:func:`rewritten_package`)."""
+    return rewritten_package(data, limits, "renamed its Strict Open XML names", write=_written)
+
+
+def _written(name: str, blocks: Iterator[bytes], copy: IO[bytes]) -> None:
+    if name.endswith((".xml", ".rels")):
+        _rename(blocks, copy)
+    else:
+        copied(name, blocks, copy)
 
 
 def _rename(blocks: Iterator[bytes], copy: IO[bytes]) -> None:
