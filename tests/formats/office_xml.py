@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
 from skills.formats.strict import NAMESPACES
@@ -144,13 +144,34 @@ def tables_docx(xml_bytes: int) -> bytes:
     return docx(body)
 
 
+def rewritten(data: bytes, change: Callable[[str, bytes], bytes | None]) -> bytes:
+    """The package with each part changed by ``change(name, part)`` (None: the part left out)."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for item in source.infolist():
+            part = change(item.filename, source.read(item))
+            if part is not None:
+                target.writestr(item, part)
+    return out.getvalue()
+
+
+def with_part(data: bytes, name: str, change: Callable[[str], str]) -> bytes:
+    """The package with its XML part ``name`` rewritten by ``change``."""
+    return rewritten(
+        data,
+        lambda part, body: change(body.decode("utf-8")).encode("utf-8") if part == name else body,
+    )
+
+
 def strict(data: bytes) -> bytes:
     """The package as Excel, Word or PowerPoint write it with "Strict Open XML" chosen."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
-        for item in source.infolist():
-            part = source.read(item)
-            for strict_name, usual in NAMESPACES:
-                part = part.replace(usual, strict_name)
-            target.writestr(item, part)
-    return out.getvalue()
+
+    def renamed(name: str, part: bytes) -> bytes:
+        for strict_name, usual in NAMESPACES:
+            part = part.replace(usual, strict_name)
+        return part
+
+    return rewritten(data, renamed)

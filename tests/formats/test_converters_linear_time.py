@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from format_fixtures import fixture
-from office_xml import strict
+from office_xml import strict, with_part
 
 from bench.cputime import least_growth
 from bench.hostile_files import pdf_pages
@@ -49,17 +49,6 @@ def html_page(sections: int) -> bytes:
     return f"{head}<body><nav>Home</nav><main>{body}</main></body></html>".encode()
 
 
-def _rewritten(name: str, part: str, change: Callable[[str], str]) -> bytes:
-    """The fixture ``name`` with one XML part rewritten by ``change``."""
-    source = zipfile.ZipFile(io.BytesIO(fixture(name)))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
-        for item in source.infolist():
-            data = source.read(item)
-            package.writestr(item, change(data.decode("utf-8")) if item.filename == part else data)
-    return out.getvalue()
-
-
 def word_body(copies: int) -> bytes:
     """The Word fixture (headings, lists, tables, code) with its body repeated ``copies`` times."""
 
@@ -68,7 +57,7 @@ def word_body(copies: int) -> bytes:
         assert match, "the fixture's body ends with its section properties"
         return xml[: match.start(1)] + match.group(1) * copies + xml[match.start(2) :]
 
-    return _rewritten("widget-api-guide.docx", "word/document.xml", repeated)
+    return with_part(fixture("widget-api-guide.docx"), "word/document.xml", repeated)
 
 
 def slides(count: int) -> bytes:

@@ -14,6 +14,7 @@ import re
 import zipfile
 
 import pytest
+from office_xml import with_part
 
 from bench.hostile_files import sheet
 from skills.formats import conversion
@@ -79,7 +80,7 @@ def test_a_sheet_that_declares_every_column_costs_only_the_cells_it_has() -> Non
         book.active.append([f"row {r}"])
     out = io.BytesIO()
     book.save(out)
-    declared = _rewritten(
+    declared = with_part(
         out.getvalue(),
         "xl/worksheets/sheet1.xml",
         lambda xml: re.sub(r'<dimension ref="[^"]*"', '<dimension ref="A1:XFD200"', xml),
@@ -99,18 +100,6 @@ def test_a_deck_of_five_thousand_slides_is_refused_by_its_slide_count() -> None:
             deck.writestr(f"ppt/slides/_rels/slide{k}.xml.rels", "<Relationships/>")
     with pytest.raises(ConversionError, match="the deck has 5000 slides, more than the 2000"):
         read_file(package.getvalue(), "huge.pptx")
-
-
-def _rewritten(data: bytes, part: str, change: object) -> bytes:
-    source = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
-        for item in source.infolist():
-            body = source.read(item)
-            if item.filename == part:
-                body = change(body.decode("utf-8")).encode("utf-8")  # type: ignore[operator]
-            package.writestr(item, body)
-    return out.getvalue()
 
 
 def test_a_deck_of_too_much_xml_is_refused_before_it_is_parsed() -> None:

@@ -18,7 +18,7 @@ import zipfile
 from collections.abc import Callable
 
 import pytest
-from office_xml import NS, docx, para, raw_para, run
+from office_xml import NS, docx, para, raw_para, rewritten, run
 from office_xml import strict as strict_package
 
 from bench.cputime import least_growth
@@ -147,20 +147,6 @@ def _deck_with_chart() -> bytes:
     return out.getvalue()
 
 
-def _rewritten(data: bytes, change: Callable[[str, bytes], bytes | None]) -> bytes:
-    """The package with each part changed by ``change`` (None: left out)."""
-    out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(data)) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
-    ):
-        for item in source.infolist():
-            part = change(item.filename, source.read(item))
-            if part is not None:
-                target.writestr(item.filename, part)
-    return out.getvalue()
-
-
 def _chart_points(count: int) -> Callable[[str, bytes], bytes | None]:
     def change(name: str, part: bytes) -> bytes:
         if not re.fullmatch(r"ppt/charts/chart\d+\.xml", name):
@@ -199,7 +185,7 @@ def test_a_chart_whose_part_cannot_be_read_is_left_out_not_the_deck(
 ) -> None:
     """A chart whose relationship names no part, or a part of another type, failed the whole
     deck (KeyError, AttributeError); the deck is read without it, with a warning naming it."""
-    file = read_file(_rewritten(_deck_with_chart(), broken), "deck.pptx")
+    file = read_file(rewritten(_deck_with_chart(), broken), "deck.pptx")
     assert "# Charted" in file.text and "# After the chart" in file.text
     assert _warned(file.warnings, "1 shape left out") and _warned(file.warnings, "slide 1")
 
@@ -217,14 +203,14 @@ def test_relationships_in_a_cycle_read_the_deck_once() -> None:
             return part.replace(b"</Relationships>", loop.encode())
         return part
 
-    file = read_file(_rewritten(_deck_with_chart(), cycle), "deck.pptx")
+    file = read_file(rewritten(_deck_with_chart(), cycle), "deck.pptx")
     assert "Categories: East, West" in file.text and file.text.count("# Charted") == 1
 
 
 def test_a_chart_of_many_points_costs_time_linear_in_them() -> None:
-    text = read_file(_rewritten(_deck_with_chart(), _chart_points(5)), "deck.pptx").text
+    text = read_file(rewritten(_deck_with_chart(), _chart_points(5)), "deck.pptx").text
     assert "Categories: c0, c1, c2, c3, c4" in text
-    make = lambda count: _rewritten(_deck_with_chart(), _chart_points(count))  # noqa: E731
+    make = lambda count: rewritten(_deck_with_chart(), _chart_points(count))  # noqa: E731
     run = lambda data: read_file(data, "deck.pptx", isolated=False)  # noqa: E731
     assert least_growth(make, 20_000, run, MAX_GROWTH) < MAX_GROWTH
 
@@ -234,9 +220,7 @@ def test_a_workbook_whose_sheet_part_is_missing_says_it_has_no_text(strict: bool
     """A workbook naming a sheet the package does not hold came out as an empty record without
     a word (openpyxl skips the sheet)."""
     book = workbook({1: ["Name"], 2: ["rent"]})
-    data = _rewritten(
-        strict_package(book) if strict else book, _without("xl/worksheets/sheet1.xml")
-    )
+    data = rewritten(strict_package(book) if strict else book, _without("xl/worksheets/sheet1.xml"))
     file = read_file(data, "book.xlsx")
     assert not file.text.strip() and _warned(file.warnings, "the workbook has no text to index")
 
@@ -311,10 +295,10 @@ def test_a_strict_workbook_with_broken_relationships_reads_or_says_why(
     wrong or missing is its record's error, never a crash."""
     book = strict_package(workbook({1: ["Name", "Cost"], 2: ["rent", "12"]}))
     if not says:
-        assert "| rent | 12 |" in read_file(_rewritten(book, change), "strict.xlsx").text
+        assert "| rent | 12 |" in read_file(rewritten(book, change), "strict.xlsx").text
         return
     with pytest.raises(ConversionError, match=says):
-        read_file(_rewritten(book, change), "strict.xlsx")
+        read_file(rewritten(book, change), "strict.xlsx")
 
 
 @pytest.mark.parametrize("level", ["100000000", "x", "9" * 5000], ids=["huge", "word", "digits"])
@@ -426,7 +410,7 @@ def test_a_sheet_its_reader_cannot_parse_to_its_end_keeps_the_rows_before(
     def change(name: str, data: bytes) -> bytes | None:
         return sheet_xml(data.decode()).encode() if name == "xl/worksheets/sheet1.xml" else data
 
-    file = read_file(_rewritten(book, change), "rows.xlsx", isolated=False)
+    file = read_file(rewritten(book, change), "rows.xlsx", isolated=False)
     assert "| rent | 12 |" in file.text
     assert _warned(file.warnings, "sheet 'Data' could not be read after its row")
     assert not any("set_int_max_str_digits" in warning for warning in file.warnings)
@@ -444,7 +428,7 @@ def test_a_slide_python_pptx_cannot_read_is_left_out_not_the_deck() -> None:
         digits = _NUMBERS["digits"].encode()
         return data.replace(b'<p:ph type="title"/>', b'<p:ph type="title" idx="%s"/>' % digits)
 
-    file = read_file(_rewritten(deck(3), change), "ids.pptx", isolated=False)
+    file = read_file(rewritten(deck(3), change), "ids.pptx", isolated=False)
     assert "# Slide 1" in file.text and "point 2.3" in file.text
     assert file.text.count("<!-- PageBreak -->") == 2
     assert _warned(file.warnings, "slide 1 (it writes a number of more than 4,300 digits")
