@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from skills.formats.pdf_headings.model import Body
 from skills.formats.pdf_headings.wording import CJK, HANGUL, words
 from skills.formats.pdf_lines import Line, Page
+
+T = TypeVar("T")
 
 LARGER = 1.12  # a heading's size over the body's, at least
 
@@ -196,7 +199,20 @@ _LATIN = re.compile("[A-Za-z\u00c0-\u02af\u1e00-\u1eff\u2c60-\u2c7f\ua720-\ua7ff
 _LATIN_PROSE = 0.8  # of the letters in lines of the body's size: a document written in Latin
 
 
-def latin_prose(pages: list[Page], body: Body) -> bool:
+def in_prose_script(
+    items: list[T], text: Callable[[T], str], pages: list[Page], body: Body
+) -> list[T]:
+    """``items`` without those whose ``text`` holds letters but no Latin one, when the document's
+    prose is in the Latin script: a font's samples or a quotation in its own script, set large
+    (SIL's guides in English show Miao, Nastaliq and Arabic lines at 18 pt beside their text; a
+    cover names its fonts in their script over ``Shimenkan Fonts``), no heading and no title.
+    The prose's script is read only when such an item is there."""
+    if not any(_out_of_script(text(item)) for item in items) or not _latin_prose(pages, body):
+        return items
+    return [item for item in items if not _out_of_script(text(item))]
+
+
+def _latin_prose(pages: list[Page], body: Body) -> bool:
     """The document's prose is in the Latin script: four letters in five of the lines of the
     body's size, at least."""
     latin = other = 0
@@ -209,10 +225,9 @@ def latin_prose(pages: list[Page], body: Body) -> bool:
     return latin >= (latin + other) * _LATIN_PROSE and latin > 0
 
 
-def out_of_script(text: str) -> bool:
-    """The text has letters, none of them Latin (``𖼳𖽷𖾏``, ``جج۔``): in a document written in
-    Latin, a font's sample or a quotation, no heading or title. Not in CJK or Hangul, which
-    head sections of documents written mostly in English (a Japanese paper's title in a
+def _out_of_script(text: str) -> bool:
+    """The text has letters, none of them Latin (``𖼳𖽷𖾏``, ``جج۔``). Not in CJK or Hangul,
+    which head sections of documents written mostly in English (a Japanese paper's title in a
     bilingual file)."""
     if _LATIN.search(text) or CJK.search(text) or HANGUL.search(text):
         return False

@@ -9,14 +9,13 @@ from collections import Counter
 
 from skills.formats.pdf_headings.body import (
     PROSE_WORDS,
+    in_prose_script,
     is_larger,
     is_text,
-    latin_prose,
-    out_of_script,
     text_margin,
 )
 from skills.formats.pdf_headings.model import Body, Candidate, Key
-from skills.formats.pdf_headings.titles import TITLE_INDENT
+from skills.formats.pdf_headings.titles import TITLE_INDENT, turned_page
 from skills.formats.pdf_headings.wording import normalised, words
 from skills.formats.pdf_lines import Page
 
@@ -35,14 +34,10 @@ _CROWDED = 8  # headings a page may have: more are a form's labels
 def in_the_prose_script(
     candidates: list[Candidate], pages: list[Page], body: Body
 ) -> list[Candidate]:
-    """Without the candidates that hold letters but no Latin one, in a document whose prose is
-    in the Latin script: a font's samples or a quotation in its script, set large (SIL's guides
-    in English show Miao, Nastaliq and Arabic lines at 18 pt beside their text; a page of them
-    read as a crowded form's and took its real heading with them). A heading in another
-    script heads a document written in it (a Japanese deck's ``結論``)."""
-    if not any(out_of_script(c.text) for c in candidates) or not latin_prose(pages, body):
-        return candidates
-    return [c for c in candidates if not out_of_script(c.text)]
+    """Without the candidates in another script than the prose's Latin (:func:`in_prose_script`:
+    a page of SIL's font samples read as a crowded form's took its real heading with them). A
+    heading in another script heads a document written in it (a Japanese deck's ``結論``)."""
+    return in_prose_script(candidates, lambda c: c.text, pages, body)
 
 
 _COVER_LINES = 4  # display lines of a page with no text: a cover (a part's page has fewer)
@@ -305,8 +300,4 @@ def turned_pages(pages: list[Page]) -> set[int]:
     table turned on its side under ``Appendix F GNSS Signal Specifications``). There a line at
     the page's angle is upright to its reader, and may head the page like any other; elsewhere
     a line at an angle is a watermark or a margin's label."""
-    return {
-        page.index
-        for page in pages
-        if page.lines and sum(line.rotated for line in page.lines) * 2 > len(page.lines)
-    }
+    return {page.index for page in pages if turned_page(page)}

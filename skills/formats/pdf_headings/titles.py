@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from skills.formats.pdf_headings.body import LARGER, latin_prose, out_of_script, worded
+from skills.formats.pdf_headings.body import LARGER, in_prose_script, worded
 from skills.formats.pdf_headings.model import Body, Key
 from skills.formats.pdf_headings.wording import (
     CJK,
@@ -85,7 +85,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         for i, line in enumerate(page.lines)
         if (page.index, i) not in skip and line.rotated == turned
     ]
-    lines = _in_the_prose_script(lines, pages, body)
+    lines = in_prose_script(lines, lambda numbered: numbered[1].text, pages, body)
     if not lines:
         return "", []
     size = _title_size(pages, skip, page, lines)
@@ -95,8 +95,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         if line.size > size - 0.5 and (other.index, i) not in skip and not line.rotated
         and worded(line)
     ]  # fmt: skip
-    if any(out_of_script(line.text) for line in large) and latin_prose(pages, body):
-        large = [line for line in large if not out_of_script(line.text)]  # samples: no heading
+    large = in_prose_script(large, lambda line: line.text, pages, body)  # samples: no heading
     elsewhere = max((line.size for line in large), default=0.0)
     if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
@@ -119,17 +118,6 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
-
-
-def _in_the_prose_script(
-    lines: list[tuple[int, Line]], pages: list[Page], body: Body
-) -> list[tuple[int, Line]]:
-    """The first page's lines less those in another script than the prose's, when that is
-    Latin: a cover's name of the fonts in their own script is no title (SIL's Shimenkan guide,
-    LibreOffice 6.3: the Miao line ``𖼳𖽷𖾏𖼄𖽞𖾏𖼞𖽑𖽗`` over ``Shimenkan Fonts`` in its 32 pt)."""
-    if not any(out_of_script(line.text) for _, line in lines) or not latin_prose(pages, body):
-        return lines
-    return [(i, line) for i, line in lines if not out_of_script(line.text)]
 
 
 def turned_page(page: Page) -> bool:
