@@ -90,12 +90,17 @@ def numbered_title(text: str, start: int) -> tuple[int, int] | None:
     >>> numbered_title("3.1. Distribution of Source Form\\n\\nText.", 0)
     (32, 2)
     """
-    match = _TITLE.match(text, start)
+    match = _title_match(_TITLE, text, start)
+    return None if match is None else (match.end(), match.group("number").count(".") + 1)
+
+
+def _title_match(pattern: re.Pattern[str], text: str, start: int) -> re.Match[str] | None:
+    """``pattern``'s match at ``start`` when its title is one: ``_TITLE_WORDS`` words at most,
+    no dot leaders."""
+    match = pattern.match(text, start)
     if match is None or len(match.group("title").split()) > _TITLE_WORDS:
         return None
-    if _LEADERS.search(match.group("title")):
-        return None
-    return match.end(), match.group("number").count(".") + 1
+    return None if _LEADERS.search(match.group("title")) else match
 
 
 Number = tuple[int, ...]
@@ -151,11 +156,9 @@ def _candidates(text: str, starts: list[int]) -> Iterator[_Title]:
 
 def _numbered(text: str, start: int, apart: bool) -> _Title | None:
     """The title at ``start``: a section number (``numbered_title``) or an appendix's letter."""
-    match = _TITLE.match(text, start) or _LETTER_TITLE.match(text, start)
-    if match is None or len(match.group("title").split()) > _TITLE_WORDS:
-        return None
-    if _LEADERS.search(match.group("title")):
-        return None
+    match = _title_match(_TITLE, text, start) or _title_match(_LETTER_TITLE, text, start)
+    if match is None:
+        return None  # (the two never both match: a number opens with a digit, a letter's not)
     parts = match.group("number").rstrip(".").split(".")
     first = int(parts[0]) if parts[0].isdigit() else _LETTERS + ord(parts[0]) - ord("A") + 1
     number = (first, *(int(part) for part in parts[1:]))
