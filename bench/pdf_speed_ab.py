@@ -32,7 +32,7 @@ def worker(root: str) -> None:
     """Convert each PDF path read from stdin with ``root``'s skills; print the seconds taken."""
     sys.path.insert(0, root)
     from skills.formats.conversion import Limits
-    from skills.formats.pdf import pdf_to_markdown
+    from skills.formats.pdf.convert import pdf_to_markdown
 
     for line in sys.stdin:
         data = Path(line.strip()).read_bytes()

@@ -378,7 +378,7 @@ def _read(data: bytes, name: str, ignore_bookmarks: bool, isolated: bool = True)
     measured on what typography alone finds (a truth file's ``"bookmarks": "ignored"``)."""
     if not ignore_bookmarks:
         return read_file(data, name, isolated=isolated)
-    import skills.formats.pdf as converter
+    import skills.formats.pdf.convert as converter
 
     real = converter._bookmarks
     converter._bookmarks = lambda pdf: {}  # type: ignore[assignment]
@@ -511,7 +511,7 @@ def tagged_office(folder: Path) -> dict[str, dict[str, float]]:
     import shutil
     import subprocess
 
-    import skills.formats.pdf as converter
+    import skills.formats.pdf.convert as converter
 
     out = ROOT / ".cache" / "tagged-pdf"
     out.mkdir(parents=True, exist_ok=True)

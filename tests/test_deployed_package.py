@@ -23,11 +23,11 @@ LAZY_MODULES = [
     "skills.formats.registry",
     "skills.formats.read",
     "skills.formats.layout",
-    "skills.formats.docx",
+    "skills.formats.office.docx",
     "skills.formats.html",
-    "skills.formats.pdf",
-    "skills.formats.pptx",
-    "skills.formats.xlsx",
+    "skills.formats.pdf.convert",
+    "skills.formats.office.pptx",
+    "skills.formats.office.xlsx",
 ]
 DEVELOPMENT = (
     "skills/local/",

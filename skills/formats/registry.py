@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from skills.chunking import LANGUAGES, SUFFIX_FORMATS, Format
 from skills.formats import notebook
 from skills.formats.conversion import Converter
-from skills.formats.docx import docx_to_markdown
 from skills.formats.html import html_to_markdown
 from skills.formats.images import image_without_text
-from skills.formats.pdf import pdf_to_markdown
-from skills.formats.pptx import pptx_to_markdown
-from skills.formats.xlsx import xlsx_to_markdown
+from skills.formats.office.docx import docx_to_markdown
+from skills.formats.office.pptx import pptx_to_markdown
+from skills.formats.office.xlsx import xlsx_to_markdown
+from skills.formats.pdf.convert import pdf_to_markdown
 
 
 @dataclass(frozen=True, slots=True)

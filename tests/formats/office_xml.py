@@ -8,7 +8,7 @@ import zipfile
 from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
-from skills.formats.strict import NAMESPACES
+from skills.formats.office.strict import NAMESPACES
 
 NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 _RELS = (

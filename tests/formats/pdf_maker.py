@@ -126,7 +126,7 @@ def with_form_field(data: bytes) -> bytes:
     (PDFium's writer makes no form fields): a form's page, as a tax form's pages are.
 
     >>> import pypdfium2 as pdfium
-    >>> from skills.formats.pdf_lines import read_page
+    >>> from skills.formats.pdf.lines import read_page
     >>> pdf = pdfium.PdfDocument(with_form_field(make_pdf([[("Amount", "Helvetica", 10)]])))
     >>> read_page(pdf[0], 0).form
     True

@@ -125,7 +125,7 @@ def test_a_conversion_past_its_deadline_keeps_what_it_has_with_a_warning() -> No
 def test_a_word_body_too_large_to_hold_in_memory_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import skills.formats.docx as docx
+    import skills.formats.office.docx as docx
 
     monkeypatch.setattr(docx, "MAX_DOCUMENT_XML_BYTES", 1024)  # in this process only
     with pytest.raises(ConversionError, match="body is 0 MB of XML, more than the 0 MB"):

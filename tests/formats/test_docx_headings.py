@@ -1,5 +1,5 @@
 """Word headings as people write them: outline levels, numbered headings, bold short lines, and
-what is never a heading (skills/formats/word_outline.py)."""
+what is never a heading (skills/formats/office/word_outline.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from format_fixtures import markdown_headings
 from office_xml import NS, decimal_numbering, docx, para, raw_para, run, style, table
 
 from skills.formats.conversion import Limits
-from skills.formats.docx import docx_to_markdown
+from skills.formats.office.docx import docx_to_markdown
 
 BODY = "The body text of the section says what it is about, in a full sentence."
 

@@ -1,4 +1,4 @@
-"""Cells as the sheet displays them (skills/formats/number_format.py)."""
+"""Cells as the sheet displays them (skills/formats/office/number_format.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from skills.formats.number_format import display
+from skills.formats.office.number_format import display
 
 DAY = dt.datetime(2022, 11, 11, 14, 5, 9)
 

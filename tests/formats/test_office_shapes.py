@@ -516,7 +516,7 @@ def test_columns_set_apart_cost_time_linear_in_the_sheets_cells() -> None:
     of it, so ``n`` rows cost ``n`` cubed while the sheet shows ``n`` squared cells (400 rows:
     2 s). The rows each column fills are found once: from ``n`` to ``4 n`` rows, the cells and
     the time grow 16 times (64 before)."""
-    from skills.formats.sheet_tables import Row, tables
+    from skills.formats.office.sheet_tables import Row, tables
 
     def diagonal(count: int) -> list[Row]:
         return [Row(r + 1, [""] * (2 * r) + [f"v{r}"]) for r in range(count)]

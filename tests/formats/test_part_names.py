@@ -1,5 +1,5 @@
 """Packages whose zip entries are named otherwise than their relationships name them
-(skills/formats/part_names.py): Office compares part names without regard to case, and some
+(skills/formats/office/part_names.py): Office compares part names without regard to case, and some
 writers separate folders with backslashes; the readers look parts up by exact name."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from office_xml import docx, para
 
 from skills.formats.conversion import ConversionError, Limits
-from skills.formats.part_names import usual_part_names
+from skills.formats.office.part_names import usual_part_names
 from skills.formats.read import read_file
 
 

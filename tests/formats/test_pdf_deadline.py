@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from format_fixtures import fixture
 
-import skills.formats.pdf as pdf
+import skills.formats.pdf.convert as pdf
 from skills.formats.conversion import Limits, out_of_time
-from skills.formats.pdf_furniture import furniture
-from skills.formats.pdf_lines import read_page
+from skills.formats.pdf.furniture import furniture
+from skills.formats.pdf.lines import read_page
 from skills.formats.read import read_file
 
 RUNBOOK = "operations-runbook.pdf"  # 12 pages with bookmarks: headings on most pages

@@ -18,8 +18,8 @@ from pdf_maker import (
     with_title,
 )
 
-from skills.formats.pdf_headings import Body, from_typography
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings import Body, from_typography
+from skills.formats.pdf.lines import Line, Page
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)

@@ -114,7 +114,7 @@ def _right_edge(text: str, font: str = "Times-Bold") -> float:
     """Where ``text`` in 13 pt ``font`` ends on the page, set at the left margin."""
     import pypdfium2 as pdfium
 
-    from skills.formats.pdf_lines import read_page
+    from skills.formats.pdf.lines import read_page
 
     document = pdfium.PdfDocument(make_pdf([[(text, font, 13, 72)]]))
     return read_page(document[0], 0).lines[0].right

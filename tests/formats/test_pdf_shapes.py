@@ -215,7 +215,7 @@ def cell_grid(columns: int, rows: int = 400) -> bytes:
 
 
 def test_a_table_of_many_columns_costs_time_linear_in_its_cells() -> None:
-    """Each cell was matched against every column of its table (``pdf_tables._column``): a page
+    """Each cell was matched against every column of its table (``pdf.tables._column``): a page
     of 100 columns and 400 rows took 8 s, C columns cost C times their cells. Columns are sorted
     and apart, so a cell's column is found by bisection."""
     text = read_file(cell_grid(20, 40), "grid.pdf", isolated=False).text

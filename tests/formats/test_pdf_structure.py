@@ -11,7 +11,7 @@ from pdf_maker import MARGIN, Spec, heading_lines, make_pdf
 
 from skills.chunking import ChunkOptions, chunk_document
 from skills.formats.conversion import Limits
-from skills.formats.pdf import pdf_to_markdown
+from skills.formats.pdf.convert import pdf_to_markdown
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
@@ -261,7 +261,7 @@ def test_positions_past_a_character_left_out_of_the_text_keep_their_pdfium_index
     # without the map, every line after it would read the type of the character before it
     from types import SimpleNamespace
 
-    from skills.formats.pdf_lines import char_indices
+    from skills.formats.pdf.lines import char_indices
 
     codes = [ord(c) for c in "5 "] + [3] + [ord(c) for c in " 5\r\nHead"]
     raw = SimpleNamespace(FPDFText_GetUnicode=lambda handle, index: codes[index])
@@ -366,7 +366,9 @@ def test_a_tagged_pdf_gives_its_tagged_headings_even_one_set_in_the_body_type(
         "### Tides and dredging windows",
         "## Lock gates",
     ]
-    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, pages, expired: {})
+    monkeypatch.setattr(
+        "skills.formats.pdf.convert.tagged_headings", lambda pdf, pages, expired: {}
+    )
     untagged = heading_lines(pdf_to_markdown(data, Limits()).text)
     assert "### Tides and dredging windows" not in untagged
 
@@ -459,7 +461,7 @@ def test_a_title_that_runs_on_after_a_comma_is_one_title() -> None:
 def test_the_structure_tree_is_read_until_the_deadline_and_no_further() -> None:
     import pypdfium2 as pdfium
 
-    from skills.formats.pdf_tags import tagged_headings
+    from skills.formats.pdf.tags import tagged_headings
 
     pdf = pdfium.PdfDocument(fixture("tagged-report.pdf"))
     try:

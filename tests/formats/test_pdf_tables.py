@@ -1,4 +1,4 @@
-"""Tables rebuilt from a PDF page's geometry (``skills/formats/pdf_tables.py``): rows whose cells
+"""Tables rebuilt from a PDF page's geometry (``skills/formats/pdf/tables.py``): rows whose cells
 wrap, rows written cell by cell, a table going on over a page break, and what is no table.
 
 Every PDF here is written line by line with PDFium (``pdf_maker``): a tab starts the next

@@ -10,7 +10,7 @@ import pytest
 from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf, with_title
 
 from skills.formats.conversion import Limits
-from skills.formats.pdf import pdf_to_markdown
+from skills.formats.pdf.convert import pdf_to_markdown
 from skills.formats.read import read_file
 
 BODY = ("Helvetica", 10.0)
@@ -45,7 +45,9 @@ def test_a_byline_tagged_as_a_heading_stays_with_the_title(monkeypatch: pytest.M
         0: [(1, "Adventures in Debugging"), (2, byline), (3, "Timing")],
         1: [(3, "Configurations")],
     }
-    monkeypatch.setattr("skills.formats.pdf.tagged_headings", lambda pdf, count, expired: tags)
+    monkeypatch.setattr(
+        "skills.formats.pdf.convert.tagged_headings", lambda pdf, count, expired: tags
+    )
     # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
     converted = pdf_to_markdown(make_pdf(pages), Limits())
     found = heading_lines(converted.text)

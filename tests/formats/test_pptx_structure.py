@@ -1,4 +1,4 @@
-"""Chart words, SmartArt text and every text of the notes page (skills/formats/pptx.py), on
+"""Chart words, SmartArt text and every text of the notes page (skills/formats/office/pptx.py), on
 decks written here with python-pptx."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 from skills.formats.conversion import Limits
-from skills.formats.pptx import pptx_to_markdown
+from skills.formats.office.pptx import pptx_to_markdown
 
 _DATA_MODEL = (
     '<dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '

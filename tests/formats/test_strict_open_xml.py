@@ -1,4 +1,4 @@
-"""Files saved as Strict Open XML read as the usual ones (skills/formats/strict.py): the same
+"""Files saved as Strict Open XML read as the usual ones (skills/formats/office/strict.py): the same
 parts under ``http://purl.oclc.org/ooxml/...`` names, which the readers do not know."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import io
 from office_xml import docx, para, strict
 
 from skills.formats.conversion import Limits
-from skills.formats.docx import docx_to_markdown
-from skills.formats.pptx import pptx_to_markdown
-from skills.formats.strict import _rename
-from skills.formats.xlsx import xlsx_to_markdown
+from skills.formats.office.docx import docx_to_markdown
+from skills.formats.office.pptx import pptx_to_markdown
+from skills.formats.office.strict import _rename
+from skills.formats.office.xlsx import xlsx_to_markdown
 
 
 def test_a_strict_workbook_has_its_sheets() -> None:

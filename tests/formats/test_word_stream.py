@@ -1,4 +1,4 @@
-"""The streaming Word converter (skills/formats/word_stream.py): what each construct becomes,
+"""The streaming Word converter (skills/formats/office/word_stream.py): what each construct becomes,
 and memory bounded by the largest block, not by the document."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from office_xml import NS, docx, para, raw_para, run, style, tables_docx
 
 from skills.formats.conversion import Limits
-from skills.formats.docx import docx_to_markdown
+from skills.formats.office.docx import docx_to_markdown
 
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
@@ -121,10 +121,10 @@ from skills.formats.conversion import Limits
 data = open({path!r}, "rb").read()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 if {convert}:
-    from skills.formats.docx import docx_to_markdown
+    from skills.formats.office.docx import docx_to_markdown
     docx_to_markdown(data, Limits())
 else:
-    import lxml.etree, skills.formats.docx  # what the conversion imports
+    import lxml.etree, skills.formats.office.docx  # what the conversion imports
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
 """
 

@@ -1,5 +1,5 @@
 """A sheet's real header row, several tables on one sheet, and cells as displayed
-(skills/formats/xlsx.py), on workbooks written here with openpyxl."""
+(skills/formats/office/xlsx.py), on workbooks written here with openpyxl."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from skills.formats.conversion import Limits
-from skills.formats.xlsx import xlsx_to_markdown
+from skills.formats.office.xlsx import xlsx_to_markdown
 
 
 def workbook(

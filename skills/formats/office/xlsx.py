@@ -41,11 +41,11 @@ from skills.formats.conversion import (
     titled,
 )
 from skills.formats.markdown_text import heading
-from skills.formats.number_format import display
-from skills.formats.part_names import usual_part_names
-from skills.formats.sheet_tables import Row, tables
-from skills.formats.strict import as_transitional
-from skills.formats.xml_numbers import whole
+from skills.formats.office.number_format import display
+from skills.formats.office.part_names import usual_part_names
+from skills.formats.office.sheet_tables import Row, tables
+from skills.formats.office.strict import as_transitional
+from skills.formats.office.xml_numbers import whole
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:

@@ -56,10 +56,10 @@ type; ``refusals`` the document-wide checks that take candidates away; ``decks``
 ``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass around.
 """
 
-from skills.formats.pdf_headings.body import body_type
-from skills.formats.pdf_headings.bookmarks import from_bookmarks, with_bookmarked_types
-from skills.formats.pdf_headings.model import Body, Heading, Key
-from skills.formats.pdf_headings.titles import (
+from skills.formats.pdf.headings.body import body_type
+from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarked_types
+from skills.formats.pdf.headings.model import Body, Heading, Key
+from skills.formats.pdf.headings.titles import (
     first_page_title,
     is_cover,
     man_page_name,
@@ -67,8 +67,8 @@ from skills.formats.pdf_headings.titles import (
     printed,
     turned_page,
 )
-from skills.formats.pdf_headings.typography import from_typography
-from skills.formats.pdf_headings.wording import normalised, section_number
+from skills.formats.pdf.headings.typography import from_typography
+from skills.formats.pdf.headings.wording import normalised, section_number
 
 __all__ = [
     "Body",

@@ -1,6 +1,6 @@
 """Tables of a PDF page from its aligned cells, as Markdown pipe tables.
 
-A text layer has no table, only lines whose words stand apart (``pdf_lines``: a line's cells,
+A text layer has no table, only lines whose words stand apart (``pdf.lines``: a line's cells,
 where its words are over an em apart) and lines set beside or under each other. A table is
 rebuilt from their geometry, in four steps:
 
@@ -40,7 +40,7 @@ rebuilt from their geometry, in four steps:
    item: the table is written under an empty header.
 
 A cell's lines are joined with a space, a word hyphenated at the line end is joined whole
-(``pdf.clean`` decides, as for any line), and dot leaders (``Total . . . . . 10,690,561``)
+(``convert.clean`` decides, as for any line), and dot leaders (``Total . . . . . 10,690,561``)
 are left out.
 
 A table that ends a page (nothing but furniture after it) and whose rows go on at the top of
@@ -53,7 +53,7 @@ cells wrap) is written whole on the page it starts on, and a table too short to 
 (its header and one row) is written when the next page goes on in its columns
 (``page_tables``).
 
->>> from skills.formats.pdf_lines import Line, Page
+>>> from skills.formats.pdf.lines import Line, Page
 >>> def row(i, *cells):
 ...     spans = tuple((100.0 * n, 100.0 * n + 40, c, 0.0) for n, c in enumerate(cells))
 ...     return Line(0, " ".join(cells), 10, 400, False, True, 20.0 * i, 0, True, spans)
@@ -71,8 +71,8 @@ import re
 import statistics
 from dataclasses import dataclass, field, replace
 
-from skills.formats.pdf_headings import Key
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings import Key
+from skills.formats.pdf.lines import Line, Page
 
 _NUMBER = re.compile(r"^[-–+(]?[\d.,%$€£ ]+\)?$")
 _BULLETS = frozenset("•◦▪‣●○■□–-*+")  # (+ and - mark a UML class's members)
@@ -847,7 +847,8 @@ def _cells(group: list[list[_Piece]], columns: list[Column]) -> list[str]:
 
 def _joined(texts: list[str]) -> str:
     """A wrapped cell's lines as one: a space between them, none after a soft hyphen (U+FFFE,
-    which ``pdf.clean`` then resolves) or a hyphen that cut a path or a word (``i386-linux-``)."""
+    which ``convert.clean`` then resolves) or a hyphen that cut a path or a word
+    (``i386-linux-``)."""
     out = ""
     for text in texts:
         cut = out.endswith("\ufffe") or (

@@ -25,10 +25,10 @@ from typing import Any
 
 from skills.formats.conversion import ConversionError, Converted, Limits, no_text, titled
 from skills.formats.markdown_text import plain
-from skills.formats.part_names import usual_part_names
-from skills.formats.strict import as_transitional
-from skills.formats.word_outline import Outline
-from skills.formats.word_stream import word_markdown
+from skills.formats.office.part_names import usual_part_names
+from skills.formats.office.strict import as_transitional
+from skills.formats.office.word_outline import Outline
+from skills.formats.office.word_stream import word_markdown
 
 _BODY = "word/document.xml"
 _ASIDE = re.compile(r"^word/(header|footer|comments)\d*\.xml$")

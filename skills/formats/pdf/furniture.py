@@ -14,7 +14,7 @@ down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...
 or more, each one more than the last, one under the other, alone on their lines, are furniture
 on any page, and the edges are read past them.
 
->>> from skills.formats.pdf_lines import Line, Page
+>>> from skills.formats.pdf.lines import Line, Page
 >>> def page(i, *texts):
 ...     lines = [Line(i, t, 10, 400, False, True, 40.0 + 20 * n, 72) for n, t in enumerate(texts)]
 ...     return Page(i, tuple(lines), 99, False, False)
@@ -30,7 +30,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from skills.formats.pdf_lines import Page
+from skills.formats.pdf.lines import Page
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -102,7 +102,7 @@ def line_numbers(page: Page) -> list[int]:
     """Indices of the lines that number the page's lines down a margin: five bare numbers or
     more, each one more than the one above it and under it, at the same edge (to an em).
 
-    >>> from skills.formats.pdf_lines import Line
+    >>> from skills.formats.pdf.lines import Line
     >>> lines = [Line(0, str(n), 12, 400, False, True, 70.0 + 24 * n, 52.0) for n in range(1, 7)]
     >>> line_numbers(Page(0, (*lines, Line(0, "7 days", 12, 400, False, True, 90, 90)), 9, False,
     ...                   False))

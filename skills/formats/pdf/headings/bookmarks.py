@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf_headings.body import followed_by_text
-from skills.formats.pdf_headings.model import Body, Heading, Key
-from skills.formats.pdf_headings.wording import (
+from skills.formats.pdf.headings.body import followed_by_text
+from skills.formats.pdf.headings.model import Body, Heading, Key
+from skills.formats.pdf.headings.wording import (
     NUMBER,
     chapter_start,
     goes_on,
@@ -15,7 +15,7 @@ from skills.formats.pdf_headings.wording import (
     joined,
     normalised,
 )
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.lines import Line, Page
 
 _BOOKMARK_PAGES = 3  # a bookmark's title is looked for on its page and the two after it
 

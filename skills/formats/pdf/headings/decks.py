@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from skills.formats.pdf_headings.body import is_larger
-from skills.formats.pdf_headings.model import Body, Heading, Key
-from skills.formats.pdf_headings.wording import DATE, joined
-from skills.formats.pdf_lines import Page
+from skills.formats.pdf.headings.body import is_larger
+from skills.formats.pdf.headings.model import Body, Heading, Key
+from skills.formats.pdf.headings.wording import DATE, joined
+from skills.formats.pdf.lines import Page
 
 #: Width over height of a slide: 4:3 (PowerPoint's 720 x 540, Keynote's 800 x 600), 16:10, 16:9.
 _SLIDE_SHAPES = (4 / 3, 16 / 10, 16 / 9)

@@ -50,8 +50,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from skills.formats.typed_numbers import Number, typed_number
-from skills.formats.xml_numbers import BODY_OUTLINE, MAX_HALF_POINTS, MAX_LEVEL, whole
+from skills.formats.office.typed_numbers import Number, typed_number
+from skills.formats.office.xml_numbers import BODY_OUTLINE, MAX_HALF_POINTS, MAX_LEVEL, whole
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*[1-6]$", re.IGNORECASE)

@@ -10,8 +10,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from skills.formats.pdf_headings.model import Key
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings.model import Key
+from skills.formats.pdf.lines import Line, Page
 
 #: A section number: ``3``, ``3.1``, ``3.1.``, ``1)``, ``A.``, ``B)`` (a letter only with its
 #: dot or bracket: ``A Guide`` is words), an appendix's ``A.1``, ``E.2.3``, then a space and a

@@ -8,10 +8,10 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from skills.formats.pdf_headings.body import followed_by_text, is_larger, monospaced_body, prominent
-from skills.formats.pdf_headings.model import Body, Candidate, Key
-from skills.formats.pdf_headings.refusals import RUN
-from skills.formats.pdf_headings.wording import (
+from skills.formats.pdf.headings.body import followed_by_text, is_larger, monospaced_body, prominent
+from skills.formats.pdf.headings.model import Body, Candidate, Key
+from skills.formats.pdf.headings.refusals import RUN
+from skills.formats.pdf.headings.wording import (
     CAPTION,
     FULL_STOPS,
     ITEM,
@@ -30,7 +30,7 @@ from skills.formats.pdf_headings.wording import (
     two_sentences,
     words,
 )
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.lines import Line, Page
 
 _ENDS_TOC_ENTRY = re.compile(r"\s\d{1,4}$")
 

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf_headings.body import (
+from skills.formats.pdf.headings.body import (
     PROSE_WORDS,
     in_prose_script,
     is_larger,
     is_text,
     text_margin,
 )
-from skills.formats.pdf_headings.model import Body, Candidate, Key
-from skills.formats.pdf_headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf_headings.wording import normalised, words
-from skills.formats.pdf_lines import Page
+from skills.formats.pdf.headings.model import Body, Candidate, Key
+from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
+from skills.formats.pdf.headings.wording import normalised, words
+from skills.formats.pdf.lines import Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 

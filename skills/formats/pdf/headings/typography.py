@@ -8,16 +8,16 @@ import itertools
 from collections import Counter
 from dataclasses import replace
 
-from skills.formats.pdf_headings.body import NOT_SMALLER, is_larger, is_text, prominent
-from skills.formats.pdf_headings.body_type_headings import (
+from skills.formats.pdf.headings.body import NOT_SMALLER, is_larger, is_text, prominent
+from skills.formats.pdf.headings.body_type_headings import (
     body_outline,
     capitals_apart,
     with_underlined,
 )
-from skills.formats.pdf_headings.candidates import LABEL_WORDS, find_candidates
-from skills.formats.pdf_headings.decks import is_deck, slide_titles
-from skills.formats.pdf_headings.model import Body, Candidate, Heading, Key
-from skills.formats.pdf_headings.refusals import (
+from skills.formats.pdf.headings.candidates import LABEL_WORDS, find_candidates
+from skills.formats.pdf.headings.decks import is_deck, slide_titles
+from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
+from skills.formats.pdf.headings.refusals import (
     consistent,
     heading_text,
     in_the_prose_script,
@@ -29,8 +29,8 @@ from skills.formats.pdf_headings.refusals import (
     without_figure_labels,
     without_label_runs,
 )
-from skills.formats.pdf_headings.wording import REPEATED, normalised, words
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings.wording import REPEATED, normalised, words
+from skills.formats.pdf.lines import Line, Page
 
 
 def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:

@@ -40,8 +40,8 @@ from typing import Any
 
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
-from skills.formats.word_outline import Outline, W, band_cell
-from skills.formats.xml_numbers import MAX_LEVEL, whole
+from skills.formats.office.word_outline import Outline, W, band_cell
+from skills.formats.office.xml_numbers import MAX_LEVEL, whole
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"

@@ -34,9 +34,9 @@ from skills.formats.conversion import (
     titled,
 )
 from skills.formats.markdown_text import heading, plain, table
-from skills.formats.number_format import display
-from skills.formats.part_names import usual_part_names
-from skills.formats.strict import as_transitional
+from skills.formats.office.number_format import display
+from skills.formats.office.part_names import usual_part_names
+from skills.formats.office.strict import as_transitional
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

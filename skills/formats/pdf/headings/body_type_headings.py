@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf_headings.body import is_larger, is_text, line_spacing, prominent, worded
-from skills.formats.pdf_headings.model import Body, Candidate, Key
-from skills.formats.pdf_headings.refusals import RUN
-from skills.formats.pdf_headings.wording import heading_like, normalised, section_number, words
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings.body import is_larger, is_text, line_spacing, prominent, worded
+from skills.formats.pdf.headings.model import Body, Candidate, Key
+from skills.formats.pdf.headings.refusals import RUN
+from skills.formats.pdf.headings.wording import heading_like, normalised, section_number, words
+from skills.formats.pdf.lines import Line, Page
 
 _UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
 

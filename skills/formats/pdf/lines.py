@@ -535,7 +535,7 @@ def _ends_in_code(first: _Style, last: _Style, size: float, last_size: float) ->
     """The line ends in a monospaced run of its size, and only the face differs: set larger than
     the body, a heading that names a module or a function in code's type (ReportLab's ``Chapter
     2 Graphics and Text with pdfgen``, ``8.1 DocAssign(self, var, expr, life='forever')``);
-    ``pdf_headings`` decides, knowing the body."""
+    ``pdf.headings`` decides, knowing the body."""
     return abs(last_size - size) < 0.5 and last.mono and not first.mono
 
 

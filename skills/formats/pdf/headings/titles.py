@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from skills.formats.pdf_headings.body import LARGER, in_prose_script, worded
-from skills.formats.pdf_headings.model import Body, Key
-from skills.formats.pdf_headings.wording import (
+from skills.formats.pdf.headings.body import LARGER, in_prose_script, worded
+from skills.formats.pdf.headings.model import Body, Key
+from skills.formats.pdf.headings.wording import (
     CJK,
     goes_on,
     hangs,
@@ -16,7 +16,7 @@ from skills.formats.pdf_headings.wording import (
     normalised,
     section_number,
 )
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.lines import Line, Page
 
 _NOT_TITLES = re.compile(
     r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$|"
@@ -176,7 +176,7 @@ def man_page_name(pages: list[Page]) -> str:
     Commands Manual DOT(1)``: the name and section at both ends), when nothing else names the
     document: groff and mandoc print no title but that one.
 
-    >>> from skills.formats.pdf_lines import Line
+    >>> from skills.formats.pdf.lines import Line
     >>> header = "LIBCGRAPH(3) Library Functions Manual LIBCGRAPH(3)"
     >>> man_page_name([Page(0, (Line(0, header, 10, 400, False, True, 40, 72),), 50, False, False)])
     'LIBCGRAPH(3)'
@@ -193,7 +193,7 @@ def printed(title: str, page: Page) -> bool:
     or another document: ``Gutenprint 5.0 User's Manual and Release Notes`` over a first page
     reading ``Gutenprint 5.2`` / ``User's Manual``).
 
-    >>> from skills.formats.pdf_lines import Line
+    >>> from skills.formats.pdf.lines import Line
     >>> page = Page(0, (Line(0, "Gutenprint 5.2", 32, 400, True, True, 300, 200),
     ...                 Line(0, "User's Manual", 24, 400, True, True, 340, 230)), 30, False, False)
     >>> printed("Gutenprint 5.0 User's Manual and Release Notes", page)

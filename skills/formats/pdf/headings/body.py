@@ -9,9 +9,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from skills.formats.pdf_headings.model import Body
-from skills.formats.pdf_headings.wording import CJK, HANGUL, words
-from skills.formats.pdf_lines import Line, Page
+from skills.formats.pdf.headings.model import Body
+from skills.formats.pdf.headings.wording import CJK, HANGUL, words
+from skills.formats.pdf.lines import Line, Page
 
 T = TypeVar("T")
 
@@ -96,7 +96,7 @@ def worded(line: Line) -> bool:
     least (a font's samples set large, ``ⵏⵏ ⵏⵏ ⵏⵏ``, ``ដ``, ``ꪋꫂ ꪓꫂ``, are not a chapter's
     heading that the first page's title must outsize).
 
-    >>> from skills.formats.pdf_lines import Line
+    >>> from skills.formats.pdf.lines import Line
     >>> [worded(Line(1, text, 18, 400, False, True, 90, 72)) for text in ("ꪋꫂ ꪓꫂ", "Sample Text")]
     [False, True]
     """

@@ -2,12 +2,12 @@
 page furniture.
 
 PDFium (pypdfium2) reads each page's text in reading order, and for each line its type: size,
-weight, place (``pdf_lines``). Then, over the whole document:
+weight, place (``pdf.lines``). Then, over the whole document:
 
 - **furniture** (running headers, footers, page numbers) is found by repetition at the same
-  place across pages and left out of the text (``pdf_furniture``); the page is still counted;
+  place across pages and left out of the text (``pdf.furniture``); the page is still counted;
 - **headings** come from the bookmarks where they match the page text, else from typography
-  and numbering (``pdf_headings``) merged with a tagged file's structure tree (``pdf_tags``):
+  and numbering (``pdf.headings``) merged with a tagged file's structure tree (``pdf.tags``):
   ``# 1 Overview`` and ``## 2.1 LRS model`` whether or not the producer wrote an outline; the
   first page's title line, or the metadata title when it is a real one, is the document's
   title, and what stands above it on its page (a journal's banner) or right under it with no
@@ -16,7 +16,7 @@ weight, place (``pdf_lines``). Then, over the whole document:
   hyphenated form appears elsewhere in the document or the second part opens with a capital or
   a digit (``Gimp-Print``, ``iodine-131m``): a real compound keeps its hyphen (and an accent
   set apart by TeX, ``Gr¨obner``, is put back on its letter);
-- **tables** whose cells line up over three rows or more become pipe tables (``pdf_tables``).
+- **tables** whose cells line up over three rows or more become pipe tables (``pdf.tables``).
 
 Lines are kept as they are; a line clearly shorter than the page's full lines ends a paragraph
 (a blank line follows), ``•`` bullets become list items, and a line that would read as Markdown
@@ -48,8 +48,8 @@ from skills.formats.conversion import (
     titled,
 )
 from skills.formats.markdown_text import heading, plain, table
-from skills.formats.pdf_furniture import furniture
-from skills.formats.pdf_headings import (
+from skills.formats.pdf.furniture import furniture
+from skills.formats.pdf.headings import (
     Heading,
     Key,
     body_type,
@@ -65,9 +65,9 @@ from skills.formats.pdf_headings import (
     turned_page,
     with_bookmarked_types,
 )
-from skills.formats.pdf_lines import Page, read_page, trusted_weights
-from skills.formats.pdf_tables import page_tables
-from skills.formats.pdf_tags import tagged_headings
+from skills.formats.pdf.lines import Page, read_page, trusted_weights
+from skills.formats.pdf.tables import page_tables
+from skills.formats.pdf.tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
 UNREADABLE = (
