@@ -19,6 +19,16 @@ file to ``.cache/corpus/files/<name>``, checked by sha256: a file that differs (
 serves another build) is an error naming it, so a number is never measured on other bytes than
 the ones its truth was written on.
 
+A file *made* by a real producer from a real third-party document (``"made": "weasyprint"``: an
+HTML page of a Debian ``-doc`` package printed by WeasyPrint, wkhtmltopdf, dompdf or fpdf2, or a
+Markdown file through pandoc first) names its source document as above, and its ``sha256`` is the
+source's: those producers write the time into the PDF, so its bytes differ at each run. The source
+is copied alone into a scratch folder and the tool (installed from Debian, or fpdf2 from PyPI into
+``.cache/fpdf2``, see :data:`MAKERS`) writes the PDF from it; the PDF must have the manifest's
+``pages``, else it is an error naming the tool (another version or other fonts would move the
+pages the truth names). ``bench/real_files/pdf_made.json`` holds them, apart from ``pdf.json``, so
+that a machine without the tools still fills every other file.
+
     python bench/corpus.py                        # fill the cache from every manifest
     python bench/corpus.py bench/real_files/pdf.json
 """
@@ -29,10 +39,12 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,6 +109,22 @@ def _checked(path: Path, file: object) -> dict[str, str]:
     return file
 
 
+#: How each producer makes a PDF from its source document (``{src}``) into ``{out}``, and the
+#: package that brings the tool. The scripts in bench/makers/ are ours: they call the library
+#: with its defaults, as its documentation shows.
+MAKERS: dict[str, tuple[list[str], str]] = {
+    "wkhtmltopdf": (["wkhtmltopdf", "--quiet", "{src}", "{out}"], "apt-get install wkhtmltopdf"),
+    "weasyprint": (["weasyprint", "--quiet", "{src}", "{out}"], "apt-get install weasyprint"),
+    "dompdf": (["php", str(ROOT / "bench" / "makers" / "dompdf.php"), "{src}", "{out}"],
+               "apt-get install php-cli php-dompdf"),
+    "pandoc+wkhtmltopdf": (["pandoc", "--standalone", "--pdf-engine=wkhtmltopdf", "{src}",
+                            "-o", "{out}"], "apt-get install pandoc wkhtmltopdf"),
+    "pandoc+fpdf2": ([sys.executable, str(ROOT / "bench" / "makers" / "fpdf2_html.py"), "{src}",
+                      "{out}"], "apt-get install pandoc fonts-dejavu-core; "
+                     "pip install --target .cache/fpdf2 fpdf2==2.8.9"),
+}  # fmt: skip
+
+
 def cached(name: str, cache: Path = CACHE) -> Path:
     """Where the file of manifest name ``name`` lies once filled (it may not exist yet)."""
     return cache / "files" / name
@@ -107,6 +135,11 @@ def fill(files: list[dict[str, str]], cache: Path = CACHE) -> list[Path]:
     done: list[Path] = []
     for entry in files:
         target = cached(entry["name"], cache)
+        if entry.get("made"):
+            if not (target.is_file() and _pages(target) == int(entry.get("pages", 0))):
+                _make(entry, _member(_package(entry, cache / "packages"), entry), target)
+            done.append(target)
+            continue
         if not (target.is_file() and _sha256(target.read_bytes()) == entry["sha256"]):
             data = _member(_package(entry, cache / "packages"), entry)
             if _sha256(data) != entry["sha256"]:
@@ -118,6 +151,53 @@ def fill(files: list[dict[str, str]], cache: Path = CACHE) -> list[Path]:
             target.write_bytes(data)
         done.append(target)
     return done
+
+
+def _make(entry: dict[str, str], source: bytes, target: Path) -> None:
+    """The PDF of a made entry, written by its producer from the checked source document."""
+    if _sha256(source) != entry["sha256"]:
+        raise CorpusError(f"{entry['name']}: its source {entry['path']} in {entry['package']} "
+                          f"{entry['version']} does not hash to the manifest's sha256")  # fmt: skip
+    if entry["made"] not in MAKERS:
+        raise ManifestError(f"{entry['name']}: no maker {entry['made']!r}, one of {list(MAKERS)}")
+    command, install = MAKERS[entry["made"]]
+    name = Path(entry["path"]).name.removesuffix(".gz")
+    with tempfile.TemporaryDirectory() as scratch:
+        src, out = Path(scratch) / name, Path(scratch) / "made.pdf"
+        src.write_bytes(source)
+        argv = [part.format(src=src, out=out) for part in command]
+        env = {**os.environ, "PYTHONPATH": str(ROOT / ".cache" / "fpdf2")}
+        try:
+            result = subprocess.run(argv, cwd=scratch, capture_output=True, text=True,
+                                    env=env, check=False, timeout=600)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            message = f"{entry['name']}: {argv[0]} did not run ({exc}); {install}"
+            raise CorpusError(message) from None
+        if not out.is_file():  # wkhtmltopdf exits 1 for an image it may not fetch, yet writes
+            raise CorpusError(f"{entry['name']}: {entry['made']} failed "
+                              f"({result.stderr.strip()[-300:]}); {install}")  # fmt: skip
+        pages = _pages(out)
+        if pages != int(entry.get("pages", 0)):
+            raise CorpusError(
+                f"{entry['name']}: {entry['made']} wrote {pages} pages, the truth's "
+                f"{entry.get('pages')} (another version of the tool or other fonts)"
+            )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(out, target)
+
+
+def _pages(path: Path) -> int:
+    """The page count of a PDF (0 for a file pypdfium2 cannot open)."""
+    import pypdfium2
+
+    try:
+        document = pypdfium2.PdfDocument(str(path))
+    except pypdfium2.PdfiumError:
+        return 0
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def _sha256(data: bytes) -> str:
