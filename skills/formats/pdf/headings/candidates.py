@@ -49,6 +49,7 @@ def find_candidates(
 ) -> list[Candidate]:
     found: list[Candidate] = []
     code_body = monospaced_body(pages, body)
+    code = _code_headings(pages, body, skip)
     again = _seen_again_larger(pages, body, skip)
     for page in pages:
         if page.garbage or page.invisible:
@@ -62,13 +63,16 @@ def find_candidates(
             line = lines[i]
             strong = prominent(line, body)
             label = strong and _label_over_name(page, i, skip, counts)
-            like = heading_like(line, counts) or (
-                normalised(line.text) in again and heading_like(line, Counter())
+            names_code = (page.index, i) in code
+            like = (
+                names_code
+                or heading_like(line, counts)
+                or (normalised(line.text) in again and heading_like(line, Counter()))
             )
             if (page.index, i) in skip or not (label or like):
                 i += 1
                 continue
-            if not_a_title(line, code_body) and not _file_title(line, body):
+            if not_a_title(line, code_body) and not _file_title(line, body) and not names_code:
                 i += 1
                 continue  # a line of code, a path or an address, the end of a cut line
             if _goes_on_item(lines, i) or (page.form and len(line.text.split()) == 1):
@@ -85,6 +89,7 @@ def find_candidates(
                 i += 1
                 continue
             count = 2 if label else _run(page, i, line, body, skip, counts) if strong else 1
+            count = _code_wrap(page, i, count, code) if names_code else count
             if number is None and _defines(page, i + count - 1, body):
                 i += count  # a term over its definition, set in under it (a man page's tag)
                 continue
@@ -125,6 +130,73 @@ def find_candidates(
             )  # fmt: skip
             i = start + count
     return found
+
+
+def _code_headings(pages: list[Page], body: Body, skip: set[Key]) -> set[Key]:
+    """The bold monospaced lines that are headings naming code: set at a size the document's
+    bold headings in its text face use too, larger than the body and than its listings, short,
+    and at that type fewer than three times (fontconfig's fonts-conf through WeasyPrint:
+    ``<fontconfig>``, ``<dir prefix="default" salt="">`` in 14 pt bold DejaVu Sans Mono, as
+    ``Font Configuration`` is in 14 pt bold DejaVu Serif, over 12 pt text and 12 pt listings).
+    However much such a line reads as code, its type says heading."""
+    listings: Counter[float] = Counter()
+    headings: set[float] = set()
+    for page in pages:
+        for line in page.lines:
+            size = round(line.size * 2) / 2
+            if line.mono and not line.bold:
+                listings[size] += len(line.text)
+            elif line.bold and not line.mono and is_larger(line.size, body):
+                headings.add(size)
+    listing = max(listings, key=listings.__getitem__, default=0.0)
+    sizes = {size for size in headings if size > max(listing, body.size) + 0.5}
+    if not sizes:
+        return set()
+    found: dict[str, list[Key]] = {}
+    for page in pages:
+        for i, line in enumerate(page.lines):
+            text = line.text.strip()
+            if (
+                (page.index, i) not in skip
+                and line.mono
+                and line.bold
+                and line.uniform
+                and round(line.size * 2) / 2 in sizes
+                and 0 < len(text) <= _CODE_HEADING_CHARS
+                and not _reads_as_prose(text)
+            ):
+                found.setdefault(normalised(text), []).append((page.index, i))
+    return {key for keys in found.values() if len(keys) < REPEATED for key in keys}
+
+
+_CODE_HEADING_CHARS = 80  # a heading naming code is one element, call or command line
+
+
+#: Words a sentence has and a name in code does not (with the words no phrase ends on).
+_PROSE_MARKS = PHRASE_GOES_ON | frozenset({"is", "are", "was", "were", "be", "not", "when", "does"})
+
+
+_TAGS_AND_VALUES = re.compile(r"""<[^<>]*>|"[^"]*"|'[^']*'""")
+
+
+def _reads_as_prose(text: str) -> bool:
+    """Outside its tags and quoted values, the line has a word of a sentence: a question that
+    opens with a name in code (htmldoc's FAQ: ``XPointer is undefined or unknown when I compile
+    xfig``, its first word in Courier), not a name (``<or>, <and>, <plus>``, ``<include
+    ignore_missing="no">``)."""
+    bare = _TAGS_AND_VALUES.sub(" ", text)
+    return any(word in _PROSE_MARKS for word in re.findall(r"[a-z]+", bare))
+
+
+def _code_wrap(page: Page, i: int, count: int, code: set[Key]) -> int:
+    """How many lines a heading naming code spans: it goes on over the next such lines that
+    continue it (``<test qual="any" name="property" target="default"`` / ``compare="eq">``)."""
+    while i + count < len(page.lines) and (page.index, i + count) in code:
+        above, below = page.lines[i + count - 1], page.lines[i + count]
+        if not goes_on(above.text, below.text) or below.top - above.top > above.size * 1.6:
+            break
+        count += 1
+    return count
 
 
 def _exclaims(text: str, line: Line, body: Body) -> bool:

@@ -1,0 +1,54 @@
+"""The rules held-out round 18 asked for (docs/formats.md): report generators and PDF-writing
+libraries no truth file had before (WeasyPrint, wkhtmltopdf, dompdf, fpdf2, pandoc's HTML), read
+from their typography alone. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+from pdf_maker import Prose, Spec, headings
+
+BODY = ("Times-Roman", 10.0)
+_PROSE = Prose(("gy", "fw", "jh", "vq", "kx"), BODY)
+paragraph = _PROSE.paragraph
+BOLD, MONO, MONO_BOLD = "Helvetica-Bold", "Courier", "Courier-Bold"
+
+
+def test_a_bold_monospaced_line_in_a_headings_type_is_a_heading_naming_code() -> None:
+    # fontconfig's fonts-conf through WeasyPrint: its elements' headings, <fontconfig>,
+    # <dir prefix="default" salt="">, in 14 pt bold DejaVu Sans Mono as its other subsections
+    # are in 14 pt bold DejaVu Serif, over 12 pt text and 12 pt listings; code by their face,
+    # they were all refused
+    pages: list[list[Spec]] = [
+        [
+            ("The Configuration Manual", BOLD, 20, 72),
+            ("Configuration File Format", BOLD, 14, 120),
+            *paragraph(145),
+            ('<?xml version="1.0"?>', MONO, 10, 215),
+            ("<fontconfig>", MONO, 10, 230),
+            ("</fontconfig>", MONO, 10, 245),
+            ("<fontconfig>", MONO_BOLD, 14, 285),
+            *paragraph(310),
+            ('<dir prefix="default">', MONO_BOLD, 14, 390),
+            *paragraph(415),
+        ],
+        [("Lang Tags", BOLD, 14, 72), *paragraph(100)],
+    ]
+    assert headings(pages) == [
+        "# Configuration File Format", "# <fontconfig>", '# <dir prefix="default">',
+        "# Lang Tags",
+    ]  # fmt: skip
+
+
+def test_a_bold_monospaced_line_that_reads_as_a_sentence_stays_code() -> None:
+    # htmldoc's FAQ: "XPointer is undefined or unknown when I compile xfig" opens in Courier
+    # bold (the line's face is its first word's) but is a question in words, not a name
+    pages: list[list[Spec]] = [
+        [
+            ("The Questions Asked", BOLD, 20, 72),
+            ("Compiling the Program", BOLD, 14, 120),
+            *paragraph(145),
+            ("make install", MONO, 10, 215),
+            ("XPointer is undefined when I compile", MONO_BOLD, 14, 255),
+            *paragraph(280),
+        ],
+    ]
+    assert headings(pages) == ["# Compiling the Program"]
