@@ -52,3 +52,26 @@ def test_a_bold_monospaced_line_that_reads_as_a_sentence_stays_code() -> None:
         ],
     ]
     assert headings(pages) == ["# Compiling the Program"]
+
+
+def test_a_heading_wrapped_at_a_loose_line_height_is_one_when_it_goes_on_in_lower_case() -> None:
+    # pandoc's HTML through wkhtmltopdf keeps the page's line height in its headings:
+    # "Notes on resolvability of user and group" / "names" 1.67 sizes apart, top to top, were
+    # two headings (the wrap allowed 1.6)
+    pages: list[list[Spec]] = [
+        [
+            ("Users and Groups", BOLD, 20, 72),
+            ("Special Linux Ranges", BOLD, 14, 120),
+            *paragraph(145),
+            ("Notes on resolvability of user and group", BOLD, 14, 230),
+            ("names", BOLD, 14, 252),
+            *paragraph(280),
+            ("Summary of the Ranges", BOLD, 14, 360),
+            ("Considerations for Containers", BOLD, 14, 383.5),
+            *paragraph(410),
+        ],
+    ]
+    assert headings(pages) == [
+        "# Special Linux Ranges", "# Notes on resolvability of user and group names",
+        "# Summary of the Ranges", "# Considerations for Containers",
+    ]  # fmt: skip

@@ -332,10 +332,23 @@ def _run(page: Page, i: int, line: Line, body: Body, skip: set[Key], counts: Cou
             break
         if nxt.left - page.lines[j - 1].left >= line.size and not hangs(page.lines[j - 1], nxt):
             break  # set in under a short line: an entry under its heading, not its second line
-        if nxt.top - page.lines[j - 1].top > line.size * 1.6:  # a gap: another heading
+        if nxt.top - page.lines[j - 1].top > _wrap_gap(line, nxt):  # a gap: another heading
             break
         count += 1
     return count
+
+
+_WRAP_GAP = 1.6  # sizes from one line of a heading to its next, top to top, at most
+_LOOSE_WRAP_GAP = 1.8  # ... when the next line goes on in lower case
+
+
+def _wrap_gap(line: Line, following: Line) -> float:
+    """How far down a heading's next line may start: 1.6 times its size, or 1.8 when that line
+    starts in lower case, which no heading of its own does in a document's headings' type: an
+    HTML printer's headings keep the page's loose line height (pandoc's style through
+    wkhtmltopdf: ``Notes on resolvability of user and group`` / ``names`` 1.67 sizes apart)."""
+    loose = following.text.strip()[:1].islower()
+    return line.size * (_LOOSE_WRAP_GAP if loose else _WRAP_GAP)
 
 
 _NOTE_WORDS = 5  # words of a note in brackets that a wrapped heading may end with
