@@ -4,7 +4,9 @@ from their typography alone. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings
+from pdf_maker import Prose, Spec, headings, make_pdf
+
+from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
 _PROSE = Prose(("gy", "fw", "jh", "vq", "kx"), BODY)
@@ -75,3 +77,22 @@ def test_a_heading_wrapped_at_a_loose_line_height_is_one_when_it_goes_on_in_lowe
         "# Special Linux Ranges", "# Notes on resolvability of user and group names",
         "# Summary of the Ranges", "# Considerations for Containers",
     ]  # fmt: skip
+
+
+def test_the_title_said_again_as_the_first_heading_under_it_is_the_title() -> None:
+    # pandoc's standalone HTML prints the front matter's title centred, then the document's own
+    # top heading, the same words, at the margin: one title shown twice, not a section
+    title = "Users, Groups and Their Ranges"
+    pages: list[list[Spec]] = [
+        [
+            (title, BOLD, 20, 72, 180),
+            (title, BOLD, 20, 120),
+            *paragraph(150),
+            ("Special Linux Ranges", BOLD, 14, 230),
+            *paragraph(255),
+        ],
+        [("Summary of the Ranges", BOLD, 14, 72), *paragraph(100)],
+    ]
+    converted = read_file(make_pdf(pages), "document.pdf")
+    assert converted.title == title
+    assert headings(pages) == ["# Special Linux Ranges", "# Summary of the Ranges"]

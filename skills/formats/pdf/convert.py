@@ -64,6 +64,7 @@ from skills.formats.pdf.headings import (
     section_number,
     turned_page,
     with_bookmarked_types,
+    without_title_again,
 )
 from skills.formats.pdf.lines import Page, read_page, trusted_weights
 from skills.formats.pdf.tables import page_tables
@@ -242,6 +243,7 @@ def _structure(
     typography = from_typography(
         pages, body, skip | set(title_lines) | _titled_headers(pages, title)
     )
+    typography = without_title_again(typography, title, own)
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography

@@ -66,6 +66,7 @@ from skills.formats.pdf.headings.titles import (
     meaningful_title,
     printed,
     turned_page,
+    without_title_again,
 )
 from skills.formats.pdf.headings.typography import from_typography
 from skills.formats.pdf.headings.wording import normalised, section_number
@@ -86,4 +87,5 @@ __all__ = [
     "section_number",
     "turned_page",
     "with_bookmarked_types",
+    "without_title_again",
 ]

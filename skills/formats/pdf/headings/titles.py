@@ -5,9 +5,10 @@ from being taken for it."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from skills.formats.pdf.headings.body import LARGER, in_prose_script, worded
-from skills.formats.pdf.headings.model import Body, Key
+from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.wording import (
     CJK,
     goes_on,
@@ -118,6 +119,24 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+def without_title_again(
+    headings: dict[Key, Heading], title: str, own: list[Key]
+) -> dict[Key, Heading]:
+    """The headings less the first one under the title's own lines on its page when it says
+    the title again: pandoc's title block over the document's own top heading (``Users, Groups,
+    UIDs and GIDs on systemd Systems`` centred, then the same words at the margin) is one title
+    shown twice, not a section under it; the headings under it move up to level 1."""
+    if not own or not normalised(title):
+        return headings
+    below = [key for key in headings if key[0] == own[0][0] and key > own[-1]]
+    first = min(below, default=None)
+    if first is None or normalised(headings[first].text) != normalised(title):
+        return headings
+    rest = {key: found for key, found in headings.items() if key != first}
+    up = min((found.level for found in rest.values()), default=1) - 1  # its sections move up
+    return {key: replace(found, level=found.level - up) for key, found in rest.items()}
 
 
 def turned_page(page: Page) -> bool:
