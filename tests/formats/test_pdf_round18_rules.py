@@ -96,3 +96,34 @@ def test_the_title_said_again_as_the_first_heading_under_it_is_the_title() -> No
     converted = read_file(make_pdf(pages), "document.pdf")
     assert converted.title == title
     assert headings(pages) == ["# Special Linux Ranges", "# Summary of the Ranges"]
+
+
+def test_an_admonitions_label_set_in_from_the_margin_is_no_heading() -> None:
+    # dompdf's print of xsltproc's DocBook man page: "Important" and "Note" in 14 pt bold, 65
+    # pt in from the options' margin, over their indented paragraphs, were sections
+    pages: list[list[Spec]] = [
+        [
+            ("The Options", BOLD, 20, 72),
+            ("OPTIONS", BOLD, 14, 120),
+            *paragraph(145),
+            ("Important", BOLD, 12, 225, 140),
+            ("The given directory must already exist before it is used.", *BODY, 250, 140),
+            *paragraph(280),
+            ("ENVIRONMENT", BOLD, 14, 360),
+            *paragraph(385),
+        ],
+    ]
+    assert headings(pages) == ["# OPTIONS", "# ENVIRONMENT"]
+
+
+def test_a_section_named_like_an_admonition_at_the_margin_stays_a_heading() -> None:
+    pages: list[list[Spec]] = [
+        [
+            ("The Options", BOLD, 20, 72),
+            ("OPTIONS", BOLD, 14, 120),
+            *paragraph(145),
+            ("Warning", BOLD, 14, 225),
+            *paragraph(250),
+        ],
+    ]
+    assert headings(pages) == ["# OPTIONS", "# Warning"]

@@ -295,6 +295,36 @@ def _figure_label(page: Page, i: int, skip: set[Key], margin: float, body: Body)
     return not at_margin and words(after.text) < PROSE_WORDS
 
 
+#: The one word an admonition's label is (DocBook's, Asciidoctor's, Sphinx's boxes): in the
+#: singular, a box's label; a section of remarks says ``Notes``.
+_ADMONITIONS = frozenset({"note", "important", "warning", "caution", "tip", "hint", "attention",
+                          "danger", "remarque", "hinweis", "achtung", "nota", "aviso"})  # fmt: skip
+_ADMONITION_INDENT = 2  # ems the label is set in from the text's margin, at least
+
+
+def without_admonition_labels(
+    candidates: list[Candidate], pages: list[Page], body: Body
+) -> list[Candidate]:
+    """Without an admonition's label: one word such as ``Note``, ``Important`` or ``Warning``,
+    alone, set in from the text's margin by two ems or more, as the box it heads is (dompdf's
+    print of xsltproc's DocBook man page: 14 pt bold ``Important`` and ``Note`` 65 pt in from
+    the options, over their indented paragraphs). A section so named starts at the margin."""
+    if not any(_admonition(c.text) for c in candidates):
+        return candidates
+    margin = text_margin(pages, body)
+    by_index = {page.index: page for page in pages}
+    return [
+        c
+        for c in candidates
+        if not _admonition(c.text)
+        or by_index[c.key[0]].lines[c.key[1]].left < margin + _ADMONITION_INDENT * c.size
+    ]
+
+
+def _admonition(text: str) -> bool:
+    return text.strip().rstrip(":").casefold() in _ADMONITIONS
+
+
 def turned_pages(pages: list[Page]) -> set[int]:
     """Pages whose lines are mostly set at an angle: a landscape page (RTKLIB's p179, a wide
     table turned on its side under ``Appendix F GNSS Signal Specifications``). There a line at

@@ -25,6 +25,7 @@ from skills.formats.pdf.headings.refusals import (
     out_of_rows,
     turned_pages,
     uncrowded,
+    without_admonition_labels,
     without_contents,
     without_figure_labels,
     without_label_runs,
@@ -48,6 +49,7 @@ def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, 
     found = with_underlined(found, pages, body, skip, counts)
     found = off_covers(found, pages, body, skip)
     found = in_the_prose_script(found, pages, body)
+    found = without_admonition_labels(found, pages, body)
     candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
     turned = turned_pages(pages)
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
