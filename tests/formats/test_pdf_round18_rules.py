@@ -127,3 +127,28 @@ def test_a_section_named_like_an_admonition_at_the_margin_stays_a_heading() -> N
         ],
     ]
     assert headings(pages) == ["# OPTIONS", "# Warning"]
+
+
+def test_a_heading_named_again_in_code_only_is_not_a_label_seen_again() -> None:
+    # Ninja's manual through wkhtmltopdf: its subsections "depfile" and "deps" are named again
+    # as Courier terms of its rule variables; with the contents entry, three sightings, and
+    # both headings were refused as labels seen again and again
+    pages: list[list[Spec]] = [
+        [
+            ("The Build Manual", BOLD, 20, 72),
+            ("Header Dependencies", BOLD, 14, 120),
+            *paragraph(145),
+            ("depfile", BOLD, 12, 225),
+            *paragraph(250),
+        ],
+        [
+            ("Rule Variables", BOLD, 14, 72),
+            *paragraph(100),
+            ("depfile", MONO, 10, 170),
+            ("The path to an optional Makefile of the dependencies.", *BODY, 185, 108),
+            *paragraph(215),
+            ("depfile", MONO, 10, 285),
+            *paragraph(300),
+        ],
+    ]
+    assert headings(pages) == ["# Header Dependencies", "## depfile", "# Rule Variables"]

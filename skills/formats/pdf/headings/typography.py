@@ -8,7 +8,13 @@ import itertools
 from collections import Counter
 from dataclasses import replace
 
-from skills.formats.pdf.headings.body import NOT_SMALLER, is_larger, is_text, prominent
+from skills.formats.pdf.headings.body import (
+    NOT_SMALLER,
+    is_larger,
+    is_text,
+    monospaced_body,
+    prominent,
+)
 from skills.formats.pdf.headings.body_type_headings import (
     body_outline,
     capitals_apart,
@@ -149,7 +155,28 @@ def _repeats(pages: list[Page], body: Body) -> Counter[str]:
     for index, smaller, text in seen:
         if smaller and index >= first.get(text, len(pages)):
             counts[text] -= 1
-    return counts - _running_heads(pages, body)
+    return counts - _running_heads(pages, body) - _in_code(pages, body)
+
+
+def _in_code(pages: list[Page], body: Body) -> Counter[str]:
+    """How many of each line's repeats are set in a monospaced face, in a document whose text is
+    not, for the words set larger or bolder in a text face and fewer than three times so: a name
+    in code (a reference's term, a listing's line) is not that heading seen again. Ninja's manual
+    through wkhtmltopdf names its subsections ``depfile`` and ``deps`` and lists them again as
+    Courier terms of its rule variables: with the contents entry, three sightings, and both
+    headings were refused as labels. A label always in code (RTKLIB's man pages' ``OPTIONS`` in
+    bold Courier) still counts."""
+    if monospaced_body(pages, body):
+        return Counter()
+    code: Counter[str] = Counter()
+    shown: Counter[str] = Counter()  # sightings larger or bolder, in a text face
+    for page in pages:
+        for line in page.lines if not page.garbage else ():
+            if line.mono:
+                code[normalised(line.text)] += 1
+            elif prominent(line, body):
+                shown[normalised(line.text)] += 1
+    return Counter({text: n for text, n in code.items() if 0 < shown[text] < REPEATED})
 
 
 def _running_heads(pages: list[Page], body: Body) -> Counter[str]:
