@@ -152,3 +152,37 @@ def test_a_heading_named_again_in_code_only_is_not_a_label_seen_again() -> None:
         ],
     ]
     assert headings(pages) == ["# Header Dependencies", "## depfile", "# Rule Variables"]
+
+
+_ENTRIES = ("Introduction", "Using the System", "Writing Your Files", "File Reference")
+
+
+def _manual(first: str) -> list[list[Spec]]:
+    """An HTML manual printed whole: ``first`` in its chapters' 20 pt atop page 1, over a
+    linked contents list in the body's type, then the chapters."""
+    contents: list[Spec] = [(entry, *BODY, 110 + 15 * n) for n, entry in enumerate(_ENTRIES)]
+    return [
+        [(first, BOLD, 20, 72), *contents, ("Introduction", BOLD, 20, 200), *paragraph(230)],
+        [
+            ("Using the System", BOLD, 20, 72),
+            *paragraph(100),
+            ("Writing Your Files", BOLD, 20, 200),
+            *paragraph(230),
+        ],
+        [("File Reference", BOLD, 20, 72), *paragraph(100)],
+    ]
+
+
+def test_the_first_line_over_the_contents_is_the_title_though_chapters_are_as_large() -> None:
+    # Ninja's manual through wkhtmltopdf: "The Ninja build system" in 32 px, as its chapters
+    # are, over the linked list of them: read as the first chapter, no title
+    pages = _manual("The Build System Manual")
+    assert read_file(make_pdf(pages), "document.pdf").title == "The Build System Manual"
+    assert headings(pages) == [
+        "# Introduction", "# Using the System", "# Writing Your Files", "# File Reference",
+    ]  # fmt: skip
+
+
+def test_a_contents_heading_over_its_entries_is_no_title() -> None:
+    pages = _manual("Table of Contents")
+    assert read_file(make_pdf(pages), "document.pdf").title != "Table of Contents"

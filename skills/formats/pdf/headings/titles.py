@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from skills.formats.pdf.headings.body import LARGER, in_prose_script, worded
+from skills.formats.pdf.headings.body import LARGER, in_prose_script, is_larger, worded
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.wording import (
     CJK,
@@ -102,6 +102,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         size < elsewhere + 0.5
         and not is_cover(page, body)
         and not _over_numbered_chapters(pages, skip, page, lines, size)
+        and not _over_contents(pages, skip, page, lines, size, body)
     ):
         return "", []
     first = next(n for n, (_, line) in enumerate(lines) if line.size == size)  # not a banner
@@ -233,6 +234,47 @@ def is_cover(page: Page, body: Body) -> bool:
 
 
 TITLE_INDENT = 2  # ems a cover's centred title is set in from the headings' margin
+
+
+#: A contents list's own heading: no title, however large and whatever follows it.
+_CONTENTS = frozenset({"contents", "table of contents", "inhalt", "inhaltsverzeichnis",
+                       "sommaire", "table des matières", "índice", "indice",
+                       "contenido"})  # fmt: skip
+_CONTENTS_ENTRIES = 3  # lines under it that name headings set large later: a contents list
+
+
+def _over_contents(
+    pages: list[Page],
+    skip: set[Key],
+    page: Page,
+    lines: list[tuple[int, Line]],
+    size: float,
+    body: Body,
+) -> bool:
+    """The first page's first line, in its largest size, stands over the document's contents
+    though chapters are set as large: before the page's next line of that size come three lines
+    or more that name lines set larger than the body on later pages (an HTML manual printed
+    whole: Ninja's ``The Ninja build system`` in 32 px, as its chapters are, over the linked
+    list of them, through wkhtmltopdf). A contents list's own heading (``Table of Contents``)
+    is no title, nor a numbered chapter."""
+    first = lines[0][1]
+    if first.size != size or normalised(first.text) in _CONTENTS:
+        return False
+    if section_number(first.text) is not None:
+        return False
+    later = {
+        normalised(line.text)
+        for other in pages[page.index + 1 :]
+        if not other.garbage
+        for i, line in enumerate(other.lines)
+        if (other.index, i) not in skip and is_larger(line.size, body)
+    }
+    entries = 0
+    for _, line in lines[1:]:
+        if line.size >= size - 0.5:
+            break
+        entries += normalised(line.text) in later
+    return entries >= _CONTENTS_ENTRIES
 
 
 def _over_numbered_chapters(
