@@ -73,6 +73,28 @@ def test_a_chart_keeps_its_title_categories_and_series_names() -> None:
     assert "Series: Revenue 2023, Revenue 2024" in text
 
 
+def test_a_chart_title_without_text_shows_its_only_series_name() -> None:
+    """PowerPoint's new pie chart (python-pptx's cht-replace-data.pptx, round office-7) has a
+    title element without text: Office shows the only series' name there ("Sales"). With two
+    series it shows a placeholder, which is no title."""
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    presentation, slide = deck()
+    for names in (["Sales"], ["Revenue 2023", "Revenue 2024"]):
+        data = CategoryChartData()  # type: ignore[no-untyped-call]
+        data.categories = ["1st Qtr", "2nd Qtr"]
+        for name in names:
+            data.add_series(name, (8.2, 3.2))  # type: ignore[no-untyped-call]
+        kind = XL_CHART_TYPE.PIE if len(names) == 1 else XL_CHART_TYPE.COLUMN_CLUSTERED
+        frame = slide.shapes.add_chart(kind, 0, Inches(2), Inches(4), Inches(3), data)
+        frame.chart.has_title = True  # a c:title without c:tx, as PowerPoint writes it
+    text = converted(presentation)
+    assert "Chart: Sales" in text
+    assert "Chart: Revenue" not in text and "Series: Revenue 2023, Revenue 2024" in text
+
+
 def test_smartart_text_comes_from_its_diagram_data() -> None:
     from lxml import etree
     from pptx.opc.constants import RELATIONSHIP_TYPE

@@ -211,17 +211,20 @@ _C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 def _chart(chart: Any) -> str:
     """A chart's words: its title, its categories and its series' names, read from the chart
     part's XML so that every chart type reads alike (python-pptx models few of them: a 3-D area
-    chart raised NotImplementedError and failed the whole deck)."""
+    chart raised NotImplementedError and failed the whole deck). A title without text of its own
+    (PowerPoint's new pie chart) shows, as Office does, its only series' name: ``Sales``."""
     space = chart._chartSpace
     lines = []
+    series = list(space.iter(f"{{{_C}}}ser"))
+    names = [name for ser in series if (name := _series_name(ser))]
     title = space.find(f"{{{_C}}}chart/{{{_C}}}title")
     words = " ".join(t.text or "" for t in title.iter(f"{{{_A}}}t")) if title is not None else ""
     words = " ".join(words.split())
+    if title is not None and title.find(f"{{{_C}}}tx") is None and len(series) == len(names) == 1:
+        words = names[0]  # a title without text of its own shows the only series' name
     if words:
         lines.append(f"Chart: {words}")
-    series = list(space.iter(f"{{{_C}}}ser"))
     categories = _category_labels(series[0]) if series else []
-    names = [name for ser in series if (name := _series_name(ser))]
     if categories:
         lines.append("Categories: " + ", ".join(categories))
     if names:
