@@ -147,6 +147,26 @@ def league_workbook(tables: int) -> bytes:
     return out.getvalue()
 
 
+def formatted_workbook(rows: int) -> bytes:
+    """``rows`` rows of which one in fifty holds data and the others only a number format in
+    column I, then as many formatted rows again below the data (BMW's price workbook formats a
+    sheet down to row 1,048,187, round office-7)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Modelo", "Motor", "Precio"])
+    for number in range(2, 2 + 2 * rows):
+        if number < rows and number % 50 == 0:
+            for column, value in enumerate([f"Serie {number % 7}", f"{number}i", 21334.21], 1):
+                sheet.cell(row=number, column=column, value=value)
+        else:
+            sheet.cell(row=number, column=9).number_format = "0.00"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def merged_workbook(groups: int) -> bytes:
     """A contents sheet as ISS's open data writes it: a note merged across columns, a header
     merged over columns and down two rows, and ``groups`` sheets named down three rows each
@@ -218,6 +238,7 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "xlsx-renamed": (renamed_workbook, "export.xlsx", 500),
     "xlsx-beside": (beside_workbook, "pivot.xlsx", 500),
     "xlsx-league": (league_workbook, "league.xlsx", 40),
+    "xlsx-formatted": (formatted_workbook, "formatted.xlsx", 5_000),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

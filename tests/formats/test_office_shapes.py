@@ -15,7 +15,8 @@ import io
 import re
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from office_xml import NS, docx, para, raw_para, rewritten, run
@@ -523,3 +524,78 @@ def test_columns_set_apart_cost_time_linear_in_the_sheets_cells() -> None:
 
     assert all(f"v{k} |" in "".join(tables(diagonal(30))) for k in range(30))
     assert least_growth(diagonal, 60, tables, 32.0) < 32.0
+
+
+def _formatted_down(rows: int, last: str | None) -> bytes:
+    """A sheet of two rows of data, ``rows`` rows whose column I only carries a number format
+    (as BMW's price workbook formats a sheet down to row 1,048,187 under 581 rows of data),
+    ``last`` in column A of the row after them, and a second sheet."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Modelo", "Motor"])
+    sheet.append(["Serie 1", "116i"])
+    for number in range(3, 3 + rows):
+        sheet.cell(row=number, column=9).number_format = "0.00"
+    if last is not None:
+        sheet.cell(row=3 + rows, column=1, value=last)
+    book.create_sheet("Next").append(["Name", "Cost"])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_rows_of_cells_that_only_carry_a_format_cost_what_empty_rows_cost() -> None:
+    """BMW's formatted rows cost their nine cells each, ended the budget and warned that the
+    workbook was cut. They cost what an empty row costs now, so the data after them and the
+    next sheet are read, with no warning."""
+    data = _formatted_down(3_000, "after the formatting")
+    file = read_file(data, "formatted.xlsx", limits=Limits(max_cells=1_000))
+    assert file.warnings == ()
+    assert "after the formatting" in file.text and "# Next" in file.text
+
+
+def test_rows_below_a_sheets_last_value_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BMW's sheet of 91 MB of formatted empty cells took 10 s to parse, row by row, for
+    nothing: the sheet's XML is scanned for its last row holding a value (with its merged
+    ranges), and openpyxl stops there."""
+    from skills.formats.office import xlsx
+
+    yielded: list[int] = []
+    readable = xlsx._readable
+
+    def counted(rows: Iterator[Any], failed: list[Exception]) -> Iterator[Any]:
+        for row in readable(rows, failed):
+            yielded.append(1)
+            yield row
+
+    monkeypatch.setattr(xlsx, "_readable", counted)
+    file = read_file(_formatted_down(3_000, None), "formatted.xlsx", isolated=False)
+    assert "| Serie 1 | 116i |" in file.text and "# Next" in file.text
+    assert len(yielded) <= 2 + 3 + 1  # both sheets' rows with values, and the first row after
+
+
+@pytest.mark.parametrize("size", [1, 7, 64, 1 << 20])
+def test_a_sheets_last_row_with_a_value_is_found_across_any_blocks(size: int) -> None:
+    """The scan reads a sheet's XML in blocks of 1 MB: a row tag or a value cut by a block's end
+    is read once, whole, with the next block; rows out of order make the last row unknown."""
+    from skills.formats.office.xlsx import _LastValue
+
+    def last(xml: bytes) -> int | None:
+        scan = _LastValue()
+        for start in range(0, len(xml), size):
+            scan.feed(xml[start : start + size])
+        return scan.last
+
+    rows = b"".join(
+        b'<row r="%d" spans="1:9"><c r="A%d" t="s"><v>%d</v></c></row>' % (n, n, n)
+        for n in range(1, 40)
+    )
+    formatted = b"".join(
+        b'<x:row r="%d"><x:c r="I%d" s="3"/></x:row>' % (n, n) for n in range(40, 90)
+    )
+    inline = b'<row r="95"><c r="B95" t="inlineStr"><is><t>late</t></is></c></row>'
+    assert last(b"<sheetData>" + rows + formatted + b"</sheetData>") == 39
+    assert last(b"<sheetData>" + rows + formatted + inline + b"</sheetData>") == 95
+    assert last(b"<sheetData>" + rows + b'<row r="2"><c r="A2"><v>1</v></c></row>') is None

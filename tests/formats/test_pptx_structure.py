@@ -73,6 +73,74 @@ def test_a_chart_keeps_its_title_categories_and_series_names() -> None:
     assert "Series: Revenue 2023, Revenue 2024" in text
 
 
+def test_a_chart_title_without_text_shows_its_only_series_name() -> None:
+    """PowerPoint's new pie chart (python-pptx's cht-replace-data.pptx, round office-7) has a
+    title element without text: Office shows the only series' name there ("Sales"). With two
+    series it shows a placeholder, which is no title."""
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    presentation, slide = deck()
+    for names in (["Sales"], ["Revenue 2023", "Revenue 2024"]):
+        data = CategoryChartData()  # type: ignore[no-untyped-call]
+        data.categories = ["1st Qtr", "2nd Qtr"]
+        for name in names:
+            data.add_series(name, (8.2, 3.2))  # type: ignore[no-untyped-call]
+        kind = XL_CHART_TYPE.PIE if len(names) == 1 else XL_CHART_TYPE.COLUMN_CLUSTERED
+        frame = slide.shapes.add_chart(kind, 0, Inches(2), Inches(4), Inches(3), data)
+        frame.chart.has_title = True  # a c:title without c:tx, as PowerPoint writes it
+    text = converted(presentation)
+    assert "Chart: Sales" in text
+    assert "Chart: Revenue" not in text and "Series: Revenue 2023, Revenue 2024" in text
+
+
+def _boxes(slide: Any, boxes: list[tuple[float, float, float, str]]) -> None:
+    """Text boxes at (left, top, width) inches, 0.6 inch high unless they hold a sentence."""
+    from pptx.util import Inches
+
+    for left, top, width, text in boxes:
+        height = Inches(2.5 if len(text) > 20 else 0.6)
+        box = slide.shapes.add_textbox(Inches(left), Inches(top), Inches(width), height)
+        box.text_frame.text = text
+
+
+def test_a_comparison_slide_is_read_column_by_column() -> None:
+    """The kreuzberg pitch deck's comparison slides (round office-6) set a caption over a text
+    on each side: read top to bottom across the slide, the two captions came first, then the
+    two texts. Two columns of stacked shapes are read column by column."""
+    presentation, slide = deck()
+    _boxes(
+        slide,
+        [
+            (0.5, 1.5, 4, "Unique"),
+            (5.0, 1.5, 4, "First to market"),
+            (0.5, 2.2, 4, "Only product dedicated to this niche market"),
+            (5.0, 2.2, 4, "First product both stylish and functional"),
+        ],
+    )
+    text = converted(presentation)
+    order = ["Unique", "Only product", "First to market", "First product"]
+    assert [text.index(words) for words in order] == sorted(text.index(w) for w in order)
+
+
+def test_three_columns_or_a_shape_across_both_keep_the_order_across_the_slide() -> None:
+    presentation, slide = deck()
+    _boxes(
+        slide,
+        [
+            (0.5, 1.0, 9, "Across both columns"),
+            (0.5, 1.8, 4, "Left caption"),
+            (5.0, 1.8, 4, "Right caption"),
+            (0.5, 2.6, 4, "Left text under its caption"),
+            (5.0, 2.6, 4, "Right text under its caption"),
+        ],
+    )
+    text = converted(presentation)
+    order = ["Across", "Left caption", "Right caption", "Left text", "Right text"]
+    assert [text.index(words) for words in order] == sorted(text.index(w) for w in order)
+
+
 def test_smartart_text_comes_from_its_diagram_data() -> None:
     from lxml import etree
     from pptx.opc.constants import RELATIONSHIP_TYPE

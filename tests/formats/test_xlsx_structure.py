@@ -361,3 +361,20 @@ def test_group_names_beside_a_merged_note_name_their_columns_and_the_note_is_tex
     text = converted(workbook(rows, merged=["A1:B1", "D1:E1"]))
     assert headers(text) == ["| n | square | doubled n | doubled square |"]
     assert note + "\n\n| n |" in text
+
+
+def test_a_wide_header_may_stop_short_of_a_helper_column_without_a_name() -> None:
+    """BMW's price list (round office-7) names 69 of its 70 columns: the last one, a helper
+    value in every row, has no name. Its header was refused for not reaching that column, and
+    the names were written as a data row under an empty header."""
+    names = [f"Field {k}" for k in range(1, 13)]
+    data = {n: [None if k == 5 else n * k + 0.5 for k in range(1, 14)] for n in range(2, 8)}
+    rows = {1: names, **data}
+    assert headers(converted(workbook(rows))) == ["| " + " | ".join(names) + " |  |"]
+
+
+def test_a_narrow_header_still_reaches_the_last_column_its_rows_reach() -> None:
+    """Under ten columns a header is refused when it stops short: "Name | Cost" over rows of
+    three cells is not the table's header (the third column has no name)."""
+    rows = {1: ["Name", "Cost"], 2: ["rent", 12, 1], 3: ["tax", 3, 2], 4: ["fee", 1, 3]}
+    assert "| Name | Cost |  |" not in headers(converted(workbook(rows)))

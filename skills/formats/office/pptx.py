@@ -159,7 +159,7 @@ def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: in
     may hold thousands; the slide loop then says where conversion stopped). A chart or a
     SmartArt graphic whose part is missing or unreadable (a relationship to no part, a part of
     another type) is left out and named in ``broken``: it failed the whole deck."""
-    for shape in sorted(shapes, key=lambda s: (s.top or 0, s.left or 0)):
+    for shape in _reading_order(list(shapes)):
         if limits.expired():
             return
         if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
@@ -176,6 +176,39 @@ def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: in
             text = _text_frame(shape.text_frame)
             if text:
                 yield text
+
+
+def _reading_order(shapes: list[Any]) -> list[Any]:
+    """Top to bottom, then left to right; but two columns of stacked shapes (a comparison
+    slide's caption over its text on each side, the kreuzberg pitch deck's) are read column
+    by column: the shapes fall into exactly two groups that no shape spans, side by side, each
+    of two shapes or more. A slide of three columns, or with a shape across both, keeps the
+    plain order."""
+    ordered = sorted(shapes, key=lambda s: (s.top or 0, s.left or 0))
+    if len(ordered) < 4:
+        return ordered
+    by_left = sorted(ordered, key=lambda s: s.left or 0)
+    cuts, reach = [], -1
+    for index, shape in enumerate(by_left[:-1]):
+        reach = max(reach, (shape.left or 0) + (shape.width or 0))
+        if reach <= (by_left[index + 1].left or 0):
+            cuts.append(index + 1)
+    if len(cuts) != 1 or not 2 <= cuts[0] <= len(by_left) - 2:
+        return ordered
+    left, right = by_left[: cuts[0]], by_left[cuts[0] :]
+    if not _side_by_side(left, right):
+        return ordered
+    return [s for s in ordered if s in left] + [s for s in ordered if s in right]
+
+
+def _side_by_side(left: list[Any], right: list[Any]) -> bool:
+    """Whether two groups of shapes share the slide's height (their spans overlap)."""
+
+    def span(group: list[Any]) -> tuple[int, int]:
+        return min(s.top or 0 for s in group), max((s.top or 0) + (s.height or 0) for s in group)
+
+    (top_a, bottom_a), (top_b, bottom_b) = span(left), span(right)
+    return top_a < bottom_b and top_b < bottom_a
 
 
 def _furniture(shape: Any) -> bool:
@@ -211,17 +244,20 @@ _C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 def _chart(chart: Any) -> str:
     """A chart's words: its title, its categories and its series' names, read from the chart
     part's XML so that every chart type reads alike (python-pptx models few of them: a 3-D area
-    chart raised NotImplementedError and failed the whole deck)."""
+    chart raised NotImplementedError and failed the whole deck). A title without text of its own
+    (PowerPoint's new pie chart) shows, as Office does, its only series' name: ``Sales``."""
     space = chart._chartSpace
     lines = []
+    series = list(space.iter(f"{{{_C}}}ser"))
+    names = [name for ser in series if (name := _series_name(ser))]
     title = space.find(f"{{{_C}}}chart/{{{_C}}}title")
     words = " ".join(t.text or "" for t in title.iter(f"{{{_A}}}t")) if title is not None else ""
     words = " ".join(words.split())
+    if title is not None and title.find(f"{{{_C}}}tx") is None and len(series) == len(names) == 1:
+        words = names[0]  # a title without text of its own shows the only series' name
     if words:
         lines.append(f"Chart: {words}")
-    series = list(space.iter(f"{{{_C}}}ser"))
     categories = _category_labels(series[0]) if series else []
-    names = [name for ser in series if (name := _series_name(ser))]
     if categories:
         lines.append("Categories: " + ", ".join(categories))
     if names:

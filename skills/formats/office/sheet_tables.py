@@ -2,8 +2,9 @@
 are a title, a caption or notes around it.
 
 Rows are cut into runs at blank rows. In a run, the header is the first row that spans the
-table: it reaches the last column most rows reach and has a cell of its own in each column they
-fill (a crosstab's empty top-left corner allowed), and most of its cells are words. Rows above it
+table: it reaches the last column most rows reach (a wide one may stop short by a tenth of its
+width: helper columns without a name) and has a cell of its own in each column they fill (a
+crosstab's empty top-left corner allowed), and most of its cells are words. Rows above it
 are text before the table; rows under the data that fill under half of the header's cells, in
 words, are text after it. A header under a row of cells merged across columns ("Sales" over
 "2023 | 2024") takes that row's words as a prefix ("Sales 2023 | Sales 2024"); only a row made
@@ -367,7 +368,9 @@ def _caption(run: list[Row]) -> bool:
 
 
 def _header_index(run: list[Row]) -> int | None:
-    """The index of the run's header row (``None``: no row of the run is one)."""
+    """The index of the run's header row (``None``: no row of the run is one). A wide header
+    may stop short of the last columns its rows reach, by a tenth of their width: BMW's price
+    list names 69 of its 70 columns, the last one a helper without a name."""
     if len(run) == 1:
         return 0 if _texty(run[0].mine) else None
     usual_width = Counter(len(r.mine) for r in run).most_common(1)[0][0]
@@ -377,7 +380,7 @@ def _header_index(run: list[Row]) -> int | None:
         cells = row.mine
         gaps = [i for i in used if not _at(cells, i).strip()]
         full = _filled(cells) >= usual_filled or gaps == used[:1]  # a crosstab's empty corner
-        if len(cells) >= usual_width and full:
+        if len(cells) >= usual_width - usual_width // 10 and full:
             grouped = index > 0 and run[index - 1].group_header  # years under "Sales"
             if index == 0 and _numbered(run):
                 return None  # "1 | alpha" over "2 | beta": rows counted from the first
