@@ -91,7 +91,7 @@ def find_candidates(
             if number is None and _ends_a_sentence_below(page, i + count - 1, skip):
                 i += count + 1  # the first line of a sentence set large (a slide's callout)
                 continue
-            block = _block(page, i, line, skip)
+            block = 0 if number is not None else _block(page, i, line, skip)  # (see _block)
             if number is None and block >= RUN and block > count:
                 i += block  # three lines or more of one type: an address, a cover's lines
                 continue
@@ -327,7 +327,10 @@ def _set_in_block(line: Line, below: Line, after: Line | None) -> bool:
 
 
 def _block(page: Page, i: int, line: Line, skip: set[Key]) -> int:
-    """How many lines from ``i`` are set in its type one under the other, with no gap."""
+    """How many lines from ``i`` are set in its type one under the other, with no gap. Only
+    an unnumbered line's block is measured: it is then passed over whole when long, while a
+    numbered line's was measured again from each of its lines (4,000 numbered lines in a row
+    on one page: 16 million comparisons)."""
     count = 1
     for j in range(i + 1, len(page.lines)):
         nxt, above = page.lines[j], page.lines[j - 1]
