@@ -68,7 +68,7 @@ def test_bookmarks_are_found_in_time_linear_in_their_number_and_their_pages_line
     pages = [page_of(0, [line(0, "1 Intro", 0), line(0, "Scope of", 12), line(0, "it", 24)])]
     found = from_bookmarks(pages, {0: [(1, "Intro"), (2, "Scope of it")]}, set())
     assert [(key, h.level, h.lines) for key, h in found.items()] == [((0, 0), 1, 1), ((0, 1), 2, 2)]
-    run = lambda shape: from_bookmarks(*shape, set())  # noqa: E731
+    run = lambda shape: from_bookmarks(shape[0], shape[1], set())  # noqa: E731
     assert least_growth(bookmarked_page, 300, run, MAX_GROWTH) < MAX_GROWTH
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
+from skills.formats.conversion import in_time
 from skills.formats.pdf.headings.body import NOT_SMALLER, is_larger, is_text, prominent
 from skills.formats.pdf.headings.body_type_headings import (
     body_outline,
@@ -34,22 +36,31 @@ from skills.formats.pdf.headings.wording import REPEATED, normalised, words
 from skills.formats.pdf.lines import Line, Page
 
 
-def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
-    """Headings found by type and numbering, with their levels."""
+def from_typography(
+    pages: list[Page], body: Body, skip: set[Key], expired: Callable[[], bool] = lambda: False
+) -> dict[Key, Heading]:
+    """Headings found by type and numbering, with their levels. Raises ``OutOfTime`` when
+    ``expired()`` between its steps (each is linear, but a hostile file's thousands of
+    candidates can make one long): the caller keeps the pages without headings."""
     if body.size <= 0:
         return {}
     if is_deck(pages):
         return slide_titles(pages, body, skip)
     pages = _code_named(pages, body)
     counts = _repeats(pages, body)
+    in_time(expired)
     found = without_figure_labels(find_candidates(pages, body, skip, counts), pages, skip, body)
+    in_time(expired)
     found = _with_section_labels(found, pages, body, skip, counts)
     if not any(c.strong and c.number for c in found):
         found = sorted(found + body_outline(pages, body, skip, counts), key=lambda c: c.key)
+    in_time(expired)
     found = with_underlined(found, pages, body, skip, counts)
     found = off_covers(found, pages, body, skip)
     found = in_the_prose_script(found, pages, body)
+    in_time(expired)
     candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
+    in_time(expired)
     turned = turned_pages(pages)
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
