@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 
 from bench.cputime import least_growth
-from skills.formats.pdf.headings import body_type, from_bookmarks
+from skills.formats.pdf.headings import body_type, from_bookmarks, with_bookmarked_types
 from skills.formats.pdf.headings.candidates import find_candidates
-from skills.formats.pdf.headings.model import Body, Candidate
+from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf.headings.refusals import without_contents
 from skills.formats.pdf.headings.typography import _with_section_labels
 from skills.formats.pdf.headings.wording import normalised
@@ -117,3 +117,46 @@ def test_numbered_lines_in_a_row_are_read_in_time_linear_in_their_number() -> No
     body = body_type(pages)
     run = lambda shape: find_candidates(shape, body, set(), Counter())  # noqa: E731
     assert least_growth(numbered_page, 1_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def spaced_bold_page(n: int) -> list[Page]:
+    """One page of ``n`` short bold lines a line's space apart, then prose: each may wrap onto
+    the next, which asks how far right the page's text reaches."""
+    lines = [line(0, f"Label {k} set bold", 25.0 * k, bold=True) for k in range(n)]
+    lines += [line(0, f"{PROSE} {k}", 25.0 * n + 12.0 * k) for k in range(n // 2)]
+    return [page_of(0, lines)]
+
+
+def test_lines_that_may_wrap_are_measured_in_time_linear_in_the_pages_lines() -> None:
+    """Each line that may go on in the next looked at every line of its page for the text's
+    right edge (4,000 such lines on one page: 1.6 s, quadratic)."""
+    body = body_type(spaced_bold_page(10))
+    run = lambda shape: find_candidates(shape, body, set(), Counter())  # noqa: E731
+    assert least_growth(spaced_bold_page, 1_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def bookmarked_types(n: int) -> tuple[list[Page], dict[Key, Heading]]:
+    """``n`` types of bookmarked headings (two each, each type its own size), and on each page
+    a line in its heading's type that no bookmark names, over text."""
+    pages, found = [], {}
+    for k in range(2 * n):
+        size = 12.0 + (k // 2) * 0.5
+        lines = [
+            line(k, f"Bookmarked part {k}", 0, size, bold=True),
+            line(k, PROSE, 20),
+            line(k, f"Unmarked part {k}", 40, size, bold=True),
+            line(k, PROSE, 60),
+        ]
+        pages.append(page_of(k, lines))
+        found[(k, 0)] = Heading(1 + k // 2 % 3, lines[0].text, 1)
+    return pages, found
+
+
+def test_bookmarked_types_are_widened_in_time_linear_in_their_number() -> None:
+    """Each type of bookmarked heading looked at every line found in any such type (5,000
+    types: 25 million looks)."""
+    pages, found = bookmarked_types(3)
+    widened = with_bookmarked_types(pages, found, BODY, set())
+    assert [widened[(k, 2)].text for k in range(6)] == [f"Unmarked part {k}" for k in range(6)]
+    run = lambda shape: with_bookmarked_types(shape[0], shape[1], BODY, set())  # noqa: E731
+    assert least_growth(bookmarked_types, 500, run, MAX_GROWTH) < MAX_GROWTH

@@ -135,8 +135,11 @@ def with_bookmarked_types(
                 level = levels[kind].most_common(1)[0][0]
                 extra[key] = Heading(level, joined(page, key[1], count), count)
                 i = key[1] + count
+    of_kind: dict[tuple[float, bool], list[Key]] = {}  # (each type's lines found once)
+    for key in extra:
+        of_kind.setdefault(_type(by_index[key[0]].lines[key[1]]), []).append(key)
     for kind, n in levels.items():
-        more = [key for key in extra if _type(by_index[key[0]].lines[key[1]]) == kind]
+        more = of_kind.get(kind, [])
         if len(more) + n.total() > _EMPHASIS * n.total():
             for key in more:
                 del extra[key]
