@@ -153,6 +153,20 @@ def workbook(rows: dict[int, list[str]], merges: Sequence[str] = ()) -> bytes:
     return out.getvalue()
 
 
+def side_by_side_blocks(count: int) -> bytes:
+    """``count`` blocks of three columns side by side, an empty column between, each under a
+    label merged across it, over the same three names and three rows (4,096 blocks fill
+    Excel's 16,384 columns)."""
+    rows: dict[int, list[str]] = {1: [], 2: [], 3: [], 4: [], 5: []}
+    for k in range(count):
+        rows[1] += [f"Group {k}", "", "", ""]
+        rows[2] += ["No.", "Item", "Qty", ""]
+        for number in (3, 4, 5):
+            rows[number] += [str(number - 2), f"item {number}", str(number * 2), ""]
+    merges = [f"{column(1 + 4 * k)}1:{column(3 + 4 * k)}1" for k in range(count)]
+    return workbook(rows, merges)
+
+
 def deck(count: int) -> bytes:
     """``count`` slides of a title and three bullets."""
     from pptx import Presentation

@@ -148,6 +148,18 @@ def titled(markdown: str, title: str | None, warnings: list[str]) -> Converted:
     return Converted(markdown, title, tuple(warnings))
 
 
+class OutOfTime(Exception):
+    """A whole-document step reached the deadline inside itself (a PDF's headings over a
+    hostile file's thousands of candidates): the step's result is left out and what was read
+    before it is kept (the caller says which steps, ``pdf.convert._late``)."""
+
+
+def in_time(expired: Callable[[], bool]) -> None:
+    """Raise :class:`OutOfTime` when ``expired()``: asked between the parts of a long step."""
+    if expired():
+        raise OutOfTime
+
+
 def out_of_time(what: str, done: int, total: int) -> str:
     """The warning of a conversion stopped at its deadline."""
     return stopped_at(f"{done} of {total} {what}")

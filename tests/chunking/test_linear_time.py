@@ -84,6 +84,24 @@ def test_a_long_heading_costs_linear_time(name: str) -> None:
     assert growth(HEADINGS[name], 2000, "markdown") < MAX_GROWTH
 
 
+TITLE_LINES: dict[str, Shape] = {
+    "a numbered title's spaces": lambda n: "1. Scope" + " " * n + "of it\n\ntext\n",
+    "an appendix title's spaces and tabs": lambda n: "A. Terms" + " \t" * n + "x\n",
+    "a title that ends in spaces": lambda n: "2.1 Words" + " " * n + "\n\ntext\n",
+}
+
+
+@pytest.mark.parametrize("name", TITLE_LINES)
+def test_a_title_line_of_many_spaces_costs_linear_time(name: str) -> None:
+    """A plain text's numbered or lettered title line with a long run of spaces in it: the
+    title's end was looked for again from each space (80,000 took 80 s)."""
+    assert least_growth(TITLE_LINES[name], 4000, parse_title_text, MAX_GROWTH) < MAX_GROWTH
+
+
+def parse_title_text(text: str) -> object:
+    return parse_text(text, titles=True)
+
+
 def list_table(rows: int) -> str:
     """A ``list-table`` whose ``:header-rows:`` exceed its rows: all header, no body."""
     body = "".join(f"   * - cell {k}\n     - other {k}\n" for k in range(rows))

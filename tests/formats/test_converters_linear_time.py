@@ -167,6 +167,29 @@ def formatted_workbook(rows: int) -> bytes:
     return out.getvalue()
 
 
+def grouped_workbook(groups: int) -> bytes:
+    """``groups`` blocks of three columns side by side, an empty column between, each under a
+    label merged across it over the same three names and three numbered rows: the blocks fill
+    the same rows and are one table, whose header was read again for each block joining it
+    (1,000 blocks: 0.2 s; 4,000, 16,000 columns: 35 s)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    for t in range(groups):
+        first = 1 + 4 * t
+        sheet.cell(row=1, column=first, value=f"Group {t}")
+        sheet.merge_cells(start_row=1, start_column=first, end_row=1, end_column=first + 2)
+        for k, name in enumerate(["No.", "Item", "Qty"]):
+            sheet.cell(row=2, column=first + k, value=name)
+        for r in range(3, 6):
+            for k, value in enumerate([r - 2, f"item {r}", r * 2]):
+                sheet.cell(row=r, column=first + k, value=value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def merged_workbook(groups: int) -> bytes:
     """A contents sheet as ISS's open data writes it: a note merged across columns, a header
     merged over columns and down two rows, and ``groups`` sheets named down three rows each
@@ -239,6 +262,7 @@ FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "xlsx-beside": (beside_workbook, "pivot.xlsx", 500),
     "xlsx-league": (league_workbook, "league.xlsx", 40),
     "xlsx-formatted": (formatted_workbook, "formatted.xlsx", 5_000),
+    "xlsx-groups": (grouped_workbook, "groups.xlsx", 1000),
     "pdf": (pdf_pages, "runbook.pdf", 2),
     "notebook": (notebook, "analysis.ipynb", 800),
 }

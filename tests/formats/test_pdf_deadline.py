@@ -15,10 +15,14 @@ from typing import Any
 
 import pytest
 from format_fixtures import fixture
+from pdf_maker import Prose, Spec, make_pdf
 
 import skills.formats.pdf.convert as pdf
+import skills.formats.pdf.headings.typography as typography
+import skills.formats.pdf.tables as pdf_tables
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.pdf.furniture import furniture
+from skills.formats.pdf.headings.candidates import find_candidates
 from skills.formats.pdf.lines import read_page
 from skills.formats.read import read_file
 
@@ -86,3 +90,68 @@ def test_the_page_loop_stops_with_the_time_the_document_steps_need_still_left(
     assert file.text.startswith("# Operations runbook: document ingestion")
     assert "## First response" in file.text
     assert file.warnings == (out_of_time("pages", 5, 12),)
+
+
+def _chapters() -> bytes:
+    """Three pages without bookmarks, each a 16 pt bold chapter title over prose and a table of
+    three columns: headings from typography, tables from the pages."""
+    prose = Prose(["ox", "ul"], ("Times-Roman", 10))
+    pages: list[list[Spec]] = []
+    for number, name in enumerate(["Scope", "Design", "Limits"], start=1):
+        rows: list[Spec] = [(f"r{number}x{k}\tv{k}\tw{k}", "Helvetica", 10) for k in range(6)]
+        before = [line for _ in range(number) for line in prose.paragraph()]
+        title: Spec = (name, "Helvetica-Bold", 16)
+        pages.append([*before, title, *prose.paragraph(), *rows, *prose.paragraph()])
+    return make_pdf(pages)
+
+
+def test_the_deadline_inside_the_heading_step_keeps_the_pages_without_headings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The candidates' step ends past the deadline: the steps after it in the heading pipeline
+    are not run (a hostile file's thousands of candidates made one of them run for minutes),
+    the pages are written as read, without headings or tables, with the warning."""
+    data = _chapters()
+    whole = read_file(data, "chapters.pdf", isolated=False)
+    assert re.findall(r"^# .*$", whole.text, re.MULTILINE) == [
+        "# Scope",
+        "# Design",
+        "# Limits",
+    ]
+    clock = [0.0]
+
+    def slow_candidates(*args: Any) -> Any:
+        clock[0] = 100.0
+        return find_candidates(*args)
+
+    monkeypatch.setattr(typography, "find_candidates", slow_candidates)
+    late = read_file(data, "chapters.pdf", isolated=False, limits=_Ticking(10, clock))
+    assert not re.findall(r"^#", late.text, re.MULTILINE)
+    assert len(_pages(late.text)) == 3 and "r3x5" in late.text
+    assert any(
+        "after reading 3 pages: its headings and tables were not recovered" in warning
+        for warning in late.warnings
+    )
+
+
+def test_the_deadline_inside_the_table_step_keeps_the_pages_and_their_headings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first page's tables end past the deadline: the other pages' are not looked for;
+    the headings found before stay."""
+    data = _chapters()
+    whole = read_file(data, "chapters.pdf", isolated=False)
+    assert "| r3x0 | v0 | w0 |" in whole.text
+    clock = [0.0]
+
+    first_tables = pdf_tables.tables
+
+    def slow_tables(*args: Any) -> Any:
+        clock[0] = 100.0
+        return first_tables(*args)
+
+    monkeypatch.setattr(pdf_tables, "tables", slow_tables)
+    late = read_file(data, "chapters.pdf", isolated=False, limits=_Ticking(10, clock))
+    assert "# Limits" in late.text and "r3x5" in late.text
+    assert "| r3x0 | v0 | w0 |" not in late.text
+    assert any("its tables were not recovered" in warning for warning in late.warnings)

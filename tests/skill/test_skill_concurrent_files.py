@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import functools
 import io
 import os
 import signal
@@ -23,7 +24,7 @@ import httpx
 import pytest
 from skilltest_support import batch, call_chunk, records
 
-from bench.hostile_files import deck, workbook
+from bench.hostile_files import deck, side_by_side_blocks, workbook
 from skills.local.devserver import running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
@@ -52,9 +53,25 @@ def file_record(name: str, data: bytes) -> dict[str, Any]:
 
 
 def good_records() -> list[dict[str, Any]]:
-    """The good files; the last one is the first again, its first run inside 1,000 nested
-    content controls (a RecursionError failed it), which must read as the first does."""
-    return [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD] + [nested_record()]
+    """The good files; then the first again, its first run inside 1,000 nested content
+    controls (a RecursionError failed it), which must read as the first does; then the
+    seventh pass's shapes, which must read as they do alone."""
+    fixtures = [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD]
+    return [*fixtures, nested_record(), *shaped_records()]
+
+
+@functools.cache
+def shaped_records() -> tuple[dict[str, Any], ...]:
+    """A plain text whose numbered titles hold runs of 80,000 spaces (its title pattern tried
+    each end again: 80 s), and a sheet of 2,000 blocks side by side under merged labels, 8,000
+    columns (each block read the growing table's header again)."""
+    spaced = "".join(
+        f"{k}. Part {k}{' ' * 80_000}of it\n\nText of part {k}.\n\n" for k in (1, 2, 3)
+    )
+    return (
+        file_record("spaced-titles.txt", spaced.encode("utf-8")),
+        file_record("groups.xlsx", side_by_side_blocks(2_000)),
+    )
 
 
 def with_part(data: bytes, name: str, change: Any) -> bytes:
@@ -131,7 +148,7 @@ def alone() -> list[dict[str, Any]]:
 
 
 def good_ids(call: str) -> set[str]:
-    return {f"{call}-good-{k}" for k in range(len(GOOD) + 1)}
+    return {f"{call}-good-{k}" for k in range(len(good_records()))}
 
 
 def post_all(base_url: str) -> list[tuple[int, dict[str, Any], dict[str, str]]]:
@@ -165,7 +182,7 @@ def test_concurrent_batches_of_good_and_hostile_files_answer_each_record_once(
         out = by_id(body)
         call = next(iter(out)).split("-")[0]
         assert set(out) == good_ids(call) | set(says)
-        for k in range(len(GOOD) + 1):
+        for k in range(len(expected)):
             assert out[f"{call}-good-{k}"]["data"] == expected[k]["data"]
         assert out[f"{call}-good-{len(GOOD)}"]["data"] == out[f"{call}-good-0"]["data"]
         for record_id, words in says.items():
@@ -220,7 +237,7 @@ def test_workers_killed_mid_batch_cost_only_the_files_they_held(base_url: str) -
         out = by_id(body)
         call = next(iter(out)).split("-")[0]
         assert set(out) == good_ids(call) | set(says)
-        for k in range(len(GOOD) + 1):
+        for k in range(len(expected)):
             record = out[f"{call}-good-{k}"]
             assert record["data"] == expected[k]["data"] or "converter stopped" in errors(record)
         for record_id, words in says.items():

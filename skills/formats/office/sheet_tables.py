@@ -35,6 +35,7 @@ BUDGET
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -248,11 +249,12 @@ def _side_by_side(run: list[Row]) -> list[list[Row]]:
         elif used[i]:
             groups.append([i])
     by_number = {r.number: r for r in run}
+    names = _HeaderNames(by_number)
     parts: list[list[int]] = []
     filled: list[set[int]] = []  # the rows each part fills
     for group in groups:
         rows = {number for i in group for number in filling[i]}
-        if parts and not _apart(by_number, parts[-1], filled[-1], group, rows):
+        if parts and not _apart(by_number, parts[-1], filled[-1], group, rows, names):
             parts[-1].extend(group)
             filled[-1] |= rows
         else:
@@ -270,6 +272,7 @@ def _apart(
     rows_left: set[int],
     right: list[int],
     rows_right: set[int],
+    names: _HeaderNames | None = None,
 ) -> bool:
     """Whether two blocks of columns (``left`` and ``right``, filling these rows) are two tables:
     each two columns or more and two rows or more, filling different rows: neither's rows all
@@ -289,9 +292,10 @@ def _apart(
     """
     if min(len(left), len(right), len(rows_left), len(rows_right)) < 2:
         return False
-    if _repeats_header(rows[min(rows_left)], left, rows[min(rows_right)], right):
+    names = names or _HeaderNames(rows)
+    if names.repeated(min(rows_left), left, rows[min(rows_right)], right):
         return True
-    if _banded(rows, rows_left, left) and _banded(rows, rows_right, right):
+    if _banded(rows, rows_right, right) and _banded(rows, rows_left, left):
         return True
     fewer, more = sorted((rows_left, rows_right), key=len)
     if not fewer <= more:
@@ -301,19 +305,61 @@ def _apart(
     return len(fewer) < len(more) and block == len(fewer)
 
 
-def _repeats_header(left_first: Row, left: list[int], right_first: Row, right: list[int]) -> bool:
-    """Whether the right block's header (its first row's cells) repeats the left one's names:
-    at least two, and two thirds of its own. A block whose first row is one name ("2023" and
-    "2024" each merged over Q1 | Q2) has no such header: the group names tell its columns apart,
-    and the blocks are one table.
+class _HeaderNames:
+    """The header names of the rows a block to the left starts at, each row read once: the left
+    block grows as blocks that are not apart join it, and its header was read again over all
+    its columns for each block to its right (4,000 blocks of three columns under merged labels:
+    35 s). A left block's names are its first row's cells between its first and last columns
+    (the columns between its groups are empty in every row)."""
 
-    >>> row = Row(1, ["POS", "TEAM", "", "POS", "TEAM"])
-    >>> _repeats_header(row, [0, 1], row, [3, 4])
-    True
-    """
-    mine, theirs = _header_names(right_first, right), set(_header_names(left_first, left))
-    shared = [name for name in mine if name in theirs]
-    return len(shared) >= 2 and len(shared) * 3 >= len(mine) * 2
+    def __init__(self, rows: dict[int, Row]) -> None:
+        self._rows = rows
+        self._read: dict[int, tuple[list[int], list[int], dict[str, list[int]]]] = {}
+
+    def repeated(
+        self, left_first: int, left: list[int], right_first: Row, right: list[int]
+    ) -> bool:
+        """Whether the right block's header (its first row's cells) repeats the left one's
+        names (the left block's first row, ``left_first``): at least two, and two thirds of its
+        own. A block whose first row is one name ("2023" and "2024" each merged over Q1 | Q2)
+        has no such header: the group names tell its columns apart, and the blocks are one table.
+
+        >>> row = Row(1, ["POS", "TEAM", "", "POS", "TEAM"])
+        >>> _HeaderNames({1: row}).repeated(1, [0, 1], row, [3, 4])
+        True
+        """
+        mine = _header_names(right_first, right)
+        if len(mine) < 2:
+            return False
+        filled, words, at = self._row(left_first)
+        width = len(filled) - 1
+        low, high = min(left[0], width), min(left[-1] + 1, width)
+        count, worded = filled[high] - filled[low], words[high] - words[low]
+        if count < 2 or worded * 2 <= count:
+            return False  # (no header of two names or more, mostly words: ``_header_names``)
+        shared = [name for name in mine if _within(at.get(name, []), low, high)]
+        return len(shared) >= 2 and len(shared) * 3 >= len(mine) * 2
+
+    def _row(self, number: int) -> tuple[list[int], list[int], dict[str, list[int]]]:
+        """Running counts of the row's names and of those that are words, and each name's
+        columns."""
+        if number not in self._read:
+            filled, words = [0], [0]
+            at: dict[str, list[int]] = {}
+            for i, cell in enumerate(self._rows[number].mine):
+                name = cell.strip()
+                filled.append(filled[-1] + bool(name))
+                words.append(words[-1] + bool(name and not _NUMBERISH.fullmatch(name)))
+                if name:
+                    at.setdefault(name, []).append(i)
+            self._read[number] = filled, words, at
+        return self._read[number]
+
+
+def _within(columns: list[int], low: int, high: int) -> bool:
+    """A column of the sorted ``columns`` is in ``low:high``."""
+    at = bisect.bisect_left(columns, low)
+    return at < len(columns) and columns[at] < high
 
 
 def _header_names(row: Row, columns: list[int]) -> list[str]:

@@ -44,6 +44,7 @@ from skills.formats.conversion import (
     ConversionError,
     Converted,
     Limits,
+    OutOfTime,
     out_of_time,
     titled,
 )
@@ -67,7 +68,7 @@ from skills.formats.pdf.headings import (
     without_title_again,
 )
 from skills.formats.pdf.lines import Page, read_page, trusted_weights
-from skills.formats.pdf.tables import page_tables
+from skills.formats.pdf.tables import Table, page_tables
 from skills.formats.pdf.tags import tagged_headings
 
 #: The warning of pages whose text cannot be used: it names them and the route that reads them.
@@ -159,8 +160,16 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     title: str | None = None
     headings: dict[Key, Heading] = {}
     if _on_time(limits, late, "headings"):
-        title, headings = _structure(pdf, pages, skip, limits)
-    tables = page_tables(pages, skip) if _on_time(limits, late, "tables") else [{}] * len(pages)
+        try:
+            title, headings = _structure(pdf, pages, skip, limits)
+        except OutOfTime:  # (the deadline came inside the step: pages kept, headings not)
+            late.append("headings")
+    tables: list[dict[int, tuple[int, Table]]] = [{}] * len(pages)
+    if _on_time(limits, late, "tables"):
+        try:
+            tables = page_tables(pages, skip, limits.expired)
+        except OutOfTime:
+            late.append("tables")
     if late:
         warnings.append(_late(late, len(pages)))
     words = _hyphenated(pages)
@@ -241,7 +250,7 @@ def _structure(
     if headings and len(headings) * 2 >= marks:
         return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
     typography = from_typography(
-        pages, body, skip | set(title_lines) | _titled_headers(pages, title)
+        pages, body, skip | set(title_lines) | _titled_headers(pages, title), limits.expired
     )
     typography = without_title_again(typography, title, own)
     tags = tagged_headings(pdf, len(pages), limits.expired)

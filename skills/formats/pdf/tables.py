@@ -69,8 +69,10 @@ import bisect
 import itertools
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from skills.formats.conversion import in_time
 from skills.formats.pdf.headings import Key
 from skills.formats.pdf.lines import Line, Page
 
@@ -189,13 +191,17 @@ def _wrapping(
     return wraps
 
 
-def page_tables(pages: list[Page], skip: set[Key]) -> list[dict[int, tuple[int, Table]]]:
+def page_tables(
+    pages: list[Page], skip: set[Key], expired: Callable[[], bool] = lambda: False
+) -> list[dict[int, tuple[int, Table]]]:
     """The tables of every page (see ``tables``), the pages in turn: a table that ends a page
     goes on at the top of the next under its header, and a row the page break cut in two is
-    written whole on the page it starts on (see ``_mend``)."""
+    written whole on the page it starts on (see ``_mend``). Raises ``OutOfTime`` when
+    ``expired()`` before a page: the caller keeps the pages without tables."""
     found: list[dict[int, tuple[int, Table]]] = []
     carried: Carried | None = None
     for page in pages:
+        in_time(expired)
         grids = {} if page.garbage else tables(page, skip, carried)
         if carried is not None and found:
             _mend(found[-1], grids, page, skip, carried)

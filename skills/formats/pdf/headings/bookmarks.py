@@ -3,7 +3,7 @@ type that an outline one level short leaves out."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 
 from skills.formats.pdf.headings.body import followed_by_text
 from skills.formats.pdf.headings.model import Body, Heading, Key
@@ -30,13 +30,16 @@ def from_bookmarks(
     found: dict[Key, Heading] = {}
     by_index = {page.index: page for page in pages}
     taken: dict[int, set[int]] = {}
+    indexed: dict[int, _Lines] = {}
     for index in sorted(bookmarks):
         for level, title in bookmarks[index]:
             for page in (by_index.get(n) for n in range(index, index + _BOOKMARK_PAGES)):
                 if page is None:
                     continue
                 used = taken.setdefault(page.index, set())
-                match = _find_bookmark(page, title, used, skip)
+                if page.index not in indexed:
+                    indexed[page.index] = _Lines(page)
+                match = indexed[page.index].find(normalised(title), used, skip)
                 if match is not None:
                     start, count = chapter_start(page, *match, skip, used)
                     found[(page.index, start)] = Heading(level, joined(page, start, count), count)
@@ -45,20 +48,48 @@ def from_bookmarks(
     return found
 
 
-def _find_bookmark(page: Page, title: str, taken: set[int], skip: set[Key]) -> Key | None:
-    wanted = normalised(title)
-    lines = page.lines
-    for i, line in enumerate(lines):
-        if i in taken or (page.index, i) in skip:
-            continue
-        words = normalised(line.text)
-        if words == wanted or _after_number(words) == wanted:
-            return i, 1
-        if i + 1 < len(lines) and i + 1 not in taken and wanted.startswith(_after_number(words)):
-            two = normalised(line.text + " " + lines[i + 1].text)
-            if two == wanted or _after_number(two) == wanted:
-                return i, 2
-    return None
+class _Lines:
+    """A page's lines by the words a bookmark's title may have: a line's, a line's after its
+    section number, two lines' together (and after a number). A title is looked up, not
+    compared with every line of its page: 10,000 bookmarks to a page of 10,000 lines took
+    minutes. What a lookup finds is what reading the lines in order finds: the first line not
+    taken, one line before two."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._one: dict[str, deque[int]] = {}
+        self._two: dict[str, deque[int]] = {}
+        self._opening: list[str] = []  # each line's words after its section number
+        words = [normalised(line.text) for line in page.lines]
+        for i, line in enumerate(page.lines):
+            self._opening.append(_after_number(words[i]))
+            for text in dict.fromkeys((words[i], self._opening[i])):
+                self._one.setdefault(text, deque()).append(i)
+            if i + 1 < len(page.lines):
+                two = normalised(line.text + " " + page.lines[i + 1].text)
+                for text in dict.fromkeys((two, _after_number(two))):
+                    self._two.setdefault(text, deque()).append(i)
+
+    def find(self, wanted: str, taken: set[int], skip: set[Key]) -> Key | None:
+        """``(line, 1)`` or ``(line, 2)``: where the title ``wanted`` (normalised) is."""
+        index = self._page.index
+        one, two = self._one.get(wanted), self._two.get(wanted)
+        # (a line passed over stays so: lines are only ever taken, never given back)
+        while one and (one[0] in taken or (index, one[0]) in skip):
+            one.popleft()
+        while two and not self._two_lines(two[0], wanted, taken, skip):
+            two.popleft()
+        if one and (not two or one[0] <= two[0]):
+            return one[0], 1
+        return (two[0], 2) if two else None
+
+    def _two_lines(self, i: int, wanted: str, taken: set[int], skip: set[Key]) -> bool:
+        return (
+            i not in taken
+            and (self._page.index, i) not in skip
+            and i + 1 not in taken
+            and wanted.startswith(self._opening[i])
+        )
 
 
 def _after_number(words: str) -> str:
@@ -104,8 +135,11 @@ def with_bookmarked_types(
                 level = levels[kind].most_common(1)[0][0]
                 extra[key] = Heading(level, joined(page, key[1], count), count)
                 i = key[1] + count
+    of_kind: dict[tuple[float, bool], list[Key]] = {}  # (each type's lines found once)
+    for key in extra:
+        of_kind.setdefault(_type(by_index[key[0]].lines[key[1]]), []).append(key)
     for kind, n in levels.items():
-        more = [key for key in extra if _type(by_index[key[0]].lines[key[1]]) == kind]
+        more = of_kind.get(kind, [])
         if len(more) + n.total() > _EMPHASIS * n.total():
             for key in more:
                 del extra[key]

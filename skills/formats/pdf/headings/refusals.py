@@ -72,9 +72,7 @@ def without_contents(candidates: list[Candidate]) -> list[Candidate]:
     entries follow one another with no text between; a heading's name seen again in its own type
     (``Detail 1`` under each chapter), or over text (a man page's synopsis groups, described
     again later: ``STRING ATTRIBUTES``), is no entry."""
-    by_opening: dict[tuple[str, ...], list[Candidate]] = {}
-    for candidate in candidates:
-        by_opening.setdefault(tuple(normalised(candidate.text).split()[:3]), []).append(candidate)
+    later = _Later(candidates)
     ends = {(c.key[0], c.key[1] + c.lines) for c in candidates}  # the line after each one
     starts = {c.key for c in candidates}
     echoes: Counter[int] = Counter()
@@ -83,20 +81,64 @@ def without_contents(candidates: list[Candidate]) -> list[Candidate]:
         page, i = candidate.key
         if candidate.key not in ends and (page, i + candidate.lines) not in starts:
             continue  # text under it: a heading (a man page's SYNOPSIS groups), not a list
-        text = normalised(candidate.text)
-        for later in by_opening[tuple(text.split()[:3])]:
-            if _repeats_entry(candidate, text, later):
-                echoes[candidate.key[0]] += 1
-                echoed.add(candidate.key)
-                break
+        if later.repeats(candidate):
+            echoes[candidate.key[0]] += 1
+            echoed.add(candidate.key)
     return [c for c in candidates if c.key not in echoed or echoes[c.key[0]] < _CONTENTS_ENTRIES]
 
 
-def _repeats_entry(entry: Candidate, text: str, heading: Candidate) -> bool:
-    if heading.key[0] <= entry.key[0] or (heading.size, heading.bold) == (entry.size, entry.bold):
-        return False
-    later = normalised(heading.text)
-    return later == text or (later.startswith(text + " ") and len(text.split()) >= _WRAPPED_ENTRY)
+#: The latest page of each of the two types (size, boldness) seen last on a place of the trie
+_Latest = list[tuple[int, tuple[float, bool]]]
+
+
+class _Later:
+    """The candidates' words in a trie, each place holding the latest pages of the candidates
+    whose words end there (``whole``) and of those that go on past it (``longer``): whether a
+    later heading of another type repeats an entry is one walk down its words. (Compared with
+    every candidate of the same opening words, 12,000 candidates took 15 s.)"""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self._root: _Place = _Place()
+        for candidate in candidates:
+            kind = (candidate.size, candidate.bold)
+            place = self._root
+            for word in normalised(candidate.text).split():
+                _note(place.longer, candidate.key[0], kind)
+                place = place.next.setdefault(word, _Place())
+            _note(place.whole, candidate.key[0], kind)
+
+    def repeats(self, entry: Candidate) -> bool:
+        """A heading on a later page, in another type, has the entry's words, or opens with
+        them when they are five or more (a wrapped entry's first line)."""
+        place = self._root
+        words = normalised(entry.text).split()
+        for word in words:
+            place = place.next[word]
+        wanted = [place.whole, place.longer] if len(words) >= _WRAPPED_ENTRY else [place.whole]
+        kind = (entry.size, entry.bold)
+        return any(p > entry.key[0] and k != kind for latest in wanted for p, k in latest)
+
+
+class _Place:
+    __slots__ = ("longer", "next", "whole")
+
+    def __init__(self) -> None:
+        self.next: dict[str, _Place] = {}
+        self.whole: _Latest = []
+        self.longer: _Latest = []
+
+
+def _note(latest: _Latest, page: int, kind: tuple[float, bool]) -> None:
+    """Keep the two latest pages of distinct types: whether a type other than a given one was
+    seen after a page is then known (the latest type, else the one before it)."""
+    for n, (seen, other) in enumerate(latest):
+        if other == kind:
+            latest[n] = (max(seen, page), kind)
+            break
+    else:
+        latest.append((page, kind))
+    latest.sort(key=lambda item: -item[0])
+    del latest[2:]
 
 
 def heading_text(

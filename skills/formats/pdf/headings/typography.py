@@ -4,10 +4,13 @@ a level (from its numbering's depth, else from the rank of its type)."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
+from skills.formats.conversion import in_time
 from skills.formats.pdf.headings.body import (
     NOT_SMALLER,
     is_larger,
@@ -40,23 +43,32 @@ from skills.formats.pdf.headings.wording import REPEATED, normalised, words
 from skills.formats.pdf.lines import Line, Page
 
 
-def from_typography(pages: list[Page], body: Body, skip: set[Key]) -> dict[Key, Heading]:
-    """Headings found by type and numbering, with their levels."""
+def from_typography(
+    pages: list[Page], body: Body, skip: set[Key], expired: Callable[[], bool] = lambda: False
+) -> dict[Key, Heading]:
+    """Headings found by type and numbering, with their levels. Raises ``OutOfTime`` when
+    ``expired()`` between its steps (each is linear, but a hostile file's thousands of
+    candidates can make one long): the caller keeps the pages without headings."""
     if body.size <= 0:
         return {}
     if is_deck(pages):
         return slide_titles(pages, body, skip)
     pages = _code_named(pages, body)
     counts = _repeats(pages, body)
+    in_time(expired)
     found = without_figure_labels(find_candidates(pages, body, skip, counts), pages, skip, body)
+    in_time(expired)
     found = _with_section_labels(found, pages, body, skip, counts)
     if not any(c.strong and c.number for c in found):
         found = sorted(found + body_outline(pages, body, skip, counts), key=lambda c: c.key)
+    in_time(expired)
     found = with_underlined(found, pages, body, skip, counts)
     found = off_covers(found, pages, body, skip)
     found = in_the_prose_script(found, pages, body)
     found = without_admonition_labels(found, pages, body)
+    in_time(expired)
     candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
+    in_time(expired)
     turned = turned_pages(pages)
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
@@ -80,14 +92,40 @@ def _with_section_labels(
             if (page.index, i) not in skip and _section_label(page, i, body, counts):
                 seen.setdefault(normalised(line.text), []).append(((page.index, i), line))
     added: list[Candidate] = []
+    largest = _Largest(found)
     for places in seen.values():
         size = places[0][1].size
-        larger = [c.key for c in found if c.size > size + 0.5]
         bounds = [(-1, 0)] + [key for key, _ in places]  # each under a larger heading of its own
-        if all(any(a < key < b for key in larger) for a, b in itertools.pairwise(bounds)):
+        if all(largest.between(a, b) > size + 0.5 for a, b in itertools.pairwise(bounds)):
             added += [Candidate(key, line.text, 1, line.size, line.bold, True, None)
                       for key, line in places]  # fmt: skip
     return sorted(found + added, key=lambda c: c.key) if added else found
+
+
+class _Largest:
+    """The largest size of the candidates between two lines, in one lookup: a table of the
+    largest over every run of 2, 4, 8... candidates in reading order (a sparse table). A scan
+    of all candidates for each repeated label took 11 s for 5,000 labels."""
+
+    def __init__(self, found: list[Candidate]) -> None:
+        ordered = sorted(found, key=lambda c: c.key)
+        self._keys = [c.key for c in ordered]
+        self._runs = [[c.size for c in ordered]]
+        width = 1
+        while 2 * width <= len(ordered):
+            run = self._runs[-1]
+            self._runs.append([max(run[i], run[i + width]) for i in range(len(run) - width)])
+            width *= 2
+
+    def between(self, after: Key, before: Key) -> float:
+        """The largest size of a candidate after ``after`` and before ``before`` (0: none)."""
+        low = bisect.bisect_right(self._keys, after)
+        high = bisect.bisect_left(self._keys, before)
+        if low >= high:
+            return 0.0
+        level = (high - low).bit_length() - 1
+        run = self._runs[level]
+        return max(run[low], run[high - (1 << level)])
 
 
 def _section_label(page: Page, i: int, body: Body, counts: Counter[str]) -> bool:
