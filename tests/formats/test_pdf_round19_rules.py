@@ -44,3 +44,16 @@ def test_lines_that_share_a_band_keep_their_drawn_order() -> None:
     markdown = _markdown([[*left, *right]])
     assert markdown.index("Left column line four") < markdown.index("Right column line one")
 
+
+def test_a_heading_at_a_pages_foot_over_the_footer_heads_the_next_page() -> None:
+    # cd-hit's guide, through mPDF: "Examples" ends page 20 over the wiki's footer line, its
+    # text starts page 21; read in place, the footer came right after the heading
+    footer = ("https://wiki.example.org/ printed 2017/05/01", "Helvetica", 8, 760)
+    bold = "Helvetica-Bold"
+    pages = [
+        [("Overview", bold, 14, 72), *paragraph(100), *paragraph(400),
+         ("Examples", bold, 14, 700), footer],
+        [*paragraph(72), *paragraph(200), footer],
+        [("Details", bold, 14, 72), *paragraph(100), footer],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Overview", "# Examples", "# Details"]

@@ -99,7 +99,7 @@ def find_candidates(
             if (
                 number is None
                 and not over_chart
-                and not followed_by_text(page, i + count - 1, body)
+                and not followed_by_text(page, i + count - 1, body, skip)
             ):
                 i += 1
                 continue
