@@ -57,3 +57,35 @@ def test_a_heading_at_a_pages_foot_over_the_footer_heads_the_next_page() -> None
         [("Details", bold, 14, 72), *paragraph(100), footer],
     ]  # fmt: skip
     assert headings(pages) == ["# Overview", "# Examples", "# Details"]
+
+
+def _article(*head: Spec) -> list[list[Spec]]:
+    """A two-page article: the lines under test atop page 1 over its text, a bold
+    ``Bibliography`` on page 2 over the references."""
+    return [
+        [*head, *paragraph(170), *paragraph(250), *paragraph(330)],
+        [*paragraph(72), ("Bibliography", "Times-Bold", 12, 160), *paragraph(185)],
+    ]
+
+
+def test_a_title_line_that_fills_the_text_width_goes_on_in_the_next() -> None:
+    # an article typed in Word's look, through OpenOffice: "INVERTED HONOR: A READING OF THE
+    # LIFE OF ESTEBANILLO" / "GONZÁLEZ" in 14 pt bold, no joining word; the second line alone
+    # was a heading over the whole article
+    bold = "Times-Bold"
+    pages = _article(
+        ("ROGUES AND HONOUR: A READING OF THE LIFE OF ESTEBAN", bold, 14, 72),
+        ("GONZALEZ", bold, 14, 94),
+    )
+    converted = read_file(make_pdf(pages), "document.pdf")
+    assert converted.title == "ROGUES AND HONOUR: A READING OF THE LIFE OF ESTEBAN GONZALEZ"
+    assert headings(pages) == ["# Bibliography"]
+
+
+def test_a_short_title_line_is_no_part_of_the_title_line_under_it() -> None:
+    # the wrap is read only off a full line: a short title keeps its own line (a second heading
+    # in the title's type stays one)
+    bold = "Times-Bold"
+    pages = _article(("Rogues and Honour", bold, 14, 72), ("The Picaro", bold, 14, 94))
+    assert read_file(make_pdf(pages), "document.pdf").title == "Rogues and Honour"
+
