@@ -89,3 +89,14 @@ def test_a_short_title_line_is_no_part_of_the_title_line_under_it() -> None:
     pages = _article(("Rogues and Honour", bold, 14, 72), ("The Picaro", bold, 14, 94))
     assert read_file(make_pdf(pages), "document.pdf").title == "Rogues and Honour"
 
+
+def test_an_authors_name_marked_for_a_footnote_goes_with_the_title() -> None:
+    # the same article: "Na'aman Hirschfeld¹" in bold 12 pt set right, a line and a half under
+    # the title; read as a heading it held every child of the article
+    bold = "Helvetica-Bold"
+    pages = _article(
+        ("A Reading of the Rogue's Life", bold, 16, 72),
+        ("Ana Ruiz", bold, 12, 112, 380),
+        ("1", bold, 7, 111, 430.5),
+    )
+    assert headings(pages) == ["# Bibliography"]
