@@ -100,3 +100,16 @@ def test_an_authors_name_marked_for_a_footnote_goes_with_the_title() -> None:
         ("1", bold, 7, 111, 430.5),
     )
     assert headings(pages) == ["# Bibliography"]
+
+
+def test_a_contracts_clause_titles_end_in_a_full_stop() -> None:
+    # a Word contract through PScript5 and Distiller 9.3: "1. DUTIES.", "17. MODIFICATION OF
+    # AGREEMENT." in bold capitals of the body's size over each clause's text
+    bold = "Times-Bold"
+    pages = [
+        [("1. DUTIES.", bold, 11, 72), *paragraph(90), ("2. PAYMENT TERMS.", bold, 11, 170),
+         *paragraph(188), ("3. TERM OF THIS AGREEMENT.", bold, 11, 268), *paragraph(286)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# 1. DUTIES.", "# 2. PAYMENT TERMS.", "# 3. TERM OF THIS AGREEMENT.",
+    ]  # fmt: skip
