@@ -113,3 +113,17 @@ def test_a_contracts_clause_titles_end_in_a_full_stop() -> None:
     assert headings(pages) == [
         "# 1. DUTIES.", "# 2. PAYMENT TERMS.", "# 3. TERM OF THIS AGREEMENT.",
     ]  # fmt: skip
+
+
+def test_a_bold_note_in_square_brackets_is_no_heading() -> None:
+    # cd-hit's guide: "[CD-HIT-PARA is no longer supported, since the multi-threaded cd-hit
+    # become available.]" in bold under the program's heading
+    bold = "Times-Bold"
+    pages = [
+        [("A Guide to the Clustering Tools", bold, 20, 40), ("Overview of the tools", bold, 14, 72),
+         *paragraph(95),
+         ("[This tool is no longer kept, since the threaded one does its work.]", bold, 11, 175),
+         *paragraph(193), ("Incremental runs", bold, 14, 268), *paragraph(290)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Overview of the tools", "# Incremental runs"]
+

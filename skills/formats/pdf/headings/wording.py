@@ -244,6 +244,8 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
+    if bracketed_note(text):
+        return False
     if _ROMAN_FOLIO.match(text):
         return False  # a front matter's page number alone on a page (rinohtype's "ii", "iv")
     if ITEM.match(text):
@@ -254,6 +256,22 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
         return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < REPEATED or section_number(text) is not None
+
+
+_NOTE_WORDS = 4  # words of a note in square brackets, at least (``[patch]`` is a name)
+
+
+def bracketed_note(text: str) -> bool:
+    """A sentence in square brackets is an editor's note, not a heading (cd-hit's guide:
+    ``[CD-HIT-PARA is no longer supported, since the multi-threaded cd-hit become available.]``
+    in bold); a bracketed name stays one (Cargo's ``[profile.*.panic]``).
+
+    >>> bracketed_note("[You can skip this session if you are eager to use the programs]")
+    True
+    >>> bracketed_note("[patch]"), bracketed_note("[profile.*.panic]")
+    (False, False)
+    """
+    return text.startswith("[") and text.endswith("]") and words(text) >= _NOTE_WORDS
 
 
 #: A contract's clause title: its number, its name in capitals, a full stop (``1. DUTIES.``,
