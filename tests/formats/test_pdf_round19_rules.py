@@ -5,7 +5,8 @@ from their typography alone. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings, make_pdf
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf
+from test_pdf_word_essay_rules import underlined
 
 from skills.formats.read import read_file
 
@@ -127,3 +128,15 @@ def test_a_bold_note_in_square_brackets_is_no_heading() -> None:
     ]  # fmt: skip
     assert headings(pages) == ["# Overview of the tools", "# Incremental runs"]
 
+
+def test_an_underlined_web_address_is_a_link_not_a_heading() -> None:
+    # LibreOffice's ExaML manual cites a paper by its address, underlined alone on its line,
+    # among headings Word-style made by underlining the body's text
+    link = "http://www.example.org/content/346/6215/1320.abstract"
+    pages = [
+        [("Timing Problems", *BODY, 72), *paragraph(90), (link, *BODY, 170), *paragraph(188),
+         ("Unused Paths", *BODY, 268), *paragraph(286)],
+    ]  # fmt: skip
+    data = underlined(make_pdf(pages), ["Timing Problems", link, "Unused Paths"])
+    text = read_file(data, "manual.pdf").text
+    assert heading_lines(text) == ["# Timing Problems", "# Unused Paths"]
