@@ -140,3 +140,29 @@ def test_an_underlined_web_address_is_a_link_not_a_heading() -> None:
     data = underlined(make_pdf(pages), ["Timing Problems", link, "Unused Paths"])
     text = read_file(data, "manual.pdf").text
     assert heading_lines(text) == ["# Timing Problems", "# Unused Paths"]
+
+
+def test_a_section_numbered_in_two_levels_and_set_larger_may_end_in_a_colon() -> None:
+    # an OpenOffice 3.2 specification: "2.1 Basic IGate rules:", "2.2 Low-Level Transmission
+    # Rules:" in 14 pt bold over 11 pt text, as its heading styles wrote them
+    bold = "Helvetica-Bold"
+    pages = [
+        [("2 Treatment rules", bold, 16, 72), *paragraph(98),
+         ("2.1 Basic gateway rules:", bold, 14, 170), *paragraph(192),
+         ("2.2 Low-level transmission rules:", bold, 14, 268), *paragraph(290)],
+        [("2.3 Receiving rules", bold, 14, 72), *paragraph(94)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# 2 Treatment rules", "## 2.1 Basic gateway rules:",
+        "## 2.2 Low-level transmission rules:", "## 2.3 Receiving rules",
+    ]  # fmt: skip
+
+
+def test_an_unnumbered_label_set_larger_still_ends_in_its_colon() -> None:
+    bold = "Helvetica-Bold"
+    pages = [
+        [("The Gateway Specification", bold, 22, 36), ("Basic rules", bold, 16, 72),
+         *paragraph(98), ("Before you start:", bold, 14, 170),
+         *paragraph(192), ("Transmission", bold, 16, 268), *paragraph(290)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Basic rules", "# Transmission"]
