@@ -67,7 +67,7 @@ from skills.formats.pdf.headings import (
     with_bookmarked_types,
     without_title_again,
 )
-from skills.formats.pdf.lines import Page, read_page, trusted_weights
+from skills.formats.pdf.lines import Line, Page, read_page, trusted_weights
 from skills.formats.pdf.tables import Table, page_tables
 from skills.formats.pdf.tags import tagged_headings
 
@@ -88,6 +88,8 @@ _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
 #: What follows the title in a running header: ``Guide, Release``, ``Guide | 3`` (not ``::``).
 _HEADER_MARK = re.compile(r"\s?[,:|]\s")
 _NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
+_BYLINE_GAP = 2.5  # line spacing, in the title's size, within which a marked name is its byline
+_BYLINE_WORDS = 5  # words of an author's name, at most
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
 #: The whole-document steps after the page loop (furniture, headings, tables, the writing) take
 #: up to this share of the time the pages took to read (0.35 to 1.0 on 111- to 236-page manuals):
@@ -362,12 +364,29 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     for j in range(rows[-1] + 1, min(rows[-1] + 3, len(lines))):
         above, line = lines[j - 1], lines[j]
         gap = line.top - above.top
+        if _byline(above, line, lines[rows[0]].size):
+            block.append((index, j))
+            break
         if not 0 < gap <= above.size * _NO_GAP or line.size >= lines[rows[0]].size:
             break
         if section_number(line.text) is not None:
             break
         block.append((index, j))
     return block
+
+
+def _byline(above: Line, line: Line, title: float) -> bool:
+    """The author's name under the title, short and marked for a footnote (``Na'aman
+    Hirschfeld¹``, a line and a half under an article's title): it goes with the title, though
+    set apart from it; read as a heading, it held the whole article."""
+    gap = line.top - above.top
+    return (
+        line.note > 0
+        and 0 < gap <= above.size * _BYLINE_GAP
+        and line.size < title
+        and len(line.words.split()) <= _BYLINE_WORDS
+        and section_number(line.text) is None
+    )
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:

@@ -52,6 +52,7 @@ _PUNCTUATION = re.compile("[.,;:!?\\-–—_()\\[\\]{}'\"‘’“”/…·•*]
 _ALNUM = re.compile(r"[^\W_]")
 _SPACE = re.compile(r"\s")
 _LINE = re.compile(r"[^\r\n]+")
+_SHARED_BAND = 0.8  # of a line's size: the next line starting higher shares its band
 #: TeX's spacing accents (``Gr¨obner``) and the combining marks they stand for.
 _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚": "\u030a",
             "¸": "\u0327", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˝": "\u030b"}  # fmt: skip
@@ -173,7 +174,7 @@ def read_page(page: Any, index: int) -> Page:
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
         _beside_cells(raw, handle, shown, at, spans, lines)
-        lines = _drawn_once(lines)
+        lines = _in_reading_order(_drawn_once(lines))
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         tabular = _tabular(lines)
@@ -200,6 +201,33 @@ def _drawn_once(lines: list[Line]) -> list[Line]:
             seen.add(key)
             kept.append(line)
     return kept
+
+
+def _in_reading_order(lines: list[Line]) -> list[Line]:
+    """The lines of a page top to bottom when its producer drew the bold ones last: every
+    regular line first, then every bold one, top to bottom, bold lines falling between regular
+    ones (a page printed from a browser on macOS by Quartz draws each font's runs in turn: every
+    heading came after the page's text and headed nothing). Any other order is the producer's
+    reading order and stays, and so does a page where two lines share a band (columns, cells)
+    or one is set at an angle."""
+    split = next((n for n, line in enumerate(lines) if line.bold), len(lines))
+    regular, bold = lines[:split], lines[split:]
+    if not regular or not bold or not all(line.bold for line in bold) or not _top_down(bold):
+        return lines
+    if any(line.rotated for line in lines):
+        return lines
+    tops = [line.top for line in regular]
+    if not any(min(tops) < line.top < max(tops) for line in bold):
+        return lines
+    ordered = sorted(lines, key=lambda line: line.top)
+    for above, below in itertools.pairwise(ordered):
+        if below.top < above.top + above.size * _SHARED_BAND:
+            return lines
+    return ordered
+
+
+def _top_down(lines: list[Line]) -> bool:
+    return all(above.top < below.top for above, below in itertools.pairwise(lines))
 
 
 def visible(text: str) -> str:

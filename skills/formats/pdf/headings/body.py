@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set
 from typing import TypeVar
 
-from skills.formats.pdf.headings.model import Body
+from skills.formats.pdf.headings.model import Body, Key
 from skills.formats.pdf.headings.wording import CJK, HANGUL, words
 from skills.formats.pdf.lines import Line, Page
 
@@ -157,13 +157,17 @@ def _listing(line: Line, body: Body) -> bool:
     return line.mono and not line.rotated and line.size >= body.size * 0.6
 
 
-def followed_by_text(page: Page, last: int, body: Body) -> bool:
+def followed_by_text(page: Page, last: int, body: Body, skip: Set[Key] = frozenset()) -> bool:
     """The line after a heading is of body size or larger (or the page ends), or a full line of
     smaller prose (the references under ``References``): a label in a figure is followed by
-    the figure's smaller, short labels."""
-    if last + 1 >= len(page.lines):
+    the figure's smaller, short labels. Lines in ``skip`` (the page's footer) are passed over:
+    a heading at a page's foot is followed by the next page's text."""
+    after = last + 1
+    while (page.index, after) in skip:
+        after += 1
+    if after >= len(page.lines):
         return True
-    return is_text(page.lines[last + 1], body)
+    return is_text(page.lines[after], body)
 
 
 _MONO_BODY = 0.5  # of the body's lines in a monospaced font: a typewritten document

@@ -8,7 +8,13 @@ from collections import Counter
 from skills.formats.pdf.headings.body import is_larger, is_text, line_spacing, prominent, worded
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.refusals import RUN
-from skills.formats.pdf.headings.wording import heading_like, normalised, section_number, words
+from skills.formats.pdf.headings.wording import (
+    heading_like,
+    normalised,
+    not_a_title,
+    section_number,
+    words,
+)
 from skills.formats.pdf.lines import Line, Page
 
 _UNDERLINED = 2  # underlined body-type lines a document needs for them to be headings
@@ -112,7 +118,7 @@ def with_underlined(
             line = page.lines[i]
             if (page.index, i) in skip or (page.index, i) in taken or line.mono:
                 continue
-            if normalised(line.text) in linked:
+            if normalised(line.text) in linked or _address(line):
                 continue
             if abs(line.size - body.size) >= 0.5 or not heading_like(line, counts):
                 continue
@@ -125,6 +131,13 @@ def with_underlined(
     if len(added) < _UNDERLINED:
         return found
     return sorted(found + added, key=lambda c: c.key)
+
+
+def _address(line: Line) -> bool:
+    """An underlined web address or path is a link, not a heading made by underlining
+    (LibreOffice's ExaML manual: ``http://www.sciencemag.org/content/346/6215/1320.abstract``
+    alone on its line over the text it cites)."""
+    return not_a_title(line, code_body=False)
 
 
 def _named_larger(found: list[Candidate], body: Body) -> set[str]:

@@ -111,7 +111,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (goes_on(above.text, line.text) or hangs(above, line)):
+        if not (goes_on(above.text, line.text) or hangs(above, line) or _full(page, above, line)):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
@@ -138,6 +138,19 @@ def without_title_again(
     rest = {key: found for key, found in headings.items() if key != first}
     up = min((found.level for found in rest.values()), default=1) - 1  # its sections move up
     return {key: replace(found, level=found.level - up) for key, found in rest.items()}
+
+
+def _full(page: Page, above: Line, line: Line) -> bool:
+    """A title line that runs to the right edge of the page's text goes on in the next line of
+    its type that starts where it starts: it wrapped because it was full (an article typed in
+    Word's look, ``INVERTED HONOR: A READING OF THE LIFE OF ESTEBANILLO`` / ``GONZÁLEZ``: no
+    joining word, no indent; read alone, the second line was a heading and the byline under it
+    another)."""
+    if abs(line.left - above.left) >= above.size:
+        return False
+    others = [other for other in page.lines if other is not above and not other.rotated]
+    edge = max((other.right for other in others if not other.mono), default=0.0)
+    return edge > 0 and above.right >= edge - above.size
 
 
 def turned_page(page: Page) -> bool:
