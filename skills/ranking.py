@@ -52,8 +52,9 @@ SERVICE_VECTOR_WEIGHT = 1.0
 #: (``docs/evaluation.md``, *The fourth pass*: 0.5 passes the rotation on the local model).
 VECTOR_WEIGHT = SERVICE_VECTOR_WEIGHT
 #: Whether the skill's query lifts each half's first result to just after the fused first
-#: (:func:`halves_first`; ``QueryOptions.halves_first``, the evaluation's engine candidates).
-HALVES_FIRST = False
+#: (:func:`halves_first`; ``QueryOptions.halves_first``, the evaluation's engine candidates; on
+#: since issue 34's seventh pass, ``docs/evaluation.md``, *Seventh pass: technical docs*).
+HALVES_FIRST = True
 #: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
 #: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
 #: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So

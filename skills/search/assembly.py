@@ -24,7 +24,8 @@ order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what eac
    a large budget ends up with whole sections, a small one with the first section and the best
    children of many.
 
-Three options, off by default (measured in ``docs/evaluation.md``, *Sets nobody tuned on*):
+Four options (measured in ``docs/evaluation.md``, *Sets nobody tuned on* and *Seventh pass:
+technical docs*), the first three off by default, ``lead_in`` on:
 ``prefix_once`` says a heading path once per section: a passage whose parent's passage before it
 gave the same prefix is sent without it, and a path whose last heading the passage's own first
 line is loses that heading (``# 1.2 Notation`` under ``Manual > 1.2 Notation``);
@@ -84,8 +85,8 @@ SKIP_CONTENTS = False
 #: ``head_holds_best``).
 HEAD_HOLDS_BEST = False
 #: Whether a child that only leads into the next one is sent with it (the module docstring's
-#: ``lead_in``).
-LEAD_IN = False
+#: ``lead_in``; on since issue 34's seventh pass, ``docs/evaluation.md``).
+LEAD_IN = True
 #: The share of a passage's non-blank lines that end in dot leaders and a page number from which
 #: it is a table of contents.
 CONTENTS_SHARE = 0.5

@@ -361,7 +361,7 @@ def test_with_lead_in_a_hit_that_leads_in_is_sent_with_the_child_it_leads_to() -
     other = Group(None, (Piece("e", 0, 15, "a b c d e f g h", "Q\n"),), (), (1,))
     groups = [lead_group(1), other]
     lead, listed = lead_children()[1:3]
-    alone = assemble(groups, 20, words, first_share=0)
+    alone = assemble(groups, 20, words, first_share=0, lead_in=False)
     assert [[(p.start, p.end) for p in ps] for ps in alone] == [[(lead.start, lead.end)], [(0, 15)]]
     together = assemble(groups, 20, words, first_share=0, lead_in=True)
     assert [[(p.start, p.end) for p in ps] for ps in together] == [[(lead.start, listed.end)], []]
@@ -369,7 +369,7 @@ def test_with_lead_in_a_hit_that_leads_in_is_sent_with_the_child_it_leads_to() -
 
 def test_with_lead_in_a_lead_in_without_room_for_what_it_leads_to_is_not_sent() -> None:
     # the lead-in and its list are 7 + 13 words: within 12 only the lead-in would fit
-    assert [p for ps in assemble([lead_group(1)], 12, words, first_share=0) for p in ps]
+    assert [p for ps in assemble([lead_group(1)], 12, words, 0, lead_in=False) for p in ps]
     assert assemble([lead_group(1)], 12, words, first_share=0, lead_in=True) == [[]]
 
 
@@ -378,7 +378,7 @@ def test_with_lead_in_step_ones_head_does_not_end_on_a_lead_in() -> None:
     # list (29); its head to the end of the lead-in (19) does, and ends on "in order:". With
     # lead_in no head is sent: the lead-in comes as a hit, with its list (1 + 18)
     lead, listed = lead_children()[1:3]
-    head = assemble([lead_group(1)], 22, words, first_share=1)
+    head = assemble([lead_group(1)], 22, words, first_share=1, lead_in=False)
     assert [(p.start, p.end) for p in head[0]] == [(0, lead.end)]
     led = assemble([lead_group(1)], 22, words, first_share=1, lead_in=True)
     assert [(p.start, p.end) for p in led[0]] == [(lead.start, listed.end)]
