@@ -33,8 +33,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 K1, B = 1.2, 0.75
 RRF_K = 60
 #: How many keyword results a hybrid query fuses with the vector query's ``k`` nearest: Azure's
@@ -50,6 +51,10 @@ SERVICE_VECTOR_WEIGHT = 1.0
 #: candidates): the service's, until a weight is shown to hold with the deployed embedding model
 #: (``docs/evaluation.md``, *The fourth pass*: 0.5 passes the rotation on the local model).
 VECTOR_WEIGHT = SERVICE_VECTOR_WEIGHT
+#: Whether the skill's query lifts each half's first result to just after the fused first
+#: (:func:`halves_first`; ``QueryOptions.halves_first``, the evaluation's engine candidates; on
+#: since issue 34's seventh pass, ``docs/evaluation.md``, *Seventh pass: technical docs*).
+HALVES_FIRST = True
 #: A word as Lucene's StandardTokenizer finds it (Unicode's word boundaries, UAX #29): a run of
 #: letters, digits and ``_`` that a ``.``, ``'`` or ``:`` between two letters, or a ``.``, ``,``,
 #: ``;`` or ``'`` between two digits, does not end (rules WB6-WB7 and WB11-WB12). So
@@ -343,6 +348,30 @@ def hybrid(
     ([1, 2], [2, 1])
     """
     return fuse([nearest, keyword[:TEXT_RECALL]], weights=(vector_weight, 1.0))
+
+
+def halves_first(fused: Sequence[T], keyword_first: T | None, vector_first: T | None) -> list[T]:
+    """The fused ranking with the keyword half's first result and the vector half's first
+    result right after the fused first (in that order, each once; None: that half found
+    nothing). Reciprocal Rank Fusion scores agreement: a result that one half ranks first and
+    the other does not reach scores ``1 / 61``, below every result both halves rank in their
+    first sixty, so the passage that quotes the question's identifiers (a decorator's arguments
+    in a table) or the one that says it in other words sank to the 15th-40th place, past what a
+    1,000-token prompt sends. Each half's single surest result is kept in reach; the rest is
+    the service's order.
+
+    >>> halves_first([5, 4, 3, 2, 1], keyword_first=1, vector_first=5)
+    [5, 1, 4, 3, 2]
+    >>> halves_first([5, 4, 3, 2, 1], keyword_first=2, vector_first=1)
+    [5, 2, 1, 4, 3]
+    """
+    lifted = [
+        first
+        for first in dict.fromkeys((keyword_first, vector_first))
+        if first is not None and (not fused or first != fused[0])
+    ]
+    rest = [position for position in fused[1:] if position not in lifted]
+    return [*fused[:1], *lifted, *rest]
 
 
 def fuse(

@@ -31,6 +31,7 @@ from skills.evaluation.retrieval import RETRIEVALS
 from skills.ranking import (
     ANALYZERS,
     DEFAULT_ANALYZER,
+    HALVES_FIRST,
     SERVICE_VECTOR_WEIGHT,
     VECTOR_WEIGHT,
     vector_weight,
@@ -103,6 +104,14 @@ def parser() -> argparse.ArgumentParser:
         help="the baselines' vector weight (default the service's, "
         f"{SERVICE_VECTOR_WEIGHT:g}; give the --vector-weight's to compare chunkings alone)",
     )
+    p.add_argument(
+        "--halves-first",
+        action=argparse.BooleanOptionalAction,
+        default=HALVES_FIRST,
+        help="the engine's hybrid query lifts each half's first result to just after the fused "
+        f"first (skills.ranking.halves_first; default {'on' if HALVES_FIRST else 'off'}); the "
+        "baselines' plain service query does not",
+    )
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     return p
 
@@ -146,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         baseline_analyzer=args.baseline_analyzer,
         vector_weight=args.vector_weight,
         baseline_vector_weight=args.baseline_vector_weight,
+        halves=args.halves_first,
     )
     args.out.mkdir(parents=True, exist_ok=True)
     meta = {
@@ -159,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         "baselineAnalyzer": args.baseline_analyzer,
         "vectorWeight": args.vector_weight,
         "baselineVectorWeight": args.baseline_vector_weight,
+        "halvesFirst": args.halves_first,
     }
     comparisons = versus_best_baseline(results)
     report.write_json(results, args.out / "results.json", meta, comparisons)

@@ -37,7 +37,7 @@ from skills.evaluation.dataset import Dataset, Question, load_dataset
 from skills.evaluation.retrieval import Rankings
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, VECTOR_WEIGHT, vector_weight
+from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, HALVES_FIRST, VECTOR_WEIGHT, vector_weight
 from skills.search.query import children_for_budget
 
 CLASSES = ("straddles", "not fetched", "head first", "budget ran out")
@@ -215,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         leaf_vectors,
         args.analyzer,
         args.vector_weight,
+        HALVES_FIRST,
     )
     losses = diagnose(
         dataset,

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from skills.embeddings import Embedder
 from skills.evaluation.metrics import BUDGETS
-from skills.ranking import BM25, DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, hybrid
+from skills.ranking import BM25, DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, halves_first, hybrid
 from skills.search.query import fetch_depth
 
 RETRIEVALS = ("vector", "hybrid")
@@ -115,9 +115,11 @@ def hybrid_rankings(
     vector_ks: Sequence[int],
     analyzer: str = DEFAULT_ANALYZER,
     vector_weight: float = SERVICE_VECTOR_WEIGHT,
+    halves: bool = False,
 ) -> dict[int, list[list[int]]]:
     """:func:`hybrid_rank` for each ``k`` of ``vector_ks`` (keyed by it), the keyword ranking
-    and the nearest leaves computed once."""
+    and the nearest leaves computed once; ``halves``: each half's first result lifted to just
+    after the fused first, as the skill's query does (:func:`skills.ranking.halves_first`)."""
     keywords = BM25(leaf_texts, analyzer)
     rankings: dict[int, list[list[int]]] = {k: [] for k in vector_ks}
     deepest = max(vector_ks, default=0)
@@ -126,6 +128,10 @@ def hybrid_rankings(
     ):
         matching = [position for position, _ in keywords.rank(question)]
         for k in vector_ks:
-            fused = hybrid(matching, nearest[:k], vector_weight)
-            rankings[k].append([position for position, _ in fused[:depth]])
+            fused = [position for position, _ in hybrid(matching, nearest[:k], vector_weight)]
+            if halves:
+                keyword_first = matching[0] if matching else None
+                vector_first = int(nearest[0]) if len(nearest) else None
+                fused = halves_first(fused, keyword_first, vector_first)
+            rankings[k].append(fused[:depth])
     return rankings

@@ -60,7 +60,7 @@ BUDGET = "budget"
 #: each the ``skills.search.assembly.assemble`` argument it turns on: ``headed`` sends the first
 #: parent (step 1) only when it is a headed section, ``once`` says a heading path once per
 #: section, ``notoc`` leaves tables of contents out, ``tophead`` sends a head only when it reaches
-#: the first parent's best hit.
+#: the first parent's best hit, ``leadin`` sends a child that only leads into the next with it.
 #: The policy option that reorders the fetched hits by their sections' evidence
 #: (``+sections:WEIGHT``, :func:`skills.search.collapse.section_order`).
 SECTIONS = "sections"
@@ -72,6 +72,7 @@ BUDGET_OPTIONS = {
     "once": "prefix_once",
     "notoc": "skip_contents",
     "tophead": "head_holds_best",
+    "leadin": "lead_in",
 }
 
 

@@ -47,7 +47,7 @@ from skills.evaluation.retrieval import (
 )
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
 from skills.evaluation.spans import Span
-from skills.ranking import DEFAULT_ANALYZER, SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
+from skills.ranking import DEFAULT_ANALYZER, HALVES_FIRST, SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
 from skills.search.query import fetch_depth
 
 #: Bytes a child's vector takes in the children index: 1,536 dimensions (the deployed default,
@@ -182,13 +182,16 @@ def evaluate(
     baseline_analyzer: str | None = None,
     vector_weight: float = VECTOR_WEIGHT,
     baseline_vector_weight: float = SERVICE_VECTOR_WEIGHT,
+    halves: bool = HALVES_FIRST,
 ) -> list[CandidateResult]:
     """Results of every candidate, in the given order; ``retrieval`` is ``vector`` (exact cosine,
     the reference judge's) or ``hybrid`` (BM25 + vector fused, the search side's query, its
     words made by ``analyzer``: :data:`skills.ranking.ANALYZERS`; the baselines' by
     ``baseline_analyzer`` when given, the analyzer an index of their chunks would have; the
     engine's vector query weighted by ``vector_weight``, the baselines' by
-    ``baseline_vector_weight``, the service's 1 unless told).
+    ``baseline_vector_weight``, the service's 1 unless told; ``halves``: the engine's query
+    lifts each half's first result, :func:`skills.ranking.halves_first`, the baselines' plain
+    service query does not).
     ``build`` makes a candidate's chunk set (``skills.evaluation.contextual`` adds notes)."""
     if retrieval not in RETRIEVALS:
         raise ValueError(f"retrieval must be one of {', '.join(RETRIEVALS)}, not {retrieval!r}")
@@ -196,18 +199,19 @@ def evaluate(
     boundaries = EmbeddingBoundaries(embedder)  # used by ``semantic`` candidates only
     questions = [q.question for q in dataset.questions]
     question_vectors = embed_all(embedder, questions)
-    rankings: dict[tuple[str, str, float], tuple[ChunkSet, Rankings]] = {}
+    rankings: dict[tuple[str, str, float, bool], tuple[ChunkSet, Rankings]] = {}
     results: list[CandidateResult] = []
     for candidate in progress(candidates):
         words = baseline_analyzer if candidate.baseline and baseline_analyzer else analyzer
         weight = baseline_vector_weight if candidate.baseline else vector_weight
-        key = (candidate.chunk_key, words, weight)
+        lifted = halves and not candidate.baseline
+        key = (candidate.chunk_key, words, weight, lifted)
         if key not in rankings:
             chunks = build(candidate, dataset, boundaries)
             texts = [leaf.embed_text for leaf in chunks.leaves]
             leaf_vectors = embed_all(embedder, texts)
             ranked = rank_leaves(
-                retrieval, questions, question_vectors, texts, leaf_vectors, words, weight
+                retrieval, questions, question_vectors, texts, leaf_vectors, words, weight, lifted
             )
             rankings[key] = (chunks, ranked)
         chunks, ranked = rankings[key]
@@ -223,11 +227,13 @@ def rank_leaves(
     leaf_vectors: NDArray[np.float32],
     analyzer: str,
     vector_weight: float = VECTOR_WEIGHT,
+    halves: bool = False,
 ) -> Rankings:
     """Each question's best leaves, as deep as a run scores them: by vector, or fused with BM25's
     ranking (its words made by ``analyzer``) as the service's hybrid query fuses them, with the
     vector ``k`` the query asks for at each budget (:func:`skills.search.query.fetch_depth`) and
-    the search side's vector weight."""
+    the search side's vector weight (and with ``halves``, each half's first result lifted as
+    the skill's query lifts it)."""
     depths = fetch_depths(BUDGETS)
     if retrieval == "hybrid":
         return Rankings(
@@ -240,6 +246,7 @@ def rank_leaves(
                 depths,
                 analyzer,
                 vector_weight,
+                halves,
             )
         )
     return Rankings.alike(rank(question_vectors, leaf_vectors, SEARCH_DEPTH), depths)

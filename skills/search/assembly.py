@@ -24,7 +24,8 @@ order (:class:`Group`) and a budget in tokens, :func:`assemble` chooses what eac
    a large budget ends up with whole sections, a small one with the first section and the best
    children of many.
 
-Three options, off by default (measured in ``docs/evaluation.md``, *Sets nobody tuned on*):
+Four options (measured in ``docs/evaluation.md``, *Sets nobody tuned on* and *Seventh pass:
+technical docs*), the first three off by default, ``lead_in`` on:
 ``prefix_once`` says a heading path once per section: a passage whose parent's passage before it
 gave the same prefix is sent without it, and a path whose last heading the passage's own first
 line is loses that heading (``# 1.2 Notation`` under ``Manual > 1.2 Notation``);
@@ -33,6 +34,10 @@ titles ending in dot leaders and a page number), which matches every heading's w
 no answer; ``head_holds_best`` lets step 1 send a head only when it reaches the first parent's
 best hit: a head that ends at a weaker hit is the section's opening spent before the passage that
 made the section first (a file's licence comment before the line that was asked about).
+``lead_in`` sends a child that only leads into the next one (:func:`leads_in`: past its heading
+lines, one paragraph ending in a colon, ``in order of decreasing precedence:``) together with
+that next child, in step 2 and as the end of step 1's head, or not at all: alone it promises an
+answer that the prompt then does not hold.
 
 Nothing is ever cut: a passage is a whole child (which the chunker ended at a sentence, a line or
 a row) or a whole parent, so no prompt ends mid-sentence or mid-row. Every passage carries, before
@@ -79,6 +84,9 @@ SKIP_CONTENTS = False
 #: Whether step 1's head must reach the first parent's best hit (the module docstring's
 #: ``head_holds_best``).
 HEAD_HOLDS_BEST = False
+#: Whether a child that only leads into the next one is sent with it (the module docstring's
+#: ``lead_in``; on since issue 34's seventh pass, ``docs/evaluation.md``).
+LEAD_IN = True
 #: The share of a passage's non-blank lines that end in dot leaders and a page number from which
 #: it is a table of contents.
 CONTENTS_SHARE = 0.5
@@ -141,14 +149,15 @@ def assemble(
     skip_contents: bool = SKIP_CONTENTS,
     head_holds_best: bool = HEAD_HOLDS_BEST,
     first_most: float = FIRST_MOST,
+    lead_in: bool = LEAD_IN,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
     (``first_share``: the most of the budget the first parent may take in step 1, and
     ``first_most`` the most tokens;
     ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`;
-    ``prefix_once``, ``skip_contents`` and ``head_holds_best``: the options of the module
-    docstring)."""
+    ``prefix_once``, ``skip_contents``, ``head_holds_best`` and ``lead_in``: the options of the
+    module docstring)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -157,7 +166,7 @@ def assemble(
                 costs[passage] = count(passage.rendered)
         return sum(costs[passage] for passage in passages)
 
-    plans = [_Plan(group, prefix_once) for group in groups]
+    plans = [_Plan(group, prefix_once, lead_in) for group in groups]
     left = budget
 
     def take(plan: _Plan, units: Iterable[int], room: float | None = None) -> bool:
@@ -187,13 +196,18 @@ def assemble(
             for end in sorted({run[-1] for run in first.runs(first.hits)}, reverse=True):
                 if end < shortest:
                     break  # a head without the best hit
+                end = first.led_to(end)  # a head never ends on a lead-in: with what it leads to
                 if first.has_head(end) and take(first, first.head(end), share):
                     break  # the longest head that fits
     for number, unit in _by_rank(groups, plans):
         plan = plans[number]
         if listed(plan.units[unit]):
             continue
-        if take(plan, [unit]) and plan.known and len(plan.chosen) >= MOSTLY * len(plan.units):
+        if (
+            take(plan, plan.with_led(unit))
+            and plan.known
+            and len(plan.chosen) >= MOSTLY * len(plan.units)
+        ):
             take(plan, plan.everything)
     for plan in plans:
         for run in plan.runs(plan.chosen) if plan.known else ():
@@ -215,6 +229,22 @@ def headed(parent: Piece) -> bool:
     (True, False)
     """
     return bool(parent.prefix.strip()) or parent.text.lstrip().startswith("#")
+
+
+def leads_in(text: str) -> bool:
+    """Whether a child's text only leads into what follows it: past its Markdown heading lines,
+    one paragraph (no blank line inside) that ends in a colon. A paragraph that states something
+    and then introduces an example is in a longer child, or its child's overlap carries it.
+
+    >>> leads_in("### Value sources\\n\\nClick resolves it from these sources, in order:\\n\\n")
+    True
+    >>> leads_in("The default is five seconds.\\n\\nYou can change it:"), leads_in("### Usage:")
+    (False, False)
+    """
+    lines = text.strip().splitlines()
+    while lines and (lines[0].lstrip().startswith("#") or not lines[0].strip()):
+        lines.pop(0)
+    return bool(lines) and all(line.strip() for line in lines) and lines[-1].rstrip().endswith(":")
 
 
 def contents(text: str) -> bool:
@@ -283,9 +313,10 @@ class _Plan:
     """What one group sends: a set of its *units* (its children when they are known, else its
     hits) whose consecutive runs are its passages; all of them, or ``_WHOLE``, is its parent."""
 
-    def __init__(self, group: Group, prefix_once: bool = False) -> None:
+    def __init__(self, group: Group, prefix_once: bool = False, lead_in: bool = False) -> None:
         self.group = group
         self.prefix_once = prefix_once
+        self.lead_in = lead_in
         where = {(child.doc, child.start, child.end): i for i, child in enumerate(group.children)}
         hits = [where.get((hit.doc, hit.start, hit.end)) for hit in group.hits]
         self.known = group.parent is not None and bool(where) and None not in hits
@@ -301,6 +332,21 @@ class _Plan:
             self.everything = frozenset([_WHOLE]) if group.parent is not None else every
         self.hits = frozenset(self.hit_units)
         self.chosen: frozenset[int] = frozenset()
+
+    def led_to(self, unit: int) -> int:
+        """The child a lead-in ``unit`` leads to (``lead_in``, children known), else ``unit``."""
+        if (
+            self.lead_in
+            and self.known
+            and unit + 1 < len(self.units)
+            and leads_in(self.units[unit].text)
+        ):
+            return unit + 1
+        return unit
+
+    def with_led(self, unit: int) -> list[int]:
+        """``unit``, and the child it leads into when it only leads in (``lead_in``)."""
+        return sorted({unit, self.led_to(unit)})
 
     def has_head(self, last: int) -> bool:
         """Whether unit ``last`` ends inside the parent, so that a head can end with it."""

@@ -71,7 +71,8 @@ class AzureSearcher:
         if request.order_by:
             extra["order_by"] = list(request.order_by)
         results = self._client(request.index).search(
-            search_text=request.text, select=list(request.select), top=request.top,
+            search_text=request.text if request.keywords else None,
+            select=list(request.select), top=request.top,
             filter=request.filter, **extra,
         )  # fmt: skip
         return [dict(result) for result in results]

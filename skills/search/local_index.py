@@ -101,7 +101,9 @@ class LocalSearcher:
         if request.text.strip() == "*":
             ranked = [(position, 1.0) for position in range(len(target.documents))]
         else:
-            ranked = self._hybrid(target, request.text, request.vector_k, request.vector_weight)
+            ranked = self._hybrid(
+                target, request.text, request.vector_k, request.vector_weight, request.keywords
+            )
         if request.order_by:
             ranked.sort(key=lambda r: [target.documents[r[0]].get(f) for f in request.order_by])
         results = []
@@ -120,9 +122,14 @@ class LocalSearcher:
         return results
 
     def _hybrid(
-        self, index: LocalIndex, text: str, vector_k: int | None, vector_weight: float
+        self,
+        index: LocalIndex,
+        text: str,
+        vector_k: int | None,
+        vector_weight: float,
+        keywords: bool = True,
     ) -> list[tuple[int, float]]:
-        keyword = [position for position, _ in index.bm25(text)]
+        keyword = [position for position, _ in index.bm25(text)] if keywords else []
         nearest: list[int] = []
         if vector_k:
             vector = self.embedder.embed([text])[0]

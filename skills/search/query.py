@@ -11,6 +11,8 @@ differs):
    ``search.in(parentChunkId, ...)`` filter on the parents index fetches all N parents;
 4. with ``expand=neighbours``, one more ``search.in`` on the children index fetches the siblings'
    offsets;
+   with ``halves_first``, two one-result queries (the keywords alone, the vector alone) find each
+   half's first child, lifted to just after the fused first (:func:`skills.ranking.halves_first`);
 5. :func:`skills.search.collapse.collapse` builds passages and citations.
 """
 
@@ -18,11 +20,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from skills.chunking import count_tokens
-from skills.ranking import SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT
+from skills.ranking import HALVES_FIRST, SERVICE_VECTOR_WEIGHT, VECTOR_WEIGHT, halves_first
 from skills.search.collapse import (
     SECTION_WEIGHT,
     ChildHit,
@@ -66,6 +68,8 @@ class SearchRequest:
     #: results to pass over (paging), and the sortable fields that make pages stable
     skip: int = 0
     order_by: tuple[str, ...] = ()
+    #: whether ``text`` is searched as keywords; False: only vectorized (a vector query alone)
+    keywords: bool = True
 
 
 class Searcher(Protocol):
@@ -122,7 +126,9 @@ class QueryOptions:
     ``vector_weight`` weights the vector query in the hybrid query's fusion
     (:data:`skills.ranking.VECTOR_WEIGHT`). ``section_weight`` above 0 reorders the fetched
     children by their sections' evidence before they are grouped
-    (:func:`skills.search.collapse.section_order`)."""
+    (:func:`skills.search.collapse.section_order`). ``halves_first`` lifts each half's first
+    child to just after the fused first (two one-result queries more; not with ``semantic``,
+    whose reranker orders the children itself)."""
 
     mode: Mode = "embedded"
     parents: int = 5
@@ -132,6 +138,7 @@ class QueryOptions:
     budget: int | None = None
     section_weight: float = SECTION_WEIGHT
     vector_weight: float = VECTOR_WEIGHT
+    halves_first: bool = HALVES_FIRST
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:
@@ -178,6 +185,8 @@ def query_parents(
         semantic=opts.semantic,
     )
     raw = searcher.search(request)
+    if opts.halves_first and not opts.semantic:
+        raw = _halves_lifted(searcher, request, raw)
     hits = by_section([ChildHit.from_result(doc) for doc in raw], opts.section_weight)
     top = opts.parents if opts.budget is None else fetched
     parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, top)]
@@ -195,6 +204,28 @@ def query_parents(
     if opts.budget is not None:
         return collapse(hits, parents, top, siblings=siblings, budget=(opts.budget, count_tokens))
     return collapse(hits, parents, opts.parents, opts.expand, siblings)
+
+
+def _halves_lifted(
+    searcher: Searcher, request: SearchRequest, fused: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``fused`` with the keyword half's and the vector half's first child just after its first
+    (:func:`skills.ranking.halves_first`), each found by a one-result query of that half alone;
+    a lifted child scores as the fused first, so that grouping, which sorts by score and keeps
+    ties in order, keeps the lifted order."""
+    keyword = searcher.search(replace(request, top=1, vector_k=None))
+    vector = searcher.search(replace(request, top=1, vector_k=1, keywords=False))
+    found = {doc["chunkId"]: doc for doc in [*vector[:1], *keyword[:1], *fused]}
+    firsts = [
+        found_first[0]["chunkId"] if found_first else None for found_first in (keyword, vector)
+    ]
+    order = halves_first([doc["chunkId"] for doc in fused], *firsts)
+    lifted = set(firsts) - {fused[0]["chunkId"] if fused else None}
+    top = fused[0].get("@search.score", 0.0) if fused else 0.0
+    return [
+        {**found[chunk], "@search.score": top} if chunk in lifted else found[chunk]
+        for chunk in order
+    ]
 
 
 def _parents_from_children(hits: Sequence[ChildHit]) -> dict[str, ParentDoc]:

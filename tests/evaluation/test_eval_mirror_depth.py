@@ -41,7 +41,8 @@ def asked(budget: int | None) -> SearchRequest:
     query_parents(
         recorder, QUESTION, children_index="children", options=QueryOptions(budget=budget)
     )
-    [request] = [r for r in recorder.requests if r.vector_k is not None]
+    # the hybrid request (not the one-result vector-alone one of ``halves_first``)
+    [request] = [r for r in recorder.requests if r.vector_k is not None and r.keywords]
     return request
 
 

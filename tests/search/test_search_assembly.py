@@ -5,7 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skills.search.assembly import Group, Passage, Piece, assemble, contents, headed, joined
+from skills.search.assembly import (
+    Group,
+    Passage,
+    Piece,
+    assemble,
+    contents,
+    headed,
+    joined,
+    leads_in,
+)
 
 SOURCE = "".join(f"w{i:02d} " for i in range(60))  # 60 words of 4 characters
 
@@ -310,3 +319,66 @@ def test_a_passage_reaches_the_model_without_page_markers_and_is_counted_so() ->
     assert passage.text == text and (passage.start, passage.end) == (0, len(text))
     assert passage.rendered == "Report > Tides\nSilt rises.\n\nTides fall at dusk.\n"
     assert words(passage.rendered) == 9  # with the marker, 12 words would not fit 9
+
+
+#: A section whose second child only leads into the third (``in order:``), then a last child.
+LEAD_DOC = (
+    "## Values\n\nA value comes from one of three places.\n\n"
+    "### Sources\n\nClick looks for it in order:\n\n"
+    "1. the command line\n2. the environment\n3. the default\n\n"
+    "The first one found wins.\n"
+)
+
+
+def lead_children() -> tuple[Piece, ...]:
+    """The section's four children: its opening, the lead-in, the list, the closing line."""
+    cuts = [0, LEAD_DOC.index("### Sources"), LEAD_DOC.index("1. the"), LEAD_DOC.index("The first")]
+    ends = [*cuts[1:], len(LEAD_DOC)]
+    return tuple(
+        Piece("d", start, end, LEAD_DOC[start:end], "C\n")
+        for start, end in zip(cuts, ends, strict=True)
+    )
+
+
+def lead_group(hit: int, ranks: tuple[int, ...] = (0,)) -> Group:
+    children = lead_children()
+    parent = Piece("d", 0, len(LEAD_DOC), LEAD_DOC, "P\n")
+    return Group(parent, (children[hit],), children, ranks)
+
+
+def test_a_child_that_leads_in_is_one_paragraph_ending_in_a_colon_past_its_headings() -> None:
+    opening, lead, listed, closing = (child.text for child in lead_children())
+    assert leads_in(lead)
+    assert not leads_in(opening) and not leads_in(listed) and not leads_in(closing)
+    assert not leads_in("It is five seconds.\n\nYou can change it:")  # a fact, then the lead
+    assert not leads_in("### Usage:\n\n")  # a heading alone
+
+
+def test_with_lead_in_a_hit_that_leads_in_is_sent_with_the_child_it_leads_to() -> None:
+    # the lead-in (rank 0, 1 + 8 words) and another section's hit (rank 1, 1 + 8): within 20
+    # both hits fit and the list (10 more) does not; with lead_in the lead-in comes with its list
+    # (one passage, 19) and the next hit no longer fits
+    other = Group(None, (Piece("e", 0, 15, "a b c d e f g h", "Q\n"),), (), (1,))
+    groups = [lead_group(1), other]
+    lead, listed = lead_children()[1:3]
+    alone = assemble(groups, 20, words, first_share=0, lead_in=False)
+    assert [[(p.start, p.end) for p in ps] for ps in alone] == [[(lead.start, lead.end)], [(0, 15)]]
+    together = assemble(groups, 20, words, first_share=0, lead_in=True)
+    assert [[(p.start, p.end) for p in ps] for ps in together] == [[(lead.start, listed.end)], []]
+
+
+def test_with_lead_in_a_lead_in_without_room_for_what_it_leads_to_is_not_sent() -> None:
+    # the lead-in and its list are 7 + 13 words: within 12 only the lead-in would fit
+    assert [p for ps in assemble([lead_group(1)], 12, words, 0, lead_in=False) for p in ps]
+    assert assemble([lead_group(1)], 12, words, first_share=0, lead_in=True) == [[]]
+
+
+def test_with_lead_in_step_ones_head_does_not_end_on_a_lead_in() -> None:
+    # within 22 the section whole (1 + 33 words) does not fit, nor its head to the end of the
+    # list (29); its head to the end of the lead-in (19) does, and ends on "in order:". With
+    # lead_in no head is sent: the lead-in comes as a hit, with its list (1 + 18)
+    lead, listed = lead_children()[1:3]
+    head = assemble([lead_group(1)], 22, words, first_share=1, lead_in=False)
+    assert [(p.start, p.end) for p in head[0]] == [(0, lead.end)]
+    led = assemble([lead_group(1)], 22, words, first_share=1, lead_in=True)
+    assert [(p.start, p.end) for p in led[0]] == [(lead.start, listed.end)]

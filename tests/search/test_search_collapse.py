@@ -272,10 +272,16 @@ def test_embedded_mode_reads_the_parent_from_the_child_and_sends_one_request() -
     doc = {**child_doc("c1", "p1", 0.9, 10, 20), "parentText": SOURCE[0:30], "parentStart": 0,
            "parentEnd": 30}  # fmt: skip
     searcher = RecordingSearcher([doc], [])
-    options = QueryOptions(expand=Expand.PARENT)
+    options = QueryOptions(expand=Expand.PARENT, halves_first=False)
     results = query_parents(searcher, "q", children_index="children", options=options)
     assert results[0].passage == SOURCE[0:30]
     assert len(searcher.calls) == 1
+    # each half's first is asked of the children index too: still no parents request
+    lifted = RecordingSearcher([doc], [])
+    query_parents(
+        lifted, "q", children_index="children", options=replace(options, halves_first=True)
+    )
+    assert {call["index"] for call in lifted.calls} == {"children"}
 
 
 def test_query_options_refuse_fewer_children_than_parents() -> None:

@@ -1,0 +1,86 @@
+"""Each half's first child stays in reach: the query lifts the keyword half's and the vector
+half's first result to just after the fused first, and the evaluation's mirror ranks the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from skills.evaluation.retrieval import hybrid_rankings, normalized
+from skills.ranking import halves_first
+from skills.search.query import QueryOptions, SearchRequest, query_parents
+
+SOURCE = "".join(f"w{i:02d} " for i in range(40))
+
+
+def child(chunk: str, score: float, start: int) -> dict[str, Any]:
+    end = start + 8
+    return {
+        "chunkId": chunk, "parentChunkId": f"p-{chunk}", "@search.score": score,
+        "text": SOURCE[start:end], "start": start, "end": end, "ordinal": 0, "prefix": "",
+        "headings": [], "pages": [], "title": "doc.md", "sourcePath": "https://x/doc.md",
+        "documentKey": "k", "parentText": SOURCE[start:end], "parentStart": start,
+        "parentEnd": end, "parentPrefix": "",
+    }  # fmt: skip
+
+
+class Halves:
+    """The fused query's children a, b, c, d, e; the keywords alone find d first, the vector
+    alone e (each of them below three children in the fusion)."""
+
+    def __init__(self) -> None:
+        self.requests: list[SearchRequest] = []
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        self.requests.append(request)
+        if request.filter:  # the siblings of the parents sent
+            return []
+        fused = [child(c, 0.05 - 0.01 * i, 8 * i) for i, c in enumerate("abcde")]
+        if request.vector_k is None:
+            return [child("d", 9.0, 24)][: request.top]
+        if not request.keywords:
+            return [child("e", 0.9, 32)][: request.top]
+        return fused[: request.top]
+
+
+def parents_sent(options: QueryOptions) -> tuple[list[str], list[SearchRequest]]:
+    searcher = Halves()
+    results = query_parents(searcher, "q", children_index="children", options=options)
+    return [result.parent_chunk_id for result in results], searcher.requests
+
+
+def test_the_query_lifts_each_halfs_first_child_to_just_after_the_fused_first() -> None:
+    order, requests = parents_sent(QueryOptions(parents=5, children=5, halves_first=True))
+    assert order == ["p-a", "p-d", "p-e", "p-b", "p-c"]
+    children = [r for r in requests if r.filter is None]
+    assert [(r.top, r.vector_k, r.keywords) for r in children] == [
+        (5, 5, True), (1, None, True), (1, 1, False)
+    ]  # fmt: skip
+
+
+def test_without_halves_first_the_query_keeps_the_services_order_in_one_request() -> None:
+    order, requests = parents_sent(QueryOptions(parents=5, children=5, halves_first=False))
+    assert order == ["p-a", "p-b", "p-c", "p-d", "p-e"]
+    assert len([r for r in requests if r.filter is None]) == 1
+
+
+def test_a_half_whose_first_is_the_fused_first_lifts_nothing() -> None:
+    assert halves_first([3, 2, 1], keyword_first=3, vector_first=None) == [3, 2, 1]
+    assert halves_first([3, 2, 1], keyword_first=1, vector_first=1) == [3, 1, 2]
+    assert halves_first([], keyword_first=1, vector_first=2) == [1, 2]
+
+
+def test_the_mirror_lifts_the_same_children_the_query_does() -> None:
+    # leaf 0 is the vectors' first and has no keyword; leaves 1-8 hold the word in both
+    # halves; leaf 9 holds it three times (the keywords' first) and is the vectors' last
+    texts = ["nothing here", *["timeout once more" for _ in range(8)], "timeout timeout timeout"]
+    angles = np.linspace(0.0, 1.2, len(texts))
+    leaves = normalized(np.stack([np.cos(angles), np.sin(angles)], axis=1))
+    question = normalized([[1.0, 0.0]])
+    plain = hybrid_rankings(["timeout"], question, texts, leaves, 10, (5,))[5][0]
+    lifted = hybrid_rankings(["timeout"], question, texts, leaves, 10, (5,), halves=True)[5][0]
+    keyword_first = 9
+    assert plain.index(keyword_first) > 2 and plain[0] != 0
+    assert lifted == halves_first(plain, keyword_first, 0)
+    assert lifted[:3] == [plain[0], keyword_first, 0]
