@@ -34,7 +34,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -456,7 +456,8 @@ def _line(
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
     right, base = _extent(raw, handle, at[start], ends[1], height)
-    shown = spaced_number(tidy(_spaced_words(raw, handle, text, at, start, end, size)))
+    spaced = _spaced_words(raw, handle, text, at, start, end, size)
+    shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
@@ -516,6 +517,108 @@ def _untracked(
     for place in reversed(dropped):
         shown = shown[:place] + shown[place + 1 :]
     return shown
+
+
+#: Four characters or more, each standing alone: letters spaced out for show (``C H A P T E R``).
+_SPACED_RUN = re.compile(r"(?<!\S)\S(?: +\S){3,}(?!\S)")
+#: A word of two letters or more standing on its own: a line that holds one is prose, not a
+#: line spaced out letter by letter (its single letters are words: ``a b c``).
+_WORD_OF_LETTERS = re.compile(r"(?:^|\s)\S*[^\W\d_]\S*[^\W\d_]")
+_WORD_SPACE = 0.2  # ems a gap between words exceeds the gaps between a spaced-out word's letters
+_MOST_TRACKING = 0.55  # ems: letters further apart are a figure's labels or a glyph table
+
+
+def _letter_spaced(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    shown: str,
+) -> str:  # fmt: skip
+    """``shown`` with its letters spaced out for show (tracking: each letter advanced by the same
+    extra gap) read as the words they spell: ConTeXt sets its sections so and PDFium, finding a
+    gap after every letter, wrote ``w i d o w s a n d o r p h a n s``; so do soul's ``\\so``, a
+    browser's ``letter-spacing`` and a title tracked glyph by glyph. The words come from the
+    page, not the text: each gap between two letters' advances (where the pen stood after one
+    and before the next) is measured, the spaced-out letters' gaps are the run's usual one, and
+    a gap wider by a fifth of an em, or a space of the file's own, ends a word (``widows and
+    orphans``). Only a line whose every word is spaced out is looked at (a line that holds a
+    word of two letters is prose, whose ``a b c d`` are words), and only when ``shown`` is
+    ``text``'s slice as it was. A run whose letters stand over half an em apart (a figure's
+    labels, a glyph table) or whose words are not cased as words are stays as it is."""
+    if shown != text[start:end] or _SPACED_RUN.search(text, start, end) is None:
+        return shown
+    if _WORD_OF_LETTERS.search(shown.replace("\ufffe", "")):
+        return shown
+    pieces: list[str] = []
+    last = start
+    for run in _SPACED_RUN.finditer(text, start, end):
+        words = _spelled(raw, handle, text, at, run.start(), run.end(), size)
+        if words is not None:
+            pieces.extend((text[last : run.start()], words))
+            last = run.end()
+    pieces.append(text[last:end])
+    return "".join(pieces)
+
+
+def _spelled(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
+) -> str | None:
+    """The words a run of letters spaced out one by one spells (``q u i c k s t a r t``:
+    ``quick start``), or None when its gaps are not a tracked word's."""
+    letters = [i for i in range(start, end) if not text[i].isspace()]
+    if not _trackable(text[i] for i in letters):
+        return None
+    gaps: list[float] = []
+    own: list[bool] = []
+    for before, after in itertools.pairwise(letters):
+        first, second = _advance(raw, handle, at[before]), _advance(raw, handle, at[after])
+        if first is None or second is None:
+            return None
+        gaps.append(second[0] - first[1])
+        own.append(
+            any(raw.FPDFText_IsGenerated(handle, at[i]) == 0 for i in range(before + 1, after))
+        )
+    tracked = sorted(gap for gap, mine in zip(gaps, own, strict=True) if not mine)
+    if not tracked or tracked[len(tracked) // 2] > _MOST_TRACKING * size:
+        return None  # the file's own spaces (single-letter words), or a figure's labels
+    usual = tracked[len(tracked) // 2]
+    words = [text[letters[0]]]
+    for letter, gap, mine in zip(letters[1:], gaps, own, strict=True):
+        if mine or gap > usual + _WORD_SPACE * size:
+            words.append("")
+        words[-1] += text[letter]
+    return " ".join(words) if all(map(_cased, words)) else None
+
+
+def _cased(word: str) -> bool:
+    """A word's letters are cased as a word's are: all capitals, none, or only the first (a
+    glyph table's ``Ĕ Ė Ě Ĝ ğ Ģ`` or ``Ä Å Ç É Ñ Ö Ü á à`` spells no word).
+
+    >>> [_cased(w) for w in ("CHAPTER", "widows", "Widows", "x’s", "ĔĖĚĜğĢ", "öþĄĊĘ")]
+    [True, True, True, True, False, False]
+    """
+    letters = "".join(char for char in word if char.isalpha())
+    return len(letters) < 2 or letters[1:].islower() or letters.isupper()
+
+
+def _trackable(chars: Iterable[str]) -> bool:
+    """Characters a tracked word is spelled with: mostly letters of a script with capitals
+    (Latin, Greek, Cyrillic, whose typography spaces letters out), with digits and punctuation
+    (``lua-widow-control``, ``x’s``). Not CJK (``tidy`` writes its spaced characters together),
+    nor a sample's combining marks (a Myanmar font's feature table: ``ံ း ႇ ႈ``).
+
+    >>> _trackable("lua-widow-control"), _trackable("1001")
+    (True, False)
+    >>> _trackable("ံးႇႈ"), _trackable("稻作病蟲害")
+    (False, False)
+    """
+    letters = others = 0
+    for char in chars:
+        if char.isupper() or char.islower():
+            letters += 1
+        elif char.isdigit() or unicodedata.category(char).startswith("P"):
+            others += 1
+        else:
+            return False
+    return letters > others
 
 
 def _writes_spaces(

@@ -1,0 +1,50 @@
+"""Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
+pass): letters spaced out for show. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+from pdf_maker import Prose, Spec, heading_lines, letter_spaced, make_pdf
+
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 10.0)
+BOLD = "Helvetica-Bold"
+_PROSE = Prose(("ygg", "awj", "ekk", "oww", "uhh"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def _converted(pages: list[list[Spec]], spaced: dict[str, float], spaces: bool = True) -> str:
+    return read_file(letter_spaced(make_pdf(pages), spaced, spaces), "spaced.pdf").text
+
+
+def test_letters_spaced_out_for_show_read_as_their_words() -> None:
+    # ConTeXt LMTX sets its sections letter by letter a fifth of an em apart, and PDFium, finding
+    # a gap after each letter, wrote 'w i d o w s a n d o r p h a n s': 82 of the manual's 90
+    # headings were lost, and keyword search found no word of them
+    pages = [
+        [("CHAPTER ONE", BOLD, 20, 72), *paragraph(110), ("Widows and Orphans", BOLD, 14, 190),
+         *paragraph(215)],
+        [("CHAPTER TWO", BOLD, 20, 72), *paragraph(110), ("Broken Hyphens", BOLD, 14, 190),
+         *paragraph(215)],
+    ]  # fmt: skip
+    spaced = {"CHAPTER ONE": 0.3, "CHAPTER TWO": 0.3}
+    text = _converted(pages, {**spaced, "Widows and Orphans": 0.2, "Broken Hyphens": 0.2})
+    assert heading_lines(text) == [
+        "# CHAPTER ONE", "## Widows and Orphans", "# CHAPTER TWO", "## Broken Hyphens",
+    ]  # fmt: skip
+    # TeX writes no spaces: its word gaps are only wider moves
+    text = _converted(pages, {"Widows and Orphans": 0.2, "Broken Hyphens": 0.2}, spaces=False)
+    assert "## Widows and Orphans" in heading_lines(text)
+
+
+def test_single_letters_of_prose_or_of_a_glyph_table_stay_apart() -> None:
+    # a line of prose set by moves (TeX) has its one-letter words ('a b c d') a word's gap
+    # apart: they are words; a font's glyph table ('Ä Å Ç É á à', ReportLab's guide) spaces its
+    # letters as evenly, but no word is cased so
+    prose = "Say a b c d in turn, then the rest of the words on the line."
+    glyphs = "ÄÅÇÉáàâä"
+    pages = [[("Samples", BOLD, 16, 72), *paragraph(100), (prose, *BODY, 170), (glyphs, *BODY, 190),
+              *paragraph(210)]]  # fmt: skip
+    text = _converted(pages, {prose: 0.0, glyphs: 0.4}, spaces=False)
+    assert "Say a b c d in turn" in text
+    assert "Ä Å Ç É á à â ä" in text
