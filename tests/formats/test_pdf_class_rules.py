@@ -1,5 +1,6 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
-pass): letters spaced out for show. Each test fails with its rule taken out."""
+pass): letters spaced out for show, a title page after the cover. Each test fails with its
+rule taken out."""
 
 from __future__ import annotations
 
@@ -48,3 +49,16 @@ def test_single_letters_of_prose_or_of_a_glyph_table_stay_apart() -> None:
     text = _converted(pages, {prose: 0.0, glyphs: 0.4}, spaces=False)
     assert "Say a b c d in turn" in text
     assert "Ä Å Ç É á à â ä" in text
+
+
+def test_a_title_page_after_the_cover_gives_no_headings() -> None:
+    # No Starch's book repeats its cover's title on page 3 over the author's name, then the
+    # copyright notice in 8 pt: 'RUST FOR RUSTACEANS' and 'JON GJENGSET' were headings
+    small = Prose(("yzz", "abb"), ("Times-Roman", 8.0))
+    cover: list[Spec] = [("WIDGET HANDBOOK", BOLD, 40, 100), ("A GUIDE FOR MAKERS", BOLD, 14, 160)]
+    title: list[Spec] = [("WIDGET HANDBOOK", BOLD, 18, 100), ("ANN SMITH", BOLD, 14, 121),
+                         *small.paragraph(200), *small.paragraph(260)]  # fmt: skip
+    chapters = [[(name, BOLD, 16, 72), *paragraph(100), *paragraph(170)] for name in
+                ("Foundations", "Types and Traits")]  # fmt: skip
+    converted = read_file(make_pdf([cover, title, *chapters]), "book.pdf")
+    assert heading_lines(converted.text) == ["# Foundations", "# Types and Traits"]

@@ -85,6 +85,7 @@ _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
 #: What follows the title in a running header: ``Guide, Release``, ``Guide | 3`` (not ``::``).
 _HEADER_MARK = re.compile(r"\s?[,:|]\s")
+_TITLE_PAGES = 3  # pages after the cover a title page may follow on
 _NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _XFA_FORMS = (2, 3)  # FORMTYPE_XFA_FULL, FORMTYPE_XFA_FOREGROUND
 #: The whole-document steps after the page loop (furniture, headings, tables, the writing) take
@@ -234,6 +235,7 @@ def _structure(
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
         title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
+    title_lines += _title_page(pages, title, own, skip)
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())
@@ -357,6 +359,26 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
             break
         block.append((index, j))
     return block
+
+
+def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -> list[Key]:
+    """A book's title page after its cover: the largest line of one of the next few pages that
+    reads the title the cover shows, and what goes with it, none a section of the body (No
+    Starch's ``RUST FOR RUSTACEANS`` over ``JON GJENGSET`` on page 3, the cover's title again)."""
+    wanted = normalised(title)
+    if not own or not wanted:
+        return []
+    cover = own[0][0]
+    for page in pages[cover + 1 : cover + 1 + _TITLE_PAGES]:
+        upright = [line.size for line in page.lines if not line.rotated]
+        if page.garbage or not upright:
+            continue
+        for i, line in enumerate(page.lines):
+            if line.size < max(upright) - 0.5 or (page.index, i) in skip:
+                continue
+            if normalised(line.text) == wanted:
+                return [(page.index, i), *_title_block(pages, [(page.index, i)])]
+    return []
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:
