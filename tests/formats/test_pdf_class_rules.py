@@ -1,11 +1,13 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
-pass): letters spaced out for show, a title page after the cover. Each test fails with its
-rule taken out."""
+pass): letters spaced out for show, a title page after the cover, headings set in the margin
+beside their paragraph. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
 from pdf_maker import Prose, Spec, heading_lines, letter_spaced, make_pdf
 
+from skills.formats.pdf.lines import read_page
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
@@ -62,3 +64,26 @@ def test_a_title_page_after_the_cover_gives_no_headings() -> None:
                 ("Foundations", "Types and Traits")]  # fmt: skip
     converted = read_file(make_pdf([cover, title, *chapters]), "book.pdf")
     assert heading_lines(converted.text) == ["# Foundations", "# Types and Traits"]
+
+
+def _margin_headed(name: str, top: float) -> list[Spec]:
+    """A paragraph with its heading set in the left margin on its first line's baseline, as
+    ConTeXt sets its subsections."""
+    word = _PROSE.word()
+    return [
+        (name, "Times-Roman", 14, top, 30),
+        (f"The {word} options are set when the package is loaded, or at any later", *BODY,
+         top + 4, 110),
+        (f"point of the {word} document, with the command that sets up the package for", *BODY,
+         top + 19, 110),
+        (f"the {word} paragraphs that follow it, until the options are set again.", *BODY,
+         top + 34, 110),
+    ]  # fmt: skip
+
+
+def test_a_heading_in_the_margin_is_a_line_apart_from_its_paragraph() -> None:
+    # ConTeXt LMTX's subsections: PDFium read 'Overview LATEX users can set the options...' as
+    # one line of mixed sizes, no heading
+    lines = [*_margin_headed("Overview", 110), *_margin_headed("Disabling", 180)]
+    read = read_page(pdfium.PdfDocument(make_pdf([lines]))[0], 0).lines
+    assert [(line.text, line.size) for line in read[:2]] == [("Overview", 14), (lines[1][0], 10)]

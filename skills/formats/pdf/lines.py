@@ -172,6 +172,7 @@ def read_page(page: Any, index: int) -> Page:
         shown = visible(text)
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
         lines = _drawn_once(lines)
         first = next(i for i, char in enumerate(text) if not char.isspace())
@@ -185,6 +186,71 @@ def read_page(page: Any, index: int) -> Page:
         drawn if tabular else (), _underlined(lines, drawn),
         round(page.get_width() / height, 3) if height else 0.0,
     )  # fmt: skip
+
+
+def _margin_heads(
+    raw: Any, handle: Any, text: str, at: Sequence[int], spans: list[tuple[int, int]],
+    lines: list[Line], page: tuple[int, float],
+) -> tuple[list[tuple[int, int]], list[Line]]:  # fmt: skip
+    """The lines with a heading set in the left margin beside its paragraph's first line read
+    as two lines, the heading first: ConTeXt sets its subsections so, and PDFium, finding the
+    two on one baseline, read ``Overview LATEX users can set the options...`` as one line of
+    mixed sizes. A line is cut where it reaches the page's text margin (the left edge most
+    lines start at) when it starts over an em left of it in a larger type than it ends in, on
+    a page where a third of the lines at most start so far left (more are a column of their
+    own: a table's, or prose beside indented code). ``spans`` and ``lines`` are changed in
+    place, each cut line's span and line made two."""
+    if all(line.uniform for line in lines):
+        return spans, lines
+    margin = _text_margin(lines)
+    if sum(line.left <= margin - line.size for line in lines) * 3 > len(lines):
+        return spans, lines
+    found: list[tuple[int, int, int]] = []  # (line, the head's end, the body's start)
+    for n, line in enumerate(lines):
+        if line.uniform or line.left > margin - line.size:
+            continue
+        cut = _head_end(raw, handle, text, at, *spans[n], margin)
+        if cut is not None:
+            found.append((n, *cut))
+    for n, head_end, body_start in reversed(found):
+        start, end = spans[n]
+        parts = [(start, head_end), (body_start, end)]
+        spans[n : n + 1] = parts
+        lines[n : n + 1] = [_line(raw, handle, text, at, a, b, *page) for a, b in parts]
+    return spans, lines
+
+
+def _text_margin(lines: list[Line]) -> float:
+    """The left edge most of the page's lines start at (to a point), the text's margin."""
+    counts: dict[int, int] = {}
+    for line in lines:
+        counts[round(line.left)] = counts.get(round(line.left), 0) + 1
+    best = max(counts, key=lambda left: counts[left] + counts.get(left + 1, 0), default=0)
+    return float(best)
+
+
+_PARAGRAPH_START = 20  # characters of a paragraph's first line beside a margin heading, at least
+
+
+def _head_end(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, margin: float
+) -> tuple[int, int] | None:
+    """Where a line's margin heading ends and its paragraph starts: the first word that starts
+    at the text's margin, right after a word set larger (a table's row whose label is larger
+    than its cells has cells in the body's size before the one at that margin), and opens a
+    paragraph's line (20 characters at least: not a formula's subscript); None if there is
+    none."""
+    words = list(_WORD.finditer(text, start, end))
+    for before, word in itertools.pairwise(words):
+        box = _advance(raw, handle, at[word.start()])
+        if box is None or box[0] < margin - 2:
+            continue
+        if box[0] >= margin + 2 or end - word.start() < _PARAGRAPH_START:
+            return None
+        first = _style(raw, handle, at[word.start()]).size
+        head = _style(raw, handle, at[before.end() - 1]).size
+        return (before.end(), word.start()) if head > first + 0.5 else None
+    return None
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
