@@ -1,13 +1,14 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
 pass): letters spaced out for show, a title page after the cover, headings set in the margin
-beside their paragraph. Each test fails with its rule taken out."""
+beside their paragraph, a line PDFium breaks at a raised or lowered letter. Each test fails
+with its rule taken out."""
 
 from __future__ import annotations
 
 import pypdfium2 as pdfium
 from pdf_maker import Prose, Spec, heading_lines, letter_spaced, make_pdf
 
-from skills.formats.pdf.lines import read_page
+from skills.formats.pdf.lines import Line, _rejoined, read_page
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
@@ -87,3 +88,22 @@ def test_a_heading_in_the_margin_is_a_line_apart_from_its_paragraph() -> None:
     lines = [*_margin_headed("Overview", 110), *_margin_headed("Disabling", 180)]
     read = read_page(pdfium.PdfDocument(make_pdf([lines]))[0], 0).lines
     assert [(line.text, line.size) for line in read[:2]] == [("Overview", 14), (lines[1][0], 10)]
+
+
+def _line(text: str, left: float, right: float, base: float, size: float = 14.1) -> Line:
+    return Line(0, text, size, 400, False, True, base - size * 0.7, left, right=right, base=base)
+
+
+def test_a_line_broken_at_a_lowered_letter_is_one_line() -> None:
+    # TeX's logo lowers its E, LATEX's raises a small A, and at a line's start PDFium began a new
+    # line there: ConTeXt's margin headings 'TE' / 'X Live' and 'L' / 'ATE' / 'X' (the numbers
+    # are the manual's)
+    broken = [_line("TE", 48.3, 61.4, 301.7), _line("X Live", 59.8, 84.6, 301.7)]
+    assert [line.text for line in _rejoined(broken)] == ["TEX Live"]
+    latex = [_line("L", 68.2, 76.8, 171.1), _line("ATE", 71.1, 92.3, 168.4, 9.0),
+             _line("X", 87.4, 95.6, 171.1)]  # fmt: skip
+    assert [line.text for line in _rejoined(latex)] == ["LATEX"]
+    # a line further on, or on another baseline, is a line of its own
+    apart = [_line("Widows", 48.3, 95.0, 301.7), _line("A widow occurs", 107.7, 400.0, 301.7)]
+    under = [_line("Broken", 54.9, 99.0, 195.0), _line("Hyphens", 44.6, 99.0, 212.0)]
+    assert len(_rejoined(apart)) == len(_rejoined(under)) == 2

@@ -174,7 +174,7 @@ def read_page(page: Any, index: int) -> Page:
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
         spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
-        lines = _drawn_once(lines)
+        lines = _drawn_once(_rejoined(lines))
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         tabular = _tabular(lines)
@@ -251,6 +251,44 @@ def _head_end(
         head = _style(raw, handle, at[before.end() - 1]).size
         return (before.end(), word.start()) if head > first + 0.5 else None
     return None
+
+
+_TOUCHING = 0.15  # ems between one line's end and the next's start: one line PDFium broke
+_PIECE = 4  # characters: a piece this short may be set smaller (LATEX's raised ``A``)
+
+
+def _rejoined(lines: list[Line]) -> list[Line]:
+    """The lines with a line PDFium broke at a raised or lowered letter read as one: TeX's logo
+    lowers its ``E`` and LATEX's raises a small ``A``, and at a line's start PDFium began a new
+    line there (``TE`` / ``X Live``, ``L`` / ``ATE`` / ``X``): each piece a heading, or a
+    line of text of its own."""
+    kept: list[Line] = []
+    for line in lines:
+        if kept and _goes_on_at(kept[-1], line):
+            before = kept[-1]
+            uniform = before.uniform and line.uniform and abs(before.size - line.size) < 0.5
+            kept[-1] = replace(
+                before, text=before.text + line.text, right=max(before.right, line.right),
+                cells=(),
+                uniform=uniform or len(line.text) <= _PIECE or len(before.text) <= _PIECE,
+            )  # fmt: skip
+        else:
+            kept.append(line)
+    return kept
+
+
+def _goes_on_at(before: Line, line: Line) -> bool:
+    """``line`` goes on the line ``before`` it: it starts where that one ends (to a sixth of an
+    em, or kerned back under its last letter), on its baseline (to a third of its size), in its
+    size or as a piece of four characters at most (LATEX's raised ``A`` is set smaller)."""
+    size = before.size
+    if before.rotated or line.rotated or before.cells or line.cells or not before.base:
+        return False
+    if not before.left < line.left <= before.right + _TOUCHING * size:
+        return False  # (a kern may set the next letter back under the last: LATEX's ``A``)
+    if abs(line.base - before.base) > size / 3:
+        return False
+    return abs(line.size - size) < 0.5 or min(len(before.text), len(line.text)) <= _PIECE
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
