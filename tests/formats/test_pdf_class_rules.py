@@ -107,3 +107,17 @@ def test_a_line_broken_at_a_lowered_letter_is_one_line() -> None:
     apart = [_line("Widows", 48.3, 95.0, 301.7), _line("A widow occurs", 107.7, 400.0, 301.7)]
     under = [_line("Broken", 54.9, 99.0, 195.0), _line("Hyphens", 44.6, 99.0, 212.0)]
     assert len(_rejoined(apart)) == len(_rejoined(under)) == 2
+
+
+def test_a_heading_in_the_margin_beside_its_paragraph_is_a_heading() -> None:
+    # apart from its paragraph, ConTeXt's margin heading stood on a longer line's baseline like
+    # a table's first cell ('Sampling' / 'method' beside its values): no heading still
+    pages = [
+        [("Options", BOLD, 18, 72, 110), *_margin_headed("Overview", 110),
+         *_margin_headed("Disabling", 180)],
+        [("Presets", BOLD, 18, 72, 110), *_margin_headed("Balanced", 110),
+         *_margin_headed("Strict", 180)],
+    ]  # fmt: skip
+    assert heading_lines(read_file(make_pdf(pages), "margin.pdf").text) == [
+        "# Options", "## Overview", "## Disabling", "# Presets", "## Balanced", "## Strict",
+    ]  # fmt: skip

@@ -17,7 +17,7 @@ from skills.formats.pdf.headings.body import (
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
 from skills.formats.pdf.headings.wording import normalised, words
-from skills.formats.pdf.lines import Page
+from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 
@@ -177,10 +177,27 @@ def _in_a_row(page: Page, i: int) -> bool:
             and other.base
             and abs(other.base - cell.base) <= cell.size / 4
             and 0 <= other.left - cell.right <= _ROW_GAP * cell.size
+            and not _beside_its_paragraph(page, cell, other)
             for other in page.lines
         ):
             return True
     return False
+
+
+_MEASURE = 0.6  # of the page's widest line: a line this wide is the text's measure
+
+
+def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
+    """``other``, on ``line``'s baseline right of it, is a line of prose set smaller across
+    the text's measure (most of the page's widest line): ``line`` is a heading set in the margin
+    beside its paragraph's first line (ConTeXt's ``Overview`` / ``LATEX users can set the
+    options either when loading the package...``), not a table's first cell beside the row's
+    next, a column's width (an InDesign data sheet's ``Sampling`` / ``method`` in 8 pt beside
+    its values in 7 pt)."""
+    if other.size > line.size - 0.5 or other.cells:
+        return False  # (a row's cells PDFium read as one line: ``IP 67 Equivalent to IP-67``)
+    widest = max((ln.right - ln.left for ln in page.lines if not ln.rotated), default=0.0)
+    return other.right - other.left >= widest * _MEASURE
 
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
