@@ -1,14 +1,17 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
 pass): letters spaced out for show, a title page after the cover, headings set in the margin
-beside their paragraph, a line PDFium breaks at a raised or lowered letter. Each test fails
-with its rule taken out."""
+beside their paragraph, a line PDFium breaks at a raised or lowered letter, ligatures with no
+Unicode value. Each test fails with its rule taken out."""
 
 from __future__ import annotations
+
+import ctypes
+from typing import Any
 
 import pypdfium2 as pdfium
 from pdf_maker import Prose, Spec, heading_lines, letter_spaced, make_pdf
 
-from skills.formats.pdf.lines import Line, _rejoined, read_page
+from skills.formats.pdf.lines import Line, _rejoined, _unmapped_ligatures, read_page
 from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.0)
@@ -121,3 +124,23 @@ def test_a_heading_in_the_margin_beside_its_paragraph_is_a_heading() -> None:
     assert heading_lines(read_file(make_pdf(pages), "margin.pdf").text) == [
         "# Options", "## Overview", "## Disabling", "# Presets", "## Balanced", "## Strict",
     ]  # fmt: skip
+
+
+class _Calibri:
+    """PDFium's answers for a page of Calibri whose ligatures have no Unicode map."""
+
+    def FPDFText_HasUnicodeMapError(self, handle: Any, index: int) -> int:
+        return 1
+
+    def FPDFText_GetFontInfo(self, handle: Any, index: int, name: Any, size: int, _: Any) -> int:
+        ctypes.memmove(name, b"JJLENB+Calibri\0", 15)
+        return 15
+
+
+def test_calibris_ligatures_without_a_unicode_value_are_spelled_out() -> None:
+    # a Windows printer driver's PDF of a Word file maps Calibri's 'ti', 'tt', 'ft' and 'tti'
+    # to nothing, and PDFium reads the glyphs' numbers: 'HarmaƩan', 'opƟonal', 'MicrosoŌ',
+    # 'seƫngs' (SIL's Harmattan guide, round 17), which no keyword search finds
+    text = "HarmaƩan opƟonal MicrosoŌ seƫngs"
+    spelled = _unmapped_ligatures(_Calibri(), None, text, range(len(text)), 0, len(text), text)
+    assert spelled == "Harmattan optional Microsoft settings"

@@ -562,6 +562,7 @@ def _line(
     right, base = _extent(raw, handle, at[start], ends[1], height)
     spaced = _spaced_words(raw, handle, text, at, start, end, size)
     shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
+    shown = _unmapped_ligatures(raw, handle, text, at, start, end, shown)
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
@@ -589,6 +590,34 @@ def _spaced_words(
             last = here + 1
     pieces.append(text[last:end])
     return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
+
+
+#: Ligatures of Calibri (Word's body font) with no Unicode value: a Windows printer driver's
+#: PDF maps them to nothing, and PDFium reads each glyph's number as the character (glyph 415,
+#: ``t_i``, as U+019F ``Ɵ``: ``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``).
+_CALIBRI_LIGATURES = {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"}
+_GLYPH_NUMBERS = re.compile(f"[{''.join(_CALIBRI_LIGATURES)}]")
+
+
+def _unmapped_ligatures(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, shown: str
+) -> str:
+    """``shown`` with Calibri's ligatures that have no Unicode value spelled out (``Ɵ`` as
+    ``ti``): only characters PDFium says have no Unicode map (``FPDFText_HasUnicodeMapError``)
+    in a font named Calibri, so a real ``Ō`` (``Ōsaka``) stays."""
+    found = {
+        text[match.start()]
+        for match in _GLYPH_NUMBERS.finditer(text, start, end)
+        if raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) == 1
+        and "Calibri" in _font_name(raw, handle, at[match.start()])
+    }
+    return "".join(_CALIBRI_LIGATURES[c] if c in found else c for c in shown) if found else shown
+
+
+def _font_name(raw: Any, handle: Any, index: int) -> str:
+    name = ctypes.create_string_buffer(96)
+    length = raw.FPDFText_GetFontInfo(handle, index, name, 96, None)
+    return name.value.decode("latin-1") if length else ""
 
 
 #: A space between two capitals: a word's letters spaced out (tracking) may read as two words.
