@@ -1,7 +1,8 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
 pass): letters spaced out for show, a title page after the cover, headings set in the margin
 beside their paragraph, a line PDFium breaks at a raised or lowered letter, ligatures with no
-Unicode value. Each test fails with its rule taken out."""
+Unicode value, a title only a browser's print header shows. Each test fails with its rule
+taken out."""
 
 from __future__ import annotations
 
@@ -144,3 +145,18 @@ def test_calibris_ligatures_without_a_unicode_value_are_spelled_out() -> None:
     text = "HarmaƩan opƟonal MicrosoŌ seƫngs"
     spelled = _unmapped_ligatures(_Calibri(), None, text, range(len(text)), 0, len(text), text)
     assert spelled == "Harmattan optional Microsoft settings"
+
+
+def test_the_title_a_browsers_print_header_shows_is_the_title() -> None:
+    # Firefox prints the page's title left and its address right atop each page, the page
+    # count and the date at its foot (mkgrkindex.nw, round 16): the document named itself
+    # nowhere else, and had no title
+    def page(number: int) -> list[Spec]:
+        return [
+            ("mkgrkindex.nw\tfile:///home/ann/tex/mkgrkindex.html", "Helvetica", 8, 20, 18),
+            *paragraph(72), *paragraph(150),
+            (f"{number} of 3\t25/08/2009 02:17", "Helvetica", 8, 760, 18),
+        ]  # fmt: skip
+
+    converted = read_file(make_pdf([page(n) for n in (1, 2, 3)]), "print.pdf")
+    assert converted.title == "mkgrkindex.nw"

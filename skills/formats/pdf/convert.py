@@ -61,6 +61,7 @@ from skills.formats.pdf.headings import (
     meaningful_title,
     normalised,
     printed,
+    printed_page_title,
     section_number,
     turned_page,
     with_bookmarked_types,
@@ -228,7 +229,7 @@ def _structure(
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
-    title = title or shown or man_page_name(pages)
+    title = title or shown or man_page_name(pages) or printed_page_title(pages, skip)
     title_lines += named
     own = list(title_lines)  # the title's lines; then what goes with them
     title_lines += _title_block(pages, title_lines)

@@ -65,6 +65,7 @@ from skills.formats.pdf.headings.titles import (
     man_page_name,
     meaningful_title,
     printed,
+    printed_page_title,
     turned_page,
 )
 from skills.formats.pdf.headings.typography import from_typography
@@ -83,6 +84,7 @@ __all__ = [
     "meaningful_title",
     "normalised",
     "printed",
+    "printed_page_title",
     "section_number",
     "turned_page",
     "with_bookmarked_types",
