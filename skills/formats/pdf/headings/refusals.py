@@ -185,19 +185,26 @@ def _in_a_row(page: Page, i: int) -> bool:
 
 
 _MEASURE = 0.6  # of the page's widest line: a line this wide is the text's measure
+_NEXT_LINE = 3.0  # sizes down to a paragraph's next line (PDFium joins two at a soft hyphen)
 
 
 def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
-    """``other``, on ``line``'s baseline right of it, is a line of prose set smaller across
-    the text's measure (most of the page's widest line): ``line`` is a heading set in the margin
-    beside its paragraph's first line (ConTeXt's ``Overview`` / ``LATEX users can set the
-    options either when loading the package...``), not a table's first cell beside the row's
-    next, a column's width (an InDesign data sheet's ``Sampling`` / ``method`` in 8 pt beside
-    its values in 7 pt)."""
+    """``other``, on ``line``'s baseline right of it, is the first line of a paragraph set
+    smaller: across the text's measure (most of the page's widest line), with the paragraph's
+    next line under it at its left edge. ``line`` is then a heading set in the margin beside
+    its paragraph (ConTeXt's ``Overview`` / ``LATEX users can set the options either when
+    loading the package...``), not a table's first cell beside the row's next (an InDesign data
+    sheet's ``Sampling`` / ``method`` in 8 pt beside its values in 7 pt: a column wide, or one
+    line of its row, the next row's value further down)."""
     if other.size > line.size - 0.5 or other.cells:
         return False  # (a row's cells PDFium read as one line: ``IP 67 Equivalent to IP-67``)
     widest = max((ln.right - ln.left for ln in page.lines if not ln.rotated), default=0.0)
-    return other.right - other.left >= widest * _MEASURE
+    if other.right - other.left < widest * _MEASURE:
+        return False
+    return any(
+        abs(below.left - other.left) <= 2 and 0 < below.top - other.top <= other.size * _NEXT_LINE
+        for below in page.lines
+    )
 
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
