@@ -1,8 +1,8 @@
 """Rules for classes of text a PDF's text layer hides from its headings (issue 30, seventh
 pass): letters spaced out for show, a title page after the cover, headings set in the margin
 beside their paragraph, a line PDFium breaks at a raised or lowered letter, ligatures with no
-Unicode value, a title only a browser's print header shows. Each test fails with its rule
-taken out."""
+Unicode value, a title only a browser's print header shows, a long heading's second line. Each
+test fails with its rule taken out."""
 
 from __future__ import annotations
 
@@ -160,3 +160,21 @@ def test_the_title_a_browsers_print_header_shows_is_the_title() -> None:
 
     converted = read_file(make_pdf([page(n) for n in (1, 2, 3)]), "print.pdf")
     assert converted.title == "mkgrkindex.nw"
+
+
+def test_the_second_line_of_a_question_too_long_for_a_heading_is_no_heading() -> None:
+    # xfig's FAQ (htmldoc, round 16) sets its questions in 14 pt bold over two lines: the first,
+    # ending on a comma, was no heading, and the second alone was one
+    questions = [
+        ("X error occurs with the clipping call named as the request code,",
+         "or thick line shows through arrowhead in certain orientations"),
+        ('A warning about some action not found occurs when it starts, like "Warning:',
+         'Actions not found: ModeOpenCompound"'),
+    ]  # fmt: skip
+    faq: list[Spec] = [("Frequently Asked Questions", BOLD, 20, 72), *paragraph(100)]
+    for n, (first, second) in enumerate(questions):
+        top = 180.0 + 120 * n
+        faq += [(first, BOLD, 14, top), (second, BOLD, 14, top + 19), *paragraph(top + 45)]
+    pages = [faq, [("Installation", BOLD, 20, 72), *paragraph(100)]]
+    text = read_file(make_pdf(pages), "faq.pdf").text
+    assert heading_lines(text) == ["# Frequently Asked Questions", "# Installation"]
