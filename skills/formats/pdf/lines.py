@@ -16,7 +16,11 @@ millisecond for a full page); a line whose samples disagree is ``uniform=False``
 an emphasised word, never a heading (unless the line is in small capitals: all capitals, the
 first larger; or ends with a note in brackets set smaller, ``Schedule A—Itemized Deductions (See
 pages 26-29.)``, whose last word before it agrees). A line set at an angle (a watermark, a
-margin's label) says so; CJK characters spaced out for show are written together (``tidy``).
+margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
+so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
+the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's
+ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
