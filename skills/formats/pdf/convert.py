@@ -62,6 +62,7 @@ from skills.formats.pdf.headings import (
     meaningful_title,
     normalised,
     printed,
+    printed_page_title,
     section_number,
     turned_page,
     with_bookmarked_types,
@@ -87,6 +88,7 @@ _SOFT_HYPHEN = re.compile(r"(\S*?)([^\W\d_]+)\ufffe(\w+)")
 _HYPHENATED = re.compile(r"\b[^\W\d_]+-[^\W\d_]+\b")
 #: What follows the title in a running header: ``Guide, Release``, ``Guide | 3`` (not ``::``).
 _HEADER_MARK = re.compile(r"\s?[,:|]\s")
+_TITLE_PAGES = 3  # pages after the cover a title page may follow on
 _NO_GAP = 1.3  # line spacing, in the line's size, under which two lines are one block
 _BYLINE_GAP = 2.5  # line spacing, in the title's size, within which a marked name is its byline
 _BYLINE_WORDS = 5  # words of an author's name, at most
@@ -239,13 +241,14 @@ def _structure(
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
-    title = title or shown or man_page_name(pages)
+    title = title or shown or man_page_name(pages) or printed_page_title(pages, skip)
     title_lines += named
     own = list(title_lines)  # the title's lines; then what goes with them
     title_lines += _title_block(pages, title_lines)
     if title_lines and len(pages) > 1 and is_cover(pages[title_lines[0][0]], body):
         cover = title_lines[0][0]  # a cover's lines are not sections
         title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
+    title_lines += _title_page(pages, title, own, skip)
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     marks = sum(len(found) for found in bookmarks.values())
@@ -387,6 +390,26 @@ def _byline(above: Line, line: Line, title: float) -> bool:
         and len(line.words.split()) <= _BYLINE_WORDS
         and section_number(line.text) is None
     )
+
+
+def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -> list[Key]:
+    """A book's title page after its cover: the largest line of one of the next few pages that
+    reads the title the cover shows, and what goes with it, none a section of the body (No
+    Starch's ``RUST FOR RUSTACEANS`` over ``JON GJENGSET`` on page 3, the cover's title again)."""
+    wanted = normalised(title)
+    if not own or not wanted:
+        return []
+    cover = own[0][0]
+    for page in pages[cover + 1 : cover + 1 + _TITLE_PAGES]:
+        upright = [line.size for line in page.lines if not line.rotated]
+        if page.garbage or not upright:
+            continue
+        for i, line in enumerate(page.lines):
+            if line.size < max(upright) - 0.5 or (page.index, i) in skip:
+                continue
+            if normalised(line.text) == wanted:
+                return [(page.index, i), *_title_block(pages, [(page.index, i)])]
+    return []
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:

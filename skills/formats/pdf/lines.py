@@ -16,7 +16,11 @@ millisecond for a full page); a line whose samples disagree is ``uniform=False``
 an emphasised word, never a heading (unless the line is in small capitals: all capitals, the
 first larger; or ends with a note in brackets set smaller, ``Schedule A—Itemized Deductions (See
 pages 26-29.)``, whose last word before it agrees). A line set at an angle (a watermark, a
-margin's label) says so; CJK characters spaced out for show are written together (``tidy``).
+margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
+so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
+the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's
+ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
@@ -34,7 +38,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -173,8 +177,9 @@ def read_page(page: Any, index: int) -> Page:
         shown = visible(text)
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
-        lines = _in_reading_order(_drawn_once(lines))
+        lines = _in_reading_order(_drawn_once(_rejoined(lines)))
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
         tabular = _tabular(lines)
@@ -186,6 +191,109 @@ def read_page(page: Any, index: int) -> Page:
         drawn if tabular else (), _underlined(lines, drawn),
         round(page.get_width() / height, 3) if height else 0.0,
     )  # fmt: skip
+
+
+def _margin_heads(
+    raw: Any, handle: Any, text: str, at: Sequence[int], spans: list[tuple[int, int]],
+    lines: list[Line], page: tuple[int, float],
+) -> tuple[list[tuple[int, int]], list[Line]]:  # fmt: skip
+    """The lines with a heading set in the left margin beside its paragraph's first line read
+    as two lines, the heading first: ConTeXt sets its subsections so, and PDFium, finding the
+    two on one baseline, read ``Overview LATEX users can set the options...`` as one line of
+    mixed sizes. A line is cut where it reaches the page's text margin (the left edge most
+    lines start at) when it starts over an em left of it in a larger type than it ends in, on
+    a page where a third of the lines at most start so far left (more are a column of their
+    own: a table's, or prose beside indented code). ``spans`` and ``lines`` are changed in
+    place, each cut line's span and line made two."""
+    if all(line.uniform for line in lines):
+        return spans, lines
+    margin = _text_margin(lines)
+    if sum(line.left <= margin - line.size for line in lines) * 3 > len(lines):
+        return spans, lines
+    found: list[tuple[int, int, int]] = []  # (line, the head's end, the body's start)
+    for n, line in enumerate(lines):
+        if line.uniform or line.left > margin - line.size:
+            continue
+        cut = _head_end(raw, handle, text, at, *spans[n], margin)
+        if cut is not None:
+            found.append((n, *cut))
+    for n, head_end, body_start in reversed(found):
+        start, end = spans[n]
+        parts = [(start, head_end), (body_start, end)]
+        spans[n : n + 1] = parts
+        lines[n : n + 1] = [_line(raw, handle, text, at, a, b, *page) for a, b in parts]
+    return spans, lines
+
+
+def _text_margin(lines: list[Line]) -> float:
+    """The left edge most of the page's lines start at (to a point), the text's margin."""
+    counts: dict[int, int] = {}
+    for line in lines:
+        counts[round(line.left)] = counts.get(round(line.left), 0) + 1
+    best = max(counts, key=lambda left: counts[left] + counts.get(left + 1, 0), default=0)
+    return float(best)
+
+
+_PARAGRAPH_START = 20  # characters of a paragraph's first line beside a margin heading, at least
+
+
+def _head_end(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, margin: float
+) -> tuple[int, int] | None:
+    """Where a line's margin heading ends and its paragraph starts: the first word that starts
+    at the text's margin, right after a word set larger (a table's row whose label is larger
+    than its cells has cells in the body's size before the one at that margin), and opens a
+    paragraph's line (20 characters at least: not a formula's subscript); None if there is
+    none."""
+    words = list(_WORD.finditer(text, start, end))
+    for before, word in itertools.pairwise(words):
+        box = _advance(raw, handle, at[word.start()])
+        if box is None or box[0] < margin - 2:
+            continue
+        if box[0] >= margin + 2 or end - word.start() < _PARAGRAPH_START:
+            return None
+        first = _style(raw, handle, at[word.start()]).size
+        head = _style(raw, handle, at[before.end() - 1]).size
+        return (before.end(), word.start()) if head > first + 0.5 else None
+    return None
+
+
+_TOUCHING = 0.15  # ems between one line's end and the next's start: one line PDFium broke
+_PIECE = 4  # characters: a piece this short may be set smaller (LATEX's raised ``A``)
+
+
+def _rejoined(lines: list[Line]) -> list[Line]:
+    """The lines with a line PDFium broke at a raised or lowered letter read as one: TeX's logo
+    lowers its ``E`` and LATEX's raises a small ``A``, and at a line's start PDFium began a new
+    line there (``TE`` / ``X Live``, ``L`` / ``ATE`` / ``X``): each piece a heading, or a
+    line of text of its own."""
+    kept: list[Line] = []
+    for line in lines:
+        if kept and _goes_on_at(kept[-1], line):
+            before = kept[-1]
+            uniform = before.uniform and line.uniform and abs(before.size - line.size) < 0.5
+            kept[-1] = replace(
+                before, text=before.text + line.text, right=max(before.right, line.right),
+                cells=(),
+                uniform=uniform or len(line.text) <= _PIECE or len(before.text) <= _PIECE,
+            )  # fmt: skip
+        else:
+            kept.append(line)
+    return kept
+
+
+def _goes_on_at(before: Line, line: Line) -> bool:
+    """``line`` goes on the line ``before`` it: it starts where that one ends (to a sixth of an
+    em, or kerned back under its last letter), on its baseline (to a third of its size), in its
+    size or as a piece of four characters at most (LATEX's raised ``A`` is set smaller)."""
+    size = before.size
+    if before.rotated or line.rotated or before.cells or line.cells or not before.base:
+        return False
+    if not before.left < line.left <= before.right + _TOUCHING * size:
+        return False  # (a kern may set the next letter back under the last: LATEX's ``A``)
+    if abs(line.base - before.base) > size / 3:
+        return False
+    return abs(line.size - size) < 0.5 or min(len(before.text), len(line.text)) <= _PIECE
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
@@ -484,7 +592,9 @@ def _line(
     ends = _box(raw, handle, at[start]), _box(raw, handle, at[end - 1])
     cells = _cells(raw, handle, text, at, start, end, size, ends=ends)
     right, base = _extent(raw, handle, at[start], ends[1], height)
-    shown = spaced_number(tidy(_spaced_words(raw, handle, text, at, start, end, size)))
+    spaced = _spaced_words(raw, handle, text, at, start, end, size)
+    shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
+    shown = _unmapped_ligatures(raw, handle, text, at, start, end, shown)
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
@@ -512,6 +622,34 @@ def _spaced_words(
             last = here + 1
     pieces.append(text[last:end])
     return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
+
+
+#: Ligatures of Calibri (Word's body font) with no Unicode value: a Windows printer driver's
+#: PDF maps them to nothing, and PDFium reads each glyph's number as the character (glyph 415,
+#: ``t_i``, as U+019F ``Ɵ``: ``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``).
+_CALIBRI_LIGATURES = {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"}
+_GLYPH_NUMBERS = re.compile(f"[{''.join(_CALIBRI_LIGATURES)}]")
+
+
+def _unmapped_ligatures(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, shown: str
+) -> str:
+    """``shown`` with Calibri's ligatures that have no Unicode value spelled out (``Ɵ`` as
+    ``ti``): only characters PDFium says have no Unicode map (``FPDFText_HasUnicodeMapError``)
+    in a font named Calibri, so a real ``Ō`` (``Ōsaka``) stays."""
+    found = {
+        text[match.start()]
+        for match in _GLYPH_NUMBERS.finditer(text, start, end)
+        if raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) == 1
+        and "Calibri" in _font_name(raw, handle, at[match.start()])
+    }
+    return "".join(_CALIBRI_LIGATURES[c] if c in found else c for c in shown) if found else shown
+
+
+def _font_name(raw: Any, handle: Any, index: int) -> str:
+    name = ctypes.create_string_buffer(96)
+    length = raw.FPDFText_GetFontInfo(handle, index, name, 96, None)
+    return name.value.decode("latin-1") if length else ""
 
 
 #: A space between two capitals: a word's letters spaced out (tracking) may read as two words.
@@ -544,6 +682,108 @@ def _untracked(
     for place in reversed(dropped):
         shown = shown[:place] + shown[place + 1 :]
     return shown
+
+
+#: Four characters or more, each standing alone: letters spaced out for show (``C H A P T E R``).
+_SPACED_RUN = re.compile(r"(?<!\S)\S(?: +\S){3,}(?!\S)")
+#: A word of two letters or more standing on its own: a line that holds one is prose, not a
+#: line spaced out letter by letter (its single letters are words: ``a b c``).
+_WORD_OF_LETTERS = re.compile(r"(?:^|\s)\S*[^\W\d_]\S*[^\W\d_]")
+_WORD_SPACE = 0.2  # ems a gap between words exceeds the gaps between a spaced-out word's letters
+_MOST_TRACKING = 0.55  # ems: letters further apart are a figure's labels or a glyph table
+
+
+def _letter_spaced(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float,
+    shown: str,
+) -> str:  # fmt: skip
+    """``shown`` with its letters spaced out for show (tracking: each letter advanced by the same
+    extra gap) read as the words they spell: ConTeXt sets its sections so and PDFium, finding a
+    gap after every letter, wrote ``w i d o w s a n d o r p h a n s``; so do soul's ``\\so``, a
+    browser's ``letter-spacing`` and a title tracked glyph by glyph. The words come from the
+    page, not the text: each gap between two letters' advances (where the pen stood after one
+    and before the next) is measured, the spaced-out letters' gaps are the run's usual one, and
+    a gap wider by a fifth of an em, or a space of the file's own, ends a word (``widows and
+    orphans``). Only a line whose every word is spaced out is looked at (a line that holds a
+    word of two letters is prose, whose ``a b c d`` are words), and only when ``shown`` is
+    ``text``'s slice as it was. A run whose letters stand over half an em apart (a figure's
+    labels, a glyph table) or whose words are not cased as words are stays as it is."""
+    if shown != text[start:end] or _SPACED_RUN.search(text, start, end) is None:
+        return shown
+    if _WORD_OF_LETTERS.search(shown.replace("\ufffe", "")):
+        return shown
+    pieces: list[str] = []
+    last = start
+    for run in _SPACED_RUN.finditer(text, start, end):
+        words = _spelled(raw, handle, text, at, run.start(), run.end(), size)
+        if words is not None:
+            pieces.extend((text[last : run.start()], words))
+            last = run.end()
+    pieces.append(text[last:end])
+    return "".join(pieces)
+
+
+def _spelled(
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, size: float
+) -> str | None:
+    """The words a run of letters spaced out one by one spells (``q u i c k s t a r t``:
+    ``quick start``), or None when its gaps are not a tracked word's."""
+    letters = [i for i in range(start, end) if not text[i].isspace()]
+    if not _trackable(text[i] for i in letters):
+        return None
+    gaps: list[float] = []
+    own: list[bool] = []
+    for before, after in itertools.pairwise(letters):
+        first, second = _advance(raw, handle, at[before]), _advance(raw, handle, at[after])
+        if first is None or second is None:
+            return None
+        gaps.append(second[0] - first[1])
+        own.append(
+            any(raw.FPDFText_IsGenerated(handle, at[i]) == 0 for i in range(before + 1, after))
+        )
+    tracked = sorted(gap for gap, mine in zip(gaps, own, strict=True) if not mine)
+    if not tracked or tracked[len(tracked) // 2] > _MOST_TRACKING * size:
+        return None  # the file's own spaces (single-letter words), or a figure's labels
+    usual = tracked[len(tracked) // 2]
+    words = [text[letters[0]]]
+    for letter, gap, mine in zip(letters[1:], gaps, own, strict=True):
+        if mine or gap > usual + _WORD_SPACE * size:
+            words.append("")
+        words[-1] += text[letter]
+    return " ".join(words) if all(map(_cased, words)) else None
+
+
+def _cased(word: str) -> bool:
+    """A word's letters are cased as a word's are: all capitals, none, or only the first (a
+    glyph table's ``Ĕ Ė Ě Ĝ ğ Ģ`` or ``Ä Å Ç É Ñ Ö Ü á à`` spells no word).
+
+    >>> [_cased(w) for w in ("CHAPTER", "widows", "Widows", "x’s", "ĔĖĚĜğĢ", "öþĄĊĘ")]
+    [True, True, True, True, False, False]
+    """
+    letters = "".join(char for char in word if char.isalpha())
+    return len(letters) < 2 or letters[1:].islower() or letters.isupper()
+
+
+def _trackable(chars: Iterable[str]) -> bool:
+    """Characters a tracked word is spelled with: mostly letters of a script with capitals
+    (Latin, Greek, Cyrillic, whose typography spaces letters out), with digits and punctuation
+    (``lua-widow-control``, ``x’s``). Not CJK (``tidy`` writes its spaced characters together),
+    nor a sample's combining marks (a Myanmar font's feature table: ``ံ း ႇ ႈ``).
+
+    >>> _trackable("lua-widow-control"), _trackable("1001")
+    (True, False)
+    >>> _trackable("ံးႇႈ"), _trackable("稻作病蟲害")
+    (False, False)
+    """
+    letters = others = 0
+    for char in chars:
+        if char.isupper() or char.islower():
+            letters += 1
+        elif char.isdigit() or unicodedata.category(char).startswith("P"):
+            others += 1
+        else:
+            return False
+    return letters > others
 
 
 def _writes_spaces(

@@ -46,7 +46,9 @@ page's largest line when it is larger than any line elsewhere (a title page's ti
 to three lines that run on; of two lines about as large, not the one the running headers name:
 a journal's banner); a metadata title that names a smaller line of the first page than the
 title it shows names a section, and one whose words the first page of a longer file mostly does
-not print is stale (another version's): the shown title is the document's.
+not print is stale (another version's): the shown title is the document's. A title page after
+the cover (its title again, the author under it) gives no sections; with no title at all, a
+browser's print header names the page printed (``printed_page_title``).
 
 **Where each rule lives** (one module a family): ``typography`` runs the pipeline and gives the
 levels; ``candidates`` reads each page's lines; ``wording`` holds what a line's words say
@@ -65,6 +67,7 @@ from skills.formats.pdf.headings.titles import (
     man_page_name,
     meaningful_title,
     printed,
+    printed_page_title,
     turned_page,
     without_title_again,
 )
@@ -84,6 +87,7 @@ __all__ = [
     "meaningful_title",
     "normalised",
     "printed",
+    "printed_page_title",
     "section_number",
     "turned_page",
     "with_bookmarked_types",

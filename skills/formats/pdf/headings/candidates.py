@@ -83,6 +83,9 @@ def find_candidates(
             if _goes_on_caption(lines, i):
                 i += 1
                 continue
+            if _second_line(page, i, skip):
+                i += 1
+                continue  # a long heading's next line: ``or thick line shows through ...``
             number = section_number(line.text)
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
@@ -519,6 +522,25 @@ def _file_title(line: Line, body: Body) -> bool:
     return (
         not line.mono and is_larger(line.size, body) and bool(_FILE_PATH.match(line.text.strip()))
     )
+
+
+def _second_line(page: Page, i: int, skip: set[Key]) -> bool:
+    """The line goes on the one right above it, in its type, at its left edge and with no gap,
+    which breaks off mid-sentence: on a comma, or on a colon after more words than a label's
+    (xfig's FAQ questions, too long for a heading: ``X error occurs with X_SetClipRectangles as
+    the Request code,`` / ``or thick line shows through arrowhead in certain orientations``;
+    ``A warning about some action not found occurs, like "Warning:`` / ``Actions not found:
+    ModeOpenCompound"``). It is the rest of that line's sentence, not a heading of its own. A
+    numbered line above is ``_wrapped_above``'s: the two are one heading."""
+    if i == 0 or (page.index, i - 1) in skip:
+        return False
+    above, line = page.lines[i - 1], page.lines[i]
+    text = above.text.rstrip()
+    broken = text.endswith(",") or (text.endswith(":") and words(text) > LABEL_WORDS)
+    if not broken or section_number(text) is not None:
+        return False
+    same = abs(above.size - line.size) <= 0.3 and above.bold == line.bold
+    return same and abs(above.left - line.left) <= 2 and 0 < line.top - above.top <= line.size * 1.6
 
 
 def _wrapped_above(

@@ -17,7 +17,7 @@ from skills.formats.pdf.headings.body import (
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
 from skills.formats.pdf.headings.wording import normalised, words
-from skills.formats.pdf.lines import Page
+from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
 
@@ -219,10 +219,34 @@ def _in_a_row(page: Page, i: int) -> bool:
             and other.base
             and abs(other.base - cell.base) <= cell.size / 4
             and 0 <= other.left - cell.right <= _ROW_GAP * cell.size
+            and not _beside_its_paragraph(page, cell, other)
             for other in page.lines
         ):
             return True
     return False
+
+
+_MEASURE = 0.6  # of the page's widest line: a line this wide is the text's measure
+_NEXT_LINE = 3.0  # sizes down to a paragraph's next line (PDFium joins two at a soft hyphen)
+
+
+def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
+    """``other``, on ``line``'s baseline right of it, is the first line of a paragraph set
+    smaller: across the text's measure (most of the page's widest line), with the paragraph's
+    next line under it at its left edge. ``line`` is then a heading set in the margin beside
+    its paragraph (ConTeXt's ``Overview`` / ``LATEX users can set the options either when
+    loading the package...``), not a table's first cell beside the row's next (an InDesign data
+    sheet's ``Sampling`` / ``method`` in 8 pt beside its values in 7 pt: a column wide, or one
+    line of its row, the next row's value further down)."""
+    if other.size > line.size - 0.5 or other.cells:
+        return False  # (a row's cells PDFium read as one line: ``IP 67 Equivalent to IP-67``)
+    widest = max((ln.right - ln.left for ln in page.lines if not ln.rotated), default=0.0)
+    if other.right - other.left < widest * _MEASURE:
+        return False
+    return any(
+        abs(below.left - other.left) <= 2 and 0 < below.top - other.top <= other.size * _NEXT_LINE
+        for below in page.lines
+    )
 
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:

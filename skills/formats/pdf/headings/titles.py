@@ -221,6 +221,50 @@ def man_page_name(pages: list[Page]) -> str:
     return match.group(1) if match else ""
 
 
+#: A web address, as a browser prints the page's in its header or footer.
+_ADDRESS = re.compile(r"^(?:https?|file)://\S+$")
+_DATED = 4  # letters a date, a time or a page count has at most (``1 of 9``, ``02:17 p.m.``)
+
+
+def printed_page_title(pages: list[Page], skip: set[Key]) -> str:
+    """The title a browser prints atop each page of a web page it prints, when nothing else
+    names the document: Firefox sets the page's title left and its address right (``mkgrkindex.nw
+    ... file:///export/home/...``), Chrome the date left and the title in the middle. The top
+    line of every page is furniture (``skip``) and the same; its cells, less addresses, dates,
+    times and page counts, leave one: the title. A web address in the first page's top or bottom
+    line says the PDF is a browser's print.
+
+    >>> from skills.formats.pdf.lines import Line
+    >>> cells = ((18, 91, "Notes.html", 0.0), (325, 576, "file:///home/ann/Notes.html", 0.0))
+    >>> head = Line(0, "Notes.html file:///home/ann/Notes.html", 10, 400, False, True, 20, 18,
+    ...             cells=cells)
+    >>> pages = [Page(n, (head, Line(n, "Text.", 12, 400, False, True, 60, 60)), 50, False, False)
+    ...          for n in range(2)]
+    >>> printed_page_title(pages, {(0, 0), (1, 0)})
+    'Notes.html'
+    """
+    readable = [page for page in pages if page.lines and not page.garbage]
+    if len(readable) < 2:
+        return ""
+    tops = [min(range(len(page.lines)), key=lambda i: page.lines[i].top) for page in readable]
+    if any((page.index, i) not in skip for page, i in zip(readable, tops, strict=True)):
+        return ""
+    head = readable[0].lines[tops[0]]
+    if any(page.lines[i].text != head.text for page, i in zip(readable, tops, strict=True)):
+        return ""
+    foot = max(readable[0].lines, key=lambda line: line.top)
+    if not any(_ADDRESS.match(cell[2]) for line in (head, foot) for cell in line.cells):
+        return ""
+    named = [cell[2] for cell in head.cells if not _ADDRESS.match(cell[2]) and not _dated(cell[2])]
+    return named[0] if len(named) == 1 else ""
+
+
+def _dated(text: str) -> bool:
+    """A date, a time or a page count: digits and a few letters at most (``25/08/2009 02:17
+    µ.µ.``, ``3 of 9``)."""
+    return any(c.isdigit() for c in text) and sum(c.isalpha() for c in text) <= _DATED
+
+
 def printed(title: str, page: Page) -> bool:
     """Most of the title's words are on the page (a stale metadata title names another version
     or another document: ``Gutenprint 5.0 User's Manual and Release Notes`` over a first page
