@@ -401,11 +401,11 @@ def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -
         return []
     cover = own[0][0]
     for page in pages[cover + 1 : cover + 1 + _TITLE_PAGES]:
-        upright = [line.size for line in page.lines if not line.rotated]
-        if page.garbage or not upright:
+        largest = max((line.size for line in page.lines if not line.rotated), default=None)
+        if page.garbage or largest is None:
             continue
         for i, line in enumerate(page.lines):
-            if line.size < max(upright) - 0.5 or (page.index, i) in skip:
+            if line.size < largest - 0.5 or (page.index, i) in skip:
                 continue
             if normalised(line.text) == wanted:
                 return [(page.index, i), *_title_block(pages, [(page.index, i)])]
