@@ -7,9 +7,9 @@ repository, the full commit, the path and the sha256 (``bench/corpus.py`` for th
 truth, :mod:`skills.evaluation.installed` for question sets), and this module brings the
 bytes back:
 
-- from a local bare mirror of the repository when ``CORPUS_MIRRORS`` names a folder holding
-  ``<owner>+<name>/repo`` (how this workplace's ``fetch`` tool lays them out), read with
-  ``git show <commit>:<path>``;
+- from a local mirror of the repository when ``CORPUS_MIRRORS`` names a folder holding
+  ``<owner>+<name>/repo``, a bare git directory or a clone (how this workplace's ``fetch`` tool
+  lays them out), read with ``git show <commit>:<path>``;
 - else from ``https://raw.githubusercontent.com/<owner>/<name>/<commit>/<path>``.
 
 The caller checks the sha256, so a moved file is an error, never another document measured.
@@ -59,12 +59,13 @@ def github_file(repository: str, commit: str, path: str, *, timeout: float = 60.
 
 
 def _from_mirror(repository: str, commit: str, path: str) -> bytes | None:
-    """The file from a bare mirror under ``$CORPUS_MIRRORS``, or None (no mirror, or the
-    mirror lacks that commit or path: the download is tried next)."""
+    """The file from a mirror under ``$CORPUS_MIRRORS`` (bare, or a clone's ``.git``), or None
+    (no mirror, or the mirror lacks that commit or path: the download is tried next)."""
     folder = os.environ.get(MIRRORS)
     if not folder:
         return None
-    git_dir = Path(folder) / repository.replace("/", "+") / "repo"
+    repo = Path(folder) / repository.replace("/", "+") / "repo"
+    git_dir = repo / ".git" if (repo / ".git").is_dir() else repo  # a clone, or a bare mirror
     if not git_dir.is_dir():
         return None
     done = subprocess.run(

@@ -72,6 +72,21 @@ def test_a_file_is_read_from_the_mirror_at_the_pinned_commit_not_the_newest(
     assert offline == []
 
 
+def test_a_mirror_that_is_a_clone_with_its_git_folder_is_read_as_well(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, offline: list[str]
+) -> None:
+    work = tmp_path / "mirrors" / "someone+notes" / "repo"
+    work.mkdir(parents=True)
+    _git("init", "-q", cwd=work)
+    (work / "notes.pdf").write_bytes(HANDBOOK)
+    _git("add", ".", cwd=work)
+    _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "m", cwd=work)
+    monkeypatch.setenv(MIRRORS, str(tmp_path / "mirrors"))
+    commit = _git("rev-parse", "HEAD", cwd=work)
+    assert github_file("someone/notes", commit, "notes.pdf") == HANDBOOK
+    assert offline == []
+
+
 def test_without_a_mirror_the_raw_file_is_downloaded_and_a_failure_names_the_remedy(
     offline: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
