@@ -1,0 +1,49 @@
+"""The rules held-out round 20 asked for (docs/formats.md): Word 2013-365, Word for Mac and
+Google Docs files from GitHub repositories (students' specifications, plans, manuals, minutes
+and briefs), read from their typography alone. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from pdf_maker import Prose, incremental_update, make_pdf
+
+from skills.formats.read import read_file
+
+BODY = ("Helvetica", 10.0)
+_PROSE = Prose(("qb", "xd", "wm", "jy", "vk"), BODY)
+paragraph = _PROSE.paragraph
+
+
+def _markdown(data: bytes) -> str:
+    return read_file(data, "document.pdf").text
+
+
+def quartz_words(data: bytes, line: str) -> bytes:
+    """``data`` (from ``make_pdf``) with ``line`` drawn as Word for Mac printed by Quartz draws
+    a line: its words apart by a tab, a carriage return, a space and a no-break space that
+    advance a word space in all (PDFium reads the carriage return as a line's end)."""
+    streams = re.finditer(
+        rb"(\d+) 0 obj\r?\n<</Filter/FlateDecode/Length \d+>>stream\r?\n(.*?)endstream", data, re.S
+    )
+    objects: dict[int, bytes] = {}
+    for stream in streams:
+        content = zlib.decompress(stream.group(2))
+        whole = b"[<%s>] TJ" % line.encode("cp1252").hex().upper().encode("ascii")
+        words = [
+            b"<%s>" % word.encode("cp1252").hex().upper().encode("ascii") for word in line.split()
+        ]
+        content = content.replace(whole, b"[%s] TJ" % b" <090D20A0> 880 ".join(words))
+        objects[int(stream.group(1))] = b"<</Length %d>>stream\n%s\nendstream" % (
+            len(content), content,
+        )  # fmt: skip
+    return incremental_update(data, objects)
+
+
+def test_words_a_producer_broke_into_lines_read_as_one_line() -> None:
+    # drasive's project brief, Word for Mac through Quartz: every word of the page was a line of
+    # its own, and a bold date's last word, ``Lektion``, became a heading
+    line = "Alle Veranstaltungen werden chronologisch auf der Seite gelistet."
+    data = quartz_words(make_pdf([[("Programm", "Helvetica-Bold", 14), (line, *BODY)]]), line)
+    assert line in _markdown(data).splitlines()
