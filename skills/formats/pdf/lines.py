@@ -638,12 +638,27 @@ def _line(
     right, base = _extent(raw, handle, at[start], ends[1], height)
     spaced = _spaced_words(raw, handle, text, at, start, end, size)
     shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
-    shown = _unmapped_ligatures(raw, handle, text, at, start, end, shown)
+    shown = _one_hyphen(_unmapped_ligatures(raw, handle, text, at, start, end, shown))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
         right, base, marked, code_end, style.small_caps,
     )  # fmt: skip
+
+
+_HYPHEN_TWICE = re.compile("[-\u2010]\u00ad[-\u2010]")
+
+
+def _one_hyphen(text: str) -> str:
+    """``text`` with a hyphen written twice around a soft hyphen read as one: Word for Mac
+    printed by Quartz gives each hard hyphen as ``-``, U+00AD and ``‐`` (``Event-\u00ad‐Kalender``,
+    ``BLACKBOX-\u00ad‐TESTPLAN``), a heading that no longer reads as its contents entry, and a
+    word no search finds.
+
+    >>> _one_hyphen("Event-\u00ad\u2010Kalender"), _one_hyphen("--help")
+    ('Event-Kalender', '--help')
+    """
+    return _HYPHEN_TWICE.sub("-", text) if "\u00ad" in text else text
 
 
 def _spaced_words(
