@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from pdf_maker import Prose, incremental_update, make_pdf
+from pdf_maker import Prose, Spec, headings, incremental_update, make_pdf
 
 from skills.formats.read import read_file
 
@@ -47,3 +47,45 @@ def test_words_a_producer_broke_into_lines_read_as_one_line() -> None:
     line = "Alle Veranstaltungen werden chronologisch auf der Seite gelistet."
     data = quartz_words(make_pdf([[("Programm", "Helvetica-Bold", 14), (line, *BODY)]]), line)
     assert line in _markdown(data).splitlines()
+
+
+def _contents_pages(entries: list[str], heads: list[Spec]) -> list[list[Spec]]:
+    listed = [
+        (f"{entry} {'-' * 40} {n + 3}", *BODY, 100 + 15 * n) for n, entry in enumerate(entries)
+    ]
+    pages: list[list[Spec]] = [
+        [("Fieldhouse Developers Manual", "Helvetica-Bold", 20), *paragraph(120)],
+        [("Table of Contents", *BODY, 72, 260), *listed],
+    ]
+    return pages + [[head, *paragraph(100), *paragraph(200)] for head in heads]
+
+
+def test_a_contents_list_names_headings_set_in_the_body_type() -> None:
+    # mwoolery's developers manual through Google Docs: every line Arial 11, each section's
+    # name only centred at its page's top, and the contents page names them all
+    names = ["Getting Setup Locally", "Mailgun Setup", "Heroku Deployment", "Site Assets"]
+    pages = _contents_pages(names, [(name, *BODY, 72, 250) for name in names])
+    assert headings(pages) == ["# Table of Contents", *(f"# {name}" for name in names)]
+
+
+def test_a_contents_list_mostly_not_found_names_nothing() -> None:
+    # two of five entries seen again as lines of their own: no outline to trust
+    names = ["Overview", "Mail Relay Setup", "Cloud Database", "Continuous Builds", "Assets"]
+    pages = _contents_pages(names, [(name, *BODY, 72, 250) for name in names[:2]])
+    assert headings(pages) == []
+
+
+def test_a_captions_list_after_the_contents_names_no_heading() -> None:
+    # an SRS's contents page goes on with a list of figures: a caption matches its entry, but it
+    # is set smaller than the body, and the list of figures is no list of sections
+    names = ["Purpose of the System", "Functional Requirements", "Design Constraints"]
+    pages = _contents_pages([*names, "List of Figures", "Figure 1 Provided functions"], [])
+    pages[2:] = [
+        [
+            (name, *BODY, 72, 250),
+            *paragraph(100),
+            ("Figure 1 Provided functions", "Helvetica", 8, 200),
+        ]
+        for name in names
+    ]
+    assert headings(pages) == ["# Table of Contents", *(f"# {name}" for name in names)]

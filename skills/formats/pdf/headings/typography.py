@@ -24,6 +24,7 @@ from skills.formats.pdf.headings.body_type_headings import (
     with_underlined,
 )
 from skills.formats.pdf.headings.candidates import LABEL_WORDS, find_candidates
+from skills.formats.pdf.headings.contents import listed
 from skills.formats.pdf.headings.decks import is_deck, slide_titles
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf.headings.refusals import (
@@ -73,6 +74,7 @@ def from_typography(
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = capitals_apart(pages, body, skip, counts)
+    kept = listed(pages, body, skip, kept)
     return _levels(heading_text(pages, kept, skip, body))
 
 
