@@ -89,3 +89,16 @@ def test_a_captions_list_after_the_contents_names_no_heading() -> None:
         for name in names
     ]
     assert headings(pages) == ["# Table of Contents", *(f"# {name}" for name in names)]
+
+
+def test_a_bold_field_with_a_time_is_no_heading() -> None:
+    # mdesaibu's meeting minutes through Google Docs: each meeting's date heads its page, and its
+    # bold ``Meeting Start Time: 01:10 PM`` is a field of the minutes
+    days = ["Friday, October 1, 2021", "Sunday, October 17, 2021", "Monday, December 13, 2021"]
+    pages: list[list[Spec]] = [
+        [(day, "Times-Roman", 16, 72, 220 + 5 * n),
+         ("Meeting Start Time: 01:10 PM", "Times-Bold", 12, 110 + 20 * n),
+         ("Meeting End Time: 01:30 PM", "Times-Bold", 12, 130 + 20 * n), *paragraph(160 + 20 * n)]
+        for n, day in enumerate(days)
+    ]  # fmt: skip
+    assert headings(pages) == [f"# {day}" for day in days]
