@@ -102,3 +102,19 @@ def test_a_bold_field_with_a_time_is_no_heading() -> None:
         for n, day in enumerate(days)
     ]  # fmt: skip
     assert headings(pages) == [f"# {day}" for day in days]
+
+
+def test_a_title_line_ending_in_a_colon_goes_on_in_the_next() -> None:
+    # KyriakosTsalia's specification through Google Docs: ``Έγγραφο SRS:`` over ``Software
+    # Requirements Specification``, both 26 pt bold
+    bold = "Helvetica-Bold"
+    pages: list[list[Spec]] = [
+        [("Project Document:", bold, 26), ("Software Requirements Specification", bold, 26, 110),
+         ("1. Purpose of the system", bold, 18, 160), *paragraph(190)],
+        [("2. Use Cases", bold, 18), *paragraph(100)],
+    ]  # fmt: skip
+    converted = read_file(make_pdf(pages), "document.pdf")
+    assert converted.title == "Project Document: Software Requirements Specification"
+    assert "Software Requirements Specification" not in "".join(
+        line for line in converted.text.splitlines() if line.startswith("#")
+    )

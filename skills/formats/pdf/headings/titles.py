@@ -111,7 +111,12 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (goes_on(above.text, line.text) or hangs(above, line) or _full(page, above, line)):
+        if not (
+            goes_on(above.text, line.text)
+            or hangs(above, line)
+            or _full(page, above, line)
+            or _leads_in(above)
+        ):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
@@ -138,6 +143,14 @@ def without_title_again(
     rest = {key: found for key, found in headings.items() if key != first}
     up = min((found.level for found in rest.values()), default=1) - 1  # its sections move up
     return {key: replace(found, level=found.level - up) for key, found in rest.items()}
+
+
+def _leads_in(above: Line) -> bool:
+    """A title line ending in a colon goes on in the next line of its type: it names what the
+    title is (KyriakosTsalia's Greek specification through Google Docs: ``Έγγραφο SRS:`` over
+    ``Software Requirements Specification``, both 26 pt bold; read alone, the second line was
+    a heading)."""
+    return above.words.rstrip().endswith(":")
 
 
 def _full(page: Page, above: Line, line: Line) -> bool:
