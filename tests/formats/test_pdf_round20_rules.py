@@ -118,3 +118,18 @@ def test_a_title_line_ending_in_a_colon_goes_on_in_the_next() -> None:
     assert "Software Requirements Specification" not in "".join(
         line for line in converted.text.splitlines() if line.startswith("#")
     )
+
+
+def _problem(n: int, top: float, bold: str = "Helvetica-Bold") -> list[Spec]:
+    question = [f"Answer the questions of problem {n} in a short paragraph:"] + [
+        f"• Question {word} of problem {n} asks what the answer is?" for word in "abc"
+    ]
+    return [(f"Problem {n}", bold, 10, top), *((q, bold, 10, top + 13 * (k + 1)) for k, q in
+            enumerate(question)), *paragraph(top + 80)]  # fmt: skip
+
+
+def test_lines_counting_problem_1_2_3_are_headings_over_bold_questions() -> None:
+    # dmoini's homework, Word's stroked bold: each ``Problem N`` over its bold questions, a
+    # block of bold lines shaped like an address, and refused as one
+    pages = [[*_problem(2 * p + 1, 150), *_problem(2 * p + 2, 400)] for p in range(2)]
+    assert headings(pages) == [f"# Problem {n}" for n in range(1, 5)]
