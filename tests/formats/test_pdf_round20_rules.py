@@ -133,3 +133,10 @@ def test_lines_counting_problem_1_2_3_are_headings_over_bold_questions() -> None
     # block of bold lines shaped like an address, and refused as one
     pages = [[*_problem(2 * p + 1, 150), *_problem(2 * p + 2, 400)] for p in range(2)]
     assert headings(pages) == [f"# Problem {n}" for n in range(1, 5)]
+
+
+def test_problems_opening_pages_are_no_running_header() -> None:
+    # the homework's ``Problem 5`` and ``Problem 10`` open pages 3 and 5, ``Problem 3`` ends
+    # page 1: digits aside, the same words at a page's edge on half its pages
+    pages = [[*_problem(2 * p + 1, 72), *_problem(2 * p + 2, 400)] for p in range(4)]
+    assert headings(pages) == [f"# Problem {n}" for n in range(1, 9)]
