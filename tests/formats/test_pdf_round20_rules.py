@@ -140,3 +140,27 @@ def test_problems_opening_pages_are_no_running_header() -> None:
     # page 1: digits aside, the same words at a page's edge on half its pages
     pages = [[*_problem(2 * p + 1, 72), *_problem(2 * p + 2, 400)] for p in range(4)]
     assert headings(pages) == [f"# Problem {n}" for n in range(1, 9)]
+
+
+def _width(text: str, font: str, size: float) -> float:
+    import pypdfium2 as pdfium
+
+    from skills.formats.pdf.lines import read_page
+
+    line = read_page(pdfium.PdfDocument(make_pdf([[(text, font, size)]]))[0], 0).lines[0]
+    return line.right - line.left
+
+
+def _centred(text: str, top: float, text_right: float) -> Spec:
+    return (text, *BODY, top, (72 + text_right - _width(text, *BODY)) / 2)
+
+
+def test_centred_plain_lines_over_paragraphs_are_headings() -> None:
+    # Wesasaurus's proposal in Word, APA's plain centred headings: ``Problem Statement`` in the
+    # body's own 12 pt over an indented paragraph; the cover's centred lines are no headings
+    right = 72 + _width(paragraph()[0][0], *BODY)
+    names = ["Problem Statement", "Project Description", "Outline of Future Efforts"]
+    cover = [_centred(line, 300 + 20 * n, right) for n, line in
+             enumerate(["Wesley Cassel", "Bachelor of Applied Computing", "May 2025"])]  # fmt: skip
+    pages = [cover] + [[_centred(name, 72, right), *paragraph(100)] for name in names]
+    assert headings(pages) == [f"# {name}" for name in names]
