@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from pdf_maker import Prose, Spec, headings, incremental_update, make_pdf
+from pdf_maker import Prose, Spec, heading_lines, headings, incremental_update, make_pdf
 
 from skills.formats.read import read_file
 
@@ -164,3 +164,19 @@ def test_centred_plain_lines_over_paragraphs_are_headings() -> None:
              enumerate(["Wesley Cassel", "Bachelor of Applied Computing", "May 2025"])]  # fmt: skip
     pages = [cover] + [[_centred(name, 72, right), *paragraph(100)] for name in names]
     assert headings(pages) == [f"# {name}" for name in names]
+
+
+def test_an_essays_title_under_its_name_block_is_the_title() -> None:
+    # dmoini's homework in MLA's form: name, teacher, course and date at the margin, then
+    # ``Assignment 2`` centred in 14 pt bold over 12 pt text (short of the 1.3 times a title
+    # lower on the page needs)
+    block = [(line, *BODY, 72 + 14 * n) for n, line in
+             enumerate(["Alexia Writer", "Dr. Johnson", "CMSI 401", "10/30/2019"])]  # fmt: skip
+    pages: list[list[Spec]] = [
+        [*block, ("Assignment 2", "Helvetica-Bold", 12, 130, 270),
+         ("Problem One", "Helvetica-Bold", 10, 160), *paragraph(180)],
+        [("Problem Two", "Helvetica-Bold", 10), *paragraph(100)],
+    ]  # fmt: skip
+    converted = read_file(make_pdf(pages), "document.pdf")
+    assert converted.title == "Assignment 2"
+    assert heading_lines(converted.text) == ["# Problem One", "# Problem Two"]

@@ -180,7 +180,28 @@ def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
     15 pt heading over 13 pt text). A line lower on the page, or regular, needs the wider
     margin: a first section's heading is no title."""
     first = lines[0][1]
-    return _LEAD_TITLE if first.size == size and first.bold else _TITLE
+    if first.size == size and first.bold:
+        return _LEAD_TITLE
+    return _LEAD_TITLE if _under_name_block(lines, size) else _TITLE
+
+
+_NAME_BLOCK = 5  # short lines over an essay's title, at most (name, teacher, course, date)
+_NAME_WORDS = 6
+
+
+def _under_name_block(lines: list[tuple[int, Line]], size: float) -> bool:
+    """The first page's largest line is bold and set in to the page's middle under a few short
+    lines of smaller text at the margin: an essay's heading in MLA's form (dmoini's homework
+    through Word: ``Alexia Filler``, ``Dr. Johnson``, ``CMSI 401``, ``10/30/2019`` over
+    ``Assignment 2`` in 14 pt over 12 pt text), whose title is no first section."""
+    at = next(n for n, (_, line) in enumerate(lines) if line.size == size)
+    title, block = lines[at][1], [line for _, line in lines[:at]]
+    return (
+        title.bold
+        and 0 < len(block) <= _NAME_BLOCK
+        and all(line.size < size and len(line.text.split()) <= _NAME_WORDS for line in block)
+        and title.left > max(line.left for line in block) + 3 * size
+    )
 
 
 def _title_size(
