@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 import zlib
 
+import pytest
 from pdf_maker import Prose, Spec, heading_lines, headings, incremental_update, make_pdf
 
+from skills.formats.conversion import Limits
+from skills.formats.pdf.convert import pdf_to_markdown
 from skills.formats.read import read_file
 
 BODY = ("Helvetica", 10.0)
@@ -180,3 +183,28 @@ def test_an_essays_title_under_its_name_block_is_the_title() -> None:
     converted = read_file(make_pdf(pages), "document.pdf")
     assert converted.title == "Assignment 2"
     assert heading_lines(converted.text) == ["# Problem One", "# Problem Two"]
+
+
+def test_cover_lines_tagged_as_headings_that_the_contents_list_leaves_out_are_the_covers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # FatimaAlawami3's SRS, Word's tagged export: the cover's 28 pt title is tagged H1, and the
+    # contents list, built from the same heading styles, starts at ``1. Introduction``
+    bold = "Helvetica-Bold"
+    names = ["1. Introduction", "2. Overall description", "3. Specific requirements"]
+    listed = [(f"{name} {'.' * 30} {n + 3}", *BODY, 100 + 15 * n) for n, name in enumerate(names)]
+    pages: list[list[Spec]] = [
+        [("Software Requirements Specification", bold, 28, 200), ("Task tracker", bold, 20, 260)],
+        [("Table of Contents", bold, 16), *listed],
+        [(names[0], bold, 14), *paragraph(100), (names[1], bold, 14, 200), *paragraph(230)],
+        [(names[2], bold, 14), *paragraph(100)],
+    ]
+    tags = {0: [(1, "Software Requirements Specification")]}
+    tags.update({2: [(1, names[0]), (1, names[1])], 3: [(1, names[2])]})
+    monkeypatch.setattr(
+        "skills.formats.pdf.convert.tagged_headings", lambda pdf, count, expired: tags
+    )
+    # pdf_to_markdown in this process: read_file would convert in a worker, beyond the patch
+    converted = pdf_to_markdown(make_pdf(pages), Limits())
+    assert converted.title == "Software Requirements Specification"
+    assert [line for line in heading_lines(converted.text) if "Requirements Spec" in line] == []

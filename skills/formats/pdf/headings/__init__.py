@@ -60,6 +60,7 @@ type; ``refusals`` the document-wide checks that take candidates away; ``decks``
 
 from skills.formats.pdf.headings.body import body_type
 from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarked_types
+from skills.formats.pdf.headings.contents import without_unlisted_cover
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.titles import (
     first_page_title,
@@ -92,4 +93,5 @@ __all__ = [
     "turned_page",
     "with_bookmarked_types",
     "without_title_again",
+    "without_unlisted_cover",
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from skills.formats.pdf.headings.body import NOT_SMALLER
-from skills.formats.pdf.headings.model import Body, Candidate, Key
+from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf.headings.wording import normalised, section_number
 from skills.formats.pdf.lines import Line, Page
 
@@ -85,6 +85,29 @@ def listed(
     added = [_candidate((page.index, title), line, line.text, 1), *matched]
     added = [c for c in added if not taken & {(c.key[0], c.key[1] + n) for n in range(c.lines)}]
     return sorted(found + added, key=lambda c: c.key)
+
+
+def without_unlisted_cover(
+    headings: dict[Key, Heading], pages: list[Page], skip: set[Key]
+) -> dict[Key, Heading]:
+    """The (tagged) headings less the first page's that the document's contents list does not
+    name, when it names three of the others: Word tags a cover's lines set in a heading style,
+    and its contents list, built from the same styles, leaves the cover out (the SRS's 28 pt
+    ``Software Requirements Specification``, the RUP template's ``<SWE-Büroplatzverwaltung>``
+    and ``Version <1.0>``, all tagged ``H1``): they are the cover's, not sections, and the
+    title shown there stays the title."""
+    place = _contents_title(pages, skip)
+    if place is None or place[0].index == pages[0].index:
+        return headings
+    entries = set(_entries(*place, skip))
+    if sum(normalised(found.text) in entries for found in headings.values()) < _LEAST_FOUND:
+        return headings
+    first = pages[0].index
+    return {
+        key: found
+        for key, found in headings.items()
+        if key[0] != first or normalised(found.text) in entries
+    }
 
 
 def _contents_title(pages: list[Page], skip: set[Key]) -> tuple[Page, int] | None:
