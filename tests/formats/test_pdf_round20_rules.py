@@ -208,3 +208,14 @@ def test_cover_lines_tagged_as_headings_that_the_contents_list_leaves_out_are_th
     converted = pdf_to_markdown(make_pdf(pages), Limits())
     assert converted.title == "Software Requirements Specification"
     assert [line for line in heading_lines(converted.text) if "Requirements Spec" in line] == []
+
+
+def test_a_version_placeholder_filled_in_is_no_heading() -> None:
+    # the RUP template's cover: ``Version <1.0>`` in 14 pt bold Arial
+    bold = "Helvetica-Bold"
+    pages: list[list[Spec]] = [
+        [("Derived Requirements", bold, 16), *paragraph(100), ("Version <1.0>", bold, 14, 200),
+         *paragraph(230)],
+        [("Flow of Events", bold, 16), *paragraph(100)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Derived Requirements", "# Flow of Events"]

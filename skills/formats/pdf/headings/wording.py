@@ -69,7 +69,9 @@ _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re
 _ROMAN_FOLIO = re.compile(r"^[ivxlc]{1,7}$")
 
 
-_VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
+_VERSION = re.compile(
+    r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*<?\d[\w.-]*>?$", re.I
+)  # (``Version <1.0>``: a template's placeholder filled in)
 
 
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
