@@ -55,7 +55,8 @@ levels; ``candidates`` reads each page's lines; ``wording`` holds what a line's 
 (numbering, heading-like, lines that go on); ``body`` the body's type and a line measured
 against it; ``body_type_headings`` the outline, underlined and capital lines in the body's own
 type; ``refusals`` the document-wide checks that take candidates away; ``decks`` slide titles;
-``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass around.
+``contents`` the lines the document's own contents list names (and the cover's lines it leaves
+out); ``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass around.
 """
 
 from skills.formats.pdf.headings.body import body_type
