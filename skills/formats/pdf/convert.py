@@ -67,6 +67,7 @@ from skills.formats.pdf.headings import (
     turned_page,
     with_bookmarked_types,
     without_title_again,
+    without_unlisted_cover,
 )
 from skills.formats.pdf.lines import Line, Page, read_page, trusted_weights
 from skills.formats.pdf.tables import Table, page_tables
@@ -262,6 +263,7 @@ def _structure(
     if not tags:
         return title, typography
     tagged = _without_title_block(from_bookmarks(pages, tags, skip), title_lines, own)
+    tagged = without_unlisted_cover(tagged, pages, skip)
     if title == shown and any(key in tagged for key in title_lines):
         title = metadata  # the line shown as the title is tagged a heading: it is one
     return title, _with_tags(typography, tagged)

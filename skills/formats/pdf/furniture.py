@@ -26,6 +26,7 @@ on any page, and the edges are read past them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -70,11 +71,14 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     places = _places(edges)
     offsets = _page_offsets(edges)
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
+    series = _counted_on(edges, with_text)
     found: set[tuple[int, int]] = set(numbering)
     for edge in edges:
         page, i = edge.page, edge.i
         line = page.lines[i]
         words = masked(line.text)
+        if _running(edge) in series:
+            continue
         if len(by_words[_running(edge)]) >= half:
             found.add((page.index, i))
             continue
@@ -127,6 +131,36 @@ def line_numbers(page: Page) -> list[int]:
     if len(run) >= _NUMBERED:
         found += run
     return sorted(found)
+
+
+def _counted_on(edges: list[Edge], pages: list[Page]) -> set[tuple[str, float]]:
+    """The edge lines' words (digits aside) that count on through the document rather than
+    repeat: each sighting one number, every number new and larger, not the pages' numbers (a
+    different offset from the page's index somewhere), and the same words numbered so inside
+    pages too. A homework's ``Problem 3``, ``Problem 5`` and ``Problem 10`` opening or ending
+    three of its five pages, between the other seven problems, are its headings, not a running
+    header; ``Guide 12``, ``Guide 13`` (the page's number), ``Chapter 3`` on each page of the
+    chapter and an OCR'd header whose folios were misread (``THE SIEGE OF VICKSBURG. 55``),
+    seen only at the edges, stay furniture."""
+    numbers: dict[tuple[str, float], list[tuple[int, int]]] = defaultdict(list)
+    for edge in edges:
+        found = _DIGITS.findall(edge.page.lines[edge.i].text)
+        numbers[_running(edge)].append((edge.page.index, int(found[0]) if len(found) == 1 else -1))
+    at_edges = {(edge.page.index, edge.i) for edge in edges}
+    inside = {
+        masked(line.text)
+        for page in pages
+        for i, line in enumerate(page.lines)
+        if (page.index, i) not in at_edges and _DIGITS.search(line.text)
+    }
+    counted: set[tuple[str, float]] = set()
+    for key, seen in numbers.items():
+        values = [n for _, n in sorted(seen)]
+        rising = min(values) >= 0 and all(a < b for a, b in itertools.pairwise(values))
+        moving = len({n - index for index, n in seen}) > 1
+        if len(seen) >= 2 and rising and moving and key[0] in inside:
+            counted.add(key)
+    return counted
 
 
 def _running(edge: Edge) -> tuple[str, float]:

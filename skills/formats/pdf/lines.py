@@ -179,6 +179,7 @@ def read_page(page: Any, index: int) -> Page:
         lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
         spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
+        lines = _words_rejoined(lines, _producer_breaks(shown, spans))
         lines = _in_reading_order(_drawn_once(_rejoined(lines)))
         first = next(i for i, char in enumerate(text) if not char.isspace())
         invisible = _render_mode(raw, handle, at[first]) == _INVISIBLE
@@ -294,6 +295,49 @@ def _goes_on_at(before: Line, line: Line) -> bool:
     if abs(line.base - before.base) > size / 3:
         return False
     return abs(line.size - size) < 0.5 or min(len(before.text), len(line.text)) <= _PIECE
+
+
+_BETWEEN_WORDS = 0.8  # ems between two words of one line, at most (a column's gutter is wider)
+_LEAST_WORD_SPACE = 0.2  # ems: closer, two pieces of one word
+
+
+def _words_rejoined(lines: list[Line], breaks: list[bool]) -> list[Line]:
+    """The lines with a line broken between two words by the producer's own carriage return
+    read as one: Word for Mac printed by macOS's Quartz writes a tab, a carriage return, a
+    space and a no-break space between the words of a line (``Für\\t\\r \\xa0eine``), and PDFium
+    ends a line at each: every word a line, a heading found in ``Lektion``. A piece after such
+    a return (``breaks``: a carriage return with no line feed, which PDFium writes at its own
+    line ends) goes on the line before it when it starts a word space after that line's end (a
+    fifth of an em to four fifths), on its baseline (to a sixth of its size), in its size."""
+    kept: list[Line] = []
+    for line, producers in zip(lines, breaks, strict=True):
+        before = kept[-1] if kept else None
+        if producers and before is not None and _next_word(before, line):
+            same = abs(before.size - line.size) < 0.5 and before.bold == line.bold
+            kept[-1] = replace(
+                before, text=f"{before.text} {line.text}", right=line.right,
+                uniform=before.uniform and line.uniform and same,
+            )  # fmt: skip
+        else:
+            kept.append(line)
+    return kept
+
+
+def _producer_breaks(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """For each line, whether the text before it breaks with a carriage return alone: the
+    producer's character, not PDFium's line end (``\\r\\n``)."""
+    gaps = [text[spans[n - 1][1] : start] if n else "" for n, (start, _) in enumerate(spans)]
+    return ["\r" in gap and "\n" not in gap for gap in gaps]
+
+
+def _next_word(before: Line, line: Line) -> bool:
+    size = before.size
+    if before.rotated or line.rotated or before.cells or line.cells or not before.base:
+        return False
+    if abs(line.size - size) >= 0.5 or abs(line.base - before.base) > size / 6:
+        return False
+    gap = line.left - before.right
+    return _LEAST_WORD_SPACE * size <= gap <= _BETWEEN_WORDS * size
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
@@ -594,12 +638,27 @@ def _line(
     right, base = _extent(raw, handle, at[start], ends[1], height)
     spaced = _spaced_words(raw, handle, text, at, start, end, size)
     shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
-    shown = _unmapped_ligatures(raw, handle, text, at, start, end, shown)
+    shown = _one_hyphen(_unmapped_ligatures(raw, handle, text, at, start, end, shown))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
         right, base, marked, code_end, style.small_caps,
     )  # fmt: skip
+
+
+_HYPHEN_TWICE = re.compile("[-\u2010]\u00ad[-\u2010]")
+
+
+def _one_hyphen(text: str) -> str:
+    """``text`` with a hyphen written twice around a soft hyphen read as one: Word for Mac
+    printed by Quartz gives each hard hyphen as ``-``, U+00AD and ``‐`` (``Event-\u00ad‐Kalender``,
+    ``BLACKBOX-\u00ad‐TESTPLAN``), a heading that no longer reads as its contents entry, and a
+    word no search finds.
+
+    >>> _one_hyphen("Event-\u00ad\u2010Kalender"), _one_hyphen("--help")
+    ('Event-Kalender', '--help')
+    """
+    return _HYPHEN_TWICE.sub("-", text) if "\u00ad" in text else text
 
 
 def _spaced_words(

@@ -55,11 +55,13 @@ levels; ``candidates`` reads each page's lines; ``wording`` holds what a line's 
 (numbering, heading-like, lines that go on); ``body`` the body's type and a line measured
 against it; ``body_type_headings`` the outline, underlined and capital lines in the body's own
 type; ``refusals`` the document-wide checks that take candidates away; ``decks`` slide titles;
-``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass around.
+``contents`` the lines the document's own contents list names (and the cover's lines it leaves
+out); ``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass around.
 """
 
 from skills.formats.pdf.headings.body import body_type
 from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarked_types
+from skills.formats.pdf.headings.contents import without_unlisted_cover
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.titles import (
     first_page_title,
@@ -92,4 +94,5 @@ __all__ = [
     "turned_page",
     "with_bookmarked_types",
     "without_title_again",
+    "without_unlisted_cover",
 ]

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skills.formats.pdf.headings.body import is_larger, is_text, line_spacing, prominent, worded
+from skills.formats.pdf.headings.body import (
+    is_larger,
+    is_text,
+    line_spacing,
+    prominent,
+    text_margin,
+    worded,
+)
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.refusals import RUN
 from skills.formats.pdf.headings.wording import (
@@ -52,6 +59,58 @@ def capitals_apart(
                     Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
                 )
     return found if len(found) >= 2 else []
+
+
+_CENTRED = 3  # centred lines a document needs for them to be headings
+_CENTRE_OFF = 1.0  # ems: a centred line's middle off the text's middle, at most
+_FULL_LINE = 2.0  # ems short of the text's right edge: a paragraph's full line
+
+
+def centred_apart(
+    pages: list[Page], body: Body, skip: set[Key], counts: Counter[str]
+) -> list[Candidate]:
+    """In a document that sets no heading larger or bolder than its text, the lines of the
+    body's type centred between the text's margins, alone (no centred line right above or
+    below), over a paragraph's full line, after the first page: a student's APA paper through
+    Word (``Problem Statement``, ``Works Cited`` in plain 12 pt), a Google Docs manual whose
+    section names are only centred atop their pages; three at least, or none. A cover's block
+    of centred lines, a poem's or an address's lines are centred together, and a centred line
+    over a short one heads no paragraph."""
+    lines = [line for page in pages if not page.garbage for line in page.lines]
+    rights = sorted(line.right for line in lines if abs(line.size - body.size) < 0.5)
+    if not rights:
+        return []
+    left, right = text_margin(pages, body), rights[int(len(rights) * 0.9)]
+    found: list[Candidate] = []
+    for page in pages[1:]:
+        if page.garbage or page.invisible:
+            continue
+        shown = [i for i in range(len(page.lines)) if (page.index, i) not in skip]
+        for at, i in enumerate(shown[:-1]):
+            line = page.lines[i]
+            above = page.lines[shown[at - 1]] if at else None
+            below = page.lines[shown[at + 1]]
+            if not _centred(line, left, right, body) or not heading_like(line, counts):
+                continue
+            if not_a_title(line, False):
+                continue  # an address or a path centred on its line
+            if above is not None and _centred(above, left, right, body):
+                continue
+            if below.right >= right - _FULL_LINE * body.size and is_text(below, body):
+                found.append(
+                    Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
+                )
+    return found if len(found) >= _CENTRED else []
+
+
+def _centred(line: Line, left: float, right: float, body: Body) -> bool:
+    middle = (line.left + line.right) / 2
+    return (
+        abs(line.size - body.size) < 0.5
+        and line.left > left + 2 * body.size
+        and abs(middle - (left + right) / 2) <= _CENTRE_OFF * body.size
+        and words(line.text) <= _OUTLINE_WORDS
+    )
 
 
 def body_outline(

@@ -51,6 +51,7 @@ def find_candidates(
     code_body = monospaced_body(pages, body)
     code = _code_headings(pages, body, skip)
     again = _seen_again_larger(pages, body, skip)
+    series = _numbered_series(pages, skip)
     for page in pages:
         if page.garbage or page.invisible:
             continue
@@ -86,7 +87,7 @@ def find_candidates(
             if _second_line(page, i, skip):
                 i += 1
                 continue  # a long heading's next line: ``or thick line shows through ...``
-            number = section_number(line.text)
+            number = section_number(line.text) or series.get((page.index, i))
             if not strong and (number is None or len(number) < 2 or words(line.text) > 10):
                 i += 1
                 continue
@@ -135,6 +136,32 @@ def find_candidates(
             )  # fmt: skip
             i = start + count
     return found
+
+
+_SERIES_LINE = re.compile(r"^([^\W\d_]{3,20}) (\d{1,3})$")
+_SERIES = 3  # lines of one word numbered 1, 2, 3... at least
+
+
+def _numbered_series(pages: list[Page], skip: set[Key]) -> dict[Key, tuple[str, ...]]:
+    """The lines of a word and a number that count 1, 2, 3... through the document in one
+    type, with their numbers: a homework's ``Problem 1`` to ``Problem 10`` in Word's stroked
+    bold, each over its bold questions (a block of five bold lines, an address's shape, and
+    refused as one), are numbered like chapters. A caption (``Table 1``) is no heading anyway."""
+    seen: dict[str, list[tuple[Key, Line, int]]] = {}
+    for page in pages:
+        for i, line in enumerate(page.lines if not page.garbage else ()):
+            match = _SERIES_LINE.match(line.words.strip())
+            if match is not None and (page.index, i) not in skip:
+                seen.setdefault(match.group(1).casefold(), []).append(
+                    ((page.index, i), line, int(match.group(2)))
+                )
+    numbered: dict[Key, tuple[str, ...]] = {}
+    for places in seen.values():
+        counted = [n for _, _, n in places] == list(range(1, len(places) + 1))
+        one_type = len({(round(line.size), line.bold) for _, line, _ in places}) == 1
+        if len(places) >= _SERIES and counted and one_type:
+            numbered.update({key: (str(n),) for key, _, n in places})
+    return numbered
 
 
 def _code_headings(pages: list[Page], body: Body, skip: set[Key]) -> set[Key]:

@@ -111,7 +111,12 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (goes_on(above.text, line.text) or hangs(above, line) or _full(page, above, line)):
+        if not (
+            goes_on(above.text, line.text)
+            or hangs(above, line)
+            or _full(page, above, line)
+            or _leads_in(above)
+        ):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
@@ -138,6 +143,14 @@ def without_title_again(
     rest = {key: found for key, found in headings.items() if key != first}
     up = min((found.level for found in rest.values()), default=1) - 1  # its sections move up
     return {key: replace(found, level=found.level - up) for key, found in rest.items()}
+
+
+def _leads_in(above: Line) -> bool:
+    """A title line ending in a colon goes on in the next line of its type: it names what the
+    title is (KyriakosTsalia's Greek specification through Google Docs: ``Έγγραφο SRS:`` over
+    ``Software Requirements Specification``, both 26 pt bold; read alone, the second line was
+    a heading)."""
+    return above.words.rstrip().endswith(":")
 
 
 def _full(page: Page, above: Line, line: Line) -> bool:
@@ -167,7 +180,28 @@ def _title_ratio(lines: list[tuple[int, Line]], size: float) -> float:
     15 pt heading over 13 pt text). A line lower on the page, or regular, needs the wider
     margin: a first section's heading is no title."""
     first = lines[0][1]
-    return _LEAD_TITLE if first.size == size and first.bold else _TITLE
+    if first.size == size and first.bold:
+        return _LEAD_TITLE
+    return _LEAD_TITLE if _under_name_block(lines, size) else _TITLE
+
+
+_NAME_BLOCK = 5  # short lines over an essay's title, at most (name, teacher, course, date)
+_NAME_WORDS = 6
+
+
+def _under_name_block(lines: list[tuple[int, Line]], size: float) -> bool:
+    """The first page's largest line is bold and set in to the page's middle under a few short
+    lines of smaller text at the margin: an essay's heading in MLA's form (dmoini's homework
+    through Word: ``Alexia Filler``, ``Dr. Johnson``, ``CMSI 401``, ``10/30/2019`` over
+    ``Assignment 2`` in 14 pt over 12 pt text), whose title is no first section."""
+    at = next(n for n, (_, line) in enumerate(lines) if line.size == size)
+    title, block = lines[at][1], [line for _, line in lines[:at]]
+    return (
+        title.bold
+        and 0 < len(block) <= _NAME_BLOCK
+        and all(line.size < size and len(line.text.split()) <= _NAME_WORDS for line in block)
+        and title.left > max(line.left for line in block) + 3 * size
+    )
 
 
 def _title_size(

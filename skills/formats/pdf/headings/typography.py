@@ -21,9 +21,11 @@ from skills.formats.pdf.headings.body import (
 from skills.formats.pdf.headings.body_type_headings import (
     body_outline,
     capitals_apart,
+    centred_apart,
     with_underlined,
 )
 from skills.formats.pdf.headings.candidates import LABEL_WORDS, find_candidates
+from skills.formats.pdf.headings.contents import listed
 from skills.formats.pdf.headings.decks import is_deck, slide_titles
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf.headings.refusals import (
@@ -73,7 +75,16 @@ def from_typography(
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
     if not found:  # nothing set larger or bolder, not even a form's labels
         kept = capitals_apart(pages, body, skip, counts)
+    if not any(is_larger(c.size, body) for c in kept):  # nothing set larger than the text
+        kept = _merged(kept, centred_apart(pages, body, skip, counts))
+    kept = listed(pages, body, skip, kept)
     return _levels(heading_text(pages, kept, skip, body))
+
+
+def _merged(found: list[Candidate], added: list[Candidate]) -> list[Candidate]:
+    """``found`` with those of ``added`` that start at no line of theirs, in reading order."""
+    taken = {c.key for c in found}
+    return sorted(found + [c for c in added if c.key not in taken], key=lambda c: c.key)
 
 
 def _with_section_labels(

@@ -69,7 +69,9 @@ _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re
 _ROMAN_FOLIO = re.compile(r"^[ivxlc]{1,7}$")
 
 
-_VERSION = re.compile(r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*\d[\w.-]*$", re.I)
+_VERSION = re.compile(
+    r"^(?:version|ver\.|rev(?:ision)?\.?|edition|release)\s*<?\d[\w.-]*>?$", re.I
+)  # (``Version <1.0>``: a template's placeholder filled in)
 
 
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
@@ -244,7 +246,7 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
         return False  # a table's title repeated; a date; a form's or a cover's version label
     if _PAGE_NUMBER.match(text) or (text.startswith("(") and text.endswith(")")):
         return False  # "PAGE 1" (furniture of a file too short to repeat it); a note in brackets
-    if bracketed_note(text):
+    if bracketed_note(text) or field_value(text):
         return False
     if _ROMAN_FOLIO.match(text):
         return False  # a front matter's page number alone on a page (rinohtype's "ii", "iv")
@@ -256,6 +258,28 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     if code and section_number(text) is None:  # (3.7.2 Pde() is a numbered section)
         return False  # syntax: style=filled, { statement-list }, gsub(str : string, pat : string)
     return counts[normalised(text)] < REPEATED or section_number(text) is not None
+
+
+_FIELD = re.compile(r"^(?P<label>[^:\d]{2,40}):\s+(?P<value>\S.*)$")
+_AMOUNT = re.compile(r"^[\d.,:/\s-]*\d[\d.,:/\s-]*(?:[ap]\.?m\.?|uhr|h)?$", re.I)
+
+
+def field_value(text: str) -> bool:
+    """A label and its value on one line, the value a time, a date or a number: a form's or
+    the minutes' field set bold (``Meeting Start Time: 01:10 PM`` under each meeting of
+    mdesaibu's minutes, through Google Docs), not a heading. A numbered title's name after the
+    colon stays one, and so does a label with a number (``Chapter 3: 1984``).
+
+    >>> field_value("Meeting End Time: 01:30 PM"), field_value("Start: 10. November 2014")
+    (True, True)
+    >>> field_value("Phase 2: Programmierung"), field_value("Chapter 3: 1984")
+    (False, False)
+    """
+    match = _FIELD.match(text)
+    if match is None:
+        return False
+    value = match.group("value").strip()
+    return bool(_AMOUNT.match(value) or DATE.match(value))
 
 
 _NOTE_WORDS = 4  # words of a note in square brackets, at least (``[patch]`` is a name)

@@ -1,0 +1,165 @@
+"""Headings the document's own contents list names: a Word or Google Docs file's contents page
+is its author's outline, and a line of a later page that reads as one of its entries, whole, is
+that entry's heading whatever its type.
+
+Typography misses such headings where nothing sets them apart: a Google Docs plan set wholly in
+Roboto Mono 11 pt (``4.1 Plan Introduction``), a manual whose section names are only centred at
+a page's top in the body's Arial, a brief whose small-capital headings all end in a colon
+(``AUFTRAG:``, refused as a label). The contents page is found by its title (``Contents``,
+``Table of Contents``, ``Inhaltsverzeichnis``... within the first pages); its entries are the
+lines under that title on its page, leaders and page numbers taken off, up to a list of figures
+or tables. An entry is matched in the entries' order (a later entry may be matched when up to
+three before it are not found: a cover's title listed first), on a line no smaller than the body
+(a caption ``Figure 1 ...`` listed in a list of figures is no heading), whole or over two lines.
+Three entries at least, and half of them, must be found, or the list is not trusted at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skills.formats.pdf.headings.body import NOT_SMALLER
+from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
+from skills.formats.pdf.headings.wording import normalised, section_number
+from skills.formats.pdf.lines import Line, Page
+
+#: A contents page's title, its words normalised (a colon after it aside).
+TITLES = frozenset(
+    {
+        "contents",
+        "table of contents",
+        "table of content",
+        "inhalt",
+        "inhaltsverzeichnis",
+        "sommaire",
+        "table des matières",
+        "índice",
+        "indice",
+        "contenido",
+        "contenidos",
+        "sumário",
+        "inhoud",
+        "inhoudsopgave",
+        "innehåll",
+        "indholdsfortegnelse",
+        "innhold",
+        "sisällys",
+        "spis treści",
+        "obsah",
+        "περιεχόμενα",
+        "содержание",
+        "оглавление",
+        "目录",
+        "目次",
+        "목차",
+    }
+)
+_OTHER_LISTS = re.compile(
+    r"^(list|table|index) of (figures|tables|illustrations|abbreviations)|"
+    r"^(abbildungs|tabellen)verzeichnis|^liste des (figures|tableaux)"
+)
+_LEADER_AND_PAGE = re.compile(
+    r"(\s*[.·…_\-–—]{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})?\s*$|\s*[.·…_\-–—]{3,}$"
+)
+_FIRST_PAGES = 10  # a contents page is among the document's first pages
+_LOOK_AHEAD = 4  # entries tried at each line: up to three before it may go unfound
+_LEAST_FOUND = 3
+
+
+def listed(
+    pages: list[Page], body: Body, skip: set[Key], found: list[Candidate]
+) -> list[Candidate]:
+    """``found`` with the lines that the document's contents list names, as headings."""
+    place = _contents_title(pages, skip)
+    if place is None:
+        return found
+    page, title = place
+    entries = _entries(page, title, skip)
+    if len(entries) < _LEAST_FOUND:
+        return found
+    matched = _matched(pages[page.index + 1 - pages[0].index :], body, skip, entries)
+    if len(matched) < _LEAST_FOUND or len(matched) * 2 < len(entries):
+        return found
+    taken = {(c.key[0], c.key[1] + n) for c in found for n in range(c.lines)}
+    line = page.lines[title]
+    added = [_candidate((page.index, title), line, line.text, 1), *matched]
+    added = [c for c in added if not taken & {(c.key[0], c.key[1] + n) for n in range(c.lines)}]
+    return sorted(found + added, key=lambda c: c.key)
+
+
+def without_unlisted_cover(
+    headings: dict[Key, Heading], pages: list[Page], skip: set[Key]
+) -> dict[Key, Heading]:
+    """The (tagged) headings less the first page's that the document's contents list does not
+    name, when it names three of the others: Word tags a cover's lines set in a heading style,
+    and its contents list, built from the same styles, leaves the cover out (the SRS's 28 pt
+    ``Software Requirements Specification``, the RUP template's ``<SWE-Büroplatzverwaltung>``
+    and ``Version <1.0>``, all tagged ``H1``): they are the cover's, not sections, and the
+    title shown there stays the title."""
+    place = _contents_title(pages, skip)
+    if place is None or place[0].index == pages[0].index:
+        return headings
+    entries = set(_entries(*place, skip))
+    if sum(normalised(found.text) in entries for found in headings.values()) < _LEAST_FOUND:
+        return headings
+    first = pages[0].index
+    return {
+        key: found
+        for key, found in headings.items()
+        if key[0] != first or normalised(found.text) in entries
+    }
+
+
+def _contents_title(pages: list[Page], skip: set[Key]) -> tuple[Page, int] | None:
+    for page in pages[:_FIRST_PAGES]:
+        for i, line in enumerate(page.lines):
+            if (page.index, i) not in skip and _title_words(line.text) in TITLES:
+                return page, i
+    return None
+
+
+def _title_words(text: str) -> str:
+    return normalised(text).rstrip(":").strip()
+
+
+def _entries(page: Page, title: int, skip: set[Key]) -> list[str]:
+    """The contents list's entries, normalised, leaders and page numbers taken off."""
+    entries: list[str] = []
+    for i in range(title + 1, len(page.lines)):
+        if (page.index, i) in skip:
+            continue
+        text = normalised(_LEADER_AND_PAGE.sub("", page.lines[i].text))
+        if _OTHER_LISTS.match(text):
+            break
+        if sum(char.isalpha() for char in text) >= 2 and text.rstrip(":") not in TITLES:
+            entries.append(text)
+    return entries
+
+
+def _matched(pages: list[Page], body: Body, skip: set[Key], entries: list[str]) -> list[Candidate]:
+    found: list[Candidate] = []
+    next_entry = 0
+    for page in pages:
+        if page.garbage or page.invisible:
+            continue
+        lines = page.lines
+        for i, line in enumerate(lines):
+            if next_entry >= len(entries):
+                return found
+            if (page.index, i) in skip or line.size < body.size * NOT_SMALLER:
+                continue
+            text = normalised(line.words)
+            window = entries[next_entry : next_entry + _LOOK_AHEAD]
+            count = 1
+            if text not in window and i + 1 < len(lines) and (page.index, i + 1) not in skip:
+                text = f"{text} {normalised(lines[i + 1].words)}"  # an entry set over two lines
+                count = 2
+            if text in window:
+                next_entry += window.index(text) + 1
+                shown = " ".join(lines[i + n].words for n in range(count))
+                found.append(_candidate((page.index, i), line, shown, count))
+    return found
+
+
+def _candidate(key: Key, line: Line, text: str, count: int) -> Candidate:
+    return Candidate(key, text, count, line.size, line.bold, True, section_number(text))
