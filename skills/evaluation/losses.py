@@ -10,7 +10,8 @@ For a ``budget`` candidate and each question whose whole reference is not in its
   sent none of them: the fusion, not the budget, sank what one half had found (hybrid only;
   needs each half's ranking, :func:`half_rankings`);
 - ``not fetched``: the best-ranked child that holds the reference is ranked past the children
-  the query fetches for that budget (``children_for_budget``);
+  the query fetches for that budget (``children_for_budget``), or not within the ranking's depth
+  at all (a child holds it, so it does not straddle);
 - ``head first``: the child was fetched but not sent, the prompt's first passage is the first
   parent's head or whole section without the reference, and the same prompt assembled without
   that first step (``first_share`` 0) holds the reference: the head took its room (a cover page,
@@ -142,12 +143,12 @@ def classify(
     first_tokens = count_tokens(first.prefix + text_of(first.span)) if first is not None else 0
     top_doc = chunks.leaves[ranked[0]].span.doc if ranked else None
     other_first = top_doc is not None and top_doc != question.doc
-    if rank is None:
+    if rank is None and answer_rank(question, range(len(chunks.leaves)), chunks) is None:
         kind = "straddles"
     elif halves is not None and half_first_sunk(question, chunks, *halves):
         kind = "half's first sunk"
-    elif rank >= children_for_budget(budget):
-        kind = "not fetched"
+    elif rank is None or rank >= children_for_budget(budget):
+        kind = "not fetched"  # past the fetched children, or past the ranking's whole depth
     elif (
         first is not None
         and _is_head(first, chunks)

@@ -96,3 +96,10 @@ def test_half_rankings_rank_each_half_alone() -> None:
     [(keywords, vectors)] = half_rankings(["gamma"], question_vectors, texts, leaf_vectors)
     assert keywords == [1]  # only the child with the word
     assert vectors[0] == 2 and sorted(vectors) == [0, 1, 2]  # every child, nearest first
+
+
+def test_a_child_that_holds_the_reference_but_is_not_ranked_at_all_is_not_fetched() -> None:
+    """Past the ranking's depth is past the fetched children; it straddles only when no child
+    holds the reference (a shallow ranking once read as ``straddles``: wx-dml-03)."""
+    loss = classify(question("Alpha beta"), [2, 0], CHUNKS, [], 1000, text_of)
+    assert loss is not None and loss.kind == "not fetched" and loss.answer_rank is None
