@@ -5,8 +5,13 @@ For a ``budget`` candidate and each question whose whole reference is not in its
 
 - ``straddles``: no single child holds the whole reference, and the prompt does not hold it
   either (an answer over two children whose neighbour did not come along);
+- ``half's first sunk``: a child that holds the reference is one half's first or second (the
+  keywords' or the vectors' ranking alone) and past the other half's 60th, and the fused ranking
+  sent none of them: the fusion, not the budget, sank what one half had found (hybrid only;
+  needs each half's ranking, :func:`half_rankings`);
 - ``not fetched``: the best-ranked child that holds the reference is ranked past the children
-  the query fetches for that budget (``children_for_budget``);
+  the query fetches for that budget (``children_for_budget``), or not within the ranking's depth
+  at all (a child holds it, so it does not straddle);
 - ``head first``: the child was fetched but not sent, the prompt's first passage is the first
   parent's head or whole section without the reference, and the same prompt assembled without
   that first step (``first_share`` 0) holds the reference: the head took its room (a cover page,
@@ -31,16 +36,30 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import NDArray
+
 from skills.chunking import count_tokens
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
-from skills.evaluation.retrieval import Rankings
+from skills.evaluation.retrieval import Rankings, rank
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
-from skills.ranking import ANALYZERS, DEFAULT_ANALYZER, HALVES_FIRST, VECTOR_WEIGHT, vector_weight
+from skills.ranking import (
+    ANALYZERS,
+    BM25,
+    DEFAULT_ANALYZER,
+    HALVES_FIRST,
+    VECTOR_WEIGHT,
+    vector_weight,
+)
 from skills.search.query import children_for_budget
 
-CLASSES = ("straddles", "not fetched", "head first", "budget ran out")
+CLASSES = ("straddles", "half's first sunk", "not fetched", "head first", "budget ran out")
+#: A half "finds" a child it ranks within its first ``HALF_FIRST``; the other half "sinks" it when
+#: it ranks it past its first ``HALF_SUNK`` (or not at all).
+HALF_FIRST = 2
+HALF_SUNK = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +85,40 @@ def answer_rank(question: Question, ranked: Sequence[int], chunks: ChunkSet) -> 
     return None
 
 
+def half_first_sunk(
+    question: Question, chunks: ChunkSet, keywords: Sequence[int], vectors: Sequence[int]
+) -> bool:
+    """Whether a child holding every reference is one half's first or second and past the other
+    half's ``HALF_SUNK``th (``keywords``, ``vectors``: each half's ranking alone, best first)."""
+
+    def place(ranked: Sequence[int], leaf: int) -> int:
+        return ranked.index(leaf) if leaf in ranked else HALF_SUNK  # not ranked at all: sunk
+
+    for leaf, child in enumerate(chunks.leaves):
+        if not all(holds(child.span, reference) for reference in question.references):
+            continue
+        by_keywords, by_vectors = place(keywords, leaf), place(vectors, leaf)
+        if min(by_keywords, by_vectors) < HALF_FIRST and max(by_keywords, by_vectors) >= HALF_SUNK:
+            return True
+    return False
+
+
+def half_rankings(
+    questions: Sequence[str],
+    question_vectors: NDArray[np.float32],
+    texts: Sequence[str],
+    leaf_vectors: NDArray[np.float32],
+    analyzer: str = DEFAULT_ANALYZER,
+) -> list[tuple[list[int], list[int]]]:
+    """Each question's two halves ranked alone: BM25 over the leaves' texts, the nearest leaves."""
+    keywords = BM25(texts, analyzer)
+    nearest = rank(question_vectors, leaf_vectors, len(texts))
+    return [
+        ([position for position, _ in keywords.rank(question)], row)
+        for question, row in zip(questions, nearest, strict=True)
+    ]
+
+
 def in_prompt(question: Question, sent: Sequence[Sent]) -> bool:
     return all(any(holds(p.span, r) for p in sent) for r in question.references)
 
@@ -78,9 +131,11 @@ def classify(
     budget: int,
     text_of: Callable[[Span], str],
     without_first: Sequence[Sent] | None = None,
+    halves: tuple[Sequence[int], Sequence[int]] | None = None,
 ) -> Loss | None:
     """The question's loss class within ``budget``, or None when the prompt holds it;
-    ``without_first`` is the prompt assembled without step 1 (the first parent)."""
+    ``without_first`` is the prompt assembled without step 1 (the first parent); ``halves``
+    each half's ranking alone (keywords, vectors), for ``half's first sunk``."""
     if in_prompt(question, sent):
         return None
     rank = answer_rank(question, ranked, chunks)
@@ -88,10 +143,12 @@ def classify(
     first_tokens = count_tokens(first.prefix + text_of(first.span)) if first is not None else 0
     top_doc = chunks.leaves[ranked[0]].span.doc if ranked else None
     other_first = top_doc is not None and top_doc != question.doc
-    if rank is None:
+    if rank is None and answer_rank(question, range(len(chunks.leaves)), chunks) is None:
         kind = "straddles"
-    elif rank >= children_for_budget(budget):
-        kind = "not fetched"
+    elif halves is not None and half_first_sunk(question, chunks, *halves):
+        kind = "half's first sunk"
+    elif rank is None or rank >= children_for_budget(budget):
+        kind = "not fetched"  # past the fetched children, or past the ranking's whole depth
     elif (
         first is not None
         and _is_head(first, chunks)
@@ -121,11 +178,13 @@ def diagnose(
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
     first_most: float | None = None,
+    halves: Sequence[tuple[Sequence[int], Sequence[int]]] | None = None,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings
     (each budget's from the query for that budget, :meth:`Rankings.at`; ``options``: further
     arguments of the assembly, ``Policy.assembly``; ``sections``: the section evidence's
-    weight, ``Policy.sections``; ``first_most``: step 1's most tokens, ``Policy.first_most``)."""
+    weight, ``Policy.sections``; ``first_most``: step 1's most tokens, ``Policy.first_most``;
+    ``halves``: each question's halves ranked alone, :func:`half_rankings`, hybrid only)."""
     from skills.search.assembly import FIRST_MOST, FIRST_SHARE
 
     most = FIRST_MOST if first_most is None else first_most
@@ -146,7 +205,8 @@ def diagnose(
             bare = prompt(
                 ranked, chunks, budget, text_of, count_tokens, 0.0, options, sections, most
             )
-            loss = classify(question, ranked, chunks, sent, budget, text_of, bare)
+            pair = halves[number] if halves is not None else None
+            loss = classify(question, ranked, chunks, sent, budget, text_of, bare, pair)
             if loss is not None:
                 losses.append(loss)
     return losses
@@ -226,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         policy.assembly,
         policy.sections,
         policy.first_most,
+        half_rankings(questions, question_vectors, texts, leaf_vectors, args.analyzer)
+        if args.retrieval == "hybrid"
+        else None,
     )
     print(
         f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"

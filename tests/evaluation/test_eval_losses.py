@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.dataset import Question
-from skills.evaluation.losses import classify
+from skills.evaluation.losses import classify, half_first_sunk, half_rankings
 from skills.evaluation.returns import Sent
 from skills.evaluation.spans import Span
 
@@ -60,3 +62,44 @@ def test_a_fetched_child_behind_other_hits_is_budget_ran_out() -> None:
     sent = [Sent(Span("d", CUT, len(TEXT)), "")]
     loss = classify(question("Alpha beta"), [2, 1, 0], CHUNKS, sent, 1000, text_of)
     assert loss is not None and loss.kind == "budget ran out"
+
+
+def test_a_child_one_half_ranks_first_and_the_other_sinks_is_a_half_first_sunk() -> None:
+    """The fusion, not the budget: keywords rank the answer's child first, the vectors 61st."""
+    sent = [Sent(Span("d", CUT, len(TEXT)), "")]
+    keywords, vectors = [1, 2, 0], [2, 0] + [0] * 59 + [1]
+    loss = classify(question("Alpha beta"), [2, 1, 0], CHUNKS, sent, 1000, text_of, None, None)
+    assert loss is not None and loss.kind == "budget ran out"  # without the halves: no cause
+    halves = (keywords, vectors)
+    loss = classify(question("Alpha beta"), [2, 1, 0], CHUNKS, sent, 1000, text_of, None, halves)
+    assert loss is not None and loss.kind == "half's first sunk" and loss.answer_rank == 1
+    # either half may be the one that found it; a half that never ranks it sinks it too
+    assert half_first_sunk(question("Alpha beta"), CHUNKS, [0, 2], [1, 0, 2])
+    # a child both halves rank well, or neither ranks first or second, is a plain ranking loss
+    assert not half_first_sunk(question("Alpha beta"), CHUNKS, [1, 0, 2], [2, 1, 0])
+    assert not half_first_sunk(question("Alpha beta"), CHUNKS, [0, 2, 1], vectors)
+    # the 60th (index 59) is not yet sunk
+    assert not half_first_sunk(question("Alpha beta"), CHUNKS, keywords, [0] * 59 + [1])
+
+
+def test_a_reference_no_child_holds_straddles_whatever_the_halves_rank() -> None:
+    sent = [Sent(Span("d", START, CUT), "")]
+    halves = ([1, 2, 0], [0] * 70)
+    loss = classify(question("Gamma delta"), [1, 2, 0], CHUNKS, sent, 1000, text_of, None, halves)
+    assert loss is not None and loss.kind == "straddles"
+
+
+def test_half_rankings_rank_each_half_alone() -> None:
+    texts = ["alpha beta", "gamma delta", "epsilon alpha"]
+    leaf_vectors = np.eye(3, dtype=np.float32)
+    question_vectors = np.array([[0.0, 0.0, 1.0]], dtype=np.float32)
+    [(keywords, vectors)] = half_rankings(["gamma"], question_vectors, texts, leaf_vectors)
+    assert keywords == [1]  # only the child with the word
+    assert vectors[0] == 2 and sorted(vectors) == [0, 1, 2]  # every child, nearest first
+
+
+def test_a_child_that_holds_the_reference_but_is_not_ranked_at_all_is_not_fetched() -> None:
+    """Past the ranking's depth is past the fetched children; it straddles only when no child
+    holds the reference (a shallow ranking once read as ``straddles``: wx-dml-03)."""
+    loss = classify(question("Alpha beta"), [2, 0], CHUNKS, [], 1000, text_of)
+    assert loss is not None and loss.kind == "not fetched" and loss.answer_rank is None

@@ -147,6 +147,53 @@ def test_calibris_ligatures_without_a_unicode_value_are_spelled_out() -> None:
     assert spelled == "Harmattan optional Microsoft settings"
 
 
+class _Printed:
+    """PDFium's answers for a page a printer driver wrote: every font renamed ``CIDFont+F2``, its
+    family (the embedded font's own name) ``family``; ``mapped``: whether glyphs have a map."""
+
+    def __init__(self, family: bytes, mapped: bool = False) -> None:
+        self.family, self.mapped = family, mapped
+
+    def FPDFText_HasUnicodeMapError(self, handle: Any, index: int) -> int:
+        return 0 if self.mapped else 1
+
+    def FPDFText_GetFontInfo(self, handle: Any, index: int, name: Any, size: int, _: Any) -> int:
+        ctypes.memmove(name, b"CIDFont+F2\0", 11)
+        return 11
+
+    def FPDFText_GetTextObject(self, handle: Any, index: int) -> object:
+        return object()
+
+    def FPDFTextObj_GetFont(self, text_object: Any) -> object:
+        return object()
+
+    def FPDFFont_GetFamilyName(self, font: Any, name: Any, size: int) -> int:
+        ctypes.memmove(name, self.family + b"\0", len(self.family) + 1)
+        return len(self.family) + 1
+
+
+def test_aptos_ff_ligature_in_a_font_a_printer_renamed_is_spelled_out() -> None:
+    # Microsoft Print to PDF of a Word file in Aptos (Word's body font since 2024) names every
+    # font CIDFont+Fn and maps Aptos' ff to nothing: PDFium reads glyph 431 as U+01AF, 'oƯice',
+    # 'staƯ' (a policy manual of the word-exports set); the family is the embedded font's own
+    text = "OƯice staƯ oƯer"
+
+    def spelled(raw: Any) -> str:
+        return _unmapped_ligatures(raw, None, text, range(len(text)), 0, len(text), text)
+
+    assert spelled(_Printed(b"Aptos")) == "Office staff offer"
+    assert spelled(_Printed(b"Segoe UI")) == text  # another font's glyph 431 is not Aptos' ff
+    assert spelled(_Printed(b"Aptos", mapped=True)) == text  # a real Ư (Vietnamese) stays
+    # Calibri's ligatures are found by the family too when the printer renamed the font
+    calibri = "opƟonal seƫngs"
+    assert (
+        _unmapped_ligatures(
+            _Printed(b"Calibri"), None, calibri, range(len(calibri)), 0, len(calibri), calibri
+        )
+        == "optional settings"
+    )
+
+
 def test_the_title_a_browsers_print_header_shows_is_the_title() -> None:
     # Firefox prints the page's title left and its address right atop each page, the page
     # count and the date at its foot (mkgrkindex.nw, round 16): the document named itself

@@ -19,8 +19,9 @@ pages 26-29.)``, whose last word before it agrees). A line set at an angle (a wa
 margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
 so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
 the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
-PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's
-ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's and
+Aptos' ligatures without a Unicode value are spelled out, in a font a printer renamed too
+(``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
@@ -687,22 +688,52 @@ def _spaced_words(
 #: PDF maps them to nothing, and PDFium reads each glyph's number as the character (glyph 415,
 #: ``t_i``, as U+019F ``Ɵ``: ``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``).
 _CALIBRI_LIGATURES = {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"}
-_GLYPH_NUMBERS = re.compile(f"[{''.join(_CALIBRI_LIGATURES)}]")
+#: The same for Aptos, Word's body font since 2024: glyph 431, ``f_f``, as U+01AF ``Ư``
+#: (``oƯice``, ``staƯ``, ``eƯective``: Microsoft Print to PDF, a policy manual of the
+#: word-exports set).
+_APTOS_LIGATURES = {"\u01af": "ff"}
+#: Each font's unmapped ligatures, by the name of the font or of its family.
+_UNMAPPED_LIGATURES = {"Calibri": _CALIBRI_LIGATURES, "Aptos": _APTOS_LIGATURES}
+_GLYPH_NUMBERS = re.compile(
+    f"[{''.join(c for table in _UNMAPPED_LIGATURES.values() for c in table)}]"
+)
 
 
 def _unmapped_ligatures(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, shown: str
 ) -> str:
-    """``shown`` with Calibri's ligatures that have no Unicode value spelled out (``Ɵ`` as
-    ``ti``): only characters PDFium says have no Unicode map (``FPDFText_HasUnicodeMapError``)
-    in a font named Calibri, so a real ``Ō`` (``Ōsaka``) stays."""
-    found = {
-        text[match.start()]
-        for match in _GLYPH_NUMBERS.finditer(text, start, end)
-        if raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) == 1
-        and "Calibri" in _font_name(raw, handle, at[match.start()])
-    }
-    return "".join(_CALIBRI_LIGATURES[c] if c in found else c for c in shown) if found else shown
+    """``shown`` with Calibri's and Aptos' ligatures that have no Unicode value spelled out
+    (``Ɵ`` as ``ti``, ``Ư`` as ``ff``): only characters PDFium says have no Unicode map
+    (``FPDFText_HasUnicodeMapError``) in a font of that name, or of that family when a printer
+    renamed it (Microsoft Print to PDF names every font ``CIDFont+F1``, ``F2``, ...; the family
+    is the embedded font's own), so a real ``Ō`` (``Ōsaka``) or ``Ư`` (``Ưu``) stays."""
+    found: dict[str, str] = {}
+    for match in _GLYPH_NUMBERS.finditer(text, start, end):
+        glyph = text[match.start()]
+        if glyph in found or raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) != 1:
+            continue
+        names = _font_name(raw, handle, at[match.start()])
+        if not any(
+            family in names
+            for family in _UNMAPPED_LIGATURES
+            if glyph in _UNMAPPED_LIGATURES[family]
+        ):
+            names += " " + _font_family(raw, handle, at[match.start()])
+        for family, table in _UNMAPPED_LIGATURES.items():
+            if glyph in table and family in names:
+                found[glyph] = table[glyph]
+    return "".join(found.get(c, c) for c in shown) if found else shown
+
+
+def _font_family(raw: Any, handle: Any, index: int) -> str:
+    """The family the embedded font names itself (``Aptos``), whatever the file calls it."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return ""
+    family = ctypes.create_string_buffer(96)
+    length = raw.FPDFFont_GetFamilyName(font, family, 96)
+    return family.value.decode("latin-1") if length else ""
 
 
 def _font_name(raw: Any, handle: Any, index: int) -> str:
