@@ -17,14 +17,23 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "formats" / "fixtures"
 
 
-def one_page_pdf(content: bytes) -> bytes:
-    """A PDF of one page whose content stream is ``content``, compressed."""
+#: The fonts a made page's text may name: ``/R`` Helvetica, ``/B`` Helvetica-Bold (standard
+#: fonts: no file embedded).
+_FONTS = b"/Font << /R 5 0 R /B 6 0 R >>"
+
+
+def one_page_pdf(content: bytes, height: int = 792, width: int = 612) -> bytes:
+    """A PDF of one page of ``width`` x ``height`` points whose content stream is ``content``,
+    compressed; its text may use the fonts ``/R`` (Helvetica) and ``/B`` (Helvetica-Bold)."""
     stream = zlib.compress(content, 9)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R /Resources << %s >> >>"
+        % (width, height, _FONTS),
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
     ]
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
