@@ -203,6 +203,9 @@ def test_a_run_of_lines_naming_code_is_measured_once_whatever_follows_it() -> No
     """Each line of the run measured the run to its end again (and the block of lines in its
     type): 4,000 such lines over a figure's label took 5.6 s."""
     body = Body(12.0, 400, False)
-    run = lambda shape: find_candidates(shape, body, set(), Counter())  # noqa: E731
+
+    def run(shape: list[Page]) -> list[Candidate]:
+        return find_candidates(shape, body, set(), Counter())
+
     assert [c.text for c in run(code_run_over_a_label(3))] == ["Font Configuration"]
     assert least_growth(code_run_over_a_label, 500, run, MAX_GROWTH) < MAX_GROWTH
