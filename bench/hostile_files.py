@@ -17,14 +17,24 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "formats" / "fixtures"
 
 
-def one_page_pdf(content: bytes) -> bytes:
-    """A PDF of one page whose content stream is ``content``, compressed."""
+#: The fonts a made page's text may name: ``/R`` Helvetica, ``/B`` Helvetica-Bold, ``/C``
+#: Courier-Bold (standard fonts: no file embedded).
+_FONTS = b"/Font << /R 5 0 R /B 6 0 R /C 7 0 R >>"
+
+
+def one_page_pdf(content: bytes, height: int = 792, width: int = 612) -> bytes:
+    """A PDF of one page of ``width`` x ``height`` points whose content stream is ``content``,
+    compressed; its text may use the fonts of ``_FONTS``."""
     stream = zlib.compress(content, 9)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R /Resources << %s >> >>"
+        % (width, height, _FONTS),
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier-Bold /Encoding /WinAnsiEncoding >>",
     ]
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
@@ -179,6 +189,71 @@ def deck(count: int) -> bytes:
     out = io.BytesIO()
     presentation.save(out)
     return out.getvalue()
+
+
+def two_column_slide(count: int) -> bytes:
+    """One slide of ``count`` text boxes stacked in two columns side by side (a comparison
+    slide's, read column by column), written as copies of one box: python-pptx's
+    ``add_textbox`` looks at every shape's id for each new one."""
+    from copy import deepcopy
+
+    from pptx import Presentation
+    from pptx.util import Emu
+
+    presentation = Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[6])
+    box = slide.shapes.add_textbox(Emu(0), Emu(0), Emu(4_000_000), Emu(900))
+    box.text_frame.text = "box"
+    template = box._element
+    tree = template.getparent()
+    tree.remove(template)
+    for k in range(count):
+        shape = deepcopy(template)
+        shape.xpath("./p:nvSpPr/p:cNvPr")[0].set("id", str(k + 2))
+        place = shape.xpath("./p:spPr/a:xfrm/a:off")[0]
+        place.set("x", str(100 + k % 2 * 5_000_000))
+        place.set("y", str(100 + k // 2 * 1_000))
+        shape.xpath(".//a:t")[0].text = f"Shape {k} on side {k % 2}"
+        tree.append(shape)
+    out = io.BytesIO()
+    presentation.save(out)
+    return out.getvalue()
+
+
+def _text(font: bytes, size: float, left: float, base: float, shown: bytes) -> bytes:
+    """One text object of a made page: ``shown`` (a ``Tj``) from (left, base)."""
+    return b"BT /%s %g Tf 1 0 0 1 %g %g Tm %s ET\n" % (font, size, left, base, shown)
+
+
+def bold_drawn_last(count: int) -> bytes:
+    """One page of ``count`` regular lines, then ``count`` bold ones drawn after them, all
+    below them, in 4 pt type (a page 144,000 points high at 12,000): each bold line looked
+    for the regular lines' extent again (seventh pass's reading order for Quartz's pages)."""
+    step = 6.0
+    height = int(2 * count * step + 100)
+    regular = [
+        _text(b"R", 4, 72, height - 40 - k * step, b"(Regular text of a line number) Tj")
+        for k in range(count)
+    ]
+    bold = [
+        _text(b"B", 4, 72, height - 40 - (count + k) * step, b"(Bold) Tj") for k in range(count)
+    ]
+    return one_page_pdf(b"".join(regular + bold), height)
+
+
+def code_heading(count: int) -> bytes:
+    """One page: a 14 pt bold heading, then ``count`` bold monospaced lines in that size, each
+    ending in a comma (a heading naming code that goes on: one heading of ``count`` lines,
+    whose lines were joined in quadratic time), then prose in 12 pt."""
+    height = int(32 * count + 200)
+    lines = [_text(b"B", 14, 72, height - 50, b"(Font Configuration) Tj")]
+    lines += [
+        _text(b"C", 14, 72, height - 80 - 16 * k, b"(<tag%d name=x%d,) Tj" % (k, k))
+        for k in range(count)
+    ]
+    prose = b"(The body text goes on over the whole line of the page, as prose does here) Tj"
+    lines += [_text(b"R", 12, 72, height - 100 - 16 * count - 14 * k, prose) for k in range(count)]
+    return one_page_pdf(b"".join(lines), height)
 
 
 def large_batch() -> list[tuple[str, bytes]]:

@@ -44,8 +44,9 @@ round was measured make it held out no longer: ``docs/formats.md`` keeps both).
 output has no pages, so its headings match by text alone) through the same engine.
 
     python bench/corpus.py                    # fill .cache/corpus first
-    python bench/structure.py                 # a Markdown table; bench/results/structure.json
-    python bench/structure.py --markitdown --json bench/results/structure.json
+    python bench/structure.py                 # a Markdown table, nothing written
+    python bench/structure.py --json /tmp/s.json  # the numbers, as JSON, there
+    python bench/structure.py --markitdown --write-results  # rewrites bench/results/...json
     python bench/structure.py --speed         # pages a second over every corpus PDF
     python bench/structure.py --memory        # peak memory per page at 120, 480, 960 pages
     python bench/structure.py --tagged-office # tagged PDFs (LibreOffice) of the Word truth files
@@ -612,7 +613,13 @@ def main(argv: list[str]) -> int:
         "--only", type=_pattern, help="a regular expression over truth files' 'file'"
     )
     parser.add_argument("--markitdown", action="store_true", help="MarkItDown beside ours")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    report_to = parser.add_mutually_exclusive_group()
+    report_to.add_argument("--json", type=Path, help="write the numbers there, as JSON")
+    report_to.add_argument(
+        "--write-results",
+        action="store_true",
+        help="rewrite the committed bench/results/structure.json (commit it on its own)",
+    )
     parser.add_argument("--misses", action="store_true", help="list missed and wrong headings")
     parser.add_argument("--speed", action="store_true", help="pages/s over every corpus PDF")
     parser.add_argument("--memory", action="store_true", help="peak memory per page, 3 sizes")
@@ -668,8 +675,11 @@ def main(argv: list[str]) -> int:
         path: {name: {**asdict(s), **s.shares()} for name, s in rows.items()}
         for path, rows in paths.items()
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    written = DEFAULT_JSON if args.write_results else args.json  # (None: a table only)
+    if written is not None:
+        written.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+        written.write_text(text, encoding="utf-8")
     return 0
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 import time
 from array import array
 from collections.abc import Callable, Sequence
@@ -76,6 +77,7 @@ class LocalMiniLMEmbedder:
     def __init__(self, batch_size: int = 32) -> None:
         self._batch_size = batch_size
         self._model: Any = None
+        self._loading = threading.Lock()  # (a query's hybrid and vector requests embed at once)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
@@ -90,8 +92,9 @@ class LocalMiniLMEmbedder:
         return [[float(x) for x in row] for row in vectors]
 
     def _load(self) -> Any:
-        if self._model is None:
-            self._model = load_local_model()
+        with self._loading:
+            if self._model is None:
+                self._model = load_local_model()
         return self._model
 
 

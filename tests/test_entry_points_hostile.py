@@ -180,6 +180,25 @@ def test_structure_counts_a_file_that_does_not_convert_as_nothing_found(tmp_path
     assert (row["true_headings"], row["matched"], row["recall"]) == (1, 0, 0.0)
 
 
+def test_structure_writes_the_committed_results_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run without ``--json`` rewrote ``bench/results/structure.json``: a measure over a few
+    files replaced the committed one over all of them. Now only ``--write-results`` does."""
+    import importlib
+
+    bench = importlib.import_module("bench.structure")  # (by name: ``bench.structure`` is a folder)
+    committed = tmp_path / "results" / "structure.json"
+    monkeypatch.setattr(bench, "DEFAULT_JSON", committed)
+    broken = write(tmp_path / "broken.docx", "a text file named as a Word document")
+    truth = {"file": str(broken), "headings": [{"level": 1, "text": "Scope", "page": None}]}
+    write(tmp_path / "truth" / "broken.json", json.dumps(truth))
+    assert bench.main(["--truth", str(tmp_path / "truth")]) == 0
+    assert not committed.exists()
+    assert bench.main(["--truth", str(tmp_path / "truth"), "--write-results"]) == 0
+    assert str(broken) in json.loads(committed.read_text())["this skill"]
+
+
 # ------------------------------------------------------ python -m skills.search notes --fill
 
 

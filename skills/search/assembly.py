@@ -242,9 +242,12 @@ def leads_in(text: str) -> bool:
     (False, False)
     """
     lines = text.strip().splitlines()
-    while lines and (lines[0].lstrip().startswith("#") or not lines[0].strip()):
-        lines.pop(0)
-    return bool(lines) and all(line.strip() for line in lines) and lines[-1].rstrip().endswith(":")
+    past = next(
+        (n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")),
+        len(lines),
+    )  # (its headings passed over at once: popped one by one, they cost their count squared)
+    rest = lines[past:]
+    return bool(rest) and all(line.strip() for line in rest) and rest[-1].rstrip().endswith(":")
 
 
 def contents(text: str) -> bool:

@@ -9,6 +9,7 @@ deploy. ``AZURE_SEARCH_API_KEY`` is honoured only where keys are allowed.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
@@ -33,19 +34,26 @@ def credential() -> Any:
 
 
 class AzureSearcher:
-    """Runs each search on the service through ``azure-search-documents`` 12.x."""
+    """Runs each search on the service through ``azure-search-documents`` 12.x, from any thread
+    (:func:`skills.search.query.searched_together` sends a query's requests from three).
+
+    Each thread keeps its own ``SearchClient`` per index: azure-core's synchronous transport
+    (``RequestsTransport``, one ``requests`` session per client) says in its docstring that it
+    is not to be taken as thread-safe, unlike the .NET SDK's clients, which are documented so.
+    The credential is shared: its token cache (MSAL's) takes a lock."""
 
     def __init__(self, endpoint: str, credential: Any) -> None:
         self._endpoint = endpoint
         self._credential = credential
-        self._clients: dict[str, Any] = {}
+        self._local = threading.local()  # .clients: index -> this thread's SearchClient
 
     def _client(self, index: str) -> Any:
-        if index not in self._clients:
+        clients: dict[str, Any] = self._local.__dict__.setdefault("clients", {})
+        if index not in clients:
             from azure.search.documents import SearchClient
 
-            self._clients[index] = SearchClient(self._endpoint, index, self._credential)
-        return self._clients[index]
+            clients[index] = SearchClient(self._endpoint, index, self._credential)
+        return clients[index]
 
     def search(self, request: SearchRequest) -> list[dict[str, Any]]:
         from azure.search.documents.models import VectorizableTextQuery

@@ -13,13 +13,17 @@ differs):
    offsets;
    with ``halves_first``, two one-result queries (the keywords alone, the vector alone) find each
    half's first child, lifted to just after the fused first (:func:`skills.ranking.halves_first`);
+   they are sent with step 1's, at the same time (:func:`searched_together`);
 5. :func:`skills.search.collapse.collapse` builds passages and citations.
 """
 
 from __future__ import annotations
 
+import contextvars
 import math
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -184,9 +188,13 @@ def query_parents(
         vector_weight=opts.vector_weight,
         semantic=opts.semantic,
     )
-    raw = searcher.search(request)
     if opts.halves_first and not opts.semantic:
-        raw = _halves_lifted(searcher, request, raw)
+        keyword_half = replace(request, top=1, vector_k=None)
+        vector_half = replace(request, top=1, vector_k=1, keywords=False)
+        raw, keyword, vector = searched_together(searcher, [request, keyword_half, vector_half])
+        raw = _halves_lifted(raw, keyword, vector)
+    else:
+        raw = searcher.search(request)
     hits = by_section([ChildHit.from_result(doc) for doc in raw], opts.section_weight)
     top = opts.parents if opts.budget is None else fetched
     parent_ids = [parent_id for parent_id, _ in group_by_parent(hits, top)]
@@ -206,15 +214,47 @@ def query_parents(
     return collapse(hits, parents, opts.parents, opts.expand, siblings)
 
 
+#: Threads the extra requests of :func:`searched_together` run on. Kept from one query to the
+#: next, so that a searcher that keeps a client per thread (:class:`skills.search.azure.
+#: AzureSearcher`) keeps its connections open; eight serve four queries at once.
+SEARCH_THREADS = 8
+_threads: ThreadPoolExecutor | None = None
+_threads_made = threading.Lock()
+
+
+def _search_threads() -> ThreadPoolExecutor:
+    global _threads
+    with _threads_made:
+        if _threads is None:
+            _threads = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="search")
+        return _threads
+
+
+def searched_together(
+    searcher: Searcher, requests: Sequence[SearchRequest]
+) -> list[list[dict[str, Any]]]:
+    """Each request's results, in order, the requests sent at the same time: the first in this
+    thread, the others on :data:`SEARCH_THREADS` threads (the hybrid query and its halves' two
+    one-result queries took three round trips one after another; now the longest of the three).
+    A failure raises what sending them one after another raised: the first request's error,
+    else the next failed one's (a request still under way then ends on its own, unread). Each
+    request runs in a copy of this thread's context (``contextvars``: a trace's span)."""
+    threads = _search_threads()
+    others = [
+        threads.submit(contextvars.copy_context().run, searcher.search, request)
+        for request in requests[1:]
+    ]
+    first = searcher.search(requests[0])
+    return [first, *(other.result() for other in others)]
+
+
 def _halves_lifted(
-    searcher: Searcher, request: SearchRequest, fused: list[dict[str, Any]]
+    fused: list[dict[str, Any]], keyword: list[dict[str, Any]], vector: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """``fused`` with the keyword half's and the vector half's first child just after its first
-    (:func:`skills.ranking.halves_first`), each found by a one-result query of that half alone;
-    a lifted child scores as the fused first, so that grouping, which sorts by score and keeps
-    ties in order, keeps the lifted order."""
-    keyword = searcher.search(replace(request, top=1, vector_k=None))
-    vector = searcher.search(replace(request, top=1, vector_k=1, keywords=False))
+    (:func:`skills.ranking.halves_first`), each found by a one-result query of that half alone
+    (``keyword``, ``vector``); a lifted child scores as the fused first, so that grouping, which
+    sorts by score and keeps ties in order, keeps the lifted order."""
     found = {doc["chunkId"]: doc for doc in [*vector[:1], *keyword[:1], *fused]}
     firsts = [
         found_first[0]["chunkId"] if found_first else None for found_first in (keyword, vector)

@@ -20,6 +20,7 @@ import json
 import re
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -29,6 +30,7 @@ from office_xml import strict, with_part
 from bench.cputime import least_growth
 from bench.hostile_files import pdf_pages
 from skills.formats.layout import layout_to_markdown
+from skills.formats.office.pptx import _reading_order
 from skills.formats.read import read_file
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
@@ -280,6 +282,33 @@ def test_a_converter_reads_a_longer_file_in_linear_time(name: str) -> None:
 
 def test_layout_sections_are_rebuilt_in_linear_time() -> None:
     assert least_growth(layout_sections, 500, layout_to_markdown, MAX_GROWTH) < MAX_GROWTH
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A slide's shape as the reading order sees it: its place and size (EMU), compared by
+    value as python-pptx compares its shapes (by their XML element), not by identity."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    text: str
+
+
+def two_columns(count: int) -> list[Shape]:
+    """``count`` shapes stacked in two columns, side by side (a comparison slide's)."""
+    return [
+        Shape(100 + k % 2 * 5_000_000, 100 + k // 2 * 1_000, 4_000_000, 900, f"{k}")
+        for k in range(count)
+    ]
+
+
+def test_two_columns_of_stacked_shapes_are_ordered_in_linear_time() -> None:
+    """Each shape was looked for in the left column's list, comparing it with each shape there:
+    a slide of 10,000 shapes in two columns took 8.6 s."""
+    assert [s.text for s in _reading_order(two_columns(4))] == ["0", "2", "1", "3"]
+    assert least_growth(two_columns, 1_000, _reading_order, MAX_GROWTH) < MAX_GROWTH
 
 
 @pytest.mark.parametrize("name", FILES)

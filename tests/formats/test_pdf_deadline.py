@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from format_fixtures import fixture
-from pdf_maker import Prose, Spec, make_pdf
+from pdf_maker import Prose, Spec, make_pdf, with_title
 
 import skills.formats.pdf.convert as pdf
 import skills.formats.pdf.headings.typography as typography
@@ -132,6 +132,27 @@ def test_the_deadline_inside_the_heading_step_keeps_the_pages_without_headings(
         "after reading 3 pages: its headings and tables were not recovered" in warning
         for warning in late.warnings
     )
+
+
+def test_the_deadline_inside_the_heading_step_keeps_the_metadata_title(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The title is found in the heading step, weighed against the first page: when the
+    deadline falls inside it, the metadata's title stays (it was dropped with the headings)."""
+    data = with_title(_chapters(), "Chapters of the guide")
+    clock = [0.0]
+
+    def slow_candidates(*args: Any) -> Any:
+        clock[0] = 100.0
+        return find_candidates(*args)
+
+    monkeypatch.setattr(typography, "find_candidates", slow_candidates)
+    late = read_file(data, "chapters.pdf", isolated=False, limits=_Ticking(10, clock))
+    assert late.title == "Chapters of the guide"
+    assert not re.findall(r"^#", late.text, re.MULTILINE)
+    skipped = read_file(with_title(_chapters(), "Untitled"), "c.pdf", isolated=False,
+                        limits=_Ticking(10, clock))  # fmt: skip
+    assert skipped.title is None  # (a producer's default is no title, late or not)
 
 
 def test_the_deadline_inside_the_table_step_keeps_the_pages_and_their_headings(

@@ -11,6 +11,7 @@ linear step, about 16 for a quadratic one, however busy the machine is).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from bench.cputime import least_growth
 from skills.formats.pdf.headings import body_type, from_bookmarks, with_bookmarked_types
@@ -160,3 +161,51 @@ def test_bookmarked_types_are_widened_in_time_linear_in_their_number() -> None:
     assert [widened[(k, 2)].text for k in range(6)] == [f"Unmarked part {k}" for k in range(6)]
     run = lambda shape: with_bookmarked_types(shape[0], shape[1], BODY, set())  # noqa: E731
     assert least_growth(bookmarked_types, 500, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def code_heading_page(n: int) -> list[Page]:
+    """One page: a 14 pt bold heading in a text face, then ``n`` bold monospaced lines in that
+    size, each ending in a comma (a heading naming code that goes on in the next line), then
+    prose: one heading of ``n`` lines."""
+    lines = [line(0, "Font Configuration", 50.0, 14.0, bold=True)]
+    lines += [
+        replace(line(0, f"<tag{k} name=x{k},", 80.0 + 16.0 * k, 14.0, bold=True), mono=True)
+        for k in range(n)
+    ]
+    lines += [line(0, f"{PROSE} {k} here", 80.0 + 16.0 * n + 14.0 * k, 12.0) for k in range(n)]
+    return [page_of(0, lines)]
+
+
+def test_a_heading_of_many_lines_is_joined_in_time_linear_in_its_lines() -> None:
+    """A heading's lines were joined by searching the text joined so far for a dash at its end,
+    once per line: a heading naming code that went on over 4,000 lines took 3 s."""
+    body = Body(12.0, 400, False)
+    found = find_candidates(code_heading_page(3), body, set(), Counter())
+    assert [c.text for c in found][-1] == "<tag0 name=x0, <tag1 name=x1, <tag2 name=x2,"
+    run = lambda shape: find_candidates(shape, body, set(), Counter())  # noqa: E731
+    assert least_growth(code_heading_page, 500, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def code_run_over_a_label(n: int) -> list[Page]:
+    """One page: a 14 pt bold heading over prose, then ``n`` bold monospaced lines in that size,
+    each going on in the next (which starts in lower case), then a 6 pt label: the run is no
+    heading (no text of the body's size under it), refused from each of its lines in turn."""
+    lines = [line(0, "Font Configuration", 50.0, 14.0, bold=True), line(0, PROSE, 66.0, 12.0)]
+    lines += [
+        replace(line(0, f"tag{k} name=x{k}", 80.0 + 16.0 * k, 14.0, bold=True), mono=True)
+        for k in range(n)
+    ]
+    lines.append(line(0, "fig", 90.0 + 16.0 * n, 6.0))
+    return [page_of(0, lines)]
+
+
+def test_a_run_of_lines_naming_code_is_measured_once_whatever_follows_it() -> None:
+    """Each line of the run measured the run to its end again (and the block of lines in its
+    type): 4,000 such lines over a figure's label took 5.6 s."""
+    body = Body(12.0, 400, False)
+
+    def run(shape: list[Page]) -> list[Candidate]:
+        return find_candidates(shape, body, set(), Counter())
+
+    assert [c.text for c in run(code_run_over_a_label(3))] == ["Font Configuration"]
+    assert least_growth(code_run_over_a_label, 500, run, MAX_GROWTH) < MAX_GROWTH

@@ -3,13 +3,15 @@ half's first result to just after the fused first, and the evaluation's mirror r
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
+import pytest
 
 from skills.evaluation.retrieval import hybrid_rankings, normalized
 from skills.ranking import halves_first
-from skills.search.query import QueryOptions, SearchRequest, query_parents
+from skills.search.query import QueryOptions, SearchRequest, query_parents, searched_together
 
 SOURCE = "".join(f"w{i:02d} " for i in range(40))
 
@@ -53,10 +55,9 @@ def parents_sent(options: QueryOptions) -> tuple[list[str], list[SearchRequest]]
 def test_the_query_lifts_each_halfs_first_child_to_just_after_the_fused_first() -> None:
     order, requests = parents_sent(QueryOptions(parents=5, children=5, halves_first=True))
     assert order == ["p-a", "p-d", "p-e", "p-b", "p-c"]
-    children = [r for r in requests if r.filter is None]
-    assert [(r.top, r.vector_k, r.keywords) for r in children] == [
-        (5, 5, True), (1, None, True), (1, 1, False)
-    ]  # fmt: skip
+    children = [(r.top, r.vector_k, r.keywords) for r in requests if r.filter is None]
+    assert len(children) == 3  # (sent at the same time: in any order)
+    assert set(children) == {(5, 5, True), (1, None, True), (1, 1, False)}
 
 
 def test_without_halves_first_the_query_keeps_the_services_order_in_one_request() -> None:
@@ -84,3 +85,75 @@ def test_the_mirror_lifts_the_same_children_the_query_does() -> None:
     assert plain.index(keyword_first) > 2 and plain[0] != 0
     assert lifted == halves_first(plain, keyword_first, 0)
     assert lifted[:3] == [plain[0], keyword_first, 0]
+
+
+class Together(Halves):
+    """Answers a request of the children index only once all three have arrived, each in its own
+    thread: one after another, the first would wait for the others until the barrier's
+    timeout and the query would fail."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrived = threading.Barrier(3, timeout=10)
+        self.threads: set[int] = set()
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        if not request.filter:
+            self.threads.add(threading.get_ident())
+            self.arrived.wait()
+        return super().search(request)
+
+
+def test_the_halves_requests_are_sent_at_the_same_time_as_the_hybrid_request() -> None:
+    searcher = Together()
+    results = query_parents(
+        searcher, "q", children_index="children", options=QueryOptions(parents=5, children=5)
+    )
+    assert [result.parent_chunk_id for result in results] == ["p-a", "p-d", "p-e", "p-b", "p-c"]
+    assert len(searcher.threads) == 3
+
+
+class Failing(Halves):
+    """A service that fails the requests of one kind: the hybrid one, or a half's."""
+
+    def __init__(self, failing: str) -> None:
+        super().__init__()
+        self.failing = failing
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        kind = "keyword" if request.vector_k is None else "hybrid" if request.keywords else "vector"
+        if not request.filter and kind in self.failing:
+            raise RuntimeError(f"{kind} request failed")
+        return super().search(request)
+
+
+@pytest.mark.parametrize(
+    ("failing", "raised"),
+    [
+        ("hybrid", "hybrid"),
+        ("keyword", "keyword"),
+        ("vector", "vector"),
+        ("keyword vector", "keyword"),
+        ("hybrid keyword vector", "hybrid"),
+    ],
+)
+def test_a_failed_request_fails_the_query_with_the_error_sent_one_by_one_would_raise(
+    failing: str, raised: str
+) -> None:
+    """As when the three requests ran one after another: the hybrid request's error first, then
+    the keyword half's, then the vector half's."""
+    with pytest.raises(RuntimeError, match=f"^{raised} request failed$"):
+        query_parents(Failing(failing), "q", children_index="children")
+
+
+def test_searched_together_keeps_the_requests_order_in_its_answers() -> None:
+    searcher = Halves()
+    requests = [
+        SearchRequest("children", "q", ("chunkId",), 1, vector_k=None),
+        SearchRequest("children", "q", ("chunkId",), 5, vector_k=5),
+        SearchRequest("children", "q", ("chunkId",), 1, vector_k=1, keywords=False),
+    ]
+    answers = searched_together(searcher, requests)
+    assert [[doc["chunkId"] for doc in answer] for answer in answers] == [
+        ["d"], ["a", "b", "c", "d", "e"], ["e"]
+    ]  # fmt: skip

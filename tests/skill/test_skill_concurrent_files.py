@@ -24,7 +24,14 @@ import httpx
 import pytest
 from skilltest_support import batch, call_chunk, records
 
-from bench.hostile_files import deck, side_by_side_blocks, workbook
+from bench.hostile_files import (
+    bold_drawn_last,
+    code_heading,
+    deck,
+    side_by_side_blocks,
+    two_column_slide,
+    workbook,
+)
 from skills.local.devserver import running
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
@@ -55,7 +62,7 @@ def file_record(name: str, data: bytes) -> dict[str, Any]:
 def good_records() -> list[dict[str, Any]]:
     """The good files; then the first again, its first run inside 1,000 nested content
     controls (a RecursionError failed it), which must read as the first does; then the
-    seventh pass's shapes, which must read as they do alone."""
+    seventh and eighth passes' shapes, which must read as they do alone."""
     fixtures = [file_record(name, (FIXTURES / name).read_bytes()) for name in GOOD]
     return [*fixtures, nested_record(), *shaped_records()]
 
@@ -64,13 +71,19 @@ def good_records() -> list[dict[str, Any]]:
 def shaped_records() -> tuple[dict[str, Any], ...]:
     """A plain text whose numbered titles hold runs of 80,000 spaces (its title pattern tried
     each end again: 80 s), and a sheet of 2,000 blocks side by side under merged labels, 8,000
-    columns (each block read the growing table's header again)."""
+    columns (each block read the growing table's header again). The eighth pass's: a PDF page
+    of 3,000 regular lines with 3,000 bold ones drawn after them below them (each bold line
+    looked at every regular one), a PDF heading naming code over 1,000 lines (joined in
+    quadratic time), a slide of 2,000 shapes in two columns (each looked for in a list)."""
     spaced = "".join(
         f"{k}. Part {k}{' ' * 80_000}of it\n\nText of part {k}.\n\n" for k in (1, 2, 3)
     )
     return (
         file_record("spaced-titles.txt", spaced.encode("utf-8")),
         file_record("groups.xlsx", side_by_side_blocks(2_000)),
+        file_record("bold-last.pdf", bold_drawn_last(3_000)),
+        file_record("code-heading.pdf", code_heading(1_000)),
+        file_record("columns.pptx", two_column_slide(2_000)),
     )
 
 
@@ -183,7 +196,8 @@ def test_concurrent_batches_of_good_and_hostile_files_answer_each_record_once(
         call = next(iter(out)).split("-")[0]
         assert set(out) == good_ids(call) | set(says)
         for k in range(len(expected)):
-            assert out[f"{call}-good-{k}"]["data"] == expected[k]["data"]
+            record = out[f"{call}-good-{k}"]
+            assert record["data"] == expected[k]["data"], (record["recordId"], errors(record))
         assert out[f"{call}-good-{len(GOOD)}"]["data"] == out[f"{call}-good-0"]["data"]
         for record_id, words in says.items():
             assert words in errors(out[record_id]), (record_id, errors(out[record_id]))

@@ -198,7 +198,8 @@ def _reading_order(shapes: list[Any]) -> list[Any]:
     left, right = by_left[: cuts[0]], by_left[cuts[0] :]
     if not _side_by_side(left, right):
         return ordered
-    return [s for s in ordered if s in left] + [s for s in ordered if s in right]
+    on_left = {id(s) for s in left}  # (a shape's == compares its XML: ``in left`` was quadratic)
+    return [s for s in ordered if id(s) in on_left] + [s for s in ordered if id(s) not in on_left]
 
 
 def _side_by_side(left: list[Any], right: list[Any]) -> bool:

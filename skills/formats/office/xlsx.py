@@ -26,7 +26,7 @@ import io
 import re
 import shutil
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from skills.formats.conversion import (
@@ -49,12 +49,10 @@ from skills.formats.office.xml_numbers import whole
 
 
 def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
-    from openpyxl import load_workbook
-
     warnings: list[str] = []
     data = as_transitional(usual_part_names(data, limits), "xl/workbook.xml", limits)
     try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        book = _opened(data)
     except (KeyError, ValueError, TypeError) as exc:
         book = _without_styles(data, exc)
         warnings.append(
@@ -104,18 +102,33 @@ def xlsx_to_markdown(data: bytes, limits: Limits) -> Converted:
 _SHOWN = {"numFmts", "cellXfs"}
 
 
+def _opened(data: bytes) -> Any:
+    """The workbook in openpyxl's read-only mode, each sheet's size left unread: openpyxl reads
+    it from the sheet's ``<dimension>`` element and, when there is none (some writers leave it
+    out), parses the whole sheet for it as the workbook opens, before any deadline can be asked
+    (100,000 rows of formatted cells: 15.6 s of 16.7, a given deadline of 1 s notwithstanding).
+    The rows are read here as they come, their declared size unused (``reset_dimensions``)."""
+    from openpyxl import load_workbook
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    setattr(ReadOnlyWorksheet, "_get_size", _size_unread)  # noqa: B010 (a method of openpyxl's)
+    return load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+
+
+def _size_unread(sheet: Any) -> None:
+    """``ReadOnlyWorksheet._get_size`` that reads nothing: the size stays unknown (None)."""
+
+
 def _without_styles(data: bytes, error: Exception) -> Any:
     """The workbook read again with a stylesheet of its number formats and cell formats alone,
     when the first reading failed on it (xlsx-populate writes empty ``<fill/>`` elements, which
     openpyxl refuses); ConversionError when that is not the trouble."""
-    from openpyxl import load_workbook
-
     refused = ConversionError(f"not a readable Excel workbook ({type(error).__name__})")
     try:
         rebuilt = _restyled(data)
         if rebuilt is None:
             raise refused
-        return load_workbook(io.BytesIO(rebuilt), read_only=True, data_only=True)
+        return _opened(rebuilt)
     except (KeyError, ValueError, TypeError, zipfile.BadZipFile):
         raise refused from None
 
@@ -182,7 +195,7 @@ def _rows(
     read = 0
     if hasattr(sheet, "reset_dimensions"):
         sheet.reset_dimensions()
-    ranges, last = _scanned(sheet)
+    ranges, last = _scanned(sheet, limits.expired)
     pending = sorted(ranges, reverse=True)  # popped from the end: by first row
     active: dict[Range, str] = {}
     covered = 0  # rows that only continue ranges merged down from above: no blank rows
@@ -286,13 +299,14 @@ def _trim(cells: list[str]) -> None:
         cells.pop()
 
 
-def _scanned(sheet: Any) -> tuple[list[Range], int | None]:
+def _scanned(sheet: Any, expired: Callable[[], bool]) -> tuple[list[Range], int | None]:
     """The sheet's merged ranges, from its XML (openpyxl's read-only mode does not read them),
     and the last row that holds a value (``None``: not known, a row without its number, rows
     out of order, a tag too long or too many ranges): scanned in blocks, never held whole. Rows
     below the last value are not parsed: a sheet formatted down to its last row (BMW's price
     workbook, 91 MB of empty formatted cells under 581 rows of data) costs a scan of its bytes,
-    not a million rows parsed."""
+    not a million rows parsed. The scan stops at the deadline (``expired``, asked before each
+    block), and the rows' loop then at once, with its warning."""
     source = getattr(sheet, "_get_source", None)
     if source is None:
         return [], None
@@ -300,7 +314,7 @@ def _scanned(sheet: Any) -> tuple[list[Range], int | None]:
     rows = _LastValue()
     tail = b""
     with source() as stream:
-        while block := stream.read(1 << 20):
+        while not expired() and (block := stream.read(1 << 20)):
             data = tail + block
             for match in _MERGE.finditer(data):
                 a, r1, b, r2 = match.groups()
@@ -311,7 +325,8 @@ def _scanned(sheet: Any) -> tuple[list[Range], int | None]:
             if len(found) >= MAX_MERGED_RANGES:
                 rows.last = None
                 break
-    return [r for r in found if r[0] <= r[2] and r[1] <= r[3]], rows.last
+    last = None if expired() else rows.last  # (a scan cut short knows no last row)
+    return [r for r in found if r[0] <= r[2] and r[1] <= r[3]], last
 
 
 class _LastValue:

@@ -169,6 +169,8 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             title, headings = _structure(pdf, pages, skip, limits)
         except OutOfTime:  # (the deadline came inside the step: pages kept, headings not)
             late.append("headings")
+    if "headings" in late:  # the step that weighs the title against the first page: left out
+        title = _metadata_title(pdf)
     tables: list[dict[int, tuple[int, Table]]] = [{}] * len(pages)
     if _on_time(limits, late, "tables"):
         try:
@@ -184,6 +186,13 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     ]
     markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
+
+
+def _metadata_title(pdf: Any) -> str:
+    """The metadata title when it is a real one (``meaningful_title``), unchecked against the
+    first page: what the title is when the deadline leaves the headings out (it was dropped with
+    them, and the record had no title)."""
+    return meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
 
 
 def _on_time(limits: Limits, late: list[str], step: str) -> bool:
@@ -233,7 +242,7 @@ def _structure(
 ) -> tuple[str, dict[Key, Heading]]:
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
-    title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
+    title = metadata = _metadata_title(pdf)
     shown, title_lines = first_page_title(pages, body, skip)
     if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
         title = metadata = ""  # a stale metadata title: another version's, another document's

@@ -270,24 +270,33 @@ def _rejoined(lines: list[Line]) -> list[Line]:
     line there (``TE`` / ``X Live``, ``L`` / ``ATE`` / ``X``): each piece a heading, or a
     line of text of its own."""
     kept: list[Line] = []
+    texts: list[list[str]] = []  # each kept line's pieces, joined once (a line of many pieces)
+    length = 0  # characters of the last kept line's pieces
     for line in lines:
-        if kept and _goes_on_at(kept[-1], line):
+        if kept and _goes_on_at(kept[-1], line, length):
             before = kept[-1]
             uniform = before.uniform and line.uniform and abs(before.size - line.size) < 0.5
             kept[-1] = replace(
-                before, text=before.text + line.text, right=max(before.right, line.right),
-                cells=(),
-                uniform=uniform or len(line.text) <= _PIECE or len(before.text) <= _PIECE,
+                before, right=max(before.right, line.right), cells=(),
+                uniform=uniform or len(line.text) <= _PIECE or length <= _PIECE,
             )  # fmt: skip
+            texts[-1].append(line.text)
+            length += len(line.text)
         else:
             kept.append(line)
-    return kept
+            texts.append([line.text])
+            length = len(line.text)
+    return [
+        replace(line, text="".join(pieces)) if len(pieces) > 1 else line
+        for line, pieces in zip(kept, texts, strict=True)
+    ]
 
 
-def _goes_on_at(before: Line, line: Line) -> bool:
-    """``line`` goes on the line ``before`` it: it starts where that one ends (to a sixth of an
-    em, or kerned back under its last letter), on its baseline (to a third of its size), in its
-    size or as a piece of four characters at most (LATEX's raised ``A`` is set smaller)."""
+def _goes_on_at(before: Line, line: Line, length: int) -> bool:
+    """``line`` goes on the line ``before`` it (``length`` characters so far): it starts where
+    that one ends (to a sixth of an em, or kerned back under its last letter), on its baseline
+    (to a third of its size), in its size or as a piece of four characters at most (LATEX's
+    raised ``A`` is set smaller)."""
     size = before.size
     if before.rotated or line.rotated or before.cells or line.cells or not before.base:
         return False
@@ -295,7 +304,7 @@ def _goes_on_at(before: Line, line: Line) -> bool:
         return False  # (a kern may set the next letter back under the last: LATEX's ``A``)
     if abs(line.base - before.base) > size / 3:
         return False
-    return abs(line.size - size) < 0.5 or min(len(before.text), len(line.text)) <= _PIECE
+    return abs(line.size - size) < 0.5 or min(length, len(line.text)) <= _PIECE
 
 
 _BETWEEN_WORDS = 0.8  # ems between two words of one line, at most (a column's gutter is wider)
@@ -369,8 +378,8 @@ def _in_reading_order(lines: list[Line]) -> list[Line]:
         return lines
     if any(line.rotated for line in lines):
         return lines
-    tops = [line.top for line in regular]
-    if not any(min(tops) < line.top < max(tops) for line in bold):
+    highest, lowest = min(line.top for line in regular), max(line.top for line in regular)
+    if not any(highest < line.top < lowest for line in bold):
         return lines
     ordered = sorted(lines, key=lambda line: line.top)
     for above, below in itertools.pairwise(ordered):

@@ -188,12 +188,15 @@ def joined_lines(texts: Iterable[str]) -> str:
     >>> joined_lines(["like speaking—", "reading"]), joined_lines(["Notes –", "draft"])
     ('like speaking—reading', 'Notes – draft')
     """
-    out = ""
+    out: list[str] = []
+    tail = ""  # the joined text's last two characters: all the rules read (linear in the lines)
     for text in texts:
         text = " ".join(text.split())
-        cjk = bool(out) and bool(CJK.match(out[-1:]) and CJK.match(text[:1]))
-        out = f"{out}{text}" if cjk or not out or _DASHED.search(out) else f"{out} {text}"
-    return out
+        cjk = bool(tail) and bool(CJK.match(tail[-1:]) and CJK.match(text[:1]))
+        piece = text if cjk or not tail or _DASHED.search(tail) else f" {text}"
+        out.append(piece)
+        tail = (tail + piece)[-2:]
+    return "".join(out)
 
 
 #: A line that ends in a dash right after a word: the dash joins it to the next line's word.
