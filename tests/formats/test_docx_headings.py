@@ -309,3 +309,46 @@ def test_typed_sections_under_a_part_keep_their_depth() -> None:
         "## Section 2 Terms",
         "# Part 2 Special",
     ]
+
+
+def test_a_larger_line_over_a_list_is_a_heading() -> None:
+    # a team's daily log (round office-8): each day's date, bold 18 pt, over what was done
+    body = []
+    for day in ("April 26, 2022", "April 27, 2022", "April 28, 2022"):
+        body += [para(day, bold=True, size=36), para("Worked on the board", number=(1, 0))]
+        body.append(para("UML diagram iteration", number=(1, 0), size=22))
+    found = headings(docx(body, numbering=decimal_numbering()))
+    assert found == ["# April 26, 2022", "# April 27, 2022", "# April 28, 2022"]
+
+
+def test_a_bold_line_of_the_body_s_size_over_a_list_is_no_heading() -> None:
+    body = [para("Fruit", bold=True, size=22), para("Apples", number=(1, 0), size=22)]
+    body += [para("Pears", number=(1, 0), size=22), para(BODY, size=22)]
+    assert headings(docx(body, numbering=decimal_numbering())) == []
+
+
+def test_a_larger_line_over_short_labels_is_no_heading() -> None:
+    body = [para("16 point", size=32), para("Red", size=22), para("Courier new", size=22)]
+    body += [para("Italic", size=22), para("Bold", bold=True, size=22), para("Underline", size=22)]
+    assert headings(docx(body)) == []
+
+
+def test_list_items_set_as_titles_are_sections_and_may_open_with_a_subsection() -> None:
+    # a requirements document (round office-8): its sections are items of a one-level list,
+    # bold 15 pt, each over text or over its first use case (14 pt); the title block above
+    # (a 22 pt title, a plain line, the project's name at 20 pt) holds no heading
+    body = [para("Requirements Definition", size=44), para("Group 2", size=22)]
+    body += [para("Dan's Cool Beans", size=40)]
+    body += [para("Introduction and Context", number=(1, 0), bold=True, size=30)]
+    body += [para(BODY, size=22), para("Users and their goals", number=(1, 0), bold=True, size=30)]
+    body += [para("Situation 1: Customer creates an order", size=28)]
+    body += [para("Participating actor: Customer", size=22), para(BODY, size=22)]
+    body += [para("Situation 2: Cashier creates an order", size=28), para(BODY, size=22)]
+    body += [para("Glossary", number=(1, 0), bold=True, size=30), para(BODY, size=22)]
+    assert headings(docx(body, numbering=decimal_numbering())) == [
+        "# 1. Introduction and Context",
+        "# 2. Users and their goals",
+        "## Situation 1: Customer creates an order",
+        "## Situation 2: Cashier creates an order",
+        "# 3. Glossary",
+    ]

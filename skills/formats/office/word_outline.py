@@ -23,7 +23,13 @@ writes. A paragraph is a heading of level N when, in order:
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
    and the next non-empty paragraph is plain body text (or a table): longer than it and, under
    a line only bold, a sentence or more than a title's few words (a bold label over another
-   short line is a sample or a form, not a section). Larger sizes rank higher.
+   short line is a sample or a form, not a section). Under a line set larger than the body,
+   a list longer than it is text too (a date over what was done that day), and so is a short
+   line when the section holds a longer one. An item of a one-level list set bold and larger,
+   with no item of its list right before or after it, is such a line ("1. Introduction" over
+   its text). A line over a smaller heading opens a section with its first subsection when
+   other headings look like it ("2. Users" over "Situation 1: ..."); alone, it is a subtitle.
+   Larger sizes rank higher, among the headings found.
 
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
 than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
@@ -226,26 +232,86 @@ class Outline:
     def _visual(self) -> None:
         body = _dominant_size(self.paragraphs)
         bold_body = _bold_body(self.paragraphs)
-        looks = [_looks_like_heading(p, body, bold_body) for p in self.paragraphs]
-        candidates = [p for p, yes in zip(self.paragraphs, looks, strict=True) if yes]
-        ranks = sorted({_emphasis(p, body) for p in candidates})
-        for index, paragraph in enumerate(self.paragraphs):
+        looks = [
+            _looks_like_heading(p, body, bold_body) or self._list_title(i, body)
+            for i, p in enumerate(self.paragraphs)
+        ]
+        accepted: set[int] = set()
+        opening: list[tuple[int, int]] = []  # (a line, its first subsection right under it)
+        for index in reversed(range(len(self.paragraphs))):
+            paragraph = self.paragraphs[index]
             if not looks[index]:
                 continue
             following = self._next_index(index)
             previous = self._previous_index(index)
-            if following is None or (previous is not None and looks[previous]):
+            if following is None:
+                continue
+            above = self.paragraphs[previous] if previous is not None else None
+            run = above is not None and looks[previous or 0]  # unless a larger title is above
+            if above is not None and run and not _larger_than(above, paragraph, body):
                 continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
             larger = body is not None and (paragraph.size or 0) >= body + 2
-            if not after.in_table and not _reads_as_body(after.text, paragraph.text, larger):
+            if looks[following]:  # a section that opens with its first, smaller subsection?
+                if _larger_than(paragraph, after, body):
+                    opening.append((index, following))
+                continue
+            if not after.in_table and not self._text_under(index, following, looks, larger):
                 continue  # a label over another short line: a list of samples, not a section
             emphasised = after.bold and not bold_body
-            followed = after.in_table or (
-                not looks[following] and not emphasised and after.number is None
-            )
-            if followed:
-                paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+            listed = after.number is not None and larger  # a larger title over its list
+            if after.in_table or (not emphasised and (after.number is None or listed)):
+                accepted.add(index)
+        # A line right over a smaller heading is a section opening with its subsection when
+        # other sections look like it and have text of their own ("2. Users and their goals"
+        # over "Situation 1: ..." beside "1. Introduction and Context" over a paragraph); a
+        # lone line so is a subtitle ("Dan's Cool Beans" over "1. Introduction ...").
+        kinds = {_emphasis(self.paragraphs[i], body) for i in accepted}
+        for index, following in opening:  # bottom up: a subsection is decided first
+            if following in accepted and _emphasis(self.paragraphs[index], body) in kinds:
+                accepted.add(index)
+        ranks = sorted({_emphasis(self.paragraphs[i], body) for i in accepted})
+        for index in accepted:
+            paragraph = self.paragraphs[index]
+            paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _list_title(self, index: int, body: int | None) -> bool:
+        """An item of a list set as a title: bold and larger than the body, short, and no item
+        of its list at its level right before or after it (items back to back are a list;
+        "1. Introduction" ... "2. Users and their goals" each over their text are sections)."""
+        paragraph = self.paragraphs[index]
+        number = paragraph.number
+        if number is None or paragraph.in_table or not paragraph.bold or body is None:
+            return False
+        if (paragraph.size or 0) < body + 2 or not _short(paragraph.text):
+            return False
+        if _contents(paragraph) or not _titled(paragraph.text):
+            return False
+        neighbours = (self._previous_index(index), self._next_index(index))
+        return all(n is None or self.paragraphs[n].number != number for n in neighbours)
+
+    def _text_under(self, index: int, following: int, looks: list[bool], larger: bool) -> bool:
+        """Whether body text follows the line at ``index``: the next line reads as such, or,
+        under a line set larger than the body, its section (up to the next line that looks
+        like a heading) holds a line longer than a title ("Situation 5: ..." over
+        "Participating actor: Employee", "Entry Conditions:" ...) or is a list longer than it
+        (a date over what was done that day); a larger "16 point" over "Red", "Courier new"
+        in a sample of formats has none."""
+        heading = self.paragraphs[index].text
+        if _reads_as_body(self.paragraphs[following].text, heading, larger):
+            return True
+        if not larger:
+            return False
+        lines: list[str] = []
+        for position in range(following, len(self.paragraphs)):
+            if looks[position] or len(lines) > _MAX_WORDS:
+                break
+            if self.paragraphs[position].text:
+                lines.append(self.paragraphs[position].text)
+        listed = self.paragraphs[following].number is not None
+        return any(not _short(line) for line in lines) or (
+            listed and len(" ".join(lines)) > len(heading)
+        )
 
     def _next_index(self, index: int) -> int | None:
         """The index of the next paragraph with text."""
@@ -459,6 +525,12 @@ def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
 
 def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
     return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _larger_than(upper: Paragraph, lower: Paragraph, body: int | None) -> bool:
+    """Whether ``upper`` is set in a larger size than ``lower`` (a title over its first
+    section, a section over its first subsection), not merely bolder."""
+    return (upper.size or body or 0) > (lower.size or body or 0)
 
 
 def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool) -> bool:
