@@ -352,3 +352,23 @@ def test_list_items_set_as_titles_are_sections_and_may_open_with_a_subsection() 
         "## Situation 2: Cashier creates an order",
         "# 3. Glossary",
     ]
+
+
+def test_typed_numbers_that_skip_one_or_open_under_their_parent_are_in_sequence() -> None:
+    # a student's reading notes (round office-8): sections of the book taken or skipped,
+    # "18.4" left out, a first subsection "18.5.1" under its typed parent
+    body = [para("18.2 Abstract syntax trees", bold=True), para(BODY)]
+    body += [para("18.3 Expressions", bold=True), para(BODY)]
+    body += [para("18.5 Walking the tree", bold=True), para(BODY)]
+    body += [para("18.5.1 Drawing", bold=True), para(BODY)]
+    assert headings(docx(body)) == [
+        "# 18.2 Abstract syntax trees",
+        "# 18.3 Expressions",
+        "# 18.5 Walking the tree",
+        "## 18.5.1 Drawing",
+    ]
+
+
+def test_a_first_subsection_without_its_parent_typed_is_no_heading() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("4.1 Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Scope"]

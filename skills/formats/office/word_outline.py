@@ -13,7 +13,8 @@ writes. A paragraph is a heading of level N when, in order:
    are headings of levels 1 and 2, when they are short, do not end like a sentence and are
    followed by body text or by a deeper heading of the same scheme;
 4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
-   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
+   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence (another
+   number of its family is typed, or it is the first under its typed parent), reads as a
    title, is bold or larger than the body, and is followed by body text, not by a sibling
    (numbered lines back to back are a list or a table of contents); level: the number's depth.
    This rule also reads a table's bands, the one cell of a row spanning all the table's
@@ -198,8 +199,7 @@ class Outline:
                 found[index] = number
         made: list[int] = []
         for index, number in found.items():
-            family = values[number.family]
-            if number.value - 1 not in family and number.value + 1 not in family:
+            if not _in_sequence(number, values):
                 continue
             following = self._next_index(index)
             previous = self._previous_index(index)
@@ -596,6 +596,21 @@ def _titled(text: str) -> bool:
     width = len(text) + sum(1 for c in text if _wide(c))
     short = width <= _MAX_CHARACTERS and len(text.split()) <= _MAX_WORDS + 2
     return short and not text.endswith((".", "。", ";", "；", ",", "，"))
+
+
+def _in_sequence(number: Number, values: dict[str, set[int]]) -> bool:
+    """Whether a typed number belongs to a sequence the document numbers: its family holds
+    another number (the one before or after it, or a sibling further off: "18.2", "18.3",
+    "18.5" in notes that skip 18.4), or it is the first under a parent typed elsewhere
+    ("19.2.1 Vocabulary" under "19.2 Motivation")."""
+    family = values[number.family]
+    if len(family) > 1:
+        return True
+    kind, _, parent = number.family.partition(":")
+    if kind != "decimal" or number.value != 1 or not parent:
+        return False
+    above, _, last = parent.rpartition(".")
+    return int(last) in values.get(f"decimal:{above}", set())
 
 
 def _wide(character: str) -> bool:
