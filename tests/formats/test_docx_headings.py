@@ -372,3 +372,25 @@ def test_typed_numbers_that_skip_one_or_open_under_their_parent_are_in_sequence(
 def test_a_first_subsection_without_its_parent_typed_is_no_heading() -> None:
     body = [para("Scope", outline=0), para(BODY), para("4.1 Results", bold=True), para(BODY)]
     assert headings(docx(body)) == ["# Scope"]
+
+
+def _centred(text: str) -> str:
+    return raw_para(run(text), '<w:jc w:val="center"/><w:outlineLvl w:val="0"/>')
+
+
+def test_a_centred_cover_block_given_outline_levels_has_one_heading() -> None:
+    # a course proposal (Word 2016 for Mac, round office-8): its title, course and authors,
+    # centred and back to back, each with outline level 0 like the sections under them
+    body = [_centred("Project Proposal: Coupon usage prediction"), _centred("MIS 382 Fall 2017")]
+    body += [_centred("Jack Cheng and Sandra Cui"), para("Problem Description", outline=0)]
+    body += [para(BODY), para("References", outline=0), para(BODY)]
+    assert headings(docx(body)) == [
+        "# Project Proposal: Coupon usage prediction",
+        "# Problem Description",
+        "# References",
+    ]
+
+
+def test_headings_back_to_back_that_are_not_centred_all_stay() -> None:
+    body = [para("Scope", outline=0), para("Terms", outline=0), para(BODY)]
+    assert headings(docx(body)) == ["# Scope", "# Terms"]

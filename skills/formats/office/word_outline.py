@@ -34,7 +34,9 @@ writes. A paragraph is a heading of level N when, in order:
 
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
 than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
-outline level allows a whole sentence of up to 12 words ending with a full stop.
+outline level allows a whole sentence of up to 12 words ending with a full stop. A document
+that opens with centred lines back to back at one level (a title, a course, the authors, each
+given outline level 0) has a cover block: only its first line is a heading.
 
 A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
 so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
@@ -94,6 +96,7 @@ class Paragraph:
     in_table: bool
     level: int | None = None
     band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
+    centred: bool = False  # set centred on the paragraph itself (``w:jc`` center)
 
 
 @dataclass(slots=True)
@@ -136,11 +139,30 @@ class Outline:
                 paragraph.level = int(paragraph.style.name[-1])
             elif paragraph.outline is not None and paragraph.outline < 9:
                 paragraph.level = min(6, paragraph.outline + 1)
+        self._cover()
         self._numbered(schemes)
         self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
         self.title_band = self._title_band()
+
+    def _cover(self) -> None:
+        """A cover block given headings' levels: the document opens with centred lines back to
+        back, each at the same level, no text between them (a proposal's title, then its course
+        and its authors, each with outline level 0): only the first is a heading."""
+        first = self._next_index(-1)
+        if first is None or self.paragraphs[first].level is None:
+            return
+        level = self.paragraphs[first].level
+        run = [first]
+        while (following := self._next_index(run[-1])) is not None:
+            paragraph = self.paragraphs[following]
+            if paragraph.level != level or paragraph.in_table or not paragraph.centred:
+                break
+            run.append(following)
+        if len(run) > 1 and self.paragraphs[first].centred:
+            for index in run[1:]:
+                self.paragraphs[index].level = None
 
     def _title_band(self) -> int | None:
         """A form's title: in a document without a ``Title`` paragraph, the band right above its
@@ -468,6 +490,7 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         bold=bool(worded) and all(_run_bold(r, style, styles) for r in worded),
         size=_run_size(runs, style),
         in_table=False,
+        centred=ppr is not None and _val(ppr.find(f"{W}jc")) == "center",
     )
 
 
