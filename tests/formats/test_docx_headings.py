@@ -394,3 +394,50 @@ def test_a_centred_cover_block_given_outline_levels_has_one_heading() -> None:
 def test_headings_back_to_back_that_are_not_centred_all_stay() -> None:
     body = [para("Scope", outline=0), para("Terms", outline=0), para(BODY)]
     assert headings(docx(body)) == ["# Scope", "# Terms"]
+
+
+SENTENCE = "The team kept a steady pace through the sprint and met every deadline it had set."
+
+
+def _two_columns(rows: list[tuple[str, list[str]]]) -> str:
+    """A table of two columns: each row a label cell beside a cell of several paragraphs."""
+    body = "".join(
+        f"<w:tr><w:tc>{para(label, bold=True)}</w:tc><w:tc>{''.join(right)}</w:tc></w:tr>"
+        for label, right in rows
+    )
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="7000"/></w:tblGrid>'
+    return f"<w:tbl>{grid}{body}</w:tbl>"
+
+
+def test_a_table_of_labels_beside_their_sections_is_read_as_headed_sections() -> None:
+    # a sprint retrospective (Google Docs, round office-8): each question in the left cell,
+    # its points (bold lines over bulleted sentences) in the right cell
+    points = [para("Velocity of sprint", bold=True), para(SENTENCE, number=(1, 0))]
+    points += [para("Effective communication", bold=True), para(SENTENCE, number=(1, 0))]
+    later = [para("Active use of time", bold=True), para(SENTENCE, number=(1, 0))]
+    body = [para("Sprint 3 Retrospective", bold=True)]
+    body.append(_two_columns([("What went well?", points), ("What could be better?", later)]))
+    text = docx_to_markdown(docx(body, numbering=decimal_numbering()), Limits()).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# What went well?",
+        "## Velocity of sprint",
+        "## Effective communication",
+        "# What could be better?",
+        "## Active use of time",
+    ]
+    assert "|" not in text  # read as the body, not as a table
+    assert text.count(SENTENCE) == 3
+
+
+def test_a_two_column_table_of_names_and_single_values_stays_a_table() -> None:
+    rows = [("Owner", [para("Milni and Carissa")]), ("Status", [para("Completed")])]
+    text = docx_to_markdown(docx([_two_columns(rows), para(BODY)]), Limits()).text
+    assert "| **Owner** | Milni and Carissa |" in text
+    assert not [line for line in text.splitlines() if line.startswith("#")]
+
+
+def test_a_bold_line_over_a_list_of_sentences_is_a_heading() -> None:
+    body = [para("Velocity of sprint", bold=True, size=22), para(SENTENCE, number=(1, 0))]
+    body += [para("Effective communication", bold=True, size=22), para(SENTENCE, number=(1, 0))]
+    found = headings(docx(body, numbering=decimal_numbering()))
+    assert found == ["# Velocity of sprint", "# Effective communication"]

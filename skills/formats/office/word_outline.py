@@ -32,6 +32,12 @@ writes. A paragraph is a heading of level N when, in order:
    other headings look like it ("2. Users" over "Situation 1: ..."); alone, it is a subtitle.
    Larger sizes rank higher, among the headings found.
 
+A table that lays sections out beside their labels (two columns; each row a short label cell
+beside a cell of several paragraphs: a retrospective's "What went well?" beside its points) is
+read as the body: each label is a heading one level above the headings found beside it, which
+step down under it. Under a bold line, a list whose first item is longer than a title (a
+sentence) is text too, as under a larger one.
+
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
 than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
 outline level allows a whole sentence of up to 12 words ending with a full stop. A document
@@ -97,6 +103,7 @@ class Paragraph:
     level: int | None = None
     band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
     centred: bool = False  # set centred on the paragraph itself (``w:jc`` center)
+    side: bool = False  # a side heading: the label cell of a table that lays sections out
 
 
 @dataclass(slots=True)
@@ -144,6 +151,7 @@ class Outline:
         self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        self._sides()
         self.title_band = self._title_band()
 
     def _cover(self) -> None:
@@ -163,6 +171,22 @@ class Outline:
         if len(run) > 1 and self.paragraphs[first].centred:
             for index in run[1:]:
                 self.paragraphs[index].level = None
+
+    def _sides(self) -> None:
+        """Side headings (a table's labels beside the sections they name) head what follows
+        them up to the next one: one level above the headings found in that text, which step
+        down under them."""
+        sides = [i for i, p in enumerate(self.paragraphs) if p.side and p.text]
+        if not sides:
+            return
+        above = [p.level for p in self.paragraphs[: sides[0]] if p.level is not None]
+        level = min(6, min(above) + 1) if above else 1
+        for index in sides:
+            self.paragraphs[index].level = level
+        inside = self.paragraphs[sides[0] + 1 :]
+        for paragraph in inside:
+            if paragraph.level is not None and not paragraph.side:
+                paragraph.level = min(6, max(paragraph.level, 1) + level)
 
     def _title_band(self) -> int | None:
         """A form's title: in a document without a ``Title`` paragraph, the band right above its
@@ -255,7 +279,7 @@ class Outline:
         body = _dominant_size(self.paragraphs)
         bold_body = _bold_body(self.paragraphs)
         looks = [
-            _looks_like_heading(p, body, bold_body) or self._list_title(i, body)
+            not p.side and (_looks_like_heading(p, body, bold_body) or self._list_title(i, body))
             for i, p in enumerate(self.paragraphs)
         ]
         accepted: set[int] = set()
@@ -281,7 +305,8 @@ class Outline:
             if not after.in_table and not self._text_under(index, following, looks, larger):
                 continue  # a label over another short line: a list of samples, not a section
             emphasised = after.bold and not bold_body
-            listed = after.number is not None and larger  # a larger title over its list
+            # a larger title over its list, or a bold one over a list of sentences
+            listed = after.number is not None and (larger or not _short(after.text))
             if after.in_table or (not emphasised and (after.number is None or listed)):
                 accepted.add(index)
         # A line right over a smaller heading is a section opening with its subsection when
@@ -425,6 +450,7 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
         source, events=("start", "end"), tag=tags, resolve_entities=False, huge_tree=True
     )
     tables = boxes = 0
+    held: list[tuple[Any, Paragraph]] = []  # a table's paragraphs, until it is seen whole
     for event, element in events:
         tag = element.tag
         if tag != f"{W}p":
@@ -432,16 +458,62 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
             tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
         if event == "start" or boxes:
             continue
-        if tag == f"{W}p" and not tables:
+        if tag == f"{W}tbl" and not tables:  # a body table, whole: side headings or cells
+            labels = side_labels(element)
+            for cell_paragraph, read in held:
+                if labels is None:
+                    yield read
+                else:
+                    paragraph = _paragraph(cell_paragraph, styles)
+                    paragraph.side = cell_paragraph in labels
+                    yield paragraph
+            held = []
+        elif tag == f"{W}p" and not tables:
             yield _paragraph(element, styles)
         elif tag == f"{W}p":
             banded = tables == 1 and band_cell(element.getparent())
-            yield _band_paragraph(element, styles) if banded else _cell_paragraph(element)
+            read = _band_paragraph(element, styles) if banded else _cell_paragraph(element)
+            held.append((element, read))
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
             while element.getprevious() is not None:
                 del parent[0]
+
+
+def side_labels(table: Any) -> set[Any] | None:
+    """The label paragraphs of a table that lays a document's sections out beside their
+    labels, else ``None``: two columns, two rows or more, each row a left cell of one short
+    line and a right cell of several paragraphs (a retrospective's "What went well?" beside
+    its points), no cell spanning or nesting a table. Such a table is read as the body: each
+    label a heading over the text beside it."""
+    grid = table.find(f"{W}tblGrid")
+    rows = table.findall(f"{W}tr")
+    if grid is None or len(grid.findall(f"{W}gridCol")) != 2 or len(rows) < 2:
+        return None
+    if next(table.iter(f"{W}gridSpan", f"{W}vMerge"), None) is not None:
+        return None
+    labels: set[Any] = set()
+    texts: list[str] = []
+    right = 0
+    for row in rows:
+        cells = row.findall(f"{W}tc")
+        if len(cells) != 2 or any(next(c.iter(f"{W}tbl"), None) is not None for c in cells):
+            return None
+        written = [p for p in cells[0].iter(f"{W}p") if _plain_text(p)]
+        beside = [p for p in cells[1].iter(f"{W}p") if _plain_text(p)]
+        if len(written) != 1 or len(beside) < 2 or not _short(_plain_text(written[0])):
+            return None
+        labels.add(written[0])
+        texts.append(_plain_text(written[0]))
+        right += sum(len(_plain_text(p)) for p in beside)
+    if len(set(texts)) < len(texts) or right < 4 * sum(len(t) for t in texts):
+        return None
+    return labels
+
+
+def _plain_text(paragraph: Any) -> str:
+    return " ".join("".join(t.text or "" for t in paragraph.iter(f"{W}t")).split())
 
 
 def _cell_paragraph(element: Any) -> Paragraph:
