@@ -396,3 +396,19 @@ def test_a_header_of_names_over_amounts_stays_the_header() -> None:
     rows[3] = ["South", 980, 1010.25]
     formats = {f"{c}{r}": '"$"#,##0.00' for c in "BC" for r in (2, 3)}
     assert headers(converted(workbook(rows, formats))) == ["| Region | Planned | Actual |"]
+
+
+def test_two_rows_of_labels_beside_values_above_a_table_are_a_form_s_text() -> None:
+    # a Gantt chart from Google Sheets (round office-8): a form of fields over its task table
+    rows = {1: ["PROJECT TITLE", "Banking Service", "GROUP NUMBER", 3]}
+    rows[2] = ["GROUP MEMBER", "Ann, Ben", "DATE", dt.datetime(2018, 3, 12)]
+    rows |= {4: ["WBS NUMBER", "TASK TITLE", "TASK OWNER"], 5: [1.1, "Purpose", "All"]}
+    rows[6] = [1.2, "Overall Description", "All"]
+    text = converted(workbook(rows, {"D2": "m/d/yy"}))
+    assert headers(text) == ["| WBS NUMBER | TASK TITLE | TASK OWNER |"]
+    assert "PROJECT TITLE Banking Service GROUP NUMBER 3" in text.splitlines()
+
+
+def test_a_two_row_table_of_a_name_over_a_value_keeps_its_header() -> None:
+    text = converted(workbook({1: ["Name", "Age", "City"], 2: ["Ann", 32, "Paris"]}))
+    assert headers(text) == ["| Name | Age | City |"]

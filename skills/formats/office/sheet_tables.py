@@ -105,6 +105,9 @@ def tables(rows: list[Row]) -> list[str]:
             keep = _columns(run)
             blocks.append(table([[""] * len(keep), *(_only(_once(r), keep) for r in run)]))
             continue
+        if start == 0 and _form(run):
+            blocks.append(_text(run))
+            continue
         if _priced(run[start:]):  # a block's first data row under its title: no header
             if start:
                 blocks.append(_text(run[:start]))
@@ -463,6 +466,24 @@ def _numbered(run: list[Row]) -> bool:
     top, under = run[0].mine, run[1].mine
     width = max(len(top), len(under))
     return counted and all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+
+
+def _form(run: list[Row]) -> bool:
+    """Two rows of labels beside their values, a figure under a figure (a Gantt chart's
+    "PROJECT TITLE | Banking Service Development | GROUP NUMBER | 3" over "GROUP MEMBER |
+    ... | DATE | 3/12/18"): a form's fields, text, not a table whose header is its first row.
+
+    >>> _form([Row(1, ["Title", "Plan", "Group", "3"]), Row(2, ["Member", "Ann", "Date", "3/1"])])
+    True
+    >>> _form([Row(1, ["Name", "Age"]), Row(2, ["Ann", "32"])])
+    False
+    """
+    if len(run) != 2:
+        return False
+    top, under = run[0].mine, run[1].mine
+    width = max(len(top), len(under))
+    kinds = all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+    return kinds and any(_figure(_at(top, i)) for i in range(width))
 
 
 def _priced(run: list[Row]) -> bool:
