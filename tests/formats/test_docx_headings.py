@@ -441,3 +441,16 @@ def test_a_bold_line_over_a_list_of_sentences_is_a_heading() -> None:
     body += [para("Effective communication", bold=True, size=22), para(SENTENCE, number=(1, 0))]
     found = headings(docx(body, numbering=decimal_numbering()))
     assert found == ["# Velocity of sprint", "# Effective communication"]
+
+
+def test_outline_levels_set_by_hand_start_at_the_top() -> None:
+    # a start-up's summary (round office-8): its name at outline level 1, sections at 2 and 3
+    body = [para("Park Pay Wireless", outline=1), para(BODY), para("Problem", outline=2)]
+    body += [para(BODY), para("Market research", outline=3), para(BODY)]
+    assert headings(docx(body)) == ["# Park Pay Wireless", "## Problem", "### Market research"]
+
+
+def test_outline_levels_under_a_heading_style_keep_their_depth() -> None:
+    styles = [style("Heading1", "heading 1")]
+    body = [para("Scope", style="Heading1"), para(BODY), para("Terms", outline=2), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["# Scope", "### Terms"]

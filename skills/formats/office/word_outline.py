@@ -7,7 +7,9 @@ writes. A paragraph is a heading of level N when, in order:
 
 1. its style is a Heading style (``heading N``, whatever its id);
 2. it has an outline level ``w:outlineLvl`` of N-1 (0-5; 6-8 become level 6, 9 is body text), set
-   on the paragraph or on its style or any style that one is ``basedOn``;
+   on the paragraph or on its style or any style that one is ``basedOn`` (levels set on
+   paragraphs by hand are lifted so that the shallowest is 1 when no Heading style stands
+   above it);
 3. it is numbered in a multi-level decimal scheme that the document uses as such (a numbered
    paragraph at level 2 or deeper shows its parents' numbers, ``%1.%2``): "1 Scope / 1.1 Terms"
    are headings of levels 1 and 2, when they are short, do not end like a sentence and are
@@ -52,8 +54,8 @@ so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold s
 ...     "<w:body><w:p><w:pPr><w:outlineLvl w:val='1'/></w:pPr><w:r><w:t>Scope</w:t></w:r></w:p>"
 ...     "<w:p><w:r><w:t>The text.</w:t></w:r></w:p></w:body></w:document>"
 ... )
->>> Outline.read(body.encode(), None, None).levels()
-[2]
+>>> Outline.read(body.encode(), None, None).levels()  # outline level 1, nothing above it
+[1]
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ class Outline:
         return [p.level for p in self.paragraphs if p.level is not None]
 
     def _decide(self, schemes: dict[str, set[int]]) -> None:
+        outlined: list[Paragraph] = []
         for paragraph in self.paragraphs:
             if not paragraph.text or paragraph.in_table:
                 continue
@@ -146,6 +149,8 @@ class Outline:
                 paragraph.level = int(paragraph.style.name[-1])
             elif paragraph.outline is not None and paragraph.outline < 9:
                 paragraph.level = min(6, paragraph.outline + 1)
+                outlined.append(paragraph)
+        self._lift_outline(outlined)
         self._cover()
         self._numbered(schemes)
         self._typed()
@@ -153,6 +158,20 @@ class Outline:
             self._visual()
         self._sides()
         self.title_band = self._title_band()
+
+    def _lift_outline(self, outlined: list[Paragraph]) -> None:
+        """Outline levels set on paragraphs by hand, in a document without a Heading style
+        above them, start where the writer started ("Park Pay Wireless" at level 2, its
+        sections at 3): the shallowest is level 1, the others keep their steps under it, as
+        Word's navigation pane shows them."""
+        if not outlined:
+            return
+        top = min(p.level or 1 for p in outlined)
+        mine = {id(p) for p in outlined}
+        styled = [p.level or 0 for p in self.paragraphs if p.level and id(p) not in mine]
+        if top > 1 and not any(level < top for level in styled):
+            for paragraph in outlined:
+                paragraph.level = (paragraph.level or top) - (top - 1)
 
     def _cover(self) -> None:
         """A cover block given headings' levels: the document opens with centred lines back to
