@@ -309,3 +309,148 @@ def test_typed_sections_under_a_part_keep_their_depth() -> None:
         "## Section 2 Terms",
         "# Part 2 Special",
     ]
+
+
+def test_a_larger_line_over_a_list_is_a_heading() -> None:
+    # a team's daily log (round office-8): each day's date, bold 18 pt, over what was done
+    body = []
+    for day in ("April 26, 2022", "April 27, 2022", "April 28, 2022"):
+        body += [para(day, bold=True, size=36), para("Worked on the board", number=(1, 0))]
+        body.append(para("UML diagram iteration", number=(1, 0), size=22))
+    found = headings(docx(body, numbering=decimal_numbering()))
+    assert found == ["# April 26, 2022", "# April 27, 2022", "# April 28, 2022"]
+
+
+def test_a_bold_line_of_the_body_s_size_over_a_list_is_no_heading() -> None:
+    body = [para("Fruit", bold=True, size=22), para("Apples", number=(1, 0), size=22)]
+    body += [para("Pears", number=(1, 0), size=22), para(BODY, size=22)]
+    assert headings(docx(body, numbering=decimal_numbering())) == []
+
+
+def test_a_larger_line_over_short_labels_is_no_heading() -> None:
+    body = [para("16 point", size=32), para("Red", size=22), para("Courier new", size=22)]
+    body += [para("Italic", size=22), para("Bold", bold=True, size=22), para("Underline", size=22)]
+    assert headings(docx(body)) == []
+
+
+def test_list_items_set_as_titles_are_sections_and_may_open_with_a_subsection() -> None:
+    # a requirements document (round office-8): its sections are items of a one-level list,
+    # bold 15 pt, each over text or over its first use case (14 pt); the title block above
+    # (a 22 pt title, a plain line, the project's name at 20 pt) holds no heading
+    body = [para("Requirements Definition", size=44), para("Group 2", size=22)]
+    body += [para("Dan's Cool Beans", size=40)]
+    body += [para("Introduction and Context", number=(1, 0), bold=True, size=30)]
+    body += [para(BODY, size=22), para("Users and their goals", number=(1, 0), bold=True, size=30)]
+    body += [para("Situation 1: Customer creates an order", size=28)]
+    body += [para("Participating actor: Customer", size=22), para(BODY, size=22)]
+    body += [para("Situation 2: Cashier creates an order", size=28), para(BODY, size=22)]
+    body += [para("Glossary", number=(1, 0), bold=True, size=30), para(BODY, size=22)]
+    assert headings(docx(body, numbering=decimal_numbering())) == [
+        "# 1. Introduction and Context",
+        "# 2. Users and their goals",
+        "## Situation 1: Customer creates an order",
+        "## Situation 2: Cashier creates an order",
+        "# 3. Glossary",
+    ]
+
+
+def test_typed_numbers_that_skip_one_or_open_under_their_parent_are_in_sequence() -> None:
+    # a student's reading notes (round office-8): sections of the book taken or skipped,
+    # "18.4" left out, a first subsection "18.5.1" under its typed parent
+    body = [para("18.2 Abstract syntax trees", bold=True), para(BODY)]
+    body += [para("18.3 Expressions", bold=True), para(BODY)]
+    body += [para("18.5 Walking the tree", bold=True), para(BODY)]
+    body += [para("18.5.1 Drawing", bold=True), para(BODY)]
+    assert headings(docx(body)) == [
+        "# 18.2 Abstract syntax trees",
+        "# 18.3 Expressions",
+        "# 18.5 Walking the tree",
+        "## 18.5.1 Drawing",
+    ]
+
+
+def test_a_first_subsection_without_its_parent_typed_is_no_heading() -> None:
+    body = [para("Scope", outline=0), para(BODY), para("4.1 Results", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Scope"]
+
+
+def _centred(text: str) -> str:
+    return raw_para(run(text), '<w:jc w:val="center"/><w:outlineLvl w:val="0"/>')
+
+
+def test_a_centred_cover_block_given_outline_levels_has_one_heading() -> None:
+    # a course proposal (Word 2016 for Mac, round office-8): its title, course and authors,
+    # centred and back to back, each with outline level 0 like the sections under them
+    body = [_centred("Project Proposal: Coupon usage prediction"), _centred("MIS 382 Fall 2017")]
+    body += [_centred("Jack Cheng and Sandra Cui"), para("Problem Description", outline=0)]
+    body += [para(BODY), para("References", outline=0), para(BODY)]
+    assert headings(docx(body)) == [
+        "# Project Proposal: Coupon usage prediction",
+        "# Problem Description",
+        "# References",
+    ]
+
+
+def test_headings_back_to_back_that_are_not_centred_all_stay() -> None:
+    body = [para("Scope", outline=0), para("Terms", outline=0), para(BODY)]
+    assert headings(docx(body)) == ["# Scope", "# Terms"]
+
+
+SENTENCE = "The team kept a steady pace through the sprint and met every deadline it had set."
+
+
+def _two_columns(rows: list[tuple[str, list[str]]]) -> str:
+    """A table of two columns: each row a label cell beside a cell of several paragraphs."""
+    body = "".join(
+        f"<w:tr><w:tc>{para(label, bold=True)}</w:tc><w:tc>{''.join(right)}</w:tc></w:tr>"
+        for label, right in rows
+    )
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="7000"/></w:tblGrid>'
+    return f"<w:tbl>{grid}{body}</w:tbl>"
+
+
+def test_a_table_of_labels_beside_their_sections_is_read_as_headed_sections() -> None:
+    # a sprint retrospective (Google Docs, round office-8): each question in the left cell,
+    # its points (bold lines over bulleted sentences) in the right cell
+    points = [para("Velocity of sprint", bold=True), para(SENTENCE, number=(1, 0))]
+    points += [para("Effective communication", bold=True), para(SENTENCE, number=(1, 0))]
+    later = [para("Active use of time", bold=True), para(SENTENCE, number=(1, 0))]
+    body = [para("Sprint 3 Retrospective", bold=True)]
+    body.append(_two_columns([("What went well?", points), ("What could be better?", later)]))
+    text = docx_to_markdown(docx(body, numbering=decimal_numbering()), Limits()).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# What went well?",
+        "## Velocity of sprint",
+        "## Effective communication",
+        "# What could be better?",
+        "## Active use of time",
+    ]
+    assert "|" not in text  # read as the body, not as a table
+    assert text.count(SENTENCE) == 3
+
+
+def test_a_two_column_table_of_names_and_single_values_stays_a_table() -> None:
+    rows = [("Owner", [para("Milni and Carissa")]), ("Status", [para("Completed")])]
+    text = docx_to_markdown(docx([_two_columns(rows), para(BODY)]), Limits()).text
+    assert "| **Owner** | Milni and Carissa |" in text
+    assert not [line for line in text.splitlines() if line.startswith("#")]
+
+
+def test_a_bold_line_over_a_list_of_sentences_is_a_heading() -> None:
+    body = [para("Velocity of sprint", bold=True, size=22), para(SENTENCE, number=(1, 0))]
+    body += [para("Effective communication", bold=True, size=22), para(SENTENCE, number=(1, 0))]
+    found = headings(docx(body, numbering=decimal_numbering()))
+    assert found == ["# Velocity of sprint", "# Effective communication"]
+
+
+def test_outline_levels_set_by_hand_start_at_the_top() -> None:
+    # a start-up's summary (round office-8): its name at outline level 1, sections at 2 and 3
+    body = [para("Park Pay Wireless", outline=1), para(BODY), para("Problem", outline=2)]
+    body += [para(BODY), para("Market research", outline=3), para(BODY)]
+    assert headings(docx(body)) == ["# Park Pay Wireless", "## Problem", "### Market research"]
+
+
+def test_outline_levels_under_a_heading_style_keep_their_depth() -> None:
+    styles = [style("Heading1", "heading 1")]
+    body = [para("Scope", style="Heading1"), para(BODY), para("Terms", outline=2), para(BODY)]
+    assert headings(docx(body, styles=styles)) == ["# Scope", "### Terms"]

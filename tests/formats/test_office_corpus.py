@@ -39,19 +39,22 @@ def test_every_corpus_file_converts_or_says_why(entry: dict[str, Any]) -> None:
     assert file.text.strip() or file.warnings
 
 
-def _scores(held_out: bool) -> dict[str, float | int]:
+def _scores(held_out: bool, rounds: set[str] | None = None) -> dict[str, float | int]:
     """bench/structure_office.py's summary over the truth files written before the rules
-    (``held_out``) or the others."""
+    (``held_out``: those of ``rounds``, else of rounds 1-7) or the others."""
     # imported by name: mypy would read ``bench.structure`` as the folder of its manifests
     bench = importlib.import_module("bench.structure_office")
-    held = {
+    truths = [json.loads(path.read_text(encoding="utf-8")) for path in bench.TRUTH.glob("*.json")]
+    held = {truth["file"] for truth in truths if truth.get("held_out")}
+    chosen = {
         truth["file"]
-        for path in bench.TRUTH.glob("*.json")
-        if (truth := json.loads(path.read_text(encoding="utf-8"))).get("held_out")
+        for truth in truths
+        if (round_ := truth.get("held_out"))
+        and (round_ in rounds if rounds else round_.startswith("round office-"))
     }
     rows = bench.run(None, "this skill")
     scores: dict[str, float | int] = bench.summary(
-        {k: v for k, v in rows.items() if (k in held) == held_out}
+        {k: v for k, v in rows.items() if (k in chosen if held_out else k not in held)}
     )
     return scores
 
@@ -79,3 +82,16 @@ def test_the_held_out_office_round_is_met_as_documented() -> None:
     assert scores["heading_precision"] == 1.0
     assert scores["sheets"] == 57 and scores["sheets_right"] >= 56
     assert scores["displayed_right"] >= 57
+
+
+def test_the_held_out_office_round_8_is_met_as_documented() -> None:
+    """docs/formats.md, held-out Office round 8 (files from GitHub repositories) after its
+    fixes: of 119 true Word headings at least 115 found, one wrong at most (the proposal's
+    title, a heading by its outline level, which the truth takes as its title only); every
+    sheet's header row; 14 of 17 numbers as displayed (totals under a blank row are text lines,
+    not cells)."""
+    scores = _scores(held_out=True, rounds={"office round 8"})
+    assert scores["heading_recall"] >= 115 / 119
+    assert scores["heading_precision"] >= 115 / 116
+    assert scores["sheets"] == scores["sheets_right"] == 7
+    assert scores["displayed"] == 17 and scores["displayed_right"] >= 14

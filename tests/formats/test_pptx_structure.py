@@ -297,3 +297,67 @@ def test_date_categories_show_as_their_axis_shows_them() -> None:
     code = "{http://schemas.openxmlformats.org/drawingml/2006/chart}formatCode"
     next(frame.chart._chartSpace.iter(code)).text = "m/d/yyyy"  # the category axis's
     assert "Categories: 1/5/2002, 1/6/2002" in converted(presentation)
+
+
+def _sized_box(shapes: Any, top: float, text: str, points: float | None) -> Any:
+    from pptx.util import Inches, Pt
+
+    box = shapes.add_textbox(Inches(1), Inches(top), Inches(6), Inches(1))
+    box.text_frame.text = text
+    if points is not None:
+        for paragraph in box.text_frame.paragraphs:
+            for run in paragraph.runs:
+                run.font.size = Pt(points)
+    return box
+
+
+def blank_slides(slides: list[list[tuple[str, float | None]]]) -> Any:
+    """A deck of Blank-layout slides (no placeholder), each of text boxes (text, points)."""
+    from pptx import Presentation
+
+    presentation = Presentation()
+    for boxes in slides:
+        slide = presentation.slides.add_slide(presentation.slide_layouts[6])
+        for top, (text, points) in enumerate(boxes):
+            _sized_box(slide.shapes, 1 + top * 1.5, text, points)
+    return presentation
+
+
+def test_a_blank_slide_is_titled_by_its_much_larger_text_box() -> None:
+    # the Accenture report deck (round office-8): 80 pt text boxes title Blank-layout slides
+    presentation = blank_slides(
+        [
+            [("Social\vBuzz Data Analysis Report", 72)],
+            [("Problem", 80), ("Over the past 5 years, Social Buzz has grown a lot.", 28)],
+            [("1", 72), ("Process", 80), ("Cleaning the Data", 28)],  # a step's digit
+        ]
+    )
+    file = converted_file(presentation)
+    assert [line for line in file.text.splitlines() if line.startswith("#")] == [
+        "# Social Buzz Data Analysis Report",
+        "# Problem",
+        "# Process",
+    ]
+    assert file.title == "Social Buzz Data Analysis Report"
+    assert file.text.count("Problem") == 1  # the title is not repeated as text
+
+
+def test_a_title_text_box_inside_a_group_is_read_once() -> None:
+    presentation = blank_slides([[("Over the past 5 years, Social Buzz has grown a lot.", 24)]])
+    group = presentation.slides[0].shapes.add_group_shape()
+    _sized_box(group.shapes, 0, "Today's agenda", 80)
+    text = converted(presentation)
+    assert "# Today's agenda" in text.splitlines()
+    assert text.count("Today's agenda") == 1
+
+
+def test_small_or_unsized_or_even_text_boxes_title_nothing() -> None:
+    presentation = blank_slides(
+        [
+            [("Documentation of this task: UML", 18), ("Situation 8: Manager updates", 11)],
+            [("Problem", None), ("Over the past 5 years, Social Buzz has grown.", 28)],
+            [("Strengths", 32), ("Weaknesses", 32)],
+            [("A note written at a title's size runs on, as notes do.", 60), ("Body", 20)],
+        ]
+    )
+    assert not [line for line in converted(presentation).splitlines() if line.startswith("#")]

@@ -378,3 +378,37 @@ def test_a_narrow_header_still_reaches_the_last_column_its_rows_reach() -> None:
     three cells is not the table's header (the third column has no name)."""
     rows = {1: ["Name", "Cost"], 2: ["rent", 12, 1], 3: ["tax", 3, 2], 4: ["fee", 1, 3]}
     assert "| Name | Cost |  |" not in headers(converted(workbook(rows)))
+
+
+def test_a_block_s_first_row_of_amounts_under_its_title_is_data_not_a_header() -> None:
+    # a household budget (round office-8): each block a title merged over its columns, then
+    # item | amount | account rows without a header row
+    money = '"$"#,##0.00'
+    rows = {1: ["Monthly Housing Expenses"], 2: ["Mortgage", 3250, "Joint checking"]}
+    rows |= {3: ["Electric", 120, "Joint checking"], 4: ["Trash", 50, "Joint checking"]}
+    text = converted(workbook(rows, {"B2": money, "B3": money, "B4": money}, ["A1:C1"]))
+    assert "Monthly Housing Expenses\n\n|  |  |  |\n| --- | --- | --- |" in text
+    assert "| Mortgage | $3,250.00 | Joint checking |" in text.splitlines()
+
+
+def test_a_header_of_names_over_amounts_stays_the_header() -> None:
+    rows = {1: ["Region", "Planned", "Actual"], 2: ["North", 1250.5, 1300]}
+    rows[3] = ["South", 980, 1010.25]
+    formats = {f"{c}{r}": '"$"#,##0.00' for c in "BC" for r in (2, 3)}
+    assert headers(converted(workbook(rows, formats))) == ["| Region | Planned | Actual |"]
+
+
+def test_two_rows_of_labels_beside_values_above_a_table_are_a_form_s_text() -> None:
+    # a Gantt chart from Google Sheets (round office-8): a form of fields over its task table
+    rows = {1: ["PROJECT TITLE", "Banking Service", "GROUP NUMBER", 3]}
+    rows[2] = ["GROUP MEMBER", "Ann, Ben", "DATE", dt.datetime(2018, 3, 12)]
+    rows |= {4: ["WBS NUMBER", "TASK TITLE", "TASK OWNER"], 5: [1.1, "Purpose", "All"]}
+    rows[6] = [1.2, "Overall Description", "All"]
+    text = converted(workbook(rows, {"D2": "m/d/yy"}))
+    assert headers(text) == ["| WBS NUMBER | TASK TITLE | TASK OWNER |"]
+    assert "PROJECT TITLE Banking Service GROUP NUMBER 3" in text.splitlines()
+
+
+def test_a_two_row_table_of_a_name_over_a_value_keeps_its_header() -> None:
+    text = converted(workbook({1: ["Name", "Age", "City"], 2: ["Ann", 32, "Paris"]}))
+    assert headers(text) == ["| Name | Age | City |"]

@@ -1,6 +1,8 @@
 """PowerPoint (.pptx) to the engine's Markdown: one page per slide, its title a heading.
 
-Each slide becomes ``# <slide title>`` (when it has one) and its shapes in reading order (top to
+Each slide becomes ``# <slide title>`` (when it has one: its title placeholder, or on a slide
+without one, as decks built on the Blank layout are, a text box of one short line set at 28 pt
+or more and a quarter larger than any other text on it) and its shapes in reading order (top to
 bottom, then left to right, into groups): text as paragraphs, indented paragraphs as nested list
 items, tables as pipe tables whose first row is the header, a chart as its title, categories and
 series names (read from the chart's XML, so every chart type reads alike; a date axis as its
@@ -143,18 +145,22 @@ def _check_xml_size(data: bytes) -> None:
 def _slide(slide: Any, number: int, limits: Limits, broken: list[str]) -> str:
     blocks = []
     title_shape = slide.shapes.title
+    if title_shape is None:
+        title_shape = _text_box_title(slide.shapes)
     if title_shape is not None and title_shape.text_frame.text.strip():
         blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
     shapes = (s for s in slide.shapes if s.shape_id != title_id and not _furniture(s))
-    blocks.extend(_blocks(shapes, limits, broken, number))
+    blocks.extend(_blocks(shapes, limits, broken, number, title_id))
     if slide.has_notes_slide and not limits.expired():
         blocks.extend(_notes(slide.notes_slide))
     blocks.append(f'<!-- PageNumber="{number}" -->')
     return "\n\n".join(blocks)
 
 
-def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: int) -> Iterator[str]:
+def _blocks(
+    shapes: Iterable[Any], limits: Limits, broken: list[str], number: int, skip: int | None = None
+) -> Iterator[str]:
     """The shapes' text in reading order, up to the deadline (checked on every shape: one slide
     may hold thousands; the slide loop then says where conversion stopped). A chart or a
     SmartArt graphic whose part is missing or unreadable (a relationship to no part, a part of
@@ -163,7 +169,8 @@ def _blocks(shapes: Iterable[Any], limits: Limits, broken: list[str], number: in
         if limits.expired():
             return
         if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
-            yield from _blocks(shape.shapes, limits, broken, number)
+            inner = (s for s in shape.shapes if s.shape_id != skip)  # the title, read above
+            yield from _blocks(inner, limits, broken, number, skip)
         elif (getattr(shape, "has_chart", False) and shape.has_chart) or _is_smartart(shape):
             text = _graphic(shape, broken, number)
             if text:
@@ -346,9 +353,48 @@ def _text_frame(frame: Any) -> str:
 def _title_of(slide: Any) -> str:
     try:
         shape = slide.shapes.title
+        if shape is None:
+            shape = _text_box_title(slide.shapes)
     except (ValueError, TypeError, KeyError):  # a slide left out as unreadable
         return ""
     return one_line(str(shape.text_frame.text)) if shape is not None else ""
+
+
+#: a slide's title set in a text box is at least this large, and this many times any other text
+_TITLE_POINTS = 28
+_TITLE_RATIO = 1.25
+
+
+def _text_box_title(shapes: Any) -> Any:
+    """On a slide without a title placeholder (decks built on the Blank layout), the text box
+    that titles it: one short line, a title's size (28 pt or more) and a quarter again as large as
+    every other text on the slide ("Problem" at 80 pt over 28 pt text; groups read into). A
+    text whose size is not set on its runs leaves the slide untitled, as does a tie."""
+    texts: list[tuple[Any, float]] = []
+    stack = list(shapes)
+    while stack:
+        shape = stack.pop()
+        if shape.shape_type is not None and shape.shape_type == 6:  # MSO_SHAPE_TYPE.GROUP
+            stack.extend(shape.shapes)
+            continue
+        if not shape.has_text_frame or not _LETTER.search(shape.text_frame.text):
+            continue  # numbers alone (a step's "1") title nothing
+        sizes = [r.font.size.pt for p in shape.text_frame.paragraphs for r in p.runs if r.font.size]
+        if not sizes:
+            return None
+        texts.append((shape, max(sizes)))
+    if not texts:
+        return None
+    texts.sort(key=lambda item: item[1], reverse=True)
+    shape, size = texts[0]
+    others = [other for _, other in texts[1:]]
+    words = one_line(shape.text_frame.text)
+    short = len(words) <= 80 and len(words.split()) <= 10 and not words.endswith((".", ",", ";"))
+    large = size >= _TITLE_POINTS and all(size >= _TITLE_RATIO * other for other in others)
+    return shape if short and large else None
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 #: Chinese, Japanese and Korean characters, which are written without spaces between words

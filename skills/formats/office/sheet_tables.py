@@ -105,6 +105,19 @@ def tables(rows: list[Row]) -> list[str]:
             keep = _columns(run)
             blocks.append(table([[""] * len(keep), *(_only(_once(r), keep) for r in run)]))
             continue
+        if start == 0 and _form(run):
+            blocks.append(_text(run))
+            continue
+        if _priced(run[start:]):  # a block's first data row under its title: no header
+            if start:
+                blocks.append(_text(run[:start]))
+            notes = _notes(run[start], run[start + 1 :])
+            data = run[start : len(run) - len(notes)]
+            keep = _columns(data)
+            blocks.append(table([[""] * len(keep), *(_only(_once(r), keep) for r in data)]))
+            if notes:
+                blocks.append(_text(notes))
+            continue
         header = run[start].cells
         above = run[:start]
         notes_above: list[str] = []
@@ -453,6 +466,47 @@ def _numbered(run: list[Row]) -> bool:
     top, under = run[0].mine, run[1].mine
     width = max(len(top), len(under))
     return counted and all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+
+
+def _form(run: list[Row]) -> bool:
+    """Two rows of labels beside their values, a figure under a figure (a Gantt chart's
+    "PROJECT TITLE | Banking Service Development | GROUP NUMBER | 3" over "GROUP MEMBER |
+    ... | DATE | 3/12/18"): a form's fields, text, not a table whose header is its first row.
+
+    >>> _form([Row(1, ["Title", "Plan", "Group", "3"]), Row(2, ["Member", "Ann", "Date", "3/1"])])
+    True
+    >>> _form([Row(1, ["Name", "Age"]), Row(2, ["Ann", "32"])])
+    False
+    """
+    if len(run) != 2:
+        return False
+    top, under = run[0].mine, run[1].mine
+    width = max(len(top), len(under))
+    kinds = all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
+    return kinds and any(_figure(_at(top, i)) for i in range(width))
+
+
+def _priced(run: list[Row]) -> bool:
+    """The first row holds an amount as figures are shown ("$3,250.00", "4.75%", "1,234")
+    in a column of figures: it is the first data row, no header (a budget block's
+    "Mortgage | $3,250.00 | Joint checking" under its title); a header names such columns.
+
+    >>> _priced([Row(1, ["Mortgage", "$3,250.00"]), Row(2, ["Electric", "$120.00"])])
+    True
+    >>> _priced([Row(1, ["Region", "2024"]), Row(2, ["North", "1,250.00"])])
+    False
+    """
+    top = run[0].mine
+    below = run[1:4]
+    return any(
+        _AMOUNT.search(cell) and _figure(cell) and all(_figure(_at(r.mine, i)) for r in below)
+        for i, cell in enumerate(top)
+        if cell.strip()
+    )
+
+
+#: a figure shown as an amount: a currency sign, decimals, a per cent sign or grouped thousands
+_AMOUNT = re.compile(r"[$€£¥]\s*\d|\d\.\d|\d\s*%|\d,\d{3}")
 
 
 def _figure(cell: str) -> bool:

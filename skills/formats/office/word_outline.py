@@ -7,13 +7,16 @@ writes. A paragraph is a heading of level N when, in order:
 
 1. its style is a Heading style (``heading N``, whatever its id);
 2. it has an outline level ``w:outlineLvl`` of N-1 (0-5; 6-8 become level 6, 9 is body text), set
-   on the paragraph or on its style or any style that one is ``basedOn``;
+   on the paragraph or on its style or any style that one is ``basedOn`` (levels set on
+   paragraphs by hand are lifted so that the shallowest is 1 when no Heading style stands
+   above it);
 3. it is numbered in a multi-level decimal scheme that the document uses as such (a numbered
    paragraph at level 2 or deeper shows its parents' numbers, ``%1.%2``): "1 Scope / 1.1 Terms"
    are headings of levels 1 and 2, when they are short, do not end like a sentence and are
    followed by body text or by a deeper heading of the same scheme;
 4. it opens with a section number typed into its text (``2.3``, ``Article 5``, ``第三章``,
-   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence, reads as a
+   ``四、``, ``Appendix B``: ``typed_numbers.py``) whose family runs in sequence (another
+   number of its family is typed, or it is the first under its typed parent), reads as a
    title, is bold or larger than the body, and is followed by body text, not by a sibling
    (numbered lines back to back are a list or a table of contents); level: the number's depth.
    This rule also reads a table's bands, the one cell of a row spanning all the table's
@@ -23,11 +26,25 @@ writes. A paragraph is a heading of level N when, in order:
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
    and the next non-empty paragraph is plain body text (or a table): longer than it and, under
    a line only bold, a sentence or more than a title's few words (a bold label over another
-   short line is a sample or a form, not a section). Larger sizes rank higher.
+   short line is a sample or a form, not a section). Under a line set larger than the body,
+   a list longer than it is text too (a date over what was done that day), and so is a short
+   line when the section holds a longer one. An item of a one-level list set bold and larger,
+   with no item of its list right before or after it, is such a line ("1. Introduction" over
+   its text). A line over a smaller heading opens a section with its first subsection when
+   other headings look like it ("2. Users" over "Situation 1: ..."); alone, it is a subtitle.
+   Larger sizes rank higher, among the headings found.
+
+A table that lays sections out beside their labels (two columns; each row a short label cell
+beside a cell of several paragraphs: a retrospective's "What went well?" beside its points) is
+read as the body: each label is a heading one level above the headings found beside it, which
+step down under it. Under a bold line, a list whose first item is longer than a title (a
+sentence) is text too, as under a larger one.
 
 Whatever its style, a paragraph that reads as prose (over 150 characters, a full stop after more
 than a short phrase, a CJK full stop, or wholly in brackets) is body text; a Heading style or an
-outline level allows a whole sentence of up to 12 words ending with a full stop.
+outline level allows a whole sentence of up to 12 words ending with a full stop. A document
+that opens with centred lines back to back at one level (a title, a course, the authors, each
+given outline level 0) has a cover block: only its first line is a heading.
 
 A wrong heading costs more than a missing one (it cuts a section in two and names text wrongly),
 so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold short lines.
@@ -37,8 +54,8 @@ so rule 5 stays narrow: "Heading." is body text to it, and so are runs of bold s
 ...     "<w:body><w:p><w:pPr><w:outlineLvl w:val='1'/></w:pPr><w:r><w:t>Scope</w:t></w:r></w:p>"
 ...     "<w:p><w:r><w:t>The text.</w:t></w:r></w:p></w:body></w:document>"
 ... )
->>> Outline.read(body.encode(), None, None).levels()
-[2]
+>>> Outline.read(body.encode(), None, None).levels()  # outline level 1, nothing above it
+[1]
 """
 
 from __future__ import annotations
@@ -87,6 +104,8 @@ class Paragraph:
     in_table: bool
     level: int | None = None
     band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
+    centred: bool = False  # set centred on the paragraph itself (``w:jc`` center)
+    side: bool = False  # a side heading: the label cell of a table that lays sections out
 
 
 @dataclass(slots=True)
@@ -120,6 +139,7 @@ class Outline:
         return [p.level for p in self.paragraphs if p.level is not None]
 
     def _decide(self, schemes: dict[str, set[int]]) -> None:
+        outlined: list[Paragraph] = []
         for paragraph in self.paragraphs:
             if not paragraph.text or paragraph.in_table:
                 continue
@@ -129,11 +149,63 @@ class Outline:
                 paragraph.level = int(paragraph.style.name[-1])
             elif paragraph.outline is not None and paragraph.outline < 9:
                 paragraph.level = min(6, paragraph.outline + 1)
+                outlined.append(paragraph)
+        self._lift_outline(outlined)
+        self._cover()
         self._numbered(schemes)
         self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        self._sides()
         self.title_band = self._title_band()
+
+    def _lift_outline(self, outlined: list[Paragraph]) -> None:
+        """Outline levels set on paragraphs by hand, in a document without a Heading style
+        above them, start where the writer started ("Park Pay Wireless" at level 2, its
+        sections at 3): the shallowest is level 1, the others keep their steps under it, as
+        Word's navigation pane shows them."""
+        if not outlined:
+            return
+        top = min(p.level or 1 for p in outlined)
+        mine = {id(p) for p in outlined}
+        styled = [p.level or 0 for p in self.paragraphs if p.level and id(p) not in mine]
+        if top > 1 and not any(level < top for level in styled):
+            for paragraph in outlined:
+                paragraph.level = (paragraph.level or top) - (top - 1)
+
+    def _cover(self) -> None:
+        """A cover block given headings' levels: the document opens with centred lines back to
+        back, each at the same level, no text between them (a proposal's title, then its course
+        and its authors, each with outline level 0): only the first is a heading."""
+        first = self._next_index(-1)
+        if first is None or self.paragraphs[first].level is None:
+            return
+        level = self.paragraphs[first].level
+        run = [first]
+        while (following := self._next_index(run[-1])) is not None:
+            paragraph = self.paragraphs[following]
+            if paragraph.level != level or paragraph.in_table or not paragraph.centred:
+                break
+            run.append(following)
+        if len(run) > 1 and self.paragraphs[first].centred:
+            for index in run[1:]:
+                self.paragraphs[index].level = None
+
+    def _sides(self) -> None:
+        """Side headings (a table's labels beside the sections they name) head what follows
+        them up to the next one: one level above the headings found in that text, which step
+        down under them."""
+        sides = [i for i, p in enumerate(self.paragraphs) if p.side and p.text]
+        if not sides:
+            return
+        above = [p.level for p in self.paragraphs[: sides[0]] if p.level is not None]
+        level = min(6, min(above) + 1) if above else 1
+        for index in sides:
+            self.paragraphs[index].level = level
+        inside = self.paragraphs[sides[0] + 1 :]
+        for paragraph in inside:
+            if paragraph.level is not None and not paragraph.side:
+                paragraph.level = min(6, max(paragraph.level, 1) + level)
 
     def _title_band(self) -> int | None:
         """A form's title: in a document without a ``Title`` paragraph, the band right above its
@@ -192,8 +264,7 @@ class Outline:
                 found[index] = number
         made: list[int] = []
         for index, number in found.items():
-            family = values[number.family]
-            if number.value - 1 not in family and number.value + 1 not in family:
+            if not _in_sequence(number, values):
                 continue
             following = self._next_index(index)
             previous = self._previous_index(index)
@@ -226,26 +297,87 @@ class Outline:
     def _visual(self) -> None:
         body = _dominant_size(self.paragraphs)
         bold_body = _bold_body(self.paragraphs)
-        looks = [_looks_like_heading(p, body, bold_body) for p in self.paragraphs]
-        candidates = [p for p, yes in zip(self.paragraphs, looks, strict=True) if yes]
-        ranks = sorted({_emphasis(p, body) for p in candidates})
-        for index, paragraph in enumerate(self.paragraphs):
+        looks = [
+            not p.side and (_looks_like_heading(p, body, bold_body) or self._list_title(i, body))
+            for i, p in enumerate(self.paragraphs)
+        ]
+        accepted: set[int] = set()
+        opening: list[tuple[int, int]] = []  # (a line, its first subsection right under it)
+        for index in reversed(range(len(self.paragraphs))):
+            paragraph = self.paragraphs[index]
             if not looks[index]:
                 continue
             following = self._next_index(index)
             previous = self._previous_index(index)
-            if following is None or (previous is not None and looks[previous]):
+            if following is None:
+                continue
+            above = self.paragraphs[previous] if previous is not None else None
+            run = above is not None and looks[previous or 0]  # unless a larger title is above
+            if above is not None and run and not _larger_than(above, paragraph, body):
                 continue  # the last of a run of bold lines is no more a heading than the rest
             after = self.paragraphs[following]
             larger = body is not None and (paragraph.size or 0) >= body + 2
-            if not after.in_table and not _reads_as_body(after.text, paragraph.text, larger):
+            if looks[following]:  # a section that opens with its first, smaller subsection?
+                if _larger_than(paragraph, after, body):
+                    opening.append((index, following))
+                continue
+            if not after.in_table and not self._text_under(index, following, looks, larger):
                 continue  # a label over another short line: a list of samples, not a section
             emphasised = after.bold and not bold_body
-            followed = after.in_table or (
-                not looks[following] and not emphasised and after.number is None
-            )
-            if followed:
-                paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+            # a larger title over its list, or a bold one over a list of sentences
+            listed = after.number is not None and (larger or not _short(after.text))
+            if after.in_table or (not emphasised and (after.number is None or listed)):
+                accepted.add(index)
+        # A line right over a smaller heading is a section opening with its subsection when
+        # other sections look like it and have text of their own ("2. Users and their goals"
+        # over "Situation 1: ..." beside "1. Introduction and Context" over a paragraph); a
+        # lone line so is a subtitle ("Dan's Cool Beans" over "1. Introduction ...").
+        kinds = {_emphasis(self.paragraphs[i], body) for i in accepted}
+        for index, following in opening:  # bottom up: a subsection is decided first
+            if following in accepted and _emphasis(self.paragraphs[index], body) in kinds:
+                accepted.add(index)
+        ranks = sorted({_emphasis(self.paragraphs[i], body) for i in accepted})
+        for index in accepted:
+            paragraph = self.paragraphs[index]
+            paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _list_title(self, index: int, body: int | None) -> bool:
+        """An item of a list set as a title: bold and larger than the body, short, and no item
+        of its list at its level right before or after it (items back to back are a list;
+        "1. Introduction" ... "2. Users and their goals" each over their text are sections)."""
+        paragraph = self.paragraphs[index]
+        number = paragraph.number
+        if number is None or paragraph.in_table or not paragraph.bold or body is None:
+            return False
+        if (paragraph.size or 0) < body + 2 or not _short(paragraph.text):
+            return False
+        if _contents(paragraph) or not _titled(paragraph.text):
+            return False
+        neighbours = (self._previous_index(index), self._next_index(index))
+        return all(n is None or self.paragraphs[n].number != number for n in neighbours)
+
+    def _text_under(self, index: int, following: int, looks: list[bool], larger: bool) -> bool:
+        """Whether body text follows the line at ``index``: the next line reads as such, or,
+        under a line set larger than the body, its section (up to the next line that looks
+        like a heading) holds a line longer than a title ("Situation 5: ..." over
+        "Participating actor: Employee", "Entry Conditions:" ...) or is a list longer than it
+        (a date over what was done that day); a larger "16 point" over "Red", "Courier new"
+        in a sample of formats has none."""
+        heading = self.paragraphs[index].text
+        if _reads_as_body(self.paragraphs[following].text, heading, larger):
+            return True
+        if not larger:
+            return False
+        lines: list[str] = []
+        for position in range(following, len(self.paragraphs)):
+            if looks[position] or len(lines) > _MAX_WORDS:
+                break
+            if self.paragraphs[position].text:
+                lines.append(self.paragraphs[position].text)
+        listed = self.paragraphs[following].number is not None
+        return any(not _short(line) for line in lines) or (
+            listed and len(" ".join(lines)) > len(heading)
+        )
 
     def _next_index(self, index: int) -> int | None:
         """The index of the next paragraph with text."""
@@ -337,6 +469,7 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
         source, events=("start", "end"), tag=tags, resolve_entities=False, huge_tree=True
     )
     tables = boxes = 0
+    held: list[tuple[Any, Paragraph]] = []  # a table's paragraphs, until it is seen whole
     for event, element in events:
         tag = element.tag
         if tag != f"{W}p":
@@ -344,16 +477,62 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
             tables, boxes = (tables + step, boxes) if tag == f"{W}tbl" else (tables, boxes + step)
         if event == "start" or boxes:
             continue
-        if tag == f"{W}p" and not tables:
+        if tag == f"{W}tbl" and not tables:  # a body table, whole: side headings or cells
+            labels = side_labels(element)
+            for cell_paragraph, read in held:
+                if labels is None:
+                    yield read
+                else:
+                    paragraph = _paragraph(cell_paragraph, styles)
+                    paragraph.side = cell_paragraph in labels
+                    yield paragraph
+            held = []
+        elif tag == f"{W}p" and not tables:
             yield _paragraph(element, styles)
         elif tag == f"{W}p":
             banded = tables == 1 and band_cell(element.getparent())
-            yield _band_paragraph(element, styles) if banded else _cell_paragraph(element)
+            read = _band_paragraph(element, styles) if banded else _cell_paragraph(element)
+            held.append((element, read))
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
             while element.getprevious() is not None:
                 del parent[0]
+
+
+def side_labels(table: Any) -> set[Any] | None:
+    """The label paragraphs of a table that lays a document's sections out beside their
+    labels, else ``None``: two columns, two rows or more, each row a left cell of one short
+    line and a right cell of several paragraphs (a retrospective's "What went well?" beside
+    its points), no cell spanning or nesting a table. Such a table is read as the body: each
+    label a heading over the text beside it."""
+    grid = table.find(f"{W}tblGrid")
+    rows = table.findall(f"{W}tr")
+    if grid is None or len(grid.findall(f"{W}gridCol")) != 2 or len(rows) < 2:
+        return None
+    if next(table.iter(f"{W}gridSpan", f"{W}vMerge"), None) is not None:
+        return None
+    labels: set[Any] = set()
+    texts: list[str] = []
+    right = 0
+    for row in rows:
+        cells = row.findall(f"{W}tc")
+        if len(cells) != 2 or any(next(c.iter(f"{W}tbl"), None) is not None for c in cells):
+            return None
+        written = [p for p in cells[0].iter(f"{W}p") if _plain_text(p)]
+        beside = [p for p in cells[1].iter(f"{W}p") if _plain_text(p)]
+        if len(written) != 1 or len(beside) < 2 or not _short(_plain_text(written[0])):
+            return None
+        labels.add(written[0])
+        texts.append(_plain_text(written[0]))
+        right += sum(len(_plain_text(p)) for p in beside)
+    if len(set(texts)) < len(texts) or right < 4 * sum(len(t) for t in texts):
+        return None
+    return labels
+
+
+def _plain_text(paragraph: Any) -> str:
+    return " ".join("".join(t.text or "" for t in paragraph.iter(f"{W}t")).split())
 
 
 def _cell_paragraph(element: Any) -> Paragraph:
@@ -402,6 +581,7 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         bold=bool(worded) and all(_run_bold(r, style, styles) for r in worded),
         size=_run_size(runs, style),
         in_table=False,
+        centred=ppr is not None and _val(ppr.find(f"{W}jc")) == "center",
     )
 
 
@@ -459,6 +639,12 @@ def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
 
 def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
     return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _larger_than(upper: Paragraph, lower: Paragraph, body: int | None) -> bool:
+    """Whether ``upper`` is set in a larger size than ``lower`` (a title over its first
+    section, a section over its first subsection), not merely bolder."""
+    return (upper.size or body or 0) > (lower.size or body or 0)
 
 
 def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool) -> bool:
@@ -524,6 +710,21 @@ def _titled(text: str) -> bool:
     width = len(text) + sum(1 for c in text if _wide(c))
     short = width <= _MAX_CHARACTERS and len(text.split()) <= _MAX_WORDS + 2
     return short and not text.endswith((".", "。", ";", "；", ",", "，"))
+
+
+def _in_sequence(number: Number, values: dict[str, set[int]]) -> bool:
+    """Whether a typed number belongs to a sequence the document numbers: its family holds
+    another number (the one before or after it, or a sibling further off: "18.2", "18.3",
+    "18.5" in notes that skip 18.4), or it is the first under a parent typed elsewhere
+    ("19.2.1 Vocabulary" under "19.2 Motivation")."""
+    family = values[number.family]
+    if len(family) > 1:
+        return True
+    kind, _, parent = number.family.partition(":")
+    if kind != "decimal" or number.value != 1 or not parent:
+        return False
+    above, _, last = parent.rpartition(".")
+    return int(last) in values.get(f"decimal:{above}", set())
 
 
 def _wide(character: str) -> bool:

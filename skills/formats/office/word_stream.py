@@ -40,7 +40,7 @@ from typing import Any
 
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.markdown_text import heading, plain
-from skills.formats.office.word_outline import Outline, W, band_cell
+from skills.formats.office.word_outline import Outline, W, band_cell, side_labels
 from skills.formats.office.xml_numbers import MAX_LEVEL, whole
 
 _R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -164,7 +164,7 @@ class _Writer:
             found = next(stack[-1], None)
             if found is None:
                 stack.pop()
-            elif found.tag == f"{W}tbl" and _layout(found):
+            elif found.tag == f"{W}tbl" and (_layout(found) or side_labels(found) is not None):
                 stack.append(_layout_blocks(found))
             else:
                 self.one_block(found)
