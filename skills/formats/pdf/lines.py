@@ -273,7 +273,8 @@ def _rejoined(lines: list[Line]) -> list[Line]:
             before = kept[-1]
             uniform = before.uniform and line.uniform and abs(before.size - line.size) < 0.5
             kept[-1] = replace(
-                before, text=before.text + line.text, right=max(before.right, line.right),
+                before, text=before.text + _joint(before, line) + line.text,
+                right=max(before.right, line.right),
                 cells=(),
                 uniform=uniform or len(line.text) <= _PIECE or len(before.text) <= _PIECE,
             )  # fmt: skip
@@ -294,6 +295,25 @@ def _goes_on_at(before: Line, line: Line) -> bool:
     if abs(line.base - before.base) > size / 3:
         return False
     return abs(line.size - size) < 0.5 or min(len(before.text), len(line.text)) <= _PIECE
+
+
+#: Ems a piece may start back under the line's last letter and still follow it: a kern sets a
+#: letter back a third of an em at most (LATEX's ``A``, 0.36 em from the ``L``'s advance); an
+#: index drawn before its letter starts a letter's width back (0.59-0.63 em in rtklib's manual).
+_SET_BACK = 0.45
+
+
+def _joint(before: Line, line: Line) -> str:
+    """What goes between a line and the piece that goes on it: nothing, or a space when the
+    piece starts well back under the line's last letter and is no combining mark. A formula
+    editor draws an index before its letter (MathType's ``t₀``: ``0`` then ``t`` over it), so
+    the page's order is not the reading order, and joined as drawn the two read as one word of
+    neither (``time 0t``, ``includes st``): apart, each stays a word (``time 0 t``). A combining
+    mark set back over its letter (a Khmer subscript, an Ethiopic or Lepcha vowel sign) follows
+    it in the text as on the page."""
+    if before.right - line.left <= _SET_BACK * before.size:
+        return ""
+    return "" if unicodedata.category(line.text[0]).startswith("M") else " "
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
