@@ -168,6 +168,8 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             title, headings = _structure(pdf, pages, skip, limits)
         except OutOfTime:  # (the deadline came inside the step: pages kept, headings not)
             late.append("headings")
+    if "headings" in late:
+        title = _metadata_title(pdf)
     tables: list[dict[int, tuple[int, Table]]] = [{}] * len(pages)
     if _on_time(limits, late, "tables"):
         try:
@@ -183,6 +185,13 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
     ]
     markdown = f"\n\n{PAGE_BREAK}\n\n".join(parts)
     return titled(markdown + "\n", title, warnings)
+
+
+def _metadata_title(pdf: Any) -> str:
+    """The metadata title when it is a real one (``meaningful_title``): what is left of the
+    title when the deadline drops the heading step, which weighs it against the first page
+    (dropped with the step, it left a file whose Title property names it with no title)."""
+    return meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
 
 
 def _on_time(limits: Limits, late: list[str], step: str) -> bool:
