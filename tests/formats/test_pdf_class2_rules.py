@@ -1,10 +1,18 @@
 """Rules for classes of PDF text and structure our truth files still missed after the seventh
-pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, ... Each
-test fails with its rule taken out."""
+pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
+centred atop a first page all in the body's size. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
-from skills.formats.pdf.lines import Line, _rejoined
+import pypdfium2 as pdfium
+from pdf_maker import Prose, Spec, heading_lines, make_pdf
+
+from skills.formats.pdf.lines import Line, _rejoined, read_page
+from skills.formats.read import read_file
+
+BODY = ("Times-Roman", 11.0)
+BOLD = "Times-Bold"
+_PROSE = Prose(("ozz", "ixx", "eqq", "uvv", "azz"), BODY)
 
 
 def _piece(text: str, left: float, right: float, base: float, size: float = 9.0) -> Line:
@@ -26,3 +34,26 @@ def test_a_piece_drawn_back_under_the_lines_last_letter_stays_a_word_of_its_own(
     assert [line.text for line in _rejoined(mark)] == ["in Spain3, and it"]
     assert [line.text for line in _rejoined(logo)] == ["TEX Live"]
     assert [line.text for line in _rejoined(khmer)] == ["ដ\u17d2ដ"]
+
+
+def _width(text: str, font: str, size: float) -> float:
+    lines = read_page(pdfium.PdfDocument(make_pdf([[(text, font, size)]]))[0], 0).lines
+    return lines[0].right - lines[0].left
+
+
+def test_bold_lines_centred_atop_a_first_page_all_in_the_bodys_size_are_its_title() -> None:
+    # a Word contract (PScript5, Distiller 9.3), every line 11 pt: its label, its number's blank
+    # and its name, centred and bold over the agreement, read as three headings and no title
+    body = [line for _ in range(3) for line in _PROSE.paragraph()]
+    page = read_page(pdfium.PdfDocument(make_pdf([body]))[0], 0)
+    middle = (min(line.left for line in page.lines) + max(line.right for line in page.lines)) / 2
+    cover = ["Sample Contract", "Contract No.___________", "PROFESSIONAL SERVICES AGREEMENT"]
+    centred: list[Spec] = [
+        (text, BOLD, 11.0, 72.0 + 14 * n, middle - _width(text, BOLD, 11.0) / 2)
+        for n, text in enumerate(cover)
+    ]
+    pages = [[*centred, *_PROSE.paragraph(130), *_PROSE.paragraph(200)], body]
+    converted = read_file(make_pdf(pages), "contract.pdf")
+    assert converted.title == "PROFESSIONAL SERVICES AGREEMENT"
+    assert heading_lines(converted.text) == []
+

@@ -54,6 +54,7 @@ from skills.formats.pdf.headings import (
     Heading,
     Key,
     body_type,
+    centred_title,
     first_page_title,
     from_bookmarks,
     from_typography,
@@ -243,6 +244,8 @@ def _structure(
     body = body_type(pages)
     title = metadata = meaningful_title(pdf.get_metadata_dict(skip_empty=True).get("Title"))
     shown, title_lines = first_page_title(pages, body, skip)
+    if not shown and not title:
+        shown, title_lines = centred_title(pages, skip)
     if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
         title = metadata = ""  # a stale metadata title: another version's, another document's
     if title and shown and _revised(title, shown):

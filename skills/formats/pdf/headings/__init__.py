@@ -62,6 +62,7 @@ from skills.formats.pdf.headings.body import body_type
 from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarked_types
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.titles import (
+    centred_title,
     first_page_title,
     is_cover,
     man_page_name,
@@ -79,6 +80,7 @@ __all__ = [
     "Heading",
     "Key",
     "body_type",
+    "centred_title",
     "first_page_title",
     "from_bookmarks",
     "from_typography",
