@@ -1,6 +1,7 @@
 """Rules for classes of PDF text and structure our truth files still missed after the seventh
 pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
-centred atop a first page all in the body's size. Each test fails with its rule taken out."""
+centred atop a first page all in the body's size, a clause title whose stop is in the body's
+weight. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
@@ -57,3 +58,18 @@ def test_bold_lines_centred_atop_a_first_page_all_in_the_bodys_size_are_its_titl
     assert converted.title == "PROFESSIONAL SERVICES AGREEMENT"
     assert heading_lines(converted.text) == []
 
+
+def test_a_bold_clause_title_whose_stop_is_in_the_bodys_weight_is_a_heading() -> None:
+    # the Word contract again: '2. COMPENSATION' in bold and its '.' in the body's regular
+    # weight, so the line was of two weights, body text with a bold word, and no heading
+    def clause(name: str, top: float) -> list[Spec]:
+        return [(name, BOLD, 11.0, top), (".", BODY[0], 11.0, top, 72.0 + _width(name, BOLD, 11))]
+
+    pages: list[list[Spec]] = [
+        [*clause("1. DUTIES", 72), *_PROSE.paragraph(90), *clause("2. COMPENSATION", 170),
+         *_PROSE.paragraph(188), *clause("3. TERM OF THIS AGREEMENT", 268),
+         *_PROSE.paragraph(286)],
+    ]  # fmt: skip
+    assert heading_lines(read_file(make_pdf(pages), "contract.pdf").text) == [
+        "# 1. DUTIES.", "# 2. COMPENSATION.", "# 3. TERM OF THIS AGREEMENT.",
+    ]  # fmt: skip

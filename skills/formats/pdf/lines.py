@@ -97,6 +97,8 @@ _STROKED = (2, 6)  # FPDF_TEXTRENDERMODE_FILL_STROKE, _FILL_STROKE_CLIP: a thick
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
+#: A line's closing stop, which Word's users leave in the body's weight after a bold heading.
+_STOP = re.compile(r"(?<=[^\W_])[.:]$")
 _NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
@@ -598,6 +600,10 @@ def _line(
             and _small_caps(text[start:end], size, last_size)
         ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        stop = _STOP.search(text, start, end)
+        if not uniform and stop is not None and stop.start() > start:
+            word = _style(raw, handle, at[stop.start() - 1])  # 2. COMPENSATION + a regular '.'
+            uniform = abs(word.size - size) < 0.5 and word.same_weight(style)
         code_end = not uniform and _ends_in_code(style, last, size, last_size)
         before = _before_note(text, start, end)
         if not uniform and before is not None:
