@@ -1,13 +1,15 @@
 """Rules for classes of PDF text and structure our truth files still missed after the seventh
 pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
 centred atop a first page all in the body's size, a clause title whose stop is in the body's
-weight. Each test fails with its rule taken out."""
+weight, an author's name under the title. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
 import pypdfium2 as pdfium
+import pytest
 from pdf_maker import Prose, Spec, heading_lines, make_pdf
 
+import skills.formats.pdf.convert as pdf_convert
 from skills.formats.pdf.lines import Line, _rejoined, read_page
 from skills.formats.read import read_file
 
@@ -73,3 +75,35 @@ def test_a_bold_clause_title_whose_stop_is_in_the_bodys_weight_is_a_heading() ->
     assert heading_lines(read_file(make_pdf(pages), "contract.pdf").text) == [
         "# 1. DUTIES.", "# 2. COMPENSATION.", "# 3. TERM OF THIS AGREEMENT.",
     ]  # fmt: skip
+
+
+def _title_page(author: str, signed: str) -> list[list[Spec]]:
+    return [
+        [("Pipes and Filters: A Tutorial", BOLD, 22.0, 60), (author, BOLD, 14.0, 100),
+         (signed, *BODY, 125), *_PROSE.paragraph(150), ("Introduction", BOLD, 18.0, 230),
+         *_PROSE.paragraph(260)],
+        [("Setting the Scene", BOLD, 18.0, 72), *_PROSE.paragraph(100),
+         ("Building the Ports", BOLD, 14.0, 180), *_PROSE.paragraph(205)],
+    ]  # fmt: skip
+
+
+def test_an_author_the_line_under_names_again_is_the_titles_byline_not_a_heading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # WeasyPrint's DocBook tutorial: 'Panos Louridas' in 14 pt bold (the subsections' type) two
+    # lines under the title, over 'Copyright © 2004 Panagiotis Louridas', read as a section
+    pages = _title_page("Ann Example", "Copyright 2004 Ann Example")
+    text = read_file(make_pdf(pages), "tutorial.pdf", isolated=False).text
+    assert heading_lines(text) == ["# Introduction", "# Setting the Scene", "## Building the Ports"]
+    # and when the printer bookmarked every heading tag, the title page's author's too
+    marks = {0: [(1, "Pipes and Filters: A Tutorial"), (3, "Ann Example"), (1, "Introduction")],
+             1: [(1, "Setting the Scene"), (2, "Building the Ports")]}  # fmt: skip
+    monkeypatch.setattr(pdf_convert, "_bookmarks", lambda _pdf: marks)
+    text = read_file(make_pdf(pages), "tutorial.pdf", isolated=False).text
+    assert "# Ann Example" not in text and "## Ann Example" not in text
+    assert "# Introduction" in heading_lines(text)
+    # a line under the title that no line under it names again is a heading as before
+    pages = _title_page("Getting Started", "This part shows how to start the program.")
+    monkeypatch.undo()
+    text = read_file(make_pdf(pages), "tutorial.pdf", isolated=False).text
+    assert "## Getting Started" in heading_lines(text)
