@@ -1,7 +1,8 @@
 """Rules for classes of PDF text and structure our truth files still missed after the seventh
 pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
 centred atop a first page all in the body's size, a clause title whose stop is in the body's
-weight, an author's name under the title. Each test fails with its rule taken out."""
+weight, an author's name under the title, a heading wrapped flush right. Each test fails
+with its rule taken out."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 11.0)
 BOLD = "Times-Bold"
+HEAD = "Helvetica"
 _PROSE = Prose(("ozz", "ixx", "eqq", "uvv", "azz"), BODY)
 
 
@@ -107,3 +109,23 @@ def test_an_author_the_line_under_names_again_is_the_titles_byline_not_a_heading
     monkeypatch.undo()
     text = read_file(make_pdf(pages), "tutorial.pdf", isolated=False).text
     assert "## Getting Started" in heading_lines(text)
+
+
+def test_a_heading_wrapped_flush_right_is_one_heading() -> None:
+    # ConTeXt's margin headings end at the margin's right edge, wrapped: 'Broken' / 'Hyphens',
+    # 'Maximum' / 'Cost' read as two headings each, neither line going on the other as words do
+    def flush(words: list[str], top: float) -> list[Spec]:
+        return [
+            (word, HEAD, 14.0, top + 17 * n, 160.0 - _width(word, HEAD, 14.0))
+            for n, word in enumerate(words)
+        ]
+
+    pages: list[list[Spec]] = [
+        [*flush(["Widows"], 72), *_PROSE.paragraph(100), *flush(["Broken", "Hyphens"], 180),
+         *_PROSE.paragraph(225)],
+        [*flush(["Maximum", "Cost"], 72), *_PROSE.paragraph(117), *flush(["Orphans"], 200),
+         *_PROSE.paragraph(228)],
+    ]  # fmt: skip
+    assert heading_lines(read_file(make_pdf(pages), "manual.pdf").text) == [
+        "# Widows", "# Broken Hyphens", "# Maximum Cost", "# Orphans",
+    ]  # fmt: skip
