@@ -1,8 +1,8 @@
 """Rules for classes of PDF text and structure our truth files still missed after the seventh
 pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
 centred atop a first page all in the body's size, a clause title whose stop is in the body's
-weight, an author's name under the title, a heading wrapped flush right. Each test fails
-with its rule taken out."""
+weight, an author's name under the title, a heading wrapped flush right, a chapter numbered in one
+level ending in a colon. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
@@ -128,4 +128,21 @@ def test_a_heading_wrapped_flush_right_is_one_heading() -> None:
     ]  # fmt: skip
     assert heading_lines(read_file(make_pdf(pages), "manual.pdf").text) == [
         "# Widows", "# Broken Hyphens", "# Maximum Cost", "# Orphans",
+    ]  # fmt: skip
+
+
+def test_a_chapter_numbered_in_one_level_and_set_larger_may_end_in_a_colon() -> None:
+    # the OpenOffice 3.2 specification of round 19: its chapter '2 Treatment rules:' in 16 pt
+    # bold over '2.1 Basic IGate rules:' in 14 pt, both as its heading styles wrote them; the
+    # chapter stayed a label (a one-level number was not enough)
+    bold = "Helvetica-Bold"
+    pages: list[list[Spec]] = [
+        [("2 Treatment rules:", bold, 16, 72), *_PROSE.paragraph(98),
+         ("2.1 Basic gateway rules:", bold, 14, 170), *_PROSE.paragraph(192)],
+        [("3 Configuration", bold, 16, 72), *_PROSE.paragraph(98),
+         ("3.1 Interfaces", bold, 14, 170), *_PROSE.paragraph(192)],
+    ]  # fmt: skip
+    assert heading_lines(read_file(make_pdf(pages), "specification.pdf").text) == [
+        "# 2 Treatment rules:", "## 2.1 Basic gateway rules:", "# 3 Configuration",
+        "## 3.1 Interfaces",
     ]  # fmt: skip

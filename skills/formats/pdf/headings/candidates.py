@@ -205,13 +205,13 @@ def _code_wrap(page: Page, i: int, count: int, code: set[Key]) -> int:
 
 
 def _numbered_label(line: Line, body: Body, counts: Counter[str]) -> bool:
-    """A section numbered to two levels or more (``2.1 Basic IGate rules:``), set larger than
+    """A numbered section (``2 Treatment rules:``, ``2.1 Basic IGate rules:``), set larger than
     the body, is a heading though it ends in a colon: an unnumbered label (``Example 1:``) is
-    one only over a title in its type. An OpenOffice specification's heading styles ended 8 of
-    its 34 headings so."""
+    one only over a title in its type. An OpenOffice specification's heading styles ended 9 of
+    its 34 headings so, one of them a chapter's."""
     text = line.text.strip()
     number = section_number(text)
-    if not text.endswith(":") or number is None or len(number) < 2:
+    if not text.endswith(":") or number is None:
         return False
     if not is_larger(line.size, body):
         return False
