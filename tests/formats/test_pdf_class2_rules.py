@@ -2,7 +2,7 @@
 pass (issue 30, eighth pass): a piece of a line drawn before the letter it belongs to, a title
 centred atop a first page all in the body's size, a clause title whose stop is in the body's
 weight, an author's name under the title, a heading wrapped flush right, a chapter numbered in one
-level ending in a colon. Each test fails with its rule taken out."""
+level ending in a colon, a changelog's releases. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
@@ -145,4 +145,21 @@ def test_a_chapter_numbered_in_one_level_and_set_larger_may_end_in_a_colon() -> 
     assert heading_lines(read_file(make_pdf(pages), "specification.pdf").text) == [
         "# 2 Treatment rules:", "## 2.1 Basic gateway rules:", "# 3 Configuration",
         "## 3.1 Interfaces",
+    ]  # fmt: skip
+
+
+def test_a_changelogs_releases_set_larger_are_its_headings() -> None:
+    # lua-widow-control's changelog (ConTeXt): 'v3.0.0 (2022-11-22)' in 16.9 pt over the
+    # release's list, 21 of them, each refused for being mostly digits
+    pages: list[list[Spec]] = [
+        [("The Widow Manual", BOLD, 24, 60), *_PROSE.paragraph(100), ("Usage", BOLD, 18, 180),
+         *_PROSE.paragraph(210)],
+        [("Changelog", BOLD, 18, 72), *_PROSE.paragraph(100),
+         ("v3.0.0 (2022-11-22)", HEAD, 16, 170), *_PROSE.paragraph(195),
+         ("v2.2.2 (2022-08-23)", HEAD, 16, 270), *_PROSE.paragraph(295)],
+        [("[2.2.1] - 2022-07-28", HEAD, 16, 72), *_PROSE.paragraph(97)],
+    ]  # fmt: skip
+    assert heading_lines(read_file(make_pdf(pages), "manual.pdf").text) == [
+        "# Usage", "# Changelog", "## v3.0.0 (2022-11-22)", "## v2.2.2 (2022-08-23)",
+        "## [2.2.1] - 2022-07-28",
     ]  # fmt: skip
