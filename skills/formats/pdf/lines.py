@@ -19,7 +19,8 @@ pages 26-29.)``, whose last word before it agrees). A line set at an angle (a wa
 margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
 so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
 the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
-PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo; a piece set back
+under the last letter, a formula editor's index drawn first, keeps a space: ``_joint``); Calibri's
 ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
