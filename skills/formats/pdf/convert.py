@@ -54,6 +54,7 @@ from skills.formats.pdf.headings import (
     Heading,
     Key,
     body_type,
+    centred_title,
     first_page_title,
     from_bookmarks,
     from_typography,
@@ -244,6 +245,8 @@ def _structure(
     body = body_type(pages)
     title = metadata = _metadata_title(pdf)
     shown, title_lines = first_page_title(pages, body, skip)
+    if not shown and not title:
+        shown, title_lines = centred_title(pages, skip)
     if title and shown and len(pages) > 1 and not printed(title, pages[title_lines[0][0]]):
         title = metadata = ""  # a stale metadata title: another version's, another document's
     if title and shown and _revised(title, shown):
@@ -261,6 +264,7 @@ def _structure(
     title_lines += _title_page(pages, title, own, skip)
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
+    headings = _without_title_block(headings, title_lines, own)
     marks = sum(len(found) for found in bookmarks.values())
     if headings and len(headings) * 2 >= marks:
         return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
@@ -281,10 +285,11 @@ def _structure(
 def _without_title_block(
     tagged: dict[Key, Heading], title_lines: list[Key], own: list[Key]
 ) -> dict[Key, Heading]:
-    """The tagged headings less the lines that go with the title (its byline, a subtitle, a
-    banner: ``_title_block``), which Word tags with whatever heading style its author gave them
-    (``Bob Supnik, 24-Mar-2002 (updated 26-Jan-2005)`` tagged ``H2`` under a title tagged
-    ``H1``); the title's own lines keep their tag."""
+    """The tagged or bookmarked headings less the lines that go with the title (its byline, a
+    subtitle, a banner: ``_title_block``), which Word tags with whatever heading style its
+    author gave them (``Bob Supnik, 24-Mar-2002 (updated 26-Jan-2005)`` tagged ``H2`` under a
+    title tagged ``H1``) and an HTML printer bookmarks as the page's heading tags (WeasyPrint's
+    DocBook title page: its author's ``h3``); the title's own lines keep theirs."""
     block = set(title_lines) - set(own)
     return {key: found for key, found in tagged.items() if key not in block}
 
@@ -378,7 +383,8 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     for j in range(rows[-1] + 1, min(rows[-1] + 3, len(lines))):
         above, line = lines[j - 1], lines[j]
         gap = line.top - above.top
-        if _byline(above, line, lines[rows[0]].size):
+        after = lines[j + 1] if j + 1 < len(lines) else None
+        if _byline(above, line, lines[rows[0]].size, after):
             block.append((index, j))
             break
         if not 0 < gap <= above.size * _NO_GAP or line.size >= lines[rows[0]].size:
@@ -389,18 +395,31 @@ def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:
     return block
 
 
-def _byline(above: Line, line: Line, title: float) -> bool:
+def _byline(above: Line, line: Line, title: float, after: Line | None = None) -> bool:
     """The author's name under the title, short and marked for a footnote (``Na'aman
-    Hirschfeld¹``, a line and a half under an article's title): it goes with the title, though
-    set apart from it; read as a heading, it held the whole article."""
+    Hirschfeld¹``, a line and a half under an article's title) or signed by the line ``after``
+    it (``_signed``): it goes with the title, though set apart from it; read as a heading, it
+    held the whole article."""
     gap = line.top - above.top
     return (
-        line.note > 0
+        (line.note > 0 or _signed(line, after))
         and 0 < gap <= above.size * _BYLINE_GAP
         and line.size < title
         and len(line.words.split()) <= _BYLINE_WORDS
         and section_number(line.text) is None
     )
+
+
+_NAME = re.compile(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)+")  # Panos Louridas, J. R. Smith
+
+
+def _signed(line: Line, after: Line | None) -> bool:
+    """A person's name (capitalised words, two at least) whose last word the line under it
+    repeats: the copyright or the address of the author it names (WeasyPrint's DocBook title
+    page: ``Panos Louridas`` in 14 pt bold over ``Copyright © 2004 Panagiotis Louridas``)."""
+    if after is None or _NAME.fullmatch(line.words) is None:
+        return False
+    return line.words.split()[-1] in after.text.split()
 
 
 def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -> list[Key]:

@@ -19,8 +19,9 @@ pages 26-29.)``, whose last word before it agrees). A line set at an angle (a wa
 margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
 so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
 the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
-PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's and
-Aptos' ligatures without a Unicode value are spelled out, in a font a printer renamed too
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo; a piece set back
+under the last letter, a formula editor's index drawn first, keeps a space: ``_joint``); Calibri's
+and Aptos' ligatures without a Unicode value are spelled out, in a font a printer renamed too
 (``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
@@ -98,6 +99,8 @@ _STROKED = (2, 6)  # FPDF_TEXTRENDERMODE_FILL_STROKE, _FILL_STROKE_CLIP: a thick
 _CELL_GAP = 1.0  # ems between two runs of text on a line: two cells
 _EM_PER_CHAR = 0.6  # the widest average character (monospace): a line wider has gaps
 _GAP_ROOM = 1.5  # ems of gaps a line may have before its runs are looked at
+#: A line's closing stop, which Word's users leave in the body's weight after a bold heading.
+_STOP = re.compile(r"(?<=[^\W_])[.:]$")
 _NOTE_MARK = re.compile(r"(?<=[^\W\d_)\]])[\d*†‡]{1,2}$")  # syllables1, Results*
 _LEADING_NUMBER = re.compile(r"[\dA-Z][\d.]*[.)]?\s")
 _WORD = re.compile(r"\S+")
@@ -280,8 +283,9 @@ def _rejoined(lines: list[Line]) -> list[Line]:
                 before, right=max(before.right, line.right), cells=(),
                 uniform=uniform or len(line.text) <= _PIECE or length <= _PIECE,
             )  # fmt: skip
-            texts[-1].append(line.text)
-            length += len(line.text)
+            piece = _joint(before, line) + line.text
+            texts[-1].append(piece)
+            length += len(piece)
         else:
             kept.append(line)
             texts.append([line.text])
@@ -348,6 +352,25 @@ def _next_word(before: Line, line: Line) -> bool:
         return False
     gap = line.left - before.right
     return _LEAST_WORD_SPACE * size <= gap <= _BETWEEN_WORDS * size
+
+
+#: Ems a piece may start back under the line's last letter and still follow it: a kern sets a
+#: letter back a third of an em at most (LATEX's ``A``, 0.36 em from the ``L``'s advance); an
+#: index drawn before its letter starts a letter's width back (0.59-0.63 em in rtklib's manual).
+_SET_BACK = 0.45
+
+
+def _joint(before: Line, line: Line) -> str:
+    """What goes between a line and the piece that goes on it: nothing, or a space when the
+    piece starts well back under the line's last letter and is no combining mark. A formula
+    editor draws an index before its letter (MathType's ``t₀``: ``0`` then ``t`` over it), so
+    the page's order is not the reading order, and joined as drawn the two read as one word of
+    neither (``time 0t``, ``includes st``): apart, each stays a word (``time 0 t``). A combining
+    mark set back over its letter (a Khmer subscript, an Ethiopic or Lepcha vowel sign) follows
+    it in the text as on the page."""
+    if before.right - line.left <= _SET_BACK * before.size:
+        return ""
+    return "" if unicodedata.category(line.text[0]).startswith("M") else " "
 
 
 def _drawn_once(lines: list[Line]) -> list[Line]:
@@ -632,6 +655,10 @@ def _line(
             and _small_caps(text[start:end], size, last_size)
         ):
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
+        stop = _STOP.search(text, start, end)
+        if not uniform and stop is not None and stop.start() > start:
+            word = _style(raw, handle, at[stop.start() - 1])  # 2. COMPENSATION + a regular '.'
+            uniform = abs(word.size - size) < 0.5 and word.same_weight(style)
         code_end = not uniform and _ends_in_code(style, last, size, last_size)
         before = _before_note(text, start, end)
         if not uniform and before is not None:

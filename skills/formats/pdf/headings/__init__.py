@@ -64,6 +64,7 @@ from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarke
 from skills.formats.pdf.headings.contents import without_unlisted_cover
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.titles import (
+    centred_title,
     first_page_title,
     is_cover,
     man_page_name,
@@ -81,6 +82,7 @@ __all__ = [
     "Heading",
     "Key",
     "body_type",
+    "centred_title",
     "first_page_title",
     "from_bookmarks",
     "from_typography",

@@ -258,13 +258,13 @@ class _CodeWraps:
 
 
 def _numbered_label(line: Line, body: Body, counts: Counter[str]) -> bool:
-    """A section numbered to two levels or more (``2.1 Basic IGate rules:``), set larger than
+    """A numbered section (``2 Treatment rules:``, ``2.1 Basic IGate rules:``), set larger than
     the body, is a heading though it ends in a colon: an unnumbered label (``Example 1:``) is
-    one only over a title in its type. An OpenOffice specification's heading styles ended 8 of
-    its 34 headings so."""
+    one only over a title in its type. An OpenOffice specification's heading styles ended 9 of
+    its 34 headings so, one of them a chapter's."""
     text = line.text.strip()
     number = section_number(text)
-    if not text.endswith(":") or number is None or len(number) < 2:
+    if not text.endswith(":") or number is None:
         return False
     if not is_larger(line.size, body):
         return False
@@ -408,14 +408,30 @@ def _run(
         if not (heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
             break
         above = page.lines[j - 1]
-        if not (goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(edges, above, nxt)):
+        flush = _flush_right(above, nxt)
+        wraps = goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(edges, above, nxt)
+        if not (wraps or flush):
             break
-        if nxt.left - page.lines[j - 1].left >= line.size and not hangs(page.lines[j - 1], nxt):
+        if nxt.left - above.left >= line.size and not (hangs(above, nxt) or flush):
             break  # set in under a short line: an entry under its heading, not its second line
         if nxt.top - page.lines[j - 1].top > _wrap_gap(line, nxt):  # a gap: another heading
             break
         count += 1
     return count
+
+
+_FLUSH = 1.0  # points two lines' right edges may differ by and still be set flush right
+_RAGGED = 0.5  # ems their left edges differ by, at least: a ragged left edge
+
+
+def _flush_right(above: Line, below: Line) -> bool:
+    """Two lines set flush right: ending at one right edge, their left edges ragged (ConTeXt's
+    margin headings wrapped in the margin: ``Broken`` / ``Hyphens``, ``Maximum`` / ``Cost``),
+    one heading over two lines, though neither goes on the other as words do."""
+    return (
+        abs(above.right - below.right) <= _FLUSH
+        and abs(above.left - below.left) >= _RAGGED * above.size
+    )
 
 
 _WRAP_GAP = 1.6  # sizes from one line of a heading to its next, top to top, at most

@@ -4,6 +4,7 @@ from being taken for it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -125,6 +126,57 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if len(text) > 200 or not any(c.isalpha() for c in text) or section_number(text):
         return "", []
     return " ".join(text.split()), [(page.index, i) for i, _ in run]
+
+
+_CENTRED = 3.0  # points a centred line's middle may stand off the middle of the page's text
+_CENTRED_BLOCK = 3  # centred lines atop a first page that may be its title block, at most
+_BLANK = re.compile(r"_{3}")  # a form's blank to fill in (``Contract No.____``): no title
+
+
+def centred_title(pages: list[Page], skip: set[Key]) -> tuple[str, list[Key]]:
+    """The title of a first page none of whose lines is larger than its text: the bold lines
+    centred atop it, over its text (a Word contract, every line 11 pt: ``Sample Contract`` /
+    ``Contract No.____`` / ``PROFESSIONAL SERVICES AGREEMENT``, then the agreement's first
+    sentence). Of them, the one set in capitals when only one is (how Word's users set a
+    title in the body's size), else the first; a form's blank is none. Each of them read as
+    a heading, and the document had no title. Asked when the first page gave no title by size
+    and the metadata none."""
+    readable = [page for page in pages if page.lines and not page.garbage]
+    if not readable:
+        return "", []
+    page = readable[0]
+    lines = sorted(
+        ((i, line) for i, line in enumerate(page.lines)
+         if (page.index, i) not in skip and not line.rotated),
+        key=lambda numbered: numbered[1].top,
+    )  # fmt: skip
+    if len(lines) <= _CENTRED_BLOCK:
+        return "", []
+    left = min(line.left for _, line in lines)
+    middle = (left + max(line.right for _, line in lines)) / 2
+    block = list(itertools.takewhile(lambda n: _centred(n[1], left, middle), lines))
+    if not block or len(block) > _CENTRED_BLOCK:
+        return "", []
+    named = [
+        (i, line) for i, line in block
+        if worded(line) and not _BLANK.search(line.text) and section_number(line.text) is None
+    ]  # fmt: skip
+    capitals = [(i, line) for i, line in named if line.text.isupper()]
+    chosen = capitals if len(capitals) == 1 else named[:1]
+    if not chosen:
+        return "", []
+    i, line = chosen[0]
+    return " ".join(line.words.split()), [(page.index, i)]
+
+
+def _centred(line: Line, left: float, middle: float) -> bool:
+    """A bold line of one type centred on the page's text, set in from its left edge."""
+    return (
+        line.bold
+        and line.uniform
+        and line.left > left + line.size
+        and abs((line.left + line.right) / 2 - middle) <= _CENTRED
+    )
 
 
 def without_title_again(

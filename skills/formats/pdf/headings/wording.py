@@ -74,6 +74,14 @@ _VERSION = re.compile(
 )  # (``Version <1.0>``: a template's placeholder filled in)
 
 
+#: A changelog's release: its version and its date (``v3.0.0 (2022-11-22)``, ``[1.2] -
+#: 2017-06-20``), the heading of the changes listed under it, though mostly digits.
+RELEASE = re.compile(
+    r"^(?:\[v?\d+(?:\.\d+){1,3}[\w.-]*\]|v?\d+(?:\.\d+){1,3}[\w.-]*)"
+    r"\s+(?:\(\d{4}-\d{2}-\d{2}\)|[-–]\s+\d{4}-\d{2}-\d{2})$"
+)
+
+
 _CONTINUED = re.compile(r"\((?:cont\.?|continued)\)$", re.I)
 
 
@@ -238,7 +246,7 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not (
-        _named_parts(text) or _named_by_model(text)
+        _named_parts(text) or _named_by_model(text) or RELEASE.match(text)
     ):
         return False
     if text.endswith(_SENTENCE_END) and not clause_title(text):
