@@ -279,16 +279,7 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
 def consistent(candidates: list[Candidate]) -> list[Candidate]:
     """Drop numbered lists taken for chapters, and body-type numbered lines that do not
     continue the document's numbering."""
-    restarts: set[float] = set()
-    last_single: dict[float, int] = {}
-    for candidate in candidates:
-        number = candidate.number
-        if number is None or len(number) != 1 or not number[0].isdigit():
-            continue
-        value = int(number[0])
-        if candidate.size in last_single and value <= last_single[candidate.size]:
-            restarts.add(candidate.size)
-        last_single[candidate.size] = value
+    restarts = _restarts(candidates)
     kept: list[Candidate] = []
     seen: list[tuple[str, ...]] = []
     for candidate in candidates:
@@ -302,6 +293,28 @@ def consistent(candidates: list[Candidate]) -> list[Candidate]:
         if number is not None:
             seen.append(number)
     return kept
+
+
+def _restarts(candidates: list[Candidate]) -> set[float]:
+    """The sizes at which single numbers start again (``1 2 3`` ... ``1 2``): a numbered list
+    taken for chapters. Not when a larger heading comes between: an outline's ``1.`` ``2.``
+    under each lettered section (``B.`` at 11 pt over ``1.`` at 10 pt, then ``II.`` / ``A.``
+    over a new ``1.``), a box's numbered points under each box's title."""
+    restarts: set[float] = set()
+    last_single: dict[float, int] = {}
+    parent_since: set[float] = set()  # sizes a larger heading came after, since their last
+    for candidate in candidates:
+        parent_since |= {size for size in last_single if candidate.size > size + 0.5}
+        number = candidate.number
+        if number is None or len(number) != 1 or not number[0].isdigit():
+            continue
+        value = int(number[0])
+        size = candidate.size
+        if size in last_single and value <= last_single[size] and size not in parent_since:
+            restarts.add(size)
+        last_single[size] = value
+        parent_since.discard(size)
+    return restarts
 
 
 def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:
