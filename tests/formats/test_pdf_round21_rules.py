@@ -42,3 +42,25 @@ def test_a_numbered_list_that_starts_again_with_no_heading_between_stays_a_list(
          ("2. Take the second step again", BOLD, 11, 440), *paragraph(460)],
     ]  # fmt: skip
     assert headings(pages) == ["# The Only Part"]
+
+
+def test_a_lettered_heading_in_turn_stays_on_a_page_crowded_with_bold_labels() -> None:
+    # the InDesign chapter's "C. Traitement des acidoses métaboliques" and "1. Acidoses
+    # métaboliques aiguës" at the foot of a page whose table has a dozen bold cells: a page
+    # with more than eight candidates of the body's size is a form's, and all were dropped;
+    # a heading whose number comes next in its type's numbering is no form's label
+    cells = ("north", "south", "east", "west", "upper", "lower", "inner", "outer", "middle")
+    labels = [(f"Label {word}", BOLD, 11, 90 + 30 * n) for n, word in enumerate(cells)]
+    values = [
+        (f"the value of the {word} cell", *BODY, 105 + 30 * n) for n, word in enumerate(cells)
+    ]
+    pages: list[list[Spec]] = [
+        [("A Handbook of Parts", BOLD, 22, 40),
+         ("A. The first part", BOLD, 11, 72), *paragraph(90),
+         ("B. The second part", BOLD, 11, 170), *paragraph(190)],
+        [*sorted([*labels, *values], key=lambda spec: spec[3]),
+         ("C. The third part", BOLD, 11, 400), *paragraph(420)],
+    ]  # fmt: skip
+    found = [line.lstrip("# ") for line in headings(pages)]
+    assert "C. The third part" in found
+    assert not any(line.startswith("Label") for line in found)

@@ -178,12 +178,46 @@ def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
     page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
     per_page = Counter(candidate.key[0] for candidate in candidates)
     larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
+    in_turn = _numbered_in_turn(candidates)
     return [
         c
         for c in candidates
         if per_page[c.key[0]] <= _CROWDED
         or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+        or c.key in in_turn
     ]
+
+
+def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
+    """The bold or larger candidates whose one-part number comes next in their type's
+    numbering: ``C.`` after ``B.``, ``3.`` after ``2.``, or ``1.`` / ``A.`` first under a
+    larger heading that came since. They head sections, however many labels crowd their page
+    (an InDesign chapter's ``C. Traitement des acidoses métaboliques`` and ``1. Acidoses
+    métaboliques aiguës`` at the foot of a page whose table has a dozen bold cells)."""
+    found: set[Key] = set()
+    last: dict[tuple[float, bool], str] = {}
+    parent_since: set[tuple[float, bool]] = set()
+    for c in candidates:
+        parent_since |= {kind for kind in last if c.size > kind[0] + 0.5}
+        number = c.number
+        if not c.strong or number is None or len(number) != 1 or len(number[0]) > 2:
+            continue
+        kind, value = (c.size, number[0].isdigit()), number[0]
+        previous = last.get(kind)
+        first = value in ("1", "A", "a") and (previous is None or kind in parent_since)
+        if first or (previous is not None and _next_in_turn(previous, value)):
+            found.add(c.key)
+        last[kind] = value
+        parent_since.discard(kind)
+    return found
+
+
+def _next_in_turn(previous: str, value: str) -> bool:
+    """``value`` follows ``previous``: ``2`` after ``1``, ``C`` after ``B``."""
+    if previous.isdigit() and value.isdigit():
+        return int(value) == int(previous) + 1
+    one_letter = len(previous) == len(value) == 1 and previous.isalpha()
+    return one_letter and ord(value) == ord(previous) + 1
 
 
 def out_of_rows(candidates: list[Candidate], pages: list[Page]) -> list[Candidate]:
