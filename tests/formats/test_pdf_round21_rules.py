@@ -5,12 +5,18 @@ fails with its rule taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings
+from pdf_maker import Prose, Spec, headings, make_pdf
+
+from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 11.0)
 BOLD = "Helvetica-Bold"
 _PROSE = Prose(("qy", "xw", "vz", "jq", "wk"), BODY)
 paragraph = _PROSE.paragraph
+
+
+def _markdown(pages: list[list[Spec]]) -> str:
+    return read_file(make_pdf(pages), "document.pdf").text
 
 
 def test_numbered_headings_that_start_again_under_each_lettered_section_stay() -> None:
@@ -64,3 +70,41 @@ def test_a_lettered_heading_in_turn_stays_on_a_page_crowded_with_bold_labels() -
     found = [line.lstrip("# ") for line in headings(pages)]
     assert "C. The third part" in found
     assert not any(line.startswith("Label") for line in found)
+
+
+def _kerned_pdf(lines: list[str]) -> bytes:
+    """A one-page PDF whose lines are ``TJ`` arrays in 11 pt Times-Roman (``lines``: the array's
+    inside, as ``(alcalose) -115 (?)``: a kerning move of an eighth of an em or so and no space
+    character), written by hand as a typesetter writes them; pdf_maker sets whole strings."""
+    shows = "".join(f"BT /F1 11 Tf 72 {700 - 20 * n} Td [{line}] TJ ET\n" for n, line in
+                    enumerate(lines))  # fmt: skip
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(shows)} >>\nstream\n{shows}endstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>",
+    ]
+    out, offsets = "%PDF-1.4\n", []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n{body}\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n"
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    return out.encode("latin-1")
+
+
+def test_a_thin_space_before_a_question_mark_is_read_as_a_space() -> None:
+    # the InDesign chapter's French headings: "Acidose ou alcalose ?" sets the question mark a
+    # thin space (an eighth of an em) after the word, no space character: PDFium wrote
+    # "alcalose?", and the heading read otherwise than the page shows
+    data = _kerned_pdf(["(Acidose ou alcalose) -115 (?)"])
+    assert "alcalose ?" in read_file(data, "document.pdf").text
+
+
+def test_a_colon_set_tight_against_its_word_stays_tight() -> None:
+    data = _kerned_pdf(["(The files are README) 0 (: and NEWS)"])
+    assert "README: and NEWS" in read_file(data, "document.pdf").text
