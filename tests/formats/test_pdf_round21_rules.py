@@ -108,3 +108,42 @@ def test_a_thin_space_before_a_question_mark_is_read_as_a_space() -> None:
 def test_a_colon_set_tight_against_its_word_stays_tight() -> None:
     data = _kerned_pdf(["(The files are README) 0 (: and NEWS)"])
     assert "README: and NEWS" in read_file(data, "document.pdf").text
+
+
+SLIDE = (1024.0, 768.0)  # Keynote's 4:3 slide
+
+
+def _centred(text: str, font: str, size: float, top: float) -> Spec:
+    """A line centred on the slide (its width from PDFium's boxes)."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(make_pdf([[(text, font, size, 100, 0)]], SLIDE))[0]
+    width = float(page.get_textpage().get_charbox(len(text) - 1)[2])
+    return (text, font, size, top, (SLIDE[0] - width) / 2)
+
+
+def _deck(slides: list[list[Spec]]) -> list[str]:
+    return [line for line in read_file(make_pdf(slides, SLIDE), "deck.pdf").text.splitlines()
+            if line.startswith("#")]  # fmt: skip
+
+
+def _bullets(word: str) -> list[Spec]:
+    return [(f"A point about the {word} thing number {n}", "Helvetica", 30, 300 + 45 * n, 80)
+            for n in range(4)]  # fmt: skip
+
+
+def test_a_centred_slide_title_over_two_lines_is_one_title() -> None:
+    # Keynote's "Go is addictive," / "I want it everywhere…" and "open-source" / "mutant Go
+    # compilers": centred, each line starts elsewhere, and the title was cut at its first line
+    bold = "Helvetica-Bold"
+    slides: list[list[Spec]] = [
+        [_centred("Mutant Compilers", bold, 64, 300), *_bullets("first")],
+        [_centred("Go is addictive,", bold, 64, 60), _centred("I want it all", bold, 64, 140),
+         *_bullets("second")],
+        [_centred("open-source", bold, 64, 60), _centred("mutant compilers", bold, 64, 140),
+         *_bullets("third")],
+    ]  # fmt: skip
+    assert _deck(slides) == [
+        "# Go is addictive, I want it all",
+        "# open-source mutant compilers",
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from skills.formats.pdf.headings.body import is_larger
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.wording import DATE, joined
-from skills.formats.pdf.lines import Page
+from skills.formats.pdf.lines import Line, Page
 
 #: Width over height of a slide: 4:3 (PowerPoint's 720 x 540, Keynote's 800 x 600), 16:10, 16:9.
 _SLIDE_SHAPES = (4 / 3, 16 / 10, 16 / 9)
@@ -64,7 +64,9 @@ def _slide_title(page: Page, body: Body, skip: set[Key]) -> tuple[Key, str, int,
     count = 1
     while count < _TITLE_LINES and first + count in kept:
         above, nxt = page.lines[first + count - 1], page.lines[first + count]
-        if abs(nxt.size - line.size) > 0.5 or abs(nxt.left - line.left) > line.size:
+        if abs(nxt.size - line.size) > 0.5:
+            break
+        if abs(nxt.left - line.left) > line.size and not _centred_alike(line, nxt):
             break
         if not 0 < nxt.top - above.top <= line.size * 1.6:
             break
@@ -74,3 +76,13 @@ def _slide_title(page: Page, body: Body, skip: set[Key]) -> tuple[Key, str, int,
     if stated or DATE.match(text) or not any(char.isalpha() for char in text):
         return None  # a closing slide's sentence, a cover's date, a chart's figure
     return (page.index, first), text, count, line.size
+
+
+def _centred_alike(line: Line, nxt: Line) -> bool:
+    """Two lines centred on one axis (their middles within half the title's size): a centred
+    title's lines start at different places (Keynote's ``Go is addictive,`` / ``I want it
+    everywhere…``, ``open-source`` / ``mutant Go compilers``), and go on all the same."""
+    if line.right <= line.left or nxt.right <= nxt.left:
+        return False
+    middle, next_middle = (line.left + line.right) / 2, (nxt.left + nxt.right) / 2
+    return abs(middle - next_middle) <= line.size / 2
