@@ -147,3 +147,16 @@ def test_a_centred_slide_title_over_two_lines_is_one_title() -> None:
         "# Go is addictive, I want it all",
         "# open-source mutant compilers",
     ]
+
+
+def test_a_slide_titles_next_line_opening_with_an_ellipsis_goes_on() -> None:
+    # Keynote's "Help a mutant Go compiler" / "…or write your own!": the ellipsis's top is at
+    # the x-height, so by the lines' tops the second stood a line and a half under the first
+    bold = "Helvetica-Bold"
+    slides: list[list[Spec]] = [
+        [_centred("Mutant Compilers", bold, 64, 300), *_bullets("fourth")],
+        [_centred("Help a compiler", bold, 64, 60), _centred("\u2026or write one", bold, 64, 140),
+         *_bullets("fifth")],
+        [_centred("The last slide", bold, 64, 60), *_bullets("sixth")],
+    ]  # fmt: skip
+    assert _deck(slides) == ["# Help a compiler \u2026or write one", "# The last slide"]

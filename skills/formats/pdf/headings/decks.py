@@ -68,7 +68,7 @@ def _slide_title(page: Page, body: Body, skip: set[Key]) -> tuple[Key, str, int,
             break
         if abs(nxt.left - line.left) > line.size and not _centred_alike(line, nxt):
             break
-        if not 0 < nxt.top - above.top <= line.size * 1.6:
+        if not 0 < _step(above, nxt) <= line.size * 1.6:
             break
         count += 1
     text = joined(page, first, count)
@@ -86,3 +86,13 @@ def _centred_alike(line: Line, nxt: Line) -> bool:
         return False
     middle, next_middle = (line.left + line.right) / 2, (nxt.left + nxt.right) / 2
     return abs(middle - next_middle) <= line.size / 2
+
+
+def _step(above: Line, nxt: Line) -> float:
+    """How far the next line stands under the one above: baseline to baseline when both are
+    known (a line opening with ``…`` has its first character's top at the x-height: Keynote's
+    ``Help a mutant Go compiler`` / ``…or write your own!`` looked a line and a half apart by
+    their tops), else top to top."""
+    if above.base > 0 and nxt.base > 0:
+        return nxt.base - above.base
+    return nxt.top - above.top
