@@ -160,3 +160,38 @@ def test_a_slide_titles_next_line_opening_with_an_ellipsis_goes_on() -> None:
         [_centred("The last slide", bold, 64, 60), *_bullets("sixth")],
     ]  # fmt: skip
     assert _deck(slides) == ["# Help a compiler \u2026or write one", "# The last slide"]
+
+
+def _body_bullets(word: str) -> list[Spec]:
+    return [(f"A point about the {word} thing, number {n}", "Helvetica", 18, 80 + 30 * n, 40)
+            for n in range(5)]  # fmt: skip
+
+
+def test_slide_titles_in_a_header_band_at_the_bodys_size_are_titles() -> None:
+    # PowerPoint for Mac's deck: each slide's title an 18 pt line in capitals at the slide's
+    # top ("BUSINESS PROBLEM", "WHY MONGODB - DYNAMIC FEED MANAGEMENT"), as large as the text
+    # under it; no title was larger than the body, so the deck had no headings
+    light = "Helvetica"
+    slides: list[list[Spec]] = [
+        [("BUSINESS PROBLEM", light, 18, 20, 12), *_body_bullets("seventh")],
+        [("BUSINESS PROBLEM", light, 18, 20, 12), *_body_bullets("eighth")],
+        [("WHY MONGODB - FEED MANAGEMENT", light, 18, 20, 12), *_body_bullets("ninth")],
+        [("WHY GO, MONGODB and BEEGO", light, 18, 20, 12), *_body_bullets("tenth")],
+        [("CONCLUSION", light, 18, 20, 12), *_body_bullets("eleventh")],
+    ]  # fmt: skip
+    assert _deck(slides) == [
+        "# BUSINESS PROBLEM", "# BUSINESS PROBLEM", "# WHY MONGODB - FEED MANAGEMENT",
+        "# WHY GO, MONGODB and BEEGO", "# CONCLUSION",
+    ]  # fmt: skip
+
+
+def test_a_few_capital_lines_atop_slides_at_the_bodys_size_are_no_band() -> None:
+    light = "Helvetica"
+    slides: list[list[Spec]] = [
+        [("NOTE", light, 18, 20, 12), *_body_bullets("twelfth")],
+        [("A plain first line of text", light, 18, 20, 12), *_body_bullets("thirteenth")],
+        [("A plain second line of text", light, 18, 20, 12), *_body_bullets("fourteenth")],
+        [("TIP", light, 18, 20, 12), *_body_bullets("fifteenth")],
+        [("A plain third line of text", light, 18, 20, 12), *_body_bullets("sixteenth")],
+    ]  # fmt: skip
+    assert _deck(slides) == []
