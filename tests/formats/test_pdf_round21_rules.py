@@ -195,3 +195,70 @@ def test_a_few_capital_lines_atop_slides_at_the_bodys_size_are_no_band() -> None
         [("A plain third line of text", light, 18, 20, 12), *_body_bullets("sixteenth")],
     ]  # fmt: skip
     assert _deck(slides) == []
+
+
+def _cjk_pdf(lines: list[tuple[str, float, float]]) -> bytes:
+    """A one-page A4 PDF of (text, size, top) lines in SimSun, not embedded, each character
+    written as its code point through Identity-H and mapped back by a ToUnicode range (as a
+    Chinese office suite writes its text); a space a quarter of an em wide."""
+    shows = "".join(
+        f"BT /F1 {size} Tf 56 {842 - top} Td <{''.join(f'{ord(c):04X}' for c in text)}> Tj ET\n"
+        for text, size, top in lines
+    )
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /U def "
+        "1 begincodespacerange <0000> <FFFF> endcodespacerange "
+        "1 beginbfrange <0000> <FFFF> <0000> endbfrange endcmap "
+        "CMapName currentdict /CMap defineresource pop end end"
+    )
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(shows.encode('latin-1'))} >>\nstream\n{shows}endstream",
+        "<< /Type /Font /Subtype /Type0 /BaseFont /SimSun /Encoding /Identity-H "
+        "/DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
+        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /SimSun /CIDSystemInfo << /Registry "
+        "(Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 8 0 R /DW 1000 "
+        "/W [32 [250]] >>",
+        f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
+        "<< /Type /FontDescriptor /FontName /SimSun /Flags 4 /FontBBox [0 -141 1000 859] "
+        "/ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 700 /StemV 80 >>",
+    ]
+    out, offsets = "%PDF-1.4\n", []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n{body}\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n"
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    return out.encode("latin-1")
+
+
+def test_chinese_numbered_headings_one_under_the_other_are_no_run_of_labels() -> None:
+    # a quarterly report from WPS Office: "第四节 财务报表" (16 pt), "一、财务报表" (12 pt) and
+    # "1、合并资产负债表" (10.5 pt) one under the other over a table; numbered in Chinese, which
+    # section_number does not read, they were a run of three unnumbered labels and all went
+    text = [
+        "公司报告期内经营情况正常，各项业务按计划推进，未发生重大变化。",
+        "本季度营业收入较上年同期有所下降，主要原因是产品销售减少。",
+        "董事会及全体董事保证本报告内容的真实、准确和完整。",
+        "财务报表未经会计师事务所审计，请投资者注意投资风险。",
+        "报告期内公司未发生对外担保事项，也未发生资金占用情况。",
+        "公司将继续推进资产出售事项，并及时履行信息披露义务。",
+        "本报告期内，公司主要会计数据和财务指标未发生重大变动。",
+        "公司股东总数及前十名股东持股情况详见下表所列内容。",
+    ]
+    lines = [("东北电气发展股份有限公司", 18.0, 60.0), ("第一节 重要提示", 16.0, 110.0)]
+    lines += [(text[n], 9.0, 140.0 + 14 * n) for n in range(4)]
+    lines += [("第二节 公司基本情况", 16.0, 230.0), ("一、主要会计数据", 12.0, 260.0)]
+    lines += [("1、资产负债表项目", 10.5, 282.0)]
+    lines += [(text[4 + n], 9.0, 305.0 + 14 * n) for n in range(4)]
+    found = [line for line in read_file(_cjk_pdf(lines), "report.pdf").text.splitlines()
+             if line.startswith("#")]  # fmt: skip
+    assert found == [
+        "# 第一节 重要提示", "# 第二节 公司基本情况", "## 一、主要会计数据",
+        "### 1、资产负债表项目",
+    ]  # fmt: skip

@@ -5,6 +5,7 @@ child under it, a missed one only leaves them in the section before."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from skills.formats.pdf.headings.body import (
@@ -293,6 +294,7 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
             candidate is not None
             and run
             and candidate.number is None
+            and not _cjk_enumerated(candidate.text)
             and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
         )
         if follows:
@@ -303,11 +305,33 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
         run = []
         if candidate is None:
             break
-        if candidate.number is None:
+        if candidate.number is None and not _cjk_enumerated(candidate.text):
             run = [candidate]
         else:
             kept.append(candidate)
     return kept
+
+
+#: How Chinese documents number their parts: ``第四节`` (section four), ``第2章``, ``一、``,
+#: ``（三）``, ``1、`` (an ideographic comma after the number).
+_CJK_ENUMERATION = re.compile(
+    r"\s*(?:第\s*[一二三四五六七八九十百零〇\d]+\s*[章节節部篇条條]|[一二三四五六七八九十]+\s*、"
+    r"|[（(]\s*[一二三四五六七八九十]+\s*[）)]|\d{1,2}\s*、)"
+)
+
+
+def _cjk_enumerated(text: str) -> bool:
+    """The line opens with a Chinese part's number (``第四节 财务报表``, ``一、财务报表``,
+    ``1、合并资产负债表``): numbered, though ``section_number`` reads only Western numbers. A
+    quarterly report from WPS Office sets these three one under the other at 16, 12 and 10.5
+    pt; taken for a run of three unnumbered labels (a cover's lines, an address), all went.
+
+    >>> _cjk_enumerated("第四节 财务报表"), _cjk_enumerated("（二）重大资产出售事项进展")
+    (True, True)
+    >>> _cjk_enumerated("公司报告期不存在证券投资。"), _cjk_enumerated("2018 年第一季度报告")
+    (False, False)
+    """
+    return _CJK_ENUMERATION.match(text) is not None
 
 
 def consistent(candidates: list[Candidate]) -> list[Candidate]:
