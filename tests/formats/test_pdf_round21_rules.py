@@ -262,3 +262,19 @@ def test_chinese_numbered_headings_one_under_the_other_are_no_run_of_labels() ->
         "# 第一节 重要提示", "# 第二节 公司基本情况", "## 一、主要会计数据",
         "### 1、资产负债表项目",
     ]  # fmt: skip
+
+
+def test_numbered_steps_under_each_unnumbered_heading_stay_lists() -> None:
+    # a registration guide (megaparse's 0168004): "1. Aprovar sua inscrição" "2. Negar seu
+    # aplicativo ou" "3. Peça informações adicionais" in bold under each "Etapa ..." heading:
+    # an unnumbered heading between is no outline's parent, so the restart still marks a list
+    pages: list[list[Spec]] = [
+        [("A Guide to Forms", BOLD, 22, 40),
+         ("Register a new pupil", BOLD, 14, 72), *paragraph(100),
+         ("1. Approve the form", BOLD, 11, 170), ("2. Deny the form", BOLD, 11, 185),
+         ("3. Ask for more", BOLD, 11, 200), *paragraph(220)],
+        [("Register a pupil again", BOLD, 14, 72), *paragraph(100),
+         ("1. Approve the request", BOLD, 11, 170), ("2. Deny the request", BOLD, 11, 185),
+         ("3. Ask for more papers", BOLD, 11, 200), *paragraph(220)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# Register a new pupil", "# Register a pupil again"]

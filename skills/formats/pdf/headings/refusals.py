@@ -353,16 +353,22 @@ def consistent(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
+#: A part numbered in Roman capitals: ``IV. ALCALOSES MÉTABOLIQUES``.
+_ROMAN_NUMBERED = re.compile(r"\s*[IVXL]{1,5}\.\s")
+
+
 def _restarts(candidates: list[Candidate]) -> set[float]:
     """The sizes at which single numbers start again (``1 2 3`` ... ``1 2``): a numbered list
-    taken for chapters. Not when a larger heading comes between: an outline's ``1.`` ``2.``
-    under each lettered section (``B.`` at 11 pt over ``1.`` at 10 pt, then ``II.`` / ``A.``
-    over a new ``1.``), a box's numbered points under each box's title."""
+    taken for chapters. Not when a larger numbered heading comes between: an outline's ``1.``
+    ``2.`` under each lettered section (``B.`` at 11 pt over ``1.`` at 10 pt, then ``II.`` /
+    ``A.`` over a new ``1.``). An unnumbered heading between does not do: a form's steps
+    ``1. Aprovar`` ``2. Negar`` under each of its sections are lists all the same."""
     restarts: set[float] = set()
     last_single: dict[float, int] = {}
-    parent_since: set[float] = set()  # sizes a larger heading came after, since their last
+    parent_since: set[float] = set()  # sizes a larger numbered heading came after, since
     for candidate in candidates:
-        parent_since |= {size for size in last_single if candidate.size > size + 0.5}
+        if candidate.number is not None or _ROMAN_NUMBERED.match(candidate.text):
+            parent_since |= {size for size in last_single if candidate.size > size + 0.5}
         number = candidate.number
         if number is None or len(number) != 1 or not number[0].isdigit():
             continue
