@@ -278,3 +278,19 @@ def test_numbered_steps_under_each_unnumbered_heading_stay_lists() -> None:
          ("3. Ask for more papers", BOLD, 11, 200), *paragraph(220)],
     ]  # fmt: skip
     assert headings(pages) == ["# Register a new pupil", "# Register a pupil again"]
+
+
+def test_a_contents_page_crowded_with_numbered_entries_keeps_them_out() -> None:
+    # simh's FAQ: its contents page lists "1 GENERAL QUESTIONS", "1.1 WHAT IS SIMH?" ... in
+    # bold; numbered in turn, they are no headings on a page crowded with numbered lines
+    entries = [("1 GENERAL QUESTIONS", BOLD, 12, 72)]
+    entries += [(f"1.{n} WHAT IS ITEM {n}?", BOLD, 12, 72 + 16 * n) for n in range(1, 6)]
+    entries += [("2 OPERATIONAL QUESTIONS", BOLD, 12, 170)]
+    entries += [(f"2.{n} HOW DO I DO {n}?", BOLD, 12, 170 + 16 * n) for n in range(1, 6)]
+    pages: list[list[Spec]] = [
+        [("Frequently Asked Questions", BOLD, 22, 40), *paragraph(100)],
+        entries,
+        [("1 General Questions", BOLD, 16, 72), ("1.1 What is item 1?", BOLD, 14, 100),
+         *paragraph(125)],
+    ]  # fmt: skip
+    assert headings(pages) == ["# 1 General Questions", "## 1.1 What is item 1?"]

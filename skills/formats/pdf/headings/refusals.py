@@ -194,8 +194,11 @@ def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
     numbering: ``C.`` after ``B.``, ``3.`` after ``2.``, or ``1.`` / ``A.`` first under a
     larger heading that came since. They head sections, however many labels crowd their page
     (an InDesign chapter's ``C. Traitement des acidoses métaboliques`` and ``1. Acidoses
-    métaboliques aiguës`` at the foot of a page whose table has a dozen bold cells)."""
+    métaboliques aiguës`` at the foot of a page whose table has a dozen bold cells). Not on
+    a page crowded with numbered lines: a contents page's entries (``1 GENERAL QUESTIONS``,
+    ``1.1 WHAT IS SIMH?``, ...) are no headings."""
     found: set[Key] = set()
+    numbered = Counter(c.key[0] for c in candidates if c.number is not None)
     last: dict[tuple[float, bool], str] = {}
     parent_since: set[tuple[float, bool]] = set()
     for c in candidates:
@@ -206,7 +209,8 @@ def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
         kind, value = (c.size, number[0].isdigit()), number[0]
         previous = last.get(kind)
         first = value in ("1", "A", "a") and (previous is None or kind in parent_since)
-        if first or (previous is not None and _next_in_turn(previous, value)):
+        in_turn = first or (previous is not None and _next_in_turn(previous, value))
+        if in_turn and numbered[c.key[0]] <= _CROWDED:
             found.add(c.key)
         last[kind] = value
         parent_since.discard(kind)
