@@ -294,3 +294,22 @@ def test_a_contents_page_crowded_with_numbered_entries_keeps_them_out() -> None:
          *paragraph(125)],
     ]  # fmt: skip
     assert headings(pages) == ["# 1 General Questions", "## 1.1 What is item 1?"]
+
+
+ITALIC_BOLD = "Helvetica-BoldOblique"
+
+
+def test_a_forms_numbered_part_under_its_section_band_is_no_run_of_labels() -> None:
+    # ONLYOFFICE's sample form: "SECTION A: All questions must be completed", "A(1) Personal
+    # details" and the field group's label "Name (this should be your legal name)" one under
+    # the other; "A(1)" is a number section_number does not read, and the three went as a
+    # run of unnumbered labels
+    pages: list[list[Spec]] = [
+        [("Application Form", BOLD, 24, 40),
+         ("SECTION A: All questions must be completed", ITALIC_BOLD, 12, 90),
+         ("A(1) Personal details", BOLD, 11, 115),
+         ("Name (this should be your legal name)", ITALIC_BOLD, 10, 135), *paragraph(155),
+         ("A(2) Contact Information", BOLD, 11, 240), *paragraph(260)],
+    ]  # fmt: skip
+    found = [line.lstrip("# ") for line in headings(pages)]
+    assert "A(1) Personal details" in found and "A(2) Contact Information" in found

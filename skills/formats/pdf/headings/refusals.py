@@ -17,7 +17,7 @@ from skills.formats.pdf.headings.body import (
 )
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf.headings.wording import normalised, words
+from skills.formats.pdf.headings.wording import form_part, normalised, words
 from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
@@ -299,6 +299,7 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
             and run
             and candidate.number is None
             and not _cjk_enumerated(candidate.text)
+            and not form_part(candidate.text)
             and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
         )
         if follows:
@@ -309,7 +310,9 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
         run = []
         if candidate is None:
             break
-        if candidate.number is None and not _cjk_enumerated(candidate.text):
+        if candidate.number is None and not (
+            _cjk_enumerated(candidate.text) or form_part(candidate.text)
+        ):
             run = [candidate]
         else:
             kept.append(candidate)

@@ -198,6 +198,25 @@ def joined_lines(texts: Iterable[str]) -> str:
 _DASHED = re.compile(r"\w[—–]$")
 
 
+#: A form's part numbered with its section's letter and a number in brackets: ``A(1)``,
+#: ``B(12):``, or the number alone in brackets: ``(1) Ethnic Origin``.
+_FORM_PART = re.compile(r"\s*[A-Z]?\(\d{1,2}\)[:.]?\s")
+
+
+def form_part(text: str) -> bool:
+    """The line opens with a form's part number (``A(1) Personal details``, ``(1) Ethnic
+    Origin``): numbered, though ``section_number`` does not read it. ONLYOFFICE's sample form
+    sets ``SECTION A: ...``, ``A(1) Personal details`` and a field group's label one under the
+    other; taken for a run of three unnumbered labels, all three went.
+
+    >>> form_part("A(1) Personal details"), form_part("A(5): Previous study")
+    (True, True)
+    >>> form_part("Name (this should be your legal name)"), form_part("(see below)")
+    (False, False)
+    """
+    return _FORM_PART.match(text) is not None
+
+
 def chapter_start(
     page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
 ) -> tuple[int, int]:
