@@ -313,3 +313,17 @@ def test_a_forms_numbered_part_under_its_section_band_is_no_run_of_labels() -> N
     ]  # fmt: skip
     found = [line.lstrip("# ") for line in headings(pages)]
     assert "A(1) Personal details" in found and "A(2) Contact Information" in found
+
+
+def test_a_section_label_over_a_numbered_part_is_not_read_into_it() -> None:
+    # the form's page 4: "SECTION B" centred over "B(1) Next of kin"; a chapter's label over
+    # its name opens the name ("Chapter 2" / "Installation"), and the two read as one heading
+    # "SECTION B B(1) Next of kin"; a part with a number of its own is no chapter's name
+    pages: list[list[Spec]] = [
+        [("Application Form", BOLD, 24, 40), ("A(1) Personal details", BOLD, 11, 90),
+         *paragraph(110)],
+        [("SECTION B", ITALIC_BOLD, 12, 60, 250), ("B(1) Next of kin", BOLD, 11, 90),
+         *paragraph(110), ("B(2) Declaration", BOLD, 11, 200), *paragraph(220)],
+    ]  # fmt: skip
+    found = [line.lstrip("# ") for line in headings(pages)]
+    assert "SECTION B B(1) Next of kin" not in found and "B(1) Next of kin" in found

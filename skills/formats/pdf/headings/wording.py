@@ -225,6 +225,8 @@ def chapter_start(
         return i, count
     if not _CHAPTER.match(page.lines[i - 1].text.strip()):
         return i, count
+    if form_part(page.lines[i].text):
+        return i, count  # ``SECTION B`` over ``B(1) Next of kin``: a part of its own
     return i - 1, count + 1
 
 
