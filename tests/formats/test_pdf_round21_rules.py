@@ -327,3 +327,20 @@ def test_a_section_label_over_a_numbered_part_is_not_read_into_it() -> None:
     ]  # fmt: skip
     found = [line.lstrip("# ") for line in headings(pages)]
     assert "SECTION B B(1) Next of kin" not in found and "B(1) Next of kin" in found
+
+
+def test_one_part_numbers_of_different_types_take_their_levels_from_their_types() -> None:
+    # the InDesign chapter numbers its parts "I.", its sections "A." and their points "1.", each
+    # number one part long: read by the number's parts, all were level 1
+    pages: list[list[Spec]] = [
+        [("A Chapter of Parts", BOLD, 24, 40),
+         ("I. THE FIRST PART", BOLD, 14, 72), ("A. The first section", BOLD, 12, 95),
+         *paragraph(115), ("1. The first point", BOLD, 11, 185), *paragraph(205),
+         ("2. The second point", BOLD, 11, 275), *paragraph(295)],
+        [("B. The second section", BOLD, 12, 72), *paragraph(92),
+         ("1. The third point", BOLD, 11, 160), *paragraph(180)],
+    ]  # fmt: skip
+    assert headings(pages) == [
+        "# I. THE FIRST PART", "## A. The first section", "### 1. The first point",
+        "### 2. The second point", "## B. The second section", "### 1. The third point",
+    ]  # fmt: skip
