@@ -344,3 +344,23 @@ def test_one_part_numbers_of_different_types_take_their_levels_from_their_types(
         "# I. THE FIRST PART", "## A. The first section", "### 1. The first point",
         "### 2. The second point", "## B. The second section", "### 1. The third point",
     ]  # fmt: skip
+
+
+def test_a_covers_title_over_short_fields_stands_though_an_appendix_is_set_larger() -> None:
+    # a Typst project report: the cover's 28 pt title over a table of short fields (course,
+    # teacher, group, place and date), and a 30 pt appendix heading later: the title was
+    # refused as smaller than a heading elsewhere, and the cover's banner lines became headings
+    regular = "Helvetica"
+    pages: list[list[Spec]] = [
+        [("NATIONAL UNIVERSITY OF THE CITY", regular, 18, 70),
+         ("SCHOOL OF INFORMATION TECHNOLOGY", regular, 18, 100),
+         ("PROJECT REPORT", regular, 20, 360), ("A Room Booking System", regular, 28, 400),
+         ("Course: IE103", *BODY, 550), ("Teacher: Dr. Nguyen", *BODY, 567),
+         ("Group: Team 02", *BODY, 584), ("The City, January 2026", *BODY, 630)],
+        [("Introduction", regular, 20, 72), *paragraph(100)],
+        [("Appendix A", regular, 30, 72), *paragraph(110)],
+    ]  # fmt: skip
+    markdown = _markdown(pages)
+    found = [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")]
+    assert found == ["Introduction", "Appendix A"]
+    assert read_file(make_pdf(pages), "report.pdf").title == "A Room Booking System"
