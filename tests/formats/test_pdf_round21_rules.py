@@ -364,3 +364,17 @@ def test_a_covers_title_over_short_fields_stands_though_an_appendix_is_set_large
     found = [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")]
     assert found == ["Introduction", "Appendix A"]
     assert read_file(make_pdf(pages), "report.pdf").title == "A Room Booking System"
+
+
+def test_a_diagrams_numbers_above_a_slides_title_are_not_its_first_line() -> None:
+    # Google Slides' RobustIRC deck: slide 2 draws a diagram's node numbers "1 2 3" at the
+    # slide's top, above the title "Motivation", at the body's size: taken for the slide's
+    # first line, it was no title and the slide had none
+    bold = "Helvetica-Bold"
+    slides: list[list[Spec]] = [
+        [_centred("Robust Chat", bold, 64, 300), *_bullets("seventeenth")],
+        [("1 2 3", "Helvetica", 30, 20, 600), ("Motivation", bold, 44, 60, 40),
+         *_bullets("eighteenth")],
+        [("Idea", bold, 44, 60, 40), *_bullets("nineteenth")],
+    ]  # fmt: skip
+    assert _deck(slides) == ["# Motivation", "# Idea"]

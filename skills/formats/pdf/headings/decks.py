@@ -62,7 +62,7 @@ def _slide_title(
     ]  # fmt: skip
     if page.garbage or not kept:
         return None
-    first = min(kept, key=lambda i: page.lines[i].top)
+    first = min(_worded(page, kept), key=lambda i: page.lines[i].top)
     line = page.lines[first]
     if not is_larger(line.size, body) and not _in_band(line, band):
         return None
@@ -81,6 +81,14 @@ def _slide_title(
     if stated or DATE.match(text) or not any(char.isalpha() for char in text):
         return None  # a closing slide's sentence, a cover's date, a chart's figure
     return (page.index, first), text, count, line.size
+
+
+def _worded(page: Page, kept: list[int]) -> list[int]:
+    """The lines with a letter in them, when some have: a diagram's numbers drawn above a
+    slide's title (Google Slides' ``1 2 3`` over ``Motivation``, at the body's size) are not
+    the slide's first line of words."""
+    worded = [i for i in kept if any(char.isalpha() for char in page.lines[i].text)]
+    return worded or kept
 
 
 def _topmost(page: Page, skip: set[Key]) -> Line | None:
