@@ -378,3 +378,37 @@ def test_a_diagrams_numbers_above_a_slides_title_are_not_its_first_line() -> Non
         [("Idea", bold, 44, 60, 40), *_bullets("nineteenth")],
     ]  # fmt: skip
     assert _deck(slides) == ["# Motivation", "# Idea"]
+
+
+def _titled(data: bytes, title: str) -> bytes:
+    """``data`` with a metadata title, added as an incremental update (an Info dictionary)."""
+    import re
+
+    trailer = re.findall(rb"trailer\s*<<(.*?)>>\s*startxref\s*(\d+)", data, re.S)[-1]
+    root = re.search(rb"/Root\s*(\d+ \d+ R)", trailer[0])
+    size = int(re.search(rb"/Size\s*(\d+)", trailer[0]).group(1))  # type: ignore[union-attr]
+    assert root is not None
+    body = f"{size} 0 obj\n<< /Title ({title}) >>\nendobj\n".encode("latin-1")
+    start = len(data) + 1
+    xref = start + len(body)
+    tail = (
+        f"xref\n{size} 1\n{start:010d} 00000 n \ntrailer\n<< /Size {size + 1} /Root "
+        f"{root.group(1).decode()} /Info {size} 0 R /Prev {trailer[1].decode()} >>\n"
+        f"startxref\n{xref}\n%%EOF\n"
+    ).encode("latin-1")
+    return data + b"\n" + body + tail
+
+
+def test_a_metadata_title_said_only_in_passing_on_the_title_slide_gives_way() -> None:
+    # a Keynote deck's metadata title "GopherCon" (the conference) and its first slide's 64 pt
+    # "Mutant Go compilers" over "A short talk by ... at GopherCon on 26th April 2014": the
+    # metadata, printed on the page, was taken for the title
+    bold = "Helvetica-Bold"
+    slides: list[list[Spec]] = [
+        [_centred("Mutant Compilers", bold, 64, 300),
+         _centred("A short talk by Ann at GopherCon on 26th April", "Helvetica", 24, 400)],
+        [("The first phase", bold, 44, 60, 40), *_bullets("twentieth")],
+        [("The second phase", bold, 44, 60, 40), *_bullets("twenty-first")],
+    ]  # fmt: skip
+    data = _titled(make_pdf(slides, SLIDE), "GopherCon")
+    assert read_file(data, "deck.pdf").title == "Mutant Compilers"
