@@ -412,3 +412,26 @@ def test_a_metadata_title_said_only_in_passing_on_the_title_slide_gives_way() ->
     ]  # fmt: skip
     data = _titled(make_pdf(slides, SLIDE), "GopherCon")
     assert read_file(data, "deck.pdf").title == "Mutant Compilers"
+
+
+def test_a_headings_note_in_brackets_over_its_next_lines_goes_with_it() -> None:
+    # the InDesign chapter: "1. Alcalose métabolique de contraction" / "(correspond aux causes
+    # d'alcalose ... d'une DEC," / "qui est le facteur de maintien principal), avec hypoTA" in
+    # one bold type: the bracket's lines are no heading alone, and the heading was cut at its
+    # first line
+    pages: list[list[Spec]] = [
+        [("A Handbook of Causes", BOLD, 22, 40),
+         ("A. The main causes", BOLD, 13, 72), *paragraph(95),
+         ("1. Loss of the volume kind", BOLD, 11, 170, 72),
+         ("(which goes with the causes of a loss of water,", BOLD, 11, 185, 86),
+         ("the chief factor of all), with low pressure", BOLD, 11, 200, 86),
+         *paragraph(222),
+         ("2. Gain of the base kind", BOLD, 11, 300, 72), *paragraph(322)],
+    ]  # fmt: skip
+    found = [line.lstrip("# ") for line in headings(pages)]
+    assert found == [
+        "A. The main causes",
+        "1. Loss of the volume kind (which goes with the causes of a loss of water, the chief "
+        "factor of all), with low pressure",
+        "2. Gain of the base kind",
+    ]

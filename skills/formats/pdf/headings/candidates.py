@@ -352,10 +352,14 @@ def _run(
             break
         if section_number(nxt.text) is not None:
             break
-        if not (heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
+        bracket = _in_brackets(page, i, j)
+        if not (bracket or heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
             break
         above = page.lines[j - 1]
-        if not (goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(edges, above, nxt)):
+        if not (
+            bracket or goes_on(above.text, nxt.text) or hangs(above, nxt)
+            or _filled(edges, above, nxt)
+        ):  # fmt: skip
             break
         if nxt.left - page.lines[j - 1].left >= line.size and not hangs(page.lines[j - 1], nxt):
             break  # set in under a short line: an entry under its heading, not its second line
@@ -363,6 +367,16 @@ def _run(
             break
         count += 1
     return count
+
+
+def _in_brackets(page: Page, i: int, j: int) -> bool:
+    """Line ``j`` opens a bracket after the heading's lines from ``i``, or goes on inside one
+    they left open: an InDesign chapter's ``1. Alcalose métabolique de contraction`` /
+    ``(correspond aux causes d’alcalose métabolique s’accompagnant d’une DEC,`` / ``qui est le
+    facteur de maintien principal), avec hypoTA`` in one bold type, a note the heading goes on
+    with (no heading alone, and not set in by an em under the line above)."""
+    text = " ".join(line.text for line in page.lines[i:j])
+    return page.lines[j].text.lstrip().startswith("(") or text.count("(") > text.count(")")
 
 
 _WRAP_GAP = 1.6  # sizes from one line of a heading to its next, top to top, at most
