@@ -435,3 +435,17 @@ def test_a_headings_note_in_brackets_over_its_next_lines_goes_with_it() -> None:
         "factor of all), with low pressure",
         "2. Gain of the base kind",
     ]
+
+
+def test_a_contents_pages_short_entries_are_no_title_pages_fields() -> None:
+    # pypdf's pdflatex-outline and rst2pdf's toc-depth test: page 1 opens with "Contents" over
+    # short entries and the chapters are set larger later: no title page, no title
+    regular = "Helvetica"
+    entries = [(f"{n} Part {word}", *BODY, 85 + 15 * n)
+               for n, word in enumerate(("One", "Two", "Three", "Four", "Five"), 1)]  # fmt: skip
+    pages: list[list[Spec]] = [
+        [("Contents", BOLD, 18, 72), *entries],
+        [("1 Part One", regular, 24, 72), *paragraph(105)],
+        [("2 Part Two", regular, 24, 72), *paragraph(105)],
+    ]  # fmt: skip
+    assert read_file(make_pdf(pages), "report.pdf").title != "Contents"

@@ -101,7 +101,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
-        and not _fields_page(page, body)
+        and not _fields_page(page, body, lines, size)
         and not _over_numbered_chapters(pages, skip, page, lines, size)
         and not _over_contents(pages, skip, page, lines, size, body)
     ):
@@ -294,11 +294,15 @@ def is_cover(page: Page, body: Body) -> bool:
 _FIELD_WORDS = 8  # words a title page's field (``Giảng Viên: Ths. Nguyễn Thành Luân``) has at most
 
 
-def _fields_page(page: Page, body: Body) -> bool:
+def _fields_page(page: Page, body: Body, lines: list[tuple[int, Line]], size: float) -> bool:
     """A title page whose text in the body's size is only short fields, no sentence: a
     report's cover (``Mã Môn: IE103``, ``Giảng Viên: ...``, ``TP.Hồ Chí Minh, tháng 01 năm
     2026`` under a Typst report's title), whose title stands though an appendix's heading is
-    set larger. A page of prose has a line of more words, or one ending a sentence."""
+    set larger. A page of prose has a line of more words, or one ending a sentence; a
+    contents page's short entries under ``Contents`` are no fields."""
+    largest = next(line for _, line in lines if line.size == size)
+    if normalised(largest.text) in _CONTENTS:
+        return False
     small = [line for line in page.lines if line.size < body.size * LARGER]
     return bool(small) and all(
         len(line.text.split()) <= _FIELD_WORDS and not line.text.rstrip().endswith(".")
