@@ -449,3 +449,17 @@ def test_a_contents_pages_short_entries_are_no_title_pages_fields() -> None:
         [("2 Part Two", regular, 24, 72), *paragraph(105)],
     ]  # fmt: skip
     assert read_file(make_pdf(pages), "report.pdf").title != "Contents"
+
+
+def test_a_title_over_two_lines_in_capitals_is_one_title() -> None:
+    # the InDesign chapter opener: "DÉSORDRES" / "DE L'ÉQUILIBRE ACIDE-BASE" in 28 pt capitals,
+    # one under the other: no joining word shows in capitals, and the second line became the
+    # chapter's first heading
+    pages: list[list[Spec]] = [
+        [("DISORDERS", BOLD, 28, 80), ("OF THE ACID BALANCE", BOLD, 28, 113),
+         *paragraph(170), ("I. THE GASES OF THE BLOOD", BOLD, 13, 250), *paragraph(275)],
+        [("II. THE LOSS OF BASE", BOLD, 13, 72), *paragraph(100)],
+    ]  # fmt: skip
+    data = make_pdf(pages)
+    assert read_file(data, "chapter.pdf").title == "DISORDERS OF THE ACID BALANCE"
+    assert headings(pages) == ["# I. THE GASES OF THE BLOOD", "# II. THE LOSS OF BASE"]

@@ -112,7 +112,10 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
         above = run[-1][1]
         if abs(line.size - size) > 0.5:
             break
-        if not (goes_on(above.text, line.text) or hangs(above, line) or _full(page, above, line)):
+        if not (
+            goes_on(above.text, line.text) or hangs(above, line) or _full(page, above, line)
+            or _capitals_go_on(above, line)
+        ):  # fmt: skip
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
     text = joined_lines(line.words for _, line in run)
@@ -152,6 +155,22 @@ def _full(page: Page, above: Line, line: Line) -> bool:
     others = [other for other in page.lines if other is not above and not other.rotated]
     edge = max((other.right for other in others if not other.mono), default=0.0)
     return edge > 0 and above.right >= edge - above.size
+
+
+def _capitals_go_on(above: Line, line: Line) -> bool:
+    """Two title lines in capitals, one right under the other at the margin it starts at: one
+    title set over two lines (an InDesign chapter opener's ``DÉSORDRES`` / ``DE L’ÉQUILIBRE
+    ACIDE-BASE``: no joining word a capital line shows). Read alone, the second line was the
+    chapter's first heading."""
+
+    def capitals(text: str) -> bool:
+        letters = [char for char in text if char.isalpha()]
+        return len(letters) >= 2 and all(char.isupper() for char in letters)
+
+    return (
+        capitals(above.text) and capitals(line.text) and abs(line.left - above.left) < above.size
+        and 0 < line.top - above.top <= above.size * 1.4
+    )  # fmt: skip
 
 
 def turned_page(page: Page) -> bool:
