@@ -463,3 +463,15 @@ def test_a_title_over_two_lines_in_capitals_is_one_title() -> None:
     data = make_pdf(pages)
     assert read_file(data, "chapter.pdf").title == "DISORDERS OF THE ACID BALANCE"
     assert headings(pages) == ["# I. THE GASES OF THE BLOOD", "# II. THE LOSS OF BASE"]
+
+
+def test_a_forms_short_part_title_ending_in_a_full_stop_is_a_heading() -> None:
+    # ONLYOFFICE's sample form: "A(7) English Language Proficiency." and "A(12) Names and
+    # addresses of your academic referees." end in a full stop, and read as sentences
+    pages: list[list[Spec]] = [
+        [("Application Form", BOLD, 24, 40),
+         ("A(1) Personal details", BOLD, 11, 90), *paragraph(110),
+         ("A(2) English Language Proficiency.", BOLD, 11, 190), *paragraph(210)],
+    ]  # fmt: skip
+    found = [line.lstrip("# ") for line in headings(pages)]
+    assert "A(2) English Language Proficiency." in found

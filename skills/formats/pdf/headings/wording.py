@@ -217,6 +217,22 @@ def form_part(text: str) -> bool:
     return _FORM_PART.match(text) is not None
 
 
+_FORM_TITLE_WORDS = 10  # words a form part's title ending in a full stop has at most
+
+
+def _form_part_title(text: str) -> bool:
+    """A form's numbered part titled with a full stop at its end, short: no sentence
+    (ONLYOFFICE's sample form: ``A(7) English Language Proficiency.``, ``A(12) Names and
+    addresses of your academic referees.``).
+
+    >>> _form_part_title("A(7) English Language Proficiency.")
+    True
+    >>> _form_part_title("A(2) Please write very clearly, we will use email to write to you.")
+    False
+    """
+    return form_part(text) and words(text) <= _FORM_TITLE_WORDS
+
+
 def chapter_start(
     page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
 ) -> tuple[int, int]:
@@ -257,7 +273,7 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
         _named_parts(text) or _named_by_model(text)
     ):
         return False
-    if text.endswith(_SENTENCE_END) and not clause_title(text):
+    if text.endswith(_SENTENCE_END) and not (clause_title(text) or _form_part_title(text)):
         return False
     if _LEADERS.search(text) or CAPTION.match(text):
         return False
