@@ -369,12 +369,18 @@ def _run(
     return count
 
 
+_WRAPPED_BEFORE_NOTE = 5  # words of a heading's first line before a note in brackets goes on
+
+
 def _in_brackets(page: Page, i: int, j: int) -> bool:
     """Line ``j`` opens a bracket after the heading's lines from ``i``, or goes on inside one
     they left open: an InDesign chapter's ``1. Alcalose métabolique de contraction`` /
     ``(correspond aux causes d’alcalose métabolique s’accompagnant d’une DEC,`` / ``qui est le
     facteur de maintien principal), avec hypoTA`` in one bold type, a note the heading goes on
-    with (no heading alone, and not set in by an em under the line above)."""
+    with (no heading alone, and not set in by an em under the line above). Only under a
+    heading's line long enough to have wrapped (five words)."""
+    if len(page.lines[i].text.split()) < _WRAPPED_BEFORE_NOTE:
+        return False  # a diagram's label boxes: ``Toponymy`` / ``(external`` / ``model)``
     text = " ".join(line.text for line in page.lines[i:j])
     return page.lines[j].text.lstrip().startswith("(") or text.count("(") > text.count(")")
 
