@@ -475,3 +475,11 @@ def test_a_forms_short_part_title_ending_in_a_full_stop_is_a_heading() -> None:
     ]  # fmt: skip
     found = [line.lstrip("# ") for line in headings(pages)]
     assert "A(2) English Language Proficiency." in found
+
+
+def test_a_word_tracked_out_keeps_its_exclamation_mark_tight() -> None:
+    # the Rust deck's "FEEDBACK WELCOME!" and Prawn's character-spacing sample: every letter
+    # stands apart, the mark as far as the letters; no thin space of its own
+    tracked = " -110 ".join(f"({char})" for char in "WELCOME!")
+    data = _kerned_pdf([tracked])
+    assert "WELCOME!" in read_file(data, "document.pdf").text
