@@ -483,3 +483,14 @@ def test_a_word_tracked_out_keeps_its_exclamation_mark_tight() -> None:
     tracked = " -110 ".join(f"({char})" for char in "WELCOME!")
     data = _kerned_pdf([tracked])
     assert "WELCOME!" in read_file(data, "document.pdf").text
+
+
+def test_a_closing_slides_thanks_over_a_centred_address_is_no_two_line_title() -> None:
+    # a report deck's last slide: "Thank you!" centred over the firm's address in its size
+    bold = "Helvetica-Bold"
+    slides: list[list[Spec]] = [
+        [_centred("The Literacy Scan", bold, 64, 300), *_bullets("twenty-second")],
+        [("The findings", bold, 44, 60, 40), *_bullets("twenty-third")],
+        [_centred("Thank you!", bold, 44, 200), _centred("Education-First.com", bold, 44, 260)],
+    ]  # fmt: skip
+    assert "# Thank you! Education-First.com" not in _deck(slides)

@@ -71,7 +71,7 @@ def _slide_title(
         above, nxt = page.lines[first + count - 1], page.lines[first + count]
         if abs(nxt.size - line.size) > 0.5:
             break
-        if abs(nxt.left - line.left) > line.size and not _centred_alike(line, nxt):
+        if abs(nxt.left - line.left) > line.size and not _centred_alike(above, nxt):
             break
         if not 0 < _step(above, nxt) <= line.size * 1.6:
             break
@@ -129,11 +129,16 @@ def _in_band(line: Line, band: tuple[float, float] | None) -> bool:
     return band is not None and abs(line.top - band[0]) <= 2 and abs(line.size - band[1]) < 0.5
 
 
+_ENDS = ("!", "?", ".")  # a line that ends so is a title's last
+
+
 def _centred_alike(line: Line, nxt: Line) -> bool:
     """Two lines centred on one axis (their middles within half the title's size): a centred
     title's lines start at different places (Keynote's ``Go is addictive,`` / ``I want it
-    everywhere…``, ``open-source`` / ``mutant Go compilers``), and go on all the same."""
-    if line.right <= line.left or nxt.right <= nxt.left:
+    everywhere…``, ``open-source`` / ``mutant Go compilers``), and go on all the same. Not
+    after a line that ends an exclamation or a sentence: a closing slide's ``Thank you!`` over
+    the firm's address."""
+    if line.right <= line.left or nxt.right <= nxt.left or line.text.rstrip().endswith(_ENDS):
         return False
     middle, next_middle = (line.left + line.right) / 2, (nxt.left + nxt.right) / 2
     return abs(middle - next_middle) <= line.size / 2
