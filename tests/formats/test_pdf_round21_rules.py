@@ -283,7 +283,7 @@ def test_numbered_steps_under_each_unnumbered_heading_stay_lists() -> None:
 def test_a_contents_page_crowded_with_numbered_entries_keeps_them_out() -> None:
     # simh's FAQ: its contents page lists "1 GENERAL QUESTIONS", "1.1 WHAT IS SIMH?" ... in
     # bold; numbered in turn, they are no headings on a page crowded with numbered lines
-    entries = [("1 GENERAL QUESTIONS", BOLD, 12, 72)]
+    entries: list[Spec] = [("1 GENERAL QUESTIONS", BOLD, 12, 72)]
     entries += [(f"1.{n} WHAT IS ITEM {n}?", BOLD, 12, 72 + 16 * n) for n in range(1, 6)]
     entries += [("2 OPERATIONAL QUESTIONS", BOLD, 12, 170)]
     entries += [(f"2.{n} HOW DO I DO {n}?", BOLD, 12, 170 + 16 * n) for n in range(1, 6)]

@@ -112,7 +112,7 @@ def _title_band(pages: list[Page], skip: set[Key]) -> tuple[float, float] | None
         letters = [char for char in line.text if char.isalpha()] if line else []
         if line is None or len(letters) < 2 or not all(char.isupper() for char in letters):
             continue
-        place = (round(line.top), round(line.size, 1))
+        place = (float(round(line.top)), round(line.size, 1))
         places[place] += 1
         said.setdefault(place, set()).add(line.text)
     if not places:
