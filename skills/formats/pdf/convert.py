@@ -254,6 +254,8 @@ def _structure(
     named = _title_lines(pages, title, skip)
     if shown and named and _smaller(pages, named, title_lines):
         title, named = shown, []  # the metadata names a section under the title shown
+    if title and shown and not named and _in_passing(pages, title, title_lines):
+        title = shown  # the metadata names the venue or the firm a smaller line mentions
     title = title or shown or man_page_name(pages) or printed_page_title(pages, skip)
     title_lines += named
     own = list(title_lines)  # the title's lines; then what goes with them
@@ -363,6 +365,20 @@ def _smaller(pages: list[Page], named: list[Key], shown: list[Key]) -> bool:
     """The lines the metadata title names are set smaller than the title the page shows."""
     size = {key: pages[key[0]].lines[key[1]].size for key in (*named, *shown)}
     return max(size[key] for key in named) < min(size[key] for key in shown) - 0.5
+
+
+def _in_passing(pages: list[Page], metadata: str, shown: list[Key]) -> bool:
+    """The metadata title is said on the title's page only inside longer lines set smaller than
+    the title shown: a Keynote deck's metadata ``GopherCon`` and its slide's 64 pt ``Mutant Go
+    compilers`` over ``A short talk by Elliott Stoneham at GopherCon on 26th April 2014``. The
+    metadata names the venue (or the firm, the series), the page its title."""
+    index = shown[0][0]
+    size = min(pages[index].lines[i].size for _, i in shown)
+    wanted = normalised(metadata)
+    saying = [line for line in pages[index].lines if wanted in normalised(line.text)]
+    return bool(saying) and all(
+        line.size < size - 0.5 and len(normalised(line.text)) > len(wanted) for line in saying
+    )
 
 
 def _title_block(pages: list[Page], title_lines: list[Key]) -> list[Key]:

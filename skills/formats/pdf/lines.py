@@ -675,7 +675,8 @@ def _line(
     right, base = _extent(raw, handle, at[start], ends[1], height)
     spaced = _spaced_words(raw, handle, text, at, start, end, size)
     shown = spaced_number(tidy(_letter_spaced(raw, handle, text, at, start, end, size, spaced)))
-    shown = _one_hyphen(_unmapped_ligatures(raw, handle, text, at, start, end, shown))
+    shown = _unmapped_ligatures(raw, handle, text, at, start, end, shown)
+    shown = _one_hyphen(_spaced_punctuation(raw, handle, text, at, start, end, size, shown))
     return Line(
         page, shown, size, style.weight, style.bold, uniform, top, left, _spread(cells), cells,
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
@@ -718,6 +719,48 @@ def _spaced_words(
             last = here + 1
     pieces.append(text[last:end])
     return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
+
+
+#: A word's last character before ``?``, ``!``, ``:`` or ``;``: French sets a thin space there.
+_BEFORE_PUNCTUATION = re.compile(r"[^\W_](?=[?!:;])")
+
+
+def _spaced_punctuation(
+    raw: Any,
+    handle: Any,
+    text: str,
+    at: Sequence[int],
+    start: int,
+    end: int,
+    size: float,
+    shown: str,
+) -> str:
+    """``shown`` with a space before a ``?``, ``!``, ``:`` or ``;`` that stands a tenth of an
+    em or more from the word before it on the page though PDFium wrote no space: French
+    typography's thin space (an InDesign chapter's ``Acidose ou alcalose ?``, ``Étape 1 :``,
+    read as ``alcalose?``). Measured by the two characters' advances, as ``_spaced_words``
+    does: a colon set tight against its word (``README:``) has no gap; beyond the gap the
+    word's own last letters stand apart (capitals tracked out, ``FEEDBACK WELCOME!``; Prawn's
+    character-spacing sample). Only when ``shown`` is ``text``'s slice as it was."""
+    if shown != text[start:end]:
+        return shown
+    pieces: list[str] = []
+    last = start
+    for match in _BEFORE_PUNCTUATION.finditer(text, start, end):
+        here = match.start()
+        first, second = _advance(raw, handle, at[here]), _advance(raw, handle, at[here + 1])
+        before = _advance(raw, handle, at[here - 1]) if here > start else None
+        tracked = first[0] - before[1] if first is not None and before is not None else 0.0
+        if (
+            first is not None and second is not None
+            and second[0] - first[1] - max(tracked, 0.0) > _WORD_GAP * size
+        ):  # fmt: skip
+            pieces.append(text[last : here + 1])
+            last = here + 1
+    if last == start:
+        return shown
+    pieces.append(text[last:end])
+    return " ".join(pieces)
 
 
 #: Ligatures of Calibri (Word's body font) with no Unicode value: a Windows printer driver's

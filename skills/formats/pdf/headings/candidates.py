@@ -405,11 +405,15 @@ def _run(
             break
         if section_number(nxt.text) is not None:
             break
-        if not (heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
+        bracket = _in_brackets(page, i, j)
+        if not (bracket or heading_like(nxt, counts) or _bracketed_tail(nxt, counts)):
             break
         above = page.lines[j - 1]
         flush = _flush_right(above, nxt)
-        wraps = goes_on(above.text, nxt.text) or hangs(above, nxt) or _filled(edges, above, nxt)
+        wraps = (
+            bracket or goes_on(above.text, nxt.text) or hangs(above, nxt)
+            or _filled(edges, above, nxt)
+        )  # fmt: skip
         if not (wraps or flush):
             break
         if nxt.left - above.left >= line.size and not (hangs(above, nxt) or flush):
@@ -432,6 +436,22 @@ def _flush_right(above: Line, below: Line) -> bool:
         abs(above.right - below.right) <= _FLUSH
         and abs(above.left - below.left) >= _RAGGED * above.size
     )
+
+
+_WRAPPED_BEFORE_NOTE = 5  # words of a heading's first line before a note in brackets goes on
+
+
+def _in_brackets(page: Page, i: int, j: int) -> bool:
+    """Line ``j`` opens a bracket after the heading's lines from ``i``, or goes on inside one
+    they left open: an InDesign chapter's ``1. Alcalose métabolique de contraction`` /
+    ``(correspond aux causes d’alcalose métabolique s’accompagnant d’une DEC,`` / ``qui est le
+    facteur de maintien principal), avec hypoTA`` in one bold type, a note the heading goes on
+    with (no heading alone, and not set in by an em under the line above). Only under a
+    heading's line long enough to have wrapped (five words)."""
+    if len(page.lines[i].text.split()) < _WRAPPED_BEFORE_NOTE:
+        return False  # a diagram's label boxes: ``Toponymy`` / ``(external`` / ``model)``
+    text = " ".join(line.text for line in page.lines[i:j])
+    return page.lines[j].text.lstrip().startswith("(") or text.count("(") > text.count(")")
 
 
 _WRAP_GAP = 1.6  # sizes from one line of a heading to its next, top to top, at most

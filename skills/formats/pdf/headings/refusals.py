@@ -5,6 +5,7 @@ child under it, a missed one only leaves them in the section before."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from skills.formats.pdf.headings.body import (
@@ -16,7 +17,7 @@ from skills.formats.pdf.headings.body import (
 )
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf.headings.wording import normalised, words
+from skills.formats.pdf.headings.wording import form_part, normalised, words
 from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
@@ -178,12 +179,50 @@ def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
     page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
     per_page = Counter(candidate.key[0] for candidate in candidates)
     larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
+    in_turn = _numbered_in_turn(candidates)
     return [
         c
         for c in candidates
         if per_page[c.key[0]] <= _CROWDED
         or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+        or c.key in in_turn
     ]
+
+
+def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
+    """The bold or larger candidates whose one-part number comes next in their type's
+    numbering: ``C.`` after ``B.``, ``3.`` after ``2.``, or ``1.`` / ``A.`` first under a
+    larger heading that came since. They head sections, however many labels crowd their page
+    (an InDesign chapter's ``C. Traitement des acidoses métaboliques`` and ``1. Acidoses
+    métaboliques aiguës`` at the foot of a page whose table has a dozen bold cells). Not on
+    a page crowded with numbered lines: a contents page's entries (``1 GENERAL QUESTIONS``,
+    ``1.1 WHAT IS SIMH?``, ...) are no headings."""
+    found: set[Key] = set()
+    numbered = Counter(c.key[0] for c in candidates if c.number is not None)
+    last: dict[tuple[float, bool], str] = {}
+    parent_since: set[tuple[float, bool]] = set()
+    for c in candidates:
+        parent_since |= {kind for kind in last if c.size > kind[0] + 0.5}
+        number = c.number
+        if not c.strong or number is None or len(number) != 1 or len(number[0]) > 2:
+            continue
+        kind, value = (c.size, number[0].isdigit()), number[0]
+        previous = last.get(kind)
+        first = value in ("1", "A", "a") and (previous is None or kind in parent_since)
+        in_turn = first or (previous is not None and _next_in_turn(previous, value))
+        if in_turn and numbered[c.key[0]] <= _CROWDED:
+            found.add(c.key)
+        last[kind] = value
+        parent_since.discard(kind)
+    return found
+
+
+def _next_in_turn(previous: str, value: str) -> bool:
+    """``value`` follows ``previous``: ``2`` after ``1``, ``C`` after ``B``."""
+    if previous.isdigit() and value.isdigit():
+        return int(value) == int(previous) + 1
+    one_letter = len(previous) == len(value) == 1 and previous.isalpha()
+    return one_letter and ord(value) == ord(previous) + 1
 
 
 def out_of_rows(candidates: list[Candidate], pages: list[Page]) -> list[Candidate]:
@@ -259,6 +298,8 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
             candidate is not None
             and run
             and candidate.number is None
+            and not _cjk_enumerated(candidate.text)
+            and not form_part(candidate.text)
             and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
         )
         if follows:
@@ -269,26 +310,41 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
         run = []
         if candidate is None:
             break
-        if candidate.number is None:
+        if candidate.number is None and not (
+            _cjk_enumerated(candidate.text) or form_part(candidate.text)
+        ):
             run = [candidate]
         else:
             kept.append(candidate)
     return kept
 
 
+#: How Chinese documents number their parts: ``第四节`` (section four), ``第2章``, ``一、``,
+#: ``（三）``, ``1、`` (an ideographic comma after the number).
+_CJK_ENUMERATION = re.compile(
+    r"\s*(?:第\s*[一二三四五六七八九十百零〇\d]+\s*[章节節部篇条條]|[一二三四五六七八九十]+\s*、"
+    r"|[（(]\s*[一二三四五六七八九十]+\s*[）)]|\d{1,2}\s*、)"
+)
+
+
+def _cjk_enumerated(text: str) -> bool:
+    """The line opens with a Chinese part's number (``第四节 财务报表``, ``一、财务报表``,
+    ``1、合并资产负债表``): numbered, though ``section_number`` reads only Western numbers. A
+    quarterly report from WPS Office sets these three one under the other at 16, 12 and 10.5
+    pt; taken for a run of three unnumbered labels (a cover's lines, an address), all went.
+
+    >>> _cjk_enumerated("第四节 财务报表"), _cjk_enumerated("（二）重大资产出售事项进展")
+    (True, True)
+    >>> _cjk_enumerated("公司报告期不存在证券投资。"), _cjk_enumerated("2018 年第一季度报告")
+    (False, False)
+    """
+    return _CJK_ENUMERATION.match(text) is not None
+
+
 def consistent(candidates: list[Candidate]) -> list[Candidate]:
     """Drop numbered lists taken for chapters, and body-type numbered lines that do not
     continue the document's numbering."""
-    restarts: set[float] = set()
-    last_single: dict[float, int] = {}
-    for candidate in candidates:
-        number = candidate.number
-        if number is None or len(number) != 1 or not number[0].isdigit():
-            continue
-        value = int(number[0])
-        if candidate.size in last_single and value <= last_single[candidate.size]:
-            restarts.add(candidate.size)
-        last_single[candidate.size] = value
+    restarts = _restarts(candidates)
     kept: list[Candidate] = []
     seen: list[tuple[str, ...]] = []
     for candidate in candidates:
@@ -302,6 +358,34 @@ def consistent(candidates: list[Candidate]) -> list[Candidate]:
         if number is not None:
             seen.append(number)
     return kept
+
+
+#: A part numbered in Roman capitals: ``IV. ALCALOSES MÉTABOLIQUES``.
+_ROMAN_NUMBERED = re.compile(r"\s*[IVXL]{1,5}\.\s")
+
+
+def _restarts(candidates: list[Candidate]) -> set[float]:
+    """The sizes at which single numbers start again (``1 2 3`` ... ``1 2``): a numbered list
+    taken for chapters. Not when a larger numbered heading comes between: an outline's ``1.``
+    ``2.`` under each lettered section (``B.`` at 11 pt over ``1.`` at 10 pt, then ``II.`` /
+    ``A.`` over a new ``1.``). An unnumbered heading between does not do: a form's steps
+    ``1. Aprovar`` ``2. Negar`` under each of its sections are lists all the same."""
+    restarts: set[float] = set()
+    last_single: dict[float, int] = {}
+    parent_since: set[float] = set()  # sizes a larger numbered heading came after, since
+    for candidate in candidates:
+        if candidate.number is not None or _ROMAN_NUMBERED.match(candidate.text):
+            parent_since |= {size for size in last_single if candidate.size > size + 0.5}
+        number = candidate.number
+        if number is None or len(number) != 1 or not number[0].isdigit():
+            continue
+        value = int(number[0])
+        size = candidate.size
+        if size in last_single and value <= last_single[size] and size not in parent_since:
+            restarts.add(size)
+        last_single[size] = value
+        parent_since.discard(size)
+    return restarts
 
 
 def _continues(number: tuple[str, ...] | None, seen: list[tuple[str, ...]]) -> bool:

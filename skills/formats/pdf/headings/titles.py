@@ -102,6 +102,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
     if size < body.size * _title_ratio(lines, size) or (
         size < elsewhere + 0.5
         and not is_cover(page, body)
+        and not _fields_page(page, body, lines, size)
         and not _over_numbered_chapters(pages, skip, page, lines, size)
         and not _over_contents(pages, skip, page, lines, size, body)
     ):
@@ -117,6 +118,7 @@ def first_page_title(pages: list[Page], body: Body, skip: set[Key]) -> tuple[str
             or hangs(above, line)
             or _full(page, above, line)
             or _leads_in(above)
+            or _capitals_go_on(above, line)
         ):
             break  # a second line of its own (a heading in the title's type), or a sentence's end
         run.append((i, line))
@@ -216,6 +218,22 @@ def _full(page: Page, above: Line, line: Line) -> bool:
     others = [other for other in page.lines if other is not above and not other.rotated]
     edge = max((other.right for other in others if not other.mono), default=0.0)
     return edge > 0 and above.right >= edge - above.size
+
+
+def _capitals_go_on(above: Line, line: Line) -> bool:
+    """Two title lines in capitals, one right under the other at the margin it starts at: one
+    title set over two lines (an InDesign chapter opener's ``DÉSORDRES`` / ``DE L’ÉQUILIBRE
+    ACIDE-BASE``: no joining word a capital line shows). Read alone, the second line was the
+    chapter's first heading."""
+
+    def capitals(text: str) -> bool:
+        letters = [char for char in text if char.isalpha()]
+        return len(letters) >= 2 and all(char.isupper() for char in letters)
+
+    return (
+        capitals(above.text) and capitals(line.text) and abs(line.left - above.left) < above.size
+        and 0 < line.top - above.top <= above.size * 1.4
+    )  # fmt: skip
 
 
 def turned_page(page: Page) -> bool:
@@ -374,6 +392,25 @@ def printed(title: str, page: Page) -> bool:
 def is_cover(page: Page, body: Body) -> bool:
     """A page of a title and a few lines (a subtitle, a date): three lines of body text at most."""
     return sum(line.size < body.size * LARGER for line in page.lines) <= _TITLE_PAGE_LINES
+
+
+_FIELD_WORDS = 8  # words a title page's field (``Giảng Viên: Ths. Nguyễn Thành Luân``) has at most
+
+
+def _fields_page(page: Page, body: Body, lines: list[tuple[int, Line]], size: float) -> bool:
+    """A title page whose text in the body's size is only short fields, no sentence: a
+    report's cover (``Mã Môn: IE103``, ``Giảng Viên: ...``, ``TP.Hồ Chí Minh, tháng 01 năm
+    2026`` under a Typst report's title), whose title stands though an appendix's heading is
+    set larger. A page of prose has a line of more words, or one ending a sentence; a
+    contents page's short entries under ``Contents`` are no fields."""
+    largest = next(line for _, line in lines if line.size == size)
+    if normalised(largest.text) in _CONTENTS:
+        return False
+    small = [line for line in page.lines if line.size < body.size * LARGER]
+    return bool(small) and all(
+        len(line.text.split()) <= _FIELD_WORDS and not line.text.rstrip().endswith(".")
+        for line in small
+    )
 
 
 TITLE_INDENT = 2  # ems a cover's centred title is set in from the headings' margin

@@ -264,7 +264,7 @@ def _levels(candidates: list[Candidate]) -> dict[Key, Heading]:
     types = sorted({(c.size, c.bold) for c in candidates}, key=lambda t: (-t[0], -t[1]))
     rank = {kind: n + 1 for n, kind in enumerate(types)}
     numbered = [c for c in candidates if c.number is not None]
-    by_number = len(numbered) * 2 >= len(candidates)
+    by_number = len(numbered) * 2 >= len(candidates) and _in_parts(numbered)
     type_level: dict[float, int] = {}
     if by_number:
         for size in {c.size for c in numbered}:
@@ -282,3 +282,10 @@ def _levels(candidates: list[Candidate]) -> dict[Key, Heading]:
             level = rank[(c.size, c.bold)]
         headings[c.key] = Heading(min(6, level), c.text, c.lines)
     return headings
+
+
+def _in_parts(numbered: list[Candidate]) -> bool:
+    """Some heading's number has parts (``3.1``): the numbers say the levels. With one-part
+    numbers only (``I.``, ``A.``, ``1.`` in an InDesign chapter, each a level of its own by its
+    type), every number is one part long and all were level 1: their types say the levels."""
+    return any(len(c.number or ()) > 1 for c in numbered)

@@ -211,6 +211,41 @@ def joined_lines(texts: Iterable[str]) -> str:
 _DASHED = re.compile(r"\w[—–]$")
 
 
+#: A form's part numbered with its section's letter and a number in brackets: ``A(1)``,
+#: ``B(12):``, or the number alone in brackets: ``(1) Ethnic Origin``.
+_FORM_PART = re.compile(r"\s*[A-Z]?\(\d{1,2}\)[:.]?\s")
+
+
+def form_part(text: str) -> bool:
+    """The line opens with a form's part number (``A(1) Personal details``, ``(1) Ethnic
+    Origin``): numbered, though ``section_number`` does not read it. ONLYOFFICE's sample form
+    sets ``SECTION A: ...``, ``A(1) Personal details`` and a field group's label one under the
+    other; taken for a run of three unnumbered labels, all three went.
+
+    >>> form_part("A(1) Personal details"), form_part("A(5): Previous study")
+    (True, True)
+    >>> form_part("Name (this should be your legal name)"), form_part("(see below)")
+    (False, False)
+    """
+    return _FORM_PART.match(text) is not None
+
+
+_FORM_TITLE_WORDS = 10  # words a form part's title ending in a full stop has at most
+
+
+def _form_part_title(text: str) -> bool:
+    """A form's numbered part titled with a full stop at its end, short: no sentence
+    (ONLYOFFICE's sample form: ``A(7) English Language Proficiency.``, ``A(12) Names and
+    addresses of your academic referees.``).
+
+    >>> _form_part_title("A(7) English Language Proficiency.")
+    True
+    >>> _form_part_title("A(2) Please write very clearly, we will use email to write to you.")
+    False
+    """
+    return form_part(text) and words(text) <= _FORM_TITLE_WORDS
+
+
 def chapter_start(
     page: Page, i: int, count: int, skip: set[Key], taken: set[int] | None = None
 ) -> tuple[int, int]:
@@ -219,6 +254,8 @@ def chapter_start(
         return i, count
     if not _CHAPTER.match(page.lines[i - 1].text.strip()):
         return i, count
+    if form_part(page.lines[i].text):
+        return i, count  # ``SECTION B`` over ``B(1) Next of kin``: a part of its own
     return i - 1, count + 1
 
 
@@ -249,7 +286,7 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
         _named_parts(text) or _named_by_model(text) or RELEASE.match(text)
     ):
         return False
-    if text.endswith(_SENTENCE_END) and not clause_title(text):
+    if text.endswith(_SENTENCE_END) and not (clause_title(text) or _form_part_title(text)):
         return False
     if _LEADERS.search(text) or CAPTION.match(text):
         return False
