@@ -176,21 +176,3 @@ def test_the_deadline_inside_the_table_step_keeps_the_pages_and_their_headings(
     assert "# Limits" in late.text and "r3x5" in late.text
     assert "| r3x0 | v0 | w0 |" not in late.text
     assert any("its tables were not recovered" in warning for warning in late.warnings)
-
-
-def test_the_deadline_inside_the_heading_step_keeps_the_metadata_title(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The candidates' step ends past the deadline: the headings go, and the title the file's
-    metadata gives stays (it went with the headings: the file came out untitled)."""
-    data = with_title(_chapters(), "Chapters of the Design Review")
-    clock = [0.0]
-
-    def slow_candidates(*args: Any) -> Any:
-        clock[0] = 100.0
-        return find_candidates(*args)
-
-    monkeypatch.setattr(typography, "find_candidates", slow_candidates)
-    late = read_file(data, "chapters.pdf", isolated=False, limits=_Ticking(10, clock))
-    assert not re.findall(r"^#", late.text, re.MULTILINE)
-    assert late.title == "Chapters of the Design Review"
