@@ -88,6 +88,9 @@ _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
 _BOLD_WEIGHT = 600
+#: The weights a font descriptor may declare (PDF 32000-1, table 122): a Windows printer driver
+#: writes none, and PDFium's weight from its stem width runs to thousands (3,816 and 3,900).
+_DECLARED_WEIGHTS = range(100, 901)
 _LEAST_SIZE = 1.0  # points: a size under it is not one PDFium could read
 _DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
 _CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
@@ -176,7 +179,10 @@ def read_page(page: Any, index: int) -> Page:
         at = char_indices(raw, handle, text, count)
         shown = visible(text)
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
-        lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        faces: dict[int, int] = {}  # each embedded face's weight, read once per page
+        lines = [
+            _line(raw, handle, shown, at, start, end, index, height, faces) for start, end in spans
+        ]
         spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
         lines = _in_reading_order(_drawn_once(_rejoined(lines)))
@@ -558,18 +564,18 @@ def _same(code: int, char: str) -> bool:
 
 def _line(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
-    height: float,
+    height: float, faces: dict[int, int] | None = None,
 ) -> Line:  # fmt: skip
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
-    style = _style(raw, handle, first)
+    style = _style(raw, handle, first, faces)
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
     uniform, marked, code_end = True, 0, False
     if end - 1 > start:
-        last = _style(raw, handle, at[end - 1])
+        last = _style(raw, handle, at[end - 1], faces)
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
         uniform = abs(last_size - size) < 0.5 and last.same_weight(style)
         if (
@@ -899,15 +905,19 @@ class _Style:
         return self.bold == other.bold and self.named_bold == other.named_bold
 
 
-def _style(raw: Any, handle: Any, index: int) -> _Style:
+def _style(raw: Any, handle: Any, index: int, faces: dict[int, int] | None = None) -> _Style:
     """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
-    whether the font is monospaced, of the character at ``index``."""
+    whether the font is monospaced, of the character at ``index``. A weight no font declares
+    is read from the embedded face instead (``_face_weight``), once per face when ``faces``
+    (a page's) is given."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
         scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)) or 1.0
     size = round(raw.FPDFText_GetFontSize(handle, index) * scale, 1)
     weight = int(raw.FPDFText_GetFontWeight(handle, index))
+    if weight >= 0 and weight not in _DECLARED_WEIGHTS:
+        weight = _face_weight(raw, handle, index, {} if faces is None else faces)
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
@@ -919,6 +929,52 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
     return _Style(size, weight, bold, mono, named_bold, regular, bool(_CAPS_NAME.search(font)))
+
+
+def _face_weight(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> int:
+    """The weight the embedded face of the character at ``index`` declares (its OS/2 table's
+    ``usWeightClass``: 400 regular, 700 bold), -1 when it declares none: for a font whose
+    descriptor gives PDFium no weight it can use. Microsoft Print to PDF renames every face
+    (``CIDFont+F1``, ``CIDFont+F2``) and PDFium reads 3,900 for Aptos Bold and 3,816 for
+    Aptos Regular, 4,140 for both faces of Times New Roman: every line read bold, or both the
+    same, and no bold heading stood out. ``faces`` keeps each face's answer (by its handle)."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return -1
+    key = ctypes.cast(font, ctypes.c_void_p).value or 0
+    if key not in faces:
+        size = ctypes.c_size_t(0)
+        data = b""
+        if raw.FPDFFont_GetFontData(font, None, 0, ctypes.byref(size)) and size.value:
+            buffer = (ctypes.c_uint8 * size.value)()
+            if raw.FPDFFont_GetFontData(font, buffer, size.value, ctypes.byref(size)):
+                data = bytes(buffer)
+        faces[key] = declared_weight(data)
+    return faces[key]
+
+
+_SFNT = (b"\x00\x01\x00\x00", b"true", b"OTTO")  # a TrueType or OpenType font's first bytes
+
+
+def declared_weight(font: bytes) -> int:
+    """The weight a TrueType or OpenType font declares in its OS/2 table (``usWeightClass``, 4
+    bytes in), -1 for other data or a weight out of range.
+
+    >>> table = bytes(4) + (700).to_bytes(2, "big")
+    >>> font = b"true" + (1).to_bytes(2, "big") + bytes(6) + b"OS/2" + bytes(4)
+    >>> font += (28).to_bytes(4, "big") + len(table).to_bytes(4, "big") + table
+    >>> declared_weight(font), declared_weight(b"%!PS-AdobeFont"), declared_weight(b"")
+    (700, -1, -1)
+    """
+    if font[:4] not in _SFNT:
+        return -1
+    for entry in range(12, 12 + 16 * int.from_bytes(font[4:6], "big"), 16):
+        if font[entry : entry + 4] == b"OS/2":
+            offset = int.from_bytes(font[entry + 8 : entry + 12], "big")
+            weight = int.from_bytes(font[offset + 4 : offset + 6], "big")
+            return weight if weight in _DECLARED_WEIGHTS else -1
+    return -1
 
 
 def _stroked(raw: Any, handle: Any, index: int) -> bool:
