@@ -11,6 +11,7 @@ import pypdfium2.raw as raw
 import pytest
 from pdf_maker import Prose, Spec, heading_lines, make_pdf
 
+from skills.formats.pdf.lines import _unmapped_ligatures
 from skills.formats.read import read_file
 
 BODY = ("Helvetica", 11.0)
@@ -97,3 +98,44 @@ def test_a_printers_weights_in_thousands_are_read_from_the_embedded_faces(
         "## Chapter 2: Employee Leave", "## 2.1 Sick Rules", "## 2.2 Travel Rules",
         "## Chapter 3: Internal Audit", "## 3.1 Reports Rules",
     ]  # fmt: skip
+
+
+class _PrintedFace:
+    """PDFium's answers for a printed page whose face is renamed ``CIDFont+F2``: the font inside
+    names its family, and no character has a Unicode map."""
+
+    def __init__(self, family: bytes) -> None:
+        self.family = family
+
+    def FPDFText_HasUnicodeMapError(self, handle: Any, index: int) -> int:
+        return 1
+
+    def FPDFText_GetFontInfo(self, handle: Any, index: int, name: Any, size: int, _: Any) -> int:
+        ctypes.memmove(name, b"CIDFont+F2\0", 11)
+        return 11
+
+    def FPDFText_GetTextObject(self, handle: Any, index: int) -> int:
+        return 1
+
+    def FPDFTextObj_GetFont(self, text_object: Any) -> int:
+        return 1
+
+    def FPDFFont_GetFamilyName(self, font: Any, name: Any, size: int) -> int:
+        ctypes.memmove(name, self.family + b"\0", len(self.family) + 1)
+        return len(self.family) + 1
+
+
+def test_aptos_ff_ligature_without_a_unicode_value_is_spelled_out_by_the_face_inside() -> None:
+    # Aptos, Word's body font since 2024, printed through Microsoft Print to PDF: its ff ligature
+    # has no Unicode value and PDFium reads the glyph's number, U+01AF ('oƯice', 'staƯ': 55
+    # words of the policy manual), in a face the printer names CIDFont+F2
+    text = "the oƯice staƯ oƯer eƯective help"
+    spelled = _unmapped_ligatures(_PrintedFace(b"Aptos"), None, text, range(len(text)), 0, 34, text)
+    assert spelled == "the office staff offer effective help"
+
+
+def test_a_letter_u_with_horn_in_another_face_stays() -> None:
+    # the same character is a letter of Vietnamese ('Ưu tiên'): only Aptos' glyph is a ligature
+    text = "Ưu tiên"
+    kept = _unmapped_ligatures(_PrintedFace(b"Arial"), None, text, range(len(text)), 0, 7, text)
+    assert kept == "Ưu tiên"

@@ -19,8 +19,8 @@ pages 26-29.)``, whose last word before it agrees). A line set at an angle (a wa
 margin's label) says so; CJK characters spaced out for show are written together (``tidy``), and
 so are letters spaced out for show, measured on the page (``_letter_spaced``). A heading set in
 the margin beside its paragraph's first line is a line of its own (``_margin_heads``); a line
-PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's
-ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
+PDFium broke at a raised or lowered letter is one (``_rejoined``: TeX's logo); Calibri's and
+Aptos' ligatures without a Unicode value are spelled out (``_unmapped_ligatures``).
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
@@ -630,26 +630,49 @@ def _spaced_words(
     return _untracked(raw, handle, text, at, start, end, size, " ".join(pieces))
 
 
-#: Ligatures of Calibri (Word's body font) with no Unicode value: a Windows printer driver's
-#: PDF maps them to nothing, and PDFium reads each glyph's number as the character (glyph 415,
-#: ``t_i``, as U+019F ``Ɵ``: ``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``).
-_CALIBRI_LIGATURES = {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"}
-_GLYPH_NUMBERS = re.compile(f"[{''.join(_CALIBRI_LIGATURES)}]")
+#: Ligatures with no Unicode value, by the family whose glyph numbers they are: a Windows
+#: printer driver's PDF of a Word file maps them to nothing, and PDFium reads each glyph's
+#: number as the character. Calibri (Word's body font to 2023): glyph 415, ``t_i``, as U+019F
+#: ``Ɵ`` (``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``). Aptos (Word's body font
+#: since 2024): ``ff`` as U+01AF ``Ư`` (``oƯice``, ``staƯ``: Microsoft Print to PDF's policy
+#: manual, 55 words; its ``fi`` and ``fl`` are mapped, and no other Aptos glyph came unmapped).
+_FAMILY_LIGATURES = {
+    "Calibri": {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"},
+    "Aptos": {"\u01af": "ff"},
+}
+_GLYPH_NUMBERS = re.compile(f"[{''.join(''.join(table) for table in _FAMILY_LIGATURES.values())}]")
 
 
 def _unmapped_ligatures(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, shown: str
 ) -> str:
-    """``shown`` with Calibri's ligatures that have no Unicode value spelled out (``Ɵ`` as
-    ``ti``): only characters PDFium says have no Unicode map (``FPDFText_HasUnicodeMapError``)
-    in a font named Calibri, so a real ``Ō`` (``Ōsaka``) stays."""
-    found = {
-        text[match.start()]
-        for match in _GLYPH_NUMBERS.finditer(text, start, end)
-        if raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) == 1
-        and "Calibri" in _font_name(raw, handle, at[match.start()])
-    }
-    return "".join(_CALIBRI_LIGATURES[c] if c in found else c for c in shown) if found else shown
+    """``shown`` with Calibri's and Aptos' ligatures that have no Unicode value spelled out
+    (``Ɵ`` as ``ti``, ``Ư`` as ``ff``): only characters PDFium says have no Unicode map
+    (``FPDFText_HasUnicodeMapError``) in a font of that family (``_ligature_family``), so a
+    real ``Ō`` (``Ōsaka``) or ``Ư`` (Vietnamese ``Ưu``) stays."""
+    found: dict[str, str] = {}
+    for match in _GLYPH_NUMBERS.finditer(text, start, end):
+        char, index = match.group(), at[match.start()]
+        if char not in found and raw.FPDFText_HasUnicodeMapError(handle, index) == 1:
+            spelled = _FAMILY_LIGATURES.get(_ligature_family(raw, handle, index), {}).get(char)
+            if spelled:
+                found[char] = spelled
+    return "".join(found.get(c, c) for c in shown) if found else shown
+
+
+def _ligature_family(raw: Any, handle: Any, index: int) -> str:
+    """The family of ``_FAMILY_LIGATURES`` the character's font is of: by the font's name
+    (``JJLENB+Calibri``), else by the embedded font's own family name (a printer names the
+    face ``CIDFont+F2``; the font inside says ``Aptos``); '' for any other."""
+    name = _font_name(raw, handle, index)
+    named = next((family for family in _FAMILY_LIGATURES if family in name), "")
+    text_object = raw.FPDFText_GetTextObject(handle, index) if not named else None
+    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    inside = ctypes.create_string_buffer(96)
+    if font and raw.FPDFFont_GetFamilyName(font, inside, 96):
+        name = inside.value.decode("latin-1")
+        named = next((family for family in _FAMILY_LIGATURES if family in name), "")
+    return named
 
 
 def _font_name(raw: Any, handle: Any, index: int) -> str:
