@@ -94,10 +94,22 @@ def test_a_printers_weights_in_thousands_are_read_from_the_embedded_faces(
     _printed(monkeypatch)
     converted = read_file(make_pdf(_policy()), "printed.pdf", isolated=False)
     assert heading_lines(converted.text) == [
-        "## Chapter 1: Warranty Coverage", "## 1.1 Scope Rules", "## 1.2 Terms Rules",
-        "## Chapter 2: Employee Leave", "## 2.1 Sick Rules", "## 2.2 Travel Rules",
-        "## Chapter 3: Internal Audit", "## 3.1 Reports Rules",
+        "# Chapter 1: Warranty Coverage", "## 1.1 Scope Rules", "## 1.2 Terms Rules",
+        "# Chapter 2: Employee Leave", "## 2.1 Sick Rules", "## 2.2 Travel Rules",
+        "# Chapter 3: Internal Audit", "## 3.1 Reports Rules",
     ]  # fmt: skip
+
+
+def test_a_chapter_numbered_with_a_colon_is_a_level_over_its_sections() -> None:
+    # the printed policy manual sets 'Chapter 2: Consumer Hardware Warranty Policy' and '2.1
+    # Standard Warranty Coverage' in one bold body type: levels came from the numbering, and the
+    # chapter, numbered only after 'Chapter ' and before a colon, was a section's level
+    lines = heading_lines(read_file(make_pdf(_policy()), "policy.pdf").text)
+    assert [line for line in lines if "Chapter" in line] == [
+        "# Chapter 1: Warranty Coverage", "# Chapter 2: Employee Leave",
+        "# Chapter 3: Internal Audit",
+    ]  # fmt: skip
+    assert "## 2.2 Travel Rules" in lines
 
 
 class _PrintedFace:
