@@ -280,10 +280,12 @@ def _without_late_types(
     next smaller type: headings set a little larger by hand among their siblings, not a level
     between. A middle type's headings come first under their parent when they are a level
     (its sections hold the smaller ones); when, under every parent where it appears, a heading
-    of the next smaller type came first, and it is the rarer of the two, its headings are that
-    type's siblings. A bilingual handbook set four of its ~170 section titles at 11 pt among
-    10 pt ones (Colorado's sick leave, after its chapter's holiday pay and PTO sections): ranked
-    a level of their own, the fourth held the 330 children of every later section.
+    of the next smaller type came first, and it is the rarer of the two and no nearer in size
+    to the larger type, its headings are that type's siblings. A bilingual handbook set four of
+    its ~170 section titles at 11 pt among 10 pt ones (Colorado's sick leave, after its
+    chapter's holiday pay and PTO sections): ranked a level of their own, the fourth held the
+    330 children of every later section. A chapter set 1 pt under the others (17 pt among 18,
+    over 14 pt steps) is nearer the larger type: their sibling, left to its rank.
 
     >>> from skills.formats.pdf.headings.model import Candidate
     >>> def c(n: int, size: float) -> Candidate:
@@ -294,12 +296,17 @@ def _without_late_types(
     >>> opening = [c(0, 12), c(1, 11), c(2, 10), c(3, 10), c(4, 12), c(5, 10)]
     >>> _without_late_types(opening, [(12, True), (11, True), (10, True)])
     {(12, True): 1, (11, True): 2, (10, True): 3}
+    >>> near = [c(0, 18), c(1, 14), c(2, 14), c(3, 17), c(4, 14), c(5, 14)]
+    >>> _without_late_types(near, [(18, True), (17, True), (14, True)])
+    {(18, True): 1, (17, True): 2, (14, True): 3}
     """
     order = {kind: n for n, kind in enumerate(types)}
     late: set[tuple[float, bool]] = set()
-    for middle, smaller in itertools.pairwise(types[1:]):
-        kinds = [(c.size, c.bold) for c in candidates]
-        if kinds.count(middle) >= kinds.count(smaller):
+    kinds = [(c.size, c.bold) for c in candidates]
+    for larger, middle, smaller in zip(types, types[1:], types[2:], strict=False):
+        if kinds.count(middle) >= kinds.count(smaller) or (
+            middle[0] - smaller[0] > larger[0] - middle[0]  # nearer the larger: its sibling
+        ):
             continue
         opens = came_late = False
         seen_smaller = seen_middle = False
