@@ -24,7 +24,9 @@ Aptos' ligatures without a Unicode value are spelled out (``_unmapped_ligatures`
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
-(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A page with form
+(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A weight no font
+declares (Microsoft Print to PDF's faces read 3,816 and 3,900) is read from the embedded face's
+OS/2 table (``_face_weight``). A page with form
 fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
