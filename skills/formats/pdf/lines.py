@@ -26,7 +26,9 @@ and Aptos' ligatures without a Unicode value are spelled out, in a font a printe
 
 A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDFium reports,
 and when most such characters report a bold weight the document's weights are not trusted at all
-(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A page with form
+(``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A weight no font
+declares (Microsoft Print to PDF's faces read 3,816 and 3,900) is read from the embedded face's
+OS/2 table (``_face_weight``). A page with form
 fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -90,6 +92,9 @@ _MONO_NAME = re.compile(
     r"courier|mono|consol|menlo|typewriter|^(?:\w{6}\+)?(?:cmtt|sftt|pcr)", re.I
 )
 _BOLD_WEIGHT = 600
+#: The weights a font descriptor may declare (PDF 32000-1, table 122): a Windows printer driver
+#: writes none, and PDFium's weight from its stem width runs to thousands (3,816 and 3,900).
+_DECLARED_WEIGHTS = range(100, 901)
 _LEAST_SIZE = 1.0  # points: a size under it is not one PDFium could read
 _DRAWN_SAMPLE = 40  # characters of a line whose glyphs are measured
 _CAP_HEIGHT = 0.7  # of the em: capitals', digits' and ascenders' height
@@ -180,7 +185,10 @@ def read_page(page: Any, index: int) -> Page:
         at = char_indices(raw, handle, text, count)
         shown = visible(text)
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
-        lines = [_line(raw, handle, shown, at, start, end, index, height) for start, end in spans]
+        faces: dict[int, int] = {}  # each embedded face's weight, read once per page
+        lines = [
+            _line(raw, handle, shown, at, start, end, index, height, faces) for start, end in spans
+        ]
         spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
         _beside_cells(raw, handle, shown, at, spans, lines)
         lines = _words_rejoined(lines, _producer_breaks(shown, spans))
@@ -635,18 +643,18 @@ def _same(code: int, char: str) -> bool:
 
 def _line(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
-    height: float,
+    height: float, faces: dict[int, int] | None = None,
 ) -> Line:  # fmt: skip
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
-    style = _style(raw, handle, first)
+    style = _style(raw, handle, first, faces)
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
     uniform, marked, code_end = True, 0, False
     if end - 1 > start:
-        last = _style(raw, handle, at[end - 1])
+        last = _style(raw, handle, at[end - 1], faces)
         last_size = size if last.size < _LEAST_SIZE else last.size  # (read only where drawn)
         uniform = abs(last_size - size) < 0.5 and last.same_weight(style)
         if (
@@ -763,19 +771,17 @@ def _spaced_punctuation(
     return " ".join(pieces)
 
 
-#: Ligatures of Calibri (Word's body font) with no Unicode value: a Windows printer driver's
-#: PDF maps them to nothing, and PDFium reads each glyph's number as the character (glyph 415,
-#: ``t_i``, as U+019F ``Ɵ``: ``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``).
-_CALIBRI_LIGATURES = {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"}
-#: The same for Aptos, Word's body font since 2024: glyph 431, ``f_f``, as U+01AF ``Ư``
-#: (``oƯice``, ``staƯ``, ``eƯective``: Microsoft Print to PDF, a policy manual of the
-#: word-exports set).
-_APTOS_LIGATURES = {"\u01af": "ff"}
-#: Each font's unmapped ligatures, by the name of the font or of its family.
-_UNMAPPED_LIGATURES = {"Calibri": _CALIBRI_LIGATURES, "Aptos": _APTOS_LIGATURES}
-_GLYPH_NUMBERS = re.compile(
-    f"[{''.join(c for table in _UNMAPPED_LIGATURES.values() for c in table)}]"
-)
+#: Ligatures with no Unicode value, by the family whose glyph numbers they are: a Windows
+#: printer driver's PDF of a Word file maps them to nothing, and PDFium reads each glyph's
+#: number as the character. Calibri (Word's body font to 2023): glyph 415, ``t_i``, as U+019F
+#: ``Ɵ`` (``internaƟonal``, ``HarmaƩan``, ``MicrosoŌ``, ``seƫngs``). Aptos (Word's body font
+#: since 2024): ``ff`` as U+01AF ``Ư`` (``oƯice``, ``staƯ``: Microsoft Print to PDF's policy
+#: manual, 55 words; its ``fi`` and ``fl`` are mapped, and no other Aptos glyph came unmapped).
+_FAMILY_LIGATURES = {
+    "Calibri": {"\u019f": "ti", "\u01a9": "tt", "\u01ab": "tti", "\u014c": "ft"},
+    "Aptos": {"\u01af": "ff"},
+}
+_GLYPH_NUMBERS = re.compile(f"[{''.join(''.join(table) for table in _FAMILY_LIGATURES.values())}]")
 
 
 def _unmapped_ligatures(
@@ -783,36 +789,31 @@ def _unmapped_ligatures(
 ) -> str:
     """``shown`` with Calibri's and Aptos' ligatures that have no Unicode value spelled out
     (``Ɵ`` as ``ti``, ``Ư`` as ``ff``): only characters PDFium says have no Unicode map
-    (``FPDFText_HasUnicodeMapError``) in a font of that name, or of that family when a printer
-    renamed it (Microsoft Print to PDF names every font ``CIDFont+F1``, ``F2``, ...; the family
-    is the embedded font's own), so a real ``Ō`` (``Ōsaka``) or ``Ư`` (``Ưu``) stays."""
+    (``FPDFText_HasUnicodeMapError``) in a font of that family (``_ligature_family``), so a
+    real ``Ō`` (``Ōsaka``) or ``Ư`` (Vietnamese ``Ưu``) stays."""
     found: dict[str, str] = {}
     for match in _GLYPH_NUMBERS.finditer(text, start, end):
-        glyph = text[match.start()]
-        if glyph in found or raw.FPDFText_HasUnicodeMapError(handle, at[match.start()]) != 1:
-            continue
-        names = _font_name(raw, handle, at[match.start()])
-        if not any(
-            family in names
-            for family in _UNMAPPED_LIGATURES
-            if glyph in _UNMAPPED_LIGATURES[family]
-        ):
-            names += " " + _font_family(raw, handle, at[match.start()])
-        for family, table in _UNMAPPED_LIGATURES.items():
-            if glyph in table and family in names:
-                found[glyph] = table[glyph]
+        char, index = match.group(), at[match.start()]
+        if char not in found and raw.FPDFText_HasUnicodeMapError(handle, index) == 1:
+            spelled = _FAMILY_LIGATURES.get(_ligature_family(raw, handle, index), {}).get(char)
+            if spelled:
+                found[char] = spelled
     return "".join(found.get(c, c) for c in shown) if found else shown
 
 
-def _font_family(raw: Any, handle: Any, index: int) -> str:
-    """The family the embedded font names itself (``Aptos``), whatever the file calls it."""
-    text_object = raw.FPDFText_GetTextObject(handle, index)
+def _ligature_family(raw: Any, handle: Any, index: int) -> str:
+    """The family of ``_FAMILY_LIGATURES`` the character's font is of: by the font's name
+    (``JJLENB+Calibri``), else by the embedded font's own family name (a printer names the
+    face ``CIDFont+F2``; the font inside says ``Aptos``); '' for any other."""
+    name = _font_name(raw, handle, index)
+    named = next((family for family in _FAMILY_LIGATURES if family in name), "")
+    text_object = raw.FPDFText_GetTextObject(handle, index) if not named else None
     font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
-    if not font:
-        return ""
-    family = ctypes.create_string_buffer(96)
-    length = raw.FPDFFont_GetFamilyName(font, family, 96)
-    return family.value.decode("latin-1") if length else ""
+    inside = ctypes.create_string_buffer(96)
+    if font and raw.FPDFFont_GetFamilyName(font, inside, 96):
+        name = inside.value.decode("latin-1")
+        named = next((family for family in _FAMILY_LIGATURES if family in name), "")
+    return named
 
 
 def _font_name(raw: Any, handle: Any, index: int) -> str:
@@ -1068,15 +1069,19 @@ class _Style:
         return self.bold == other.bold and self.named_bold == other.named_bold
 
 
-def _style(raw: Any, handle: Any, index: int) -> _Style:
+def _style(raw: Any, handle: Any, index: int, faces: dict[int, int] | None = None) -> _Style:
     """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
-    whether the font is monospaced, of the character at ``index``."""
+    whether the font is monospaced, of the character at ``index``. A weight no font declares
+    is read from the embedded face instead (``_face_weight``), once per face when ``faces``
+    (a page's) is given."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
         scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)) or 1.0
     size = round(raw.FPDFText_GetFontSize(handle, index) * scale, 1)
     weight = int(raw.FPDFText_GetFontWeight(handle, index))
+    if weight >= 0 and weight not in _DECLARED_WEIGHTS:
+        weight = _face_weight(raw, handle, index, {} if faces is None else faces)
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
@@ -1088,6 +1093,52 @@ def _style(raw: Any, handle: Any, index: int) -> _Style:
     bold = named_bold or (not regular and weight >= _BOLD_WEIGHT)
     mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_NAME.search(font))
     return _Style(size, weight, bold, mono, named_bold, regular, bool(_CAPS_NAME.search(font)))
+
+
+def _face_weight(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> int:
+    """The weight the embedded face of the character at ``index`` declares (its OS/2 table's
+    ``usWeightClass``: 400 regular, 700 bold), -1 when it declares none: for a font whose
+    descriptor gives PDFium no weight it can use. Microsoft Print to PDF renames every face
+    (``CIDFont+F1``, ``CIDFont+F2``) and PDFium reads 3,900 for Aptos Bold and 3,816 for
+    Aptos Regular, 4,140 for both faces of Times New Roman: every line read bold, or both the
+    same, and no bold heading stood out. ``faces`` keeps each face's answer (by its handle)."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return -1
+    key = ctypes.cast(font, ctypes.c_void_p).value or 0
+    if key not in faces:
+        size = ctypes.c_size_t(0)
+        data = b""
+        if raw.FPDFFont_GetFontData(font, None, 0, ctypes.byref(size)) and size.value:
+            buffer = (ctypes.c_uint8 * size.value)()
+            if raw.FPDFFont_GetFontData(font, buffer, size.value, ctypes.byref(size)):
+                data = bytes(buffer)
+        faces[key] = declared_weight(data)
+    return faces[key]
+
+
+_SFNT = (b"\x00\x01\x00\x00", b"true", b"OTTO")  # a TrueType or OpenType font's first bytes
+
+
+def declared_weight(font: bytes) -> int:
+    """The weight a TrueType or OpenType font declares in its OS/2 table (``usWeightClass``, 4
+    bytes in), -1 for other data or a weight out of range.
+
+    >>> table = bytes(4) + (700).to_bytes(2, "big")
+    >>> font = b"true" + (1).to_bytes(2, "big") + bytes(6) + b"OS/2" + bytes(4)
+    >>> font += (28).to_bytes(4, "big") + len(table).to_bytes(4, "big") + table
+    >>> declared_weight(font), declared_weight(b"%!PS-AdobeFont"), declared_weight(b"")
+    (700, -1, -1)
+    """
+    if font[:4] not in _SFNT:
+        return -1
+    for entry in range(12, 12 + 16 * int.from_bytes(font[4:6], "big"), 16):
+        if font[entry : entry + 4] == b"OS/2":
+            offset = int.from_bytes(font[entry + 8 : entry + 12], "big")
+            weight = int.from_bytes(font[offset + 4 : offset + 6], "big")
+            return weight if weight in _DECLARED_WEIGHTS else -1
+    return -1
 
 
 def _stroked(raw: Any, handle: Any, index: int) -> bool:

@@ -35,7 +35,9 @@ no gap, ends a sentence is that sentence's first line (a slide's callout). A pag
 have more than eight headings is a form or a diagram: its bold labels are no headings (its
 larger lines stay, when few enough); nor is a line set at an angle (a watermark). Levels come
 from the numbering depth when most headings are numbered (an unnumbered one takes the level of
-numbered ones of its type), else from the rank of the type (larger first, bolder first).
+numbered ones of its type), else from the rank of the type (larger first, bolder first; a type
+that never opens its section, rarer than the next smaller one and nearer it in size, is ranked
+with it: section titles set a little larger by hand); ``Chapter 2:`` is numbered 2.
 
 Conservative by design: a wrong heading misplaces every child under it, a missed one only leaves
 them in the section before.

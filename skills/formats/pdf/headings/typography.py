@@ -262,7 +262,7 @@ def _levels(candidates: list[Candidate]) -> dict[Key, Heading]:
     if not candidates:
         return {}
     types = sorted({(c.size, c.bold) for c in candidates}, key=lambda t: (-t[0], -t[1]))
-    rank = {kind: n + 1 for n, kind in enumerate(types)}
+    rank = _without_late_types(sorted(candidates, key=lambda c: c.key), types)
     numbered = [c for c in candidates if c.number is not None]
     by_number = len(numbered) * 2 >= len(candidates) and _in_parts(numbered)
     type_level: dict[float, int] = {}
@@ -289,3 +289,58 @@ def _in_parts(numbered: list[Candidate]) -> bool:
     numbers only (``I.``, ``A.``, ``1.`` in an InDesign chapter, each a level of its own by its
     type), every number is one part long and all were level 1: their types say the levels."""
     return any(len(c.number or ()) > 1 for c in numbered)
+
+
+def _without_late_types(
+    candidates: list[Candidate], types: list[tuple[float, bool]]
+) -> dict[tuple[float, bool], int]:
+    """Each type's rank (1 the largest), a type that never opens its section ranked with the
+    next smaller type: headings set a little larger by hand among their siblings, not a level
+    between. A middle type's headings come first under their parent when they are a level
+    (its sections hold the smaller ones); when, under every parent where it appears, a heading
+    of the next smaller type came first, and it is the rarer of the two and no nearer in size
+    to the larger type, its headings are that type's siblings. A bilingual handbook set four of
+    its ~170 section titles at 11 pt among 10 pt ones (Colorado's sick leave, after its
+    chapter's holiday pay and PTO sections): ranked a level of their own, the fourth held the
+    330 children of every later section. A chapter set 1 pt under the others (17 pt among 18,
+    over 14 pt steps) is nearer the larger type: their sibling, left to its rank.
+
+    >>> from skills.formats.pdf.headings.model import Candidate
+    >>> def c(n: int, size: float) -> Candidate:
+    ...     return Candidate((0, n), f"H{n}", 1, size, True, True, None)
+    >>> late = [c(0, 12), c(1, 10), c(2, 11), c(3, 10), c(4, 12), c(5, 10), c(6, 10)]
+    >>> _without_late_types(late, [(12, True), (11, True), (10, True)])
+    {(12, True): 1, (11, True): 2, (10, True): 2}
+    >>> opening = [c(0, 12), c(1, 11), c(2, 10), c(3, 10), c(4, 12), c(5, 10)]
+    >>> _without_late_types(opening, [(12, True), (11, True), (10, True)])
+    {(12, True): 1, (11, True): 2, (10, True): 3}
+    >>> near = [c(0, 18), c(1, 14), c(2, 14), c(3, 17), c(4, 14), c(5, 14)]
+    >>> _without_late_types(near, [(18, True), (17, True), (14, True)])
+    {(18, True): 1, (17, True): 2, (14, True): 3}
+    """
+    order = {kind: n for n, kind in enumerate(types)}
+    late: set[tuple[float, bool]] = set()
+    kinds = [(c.size, c.bold) for c in candidates]
+    for larger, middle, smaller in zip(types, types[1:], types[2:], strict=False):
+        if kinds.count(middle) >= kinds.count(smaller) or (
+            middle[0] - smaller[0] > larger[0] - middle[0]  # nearer the larger: its sibling
+        ):
+            continue
+        opens = came_late = False
+        seen_smaller = seen_middle = False
+        for kind in kinds:
+            if order[kind] < order[middle]:  # a new parent
+                seen_smaller = seen_middle = False
+            elif kind == middle and not seen_middle:
+                seen_middle = True
+                came_late, opens = came_late or seen_smaller, opens or not seen_smaller
+            elif kind == smaller:
+                seen_smaller = True
+        if came_late and not opens:
+            late.add(middle)
+    rank: dict[tuple[float, bool], int] = {}
+    level = 0
+    for kind in types:  # a late type takes the rank of the type after it
+        level += kind not in late
+        rank[kind] = level + (kind in late)
+    return rank

@@ -259,17 +259,21 @@ def chapter_start(
     return i - 1, count + 1
 
 
-#: A chapter's label and number opening a heading: ``Chapter 2 Installation``, ``Part 3``.
-_CHAPTER_NUMBER = re.compile(r"^(?:chapter|part)\s+(\d{1,3})(?:\s|$)", re.I)
+#: A chapter's label and number opening a heading: ``Chapter 2 Installation``, ``Part 3``,
+#: ``Chapter 2: Warranty`` (Word's manuals put a colon after the number).
+_CHAPTER_NUMBER = re.compile(r"^(?:chapter|part)\s+(\d{1,3})(?:[:.]?\s|[:.]?$)", re.I)
 
 
 def chapter_number(text: str) -> tuple[str, ...] | None:
     """``Chapter 2`` numbers its heading 2, one level over the ``2.1`` sections it holds
     (rinohtype sets ``Chapter 1 One`` and ``1.1 Section A`` in one type: by type alone they were
-    one level).
+    one level; a printed Word manual sets ``Chapter 2: Consumer Hardware Warranty Policy`` and
+    ``2.1 Standard Warranty Coverage`` in one bold body type).
 
     >>> chapter_number("Chapter 2 Installation"), chapter_number("Chapters of the guide")
     (('2',), None)
+    >>> chapter_number("Chapter 12: ESG"), chapter_number("Part 3."), chapter_number("Part 3x")
+    (('12',), ('3',), None)
     """
     match = _CHAPTER_NUMBER.match(text)
     return (match.group(1),) if match else None
