@@ -169,6 +169,20 @@ def test_centred_plain_lines_over_paragraphs_are_headings() -> None:
     assert headings(pages) == [f"# {name}" for name in names]
 
 
+def test_a_centred_looking_line_that_goes_on_the_sentence_above_is_no_heading() -> None:
+    # a policy manual printed through Microsoft Print to PDF: an item's second line, set in under
+    # its bullet and ragged at the right, stands about the middle in the body's type over a full
+    # line; it goes on the item's sentence (lower case), so it heads nothing
+    right = 72 + _width(paragraph()[0][0], *BODY)
+    names = ["Problem Statement", "Project Description", "Outline of Future Efforts"]
+    going_on = _centred("information, staff clear their desks", 214, right)
+    item = [("Clean Desk Policy: To prevent inadvertent disclosure of the", *BODY, 200, 90),
+            going_on, *paragraph(228)]  # fmt: skip
+    pages = [[("Cover", *BODY)]] + [[_centred(name, 72, right), *paragraph(100)] for name in names]
+    pages[1] += item
+    assert headings(pages) == [f"# {name}" for name in names]
+
+
 def test_an_essays_title_under_its_name_block_is_the_title() -> None:
     # dmoini's homework in MLA's form: name, teacher, course and date at the margin, then
     # ``Assignment 2`` centred in 14 pt bold over 12 pt text (short of the 1.3 times a title

@@ -16,6 +16,7 @@ from skills.formats.pdf.headings.body import (
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.refusals import RUN
 from skills.formats.pdf.headings.wording import (
+    goes_on,
     heading_like,
     normalised,
     not_a_title,
@@ -96,6 +97,8 @@ def centred_apart(
                 continue  # an address or a path centred on its line
             if above is not None and _centred(above, left, right, body):
                 continue
+            if above is not None and goes_on(above.text, line.text):
+                continue  # the sentence of the line above goes on in it (a wrapped item)
             if below.right >= right - _FULL_LINE * body.size and is_text(below, body):
                 found.append(
                     Candidate((page.index, i), line.text, 1, line.size, line.bold, True, None)
