@@ -807,13 +807,19 @@ def _ligature_family(raw: Any, handle: Any, index: int) -> str:
     face ``CIDFont+F2``; the font inside says ``Aptos``); '' for any other."""
     name = _font_name(raw, handle, index)
     named = next((family for family in _FAMILY_LIGATURES if family in name), "")
-    text_object = raw.FPDFText_GetTextObject(handle, index) if not named else None
-    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    font = _embedded_font(raw, handle, index) if not named else None
     inside = ctypes.create_string_buffer(96)
     if font and raw.FPDFFont_GetFamilyName(font, inside, 96):
         name = inside.value.decode("latin-1")
         named = next((family for family in _FAMILY_LIGATURES if family in name), "")
     return named
+
+
+def _embedded_font(raw: Any, handle: Any, index: int) -> Any:
+    """The font object the character at ``index`` is drawn in (what the file embeds, whatever
+    it names it), or None."""
+    text_object = raw.FPDFText_GetTextObject(handle, index)
+    return raw.FPDFTextObj_GetFont(text_object) if text_object else None
 
 
 def _font_name(raw: Any, handle: Any, index: int) -> str:
@@ -1102,8 +1108,7 @@ def _face_weight(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> in
     (``CIDFont+F1``, ``CIDFont+F2``) and PDFium reads 3,900 for Aptos Bold and 3,816 for
     Aptos Regular, 4,140 for both faces of Times New Roman: every line read bold, or both the
     same, and no bold heading stood out. ``faces`` keeps each face's answer (by its handle)."""
-    text_object = raw.FPDFText_GetTextObject(handle, index)
-    font = raw.FPDFTextObj_GetFont(text_object) if text_object else None
+    font = _embedded_font(raw, handle, index)
     if not font:
         return -1
     key = ctypes.cast(font, ctypes.c_void_p).value or 0
@@ -1145,8 +1150,7 @@ def _stroked(raw: Any, handle: Any, index: int) -> bool:
     """The character is filled and stroked (text render mode 2, or 6 with clipping): bold made
     by thickening a regular face, as Word does for a font without a bold face and ABBYY
     FineReader writes (the UDHR's ``Preamble`` and ``Article 1`` in ArialUnicodeMS)."""
-    text_object = raw.FPDFText_GetTextObject(handle, index)
-    return bool(text_object) and raw.FPDFTextObj_GetTextRenderMode(text_object) in _STROKED
+    return _render_mode(raw, handle, index) in _STROKED
 
 
 def bold_by_name(font: str) -> bool:
