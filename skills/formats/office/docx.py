@@ -21,13 +21,12 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from typing import Any
 
 from skills.formats.conversion import ConversionError, Converted, Limits, no_text, titled
 from skills.formats.markdown_text import plain
 from skills.formats.office.part_names import usual_part_names
 from skills.formats.office.strict import as_transitional
-from skills.formats.office.word_outline import Outline
+from skills.formats.office.word_outline import Outline, text_runs
 from skills.formats.office.word_stream import word_markdown
 
 _BODY = "word/document.xml"
@@ -98,13 +97,8 @@ def _asides(data: bytes) -> dict[str, list[str]]:
             root = etree.fromstring(package.read(name), parser)
             kind = match.group(1)
             if kind == "comments":
-                texts = [_text(comment) for comment in root.iter(f"{_W}comment")]
+                texts = [text_runs(comment) for comment in root.iter(f"{_W}comment")]
             else:
-                texts = [_text(paragraph) for paragraph in root.iter(f"{_W}p")]
+                texts = [text_runs(paragraph) for paragraph in root.iter(f"{_W}p")]
             found[kind].extend(text for text in texts if text and text not in found[kind])
     return found
-
-
-def _text(element: Any) -> str:
-    """An element's text runs (``w:t``), without field codes (``PAGE``)."""
-    return " ".join("".join(t.text or "" for t in element.iter(f"{_W}t")).split())

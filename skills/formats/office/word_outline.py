@@ -519,20 +519,21 @@ def side_labels(table: Any) -> set[Any] | None:
         cells = row.findall(f"{W}tc")
         if len(cells) != 2 or any(next(c.iter(f"{W}tbl"), None) is not None for c in cells):
             return None
-        written = [p for p in cells[0].iter(f"{W}p") if _plain_text(p)]
-        beside = [p for p in cells[1].iter(f"{W}p") if _plain_text(p)]
-        if len(written) != 1 or len(beside) < 2 or not _short(_plain_text(written[0])):
+        written = [p for p in cells[0].iter(f"{W}p") if text_runs(p)]
+        beside = [p for p in cells[1].iter(f"{W}p") if text_runs(p)]
+        if len(written) != 1 or len(beside) < 2 or not _short(text_runs(written[0])):
             return None
         labels.add(written[0])
-        texts.append(_plain_text(written[0]))
-        right += sum(len(_plain_text(p)) for p in beside)
+        texts.append(text_runs(written[0]))
+        right += sum(len(text_runs(p)) for p in beside)
     if len(set(texts)) < len(texts) or right < 4 * sum(len(t) for t in texts):
         return None
     return labels
 
 
-def _plain_text(paragraph: Any) -> str:
-    return " ".join("".join(t.text or "" for t in paragraph.iter(f"{W}t")).split())
+def text_runs(element: Any) -> str:
+    """An element's text runs (``w:t``), spaces collapsed, without field codes (``PAGE``)."""
+    return " ".join("".join(t.text or "" for t in element.iter(f"{W}t")).split())
 
 
 def _cell_paragraph(element: Any) -> Paragraph:
