@@ -189,7 +189,7 @@ def read_page(page: Any, index: int) -> Page:
         lines = [
             _line(raw, handle, shown, at, start, end, index, height, faces) for start, end in spans
         ]
-        spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height))
+        spans, lines = _margin_heads(raw, handle, shown, at, spans, lines, (index, height), faces)
         _beside_cells(raw, handle, shown, at, spans, lines)
         lines = _words_rejoined(lines, _producer_breaks(shown, spans))
         lines = _in_reading_order(_drawn_once(_rejoined(lines)))
@@ -208,7 +208,7 @@ def read_page(page: Any, index: int) -> Page:
 
 def _margin_heads(
     raw: Any, handle: Any, text: str, at: Sequence[int], spans: list[tuple[int, int]],
-    lines: list[Line], page: tuple[int, float],
+    lines: list[Line], page: tuple[int, float], faces: dict[int, int],
 ) -> tuple[list[tuple[int, int]], list[Line]]:  # fmt: skip
     """The lines with a heading set in the left margin beside its paragraph's first line read
     as two lines, the heading first: ConTeXt sets its subsections so, and PDFium, finding the
@@ -227,14 +227,14 @@ def _margin_heads(
     for n, line in enumerate(lines):
         if line.uniform or line.left > margin - line.size:
             continue
-        cut = _head_end(raw, handle, text, at, *spans[n], margin)
+        cut = _head_end(raw, handle, text, at, *spans[n], margin, faces)
         if cut is not None:
             found.append((n, *cut))
     for n, head_end, body_start in reversed(found):
         start, end = spans[n]
         parts = [(start, head_end), (body_start, end)]
         spans[n : n + 1] = parts
-        lines[n : n + 1] = [_line(raw, handle, text, at, a, b, *page) for a, b in parts]
+        lines[n : n + 1] = [_line(raw, handle, text, at, a, b, *page, faces) for a, b in parts]
     return spans, lines
 
 
@@ -251,8 +251,9 @@ _PARAGRAPH_START = 20  # characters of a paragraph's first line beside a margin 
 
 
 def _head_end(
-    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, margin: float
-) -> tuple[int, int] | None:
+    raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, margin: float,
+    faces: dict[int, int],
+) -> tuple[int, int] | None:  # fmt: skip
     """Where a line's margin heading ends and its paragraph starts: the first word that starts
     at the text's margin, right after a word set larger (a table's row whose label is larger
     than its cells has cells in the body's size before the one at that margin), and opens a
@@ -265,8 +266,8 @@ def _head_end(
             continue
         if box[0] >= margin + 2 or end - word.start() < _PARAGRAPH_START:
             return None
-        first = _style(raw, handle, at[word.start()]).size
-        head = _style(raw, handle, at[before.end() - 1]).size
+        first = _style(raw, handle, at[word.start()], faces).size
+        head = _style(raw, handle, at[before.end() - 1], faces).size
         return (before.end(), word.start()) if head > first + 0.5 else None
     return None
 
@@ -643,7 +644,7 @@ def _same(code: int, char: str) -> bool:
 
 def _line(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
-    height: float, faces: dict[int, int] | None = None,
+    height: float, faces: dict[int, int],
 ) -> Line:  # fmt: skip
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
@@ -665,16 +666,18 @@ def _line(
             uniform = True  # INTRODUCTION: a capital 13.9 pt, then small capitals of 10
         stop = _STOP.search(text, start, end)
         if not uniform and stop is not None and stop.start() > start:
-            word = _style(raw, handle, at[stop.start() - 1])  # 2. COMPENSATION + a regular '.'
+            # 2. COMPENSATION + a regular '.'
+            word = _style(raw, handle, at[stop.start() - 1], faces)
             uniform = abs(word.size - size) < 0.5 and word.same_weight(style)
         code_end = not uniform and _ends_in_code(style, last, size, last_size)
         before = _before_note(text, start, end)
         if not uniform and before is not None:
-            note = _style(raw, handle, at[before])  # Schedule A—Itemized Deductions (See ...)
+            # Schedule A—Itemized Deductions (See ...)
+            note = _style(raw, handle, at[before], faces)
             uniform = abs(note.size - size) < 0.5 and note.same_weight(style)
         mark = _NOTE_MARK.search(text, start, end)
         if not uniform and mark is not None and mark.start() > start:
-            word = _style(raw, handle, at[mark.start() - 1])  # syllables¹: a footnote's mark
+            word = _style(raw, handle, at[mark.start() - 1], faces)  # syllables¹: a footnote's mark
             if abs(word.size - size) < 0.5 and word.same_weight(style) and last.size < size:
                 uniform, marked = True, mark.end() - mark.start()
     left, top = _corner(raw, handle, at[start], height)
@@ -1075,11 +1078,11 @@ class _Style:
         return self.bold == other.bold and self.named_bold == other.named_bold
 
 
-def _style(raw: Any, handle: Any, index: int, faces: dict[int, int] | None = None) -> _Style:
+def _style(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> _Style:
     """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
     whether the font is monospaced, of the character at ``index``. A weight no font declares
-    is read from the embedded face instead (``_face_weight``), once per face when ``faces``
-    (a page's) is given."""
+    is read from the embedded face instead (``_face_weight``), once per face of the page
+    (``faces``, the page's answers so far)."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -1087,7 +1090,7 @@ def _style(raw: Any, handle: Any, index: int, faces: dict[int, int] | None = Non
     size = round(raw.FPDFText_GetFontSize(handle, index) * scale, 1)
     weight = int(raw.FPDFText_GetFontWeight(handle, index))
     if weight >= 0 and weight not in _DECLARED_WEIGHTS:
-        weight = _face_weight(raw, handle, index, {} if faces is None else faces)
+        weight = _face_weight(raw, handle, index, faces)
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
@@ -1135,10 +1138,14 @@ def declared_weight(font: bytes) -> int:
     >>> font += (28).to_bytes(4, "big") + len(table).to_bytes(4, "big") + table
     >>> declared_weight(font), declared_weight(b"%!PS-AdobeFont"), declared_weight(b"")
     (700, -1, -1)
+    >>> declared_weight(b"true" + (65535).to_bytes(2, "big") + bytes(6))  # a directory cut short
+    -1
     """
     if font[:4] not in _SFNT:
         return -1
-    for entry in range(12, 12 + 16 * int.from_bytes(font[4:6], "big"), 16):
+    held = (len(font) - 12 + 15) // 16  # directory entries starting inside the data
+    tables = min(int.from_bytes(font[4:6], "big"), held)
+    for entry in range(12, 12 + 16 * tables, 16):
         if font[entry : entry + 4] == b"OS/2":
             offset = int.from_bytes(font[entry + 8 : entry + 12], "big")
             weight = int.from_bytes(font[offset + 4 : offset + 6], "big")
