@@ -544,16 +544,21 @@ def side_labels(table: Any) -> set[Any] | None:
         cells = row.findall(f"{W}tc")
         if len(cells) != 2 or any(next(c.iter(f"{W}tbl"), None) is not None for c in cells):
             return None
-        written = [p for p in cells[0].iter(f"{W}p") if text_runs(p)]
-        beside = [p for p in cells[1].iter(f"{W}p") if text_runs(p)]
-        if len(written) != 1 or len(beside) < 2 or not _short(text_runs(written[0])):
+        written = _written(cells[0])
+        beside = _written(cells[1])
+        if len(written) != 1 or len(beside) < 2 or not _short(written[0][1]):
             return None
-        labels.add(written[0])
-        texts.append(text_runs(written[0]))
-        right += sum(len(text_runs(p)) for p in beside)
+        labels.add(written[0][0])
+        texts.append(written[0][1])
+        right += sum(len(text) for _, text in beside)
     if len(set(texts)) < len(texts) or right < 4 * sum(len(t) for t in texts):
         return None
     return labels
+
+
+def _written(cell: Any) -> list[tuple[Any, str]]:
+    """The paragraphs of ``cell`` that have text, each with its text (``text_runs``)."""
+    return [(p, text) for p in cell.iter(f"{W}p") if (text := text_runs(p))]
 
 
 def text_runs(element: Any) -> str:
