@@ -1,9 +1,9 @@
 """A query's wall time against a service whose every request takes the same time: what sending
 the halves' one-result requests at the same time as the hybrid request saves.
 
-The service is a stand-in (five children, each request answered after ``--latency`` seconds),
-so the number is the query path's own: one round trip with the halves sent together, three
-when they were sent one after another.
+The service is a stand-in (``stand_in_search.Halves``: five children, each request answered
+after ``--latency`` seconds), so the number is the query path's own: one round trip with the
+halves sent together, three when they were sent one after another.
 
     python bench/query_latency.py                 # 0.1 s a request, 10 queries
     python bench/query_latency.py --latency 0.05 --queries 40
@@ -15,45 +15,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from skills.search.query import QueryOptions, SearchRequest, query_parents
-
-SOURCE = "".join(f"w{i:02d} " for i in range(40))
-
-
-def child(chunk: str, score: float, start: int) -> dict[str, Any]:
-    end = start + 8
-    return {
-        "chunkId": chunk, "parentChunkId": f"p-{chunk}", "@search.score": score,
-        "text": SOURCE[start:end], "start": start, "end": end, "ordinal": 0, "prefix": "",
-        "headings": [], "pages": [], "title": "doc.md", "sourcePath": "https://x/doc.md",
-        "documentKey": "k", "parentText": SOURCE[start:end], "parentStart": start,
-        "parentEnd": end, "parentPrefix": "",
-    }  # fmt: skip
-
-
-class Service:
-    """Answers each request after ``latency`` seconds: the fused query's five children, or a
-    half's one."""
-
-    def __init__(self, latency: float) -> None:
-        self.latency = latency
-
-    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
-        time.sleep(self.latency)
-        if request.vector_k is None:
-            return [child("d", 9.0, 24)]
-        if not request.keywords:
-            return [child("e", 0.9, 32)]
-        return [child(c, 0.05 - 0.01 * i, 8 * i) for i, c in enumerate("abcde")][: request.top]
+from bench.stand_in_search import Halves
+from skills.search.query import QueryOptions, query_parents
 
 
 def seconds_a_query(latency: float, queries: int, halves_first: bool) -> float:
     options = QueryOptions(parents=5, children=5, halves_first=halves_first)
-    service = Service(latency)
+    service = Halves(latency)
     started = time.perf_counter()
     for _ in range(queries):
         query_parents(service, "q", children_index="children", options=options)

@@ -8,7 +8,7 @@ For a ``budget`` candidate and each question whose whole reference is not in its
 - ``half's first sunk``: a child that holds the reference is one half's first or second (the
   keywords' or the vectors' ranking alone) and past the other half's 60th, and the fused ranking
   sent none of them: the fusion, not the budget, sank what one half had found (hybrid only;
-  needs each half's ranking, :func:`half_rankings`);
+  needs each half's ranking, ``Rankings.halves``);
 - ``not fetched``: the best-ranked child that holds the reference is ranked past the children
   the query fetches for that budget (``children_for_budget``), or not within the ranking's depth
   at all (a child holds it, so it does not straddle);
@@ -36,18 +36,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-from numpy.typing import NDArray
-
 from skills.chunking import count_tokens
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.dataset import Dataset, Question, load_dataset
-from skills.evaluation.retrieval import Rankings, rank
+from skills.evaluation.retrieval import Rankings
 from skills.evaluation.returns import Sent, parse_policy, prompt
 from skills.evaluation.spans import Span
 from skills.ranking import (
     ANALYZERS,
-    BM25,
     DEFAULT_ANALYZER,
     HALVES_FIRST,
     VECTOR_WEIGHT,
@@ -101,22 +97,6 @@ def half_first_sunk(
         if min(by_keywords, by_vectors) < HALF_FIRST and max(by_keywords, by_vectors) >= HALF_SUNK:
             return True
     return False
-
-
-def half_rankings(
-    questions: Sequence[str],
-    question_vectors: NDArray[np.float32],
-    texts: Sequence[str],
-    leaf_vectors: NDArray[np.float32],
-    analyzer: str = DEFAULT_ANALYZER,
-) -> list[tuple[list[int], list[int]]]:
-    """Each question's two halves ranked alone: BM25 over the leaves' texts, the nearest leaves."""
-    keywords = BM25(texts, analyzer)
-    nearest = rank(question_vectors, leaf_vectors, len(texts))
-    return [
-        ([position for position, _ in keywords.rank(question)], row)
-        for question, row in zip(questions, nearest, strict=True)
-    ]
 
 
 def in_prompt(question: Question, sent: Sequence[Sent]) -> bool:
@@ -178,13 +158,12 @@ def diagnose(
     options: Mapping[str, bool] | None = None,
     sections: float = 0.0,
     first_most: float | None = None,
-    halves: Sequence[tuple[Sequence[int], Sequence[int]]] | None = None,
 ) -> list[Loss]:
     """Every loss of every question at every budget, for one candidate's chunks and rankings
     (each budget's from the query for that budget, :meth:`Rankings.at`; ``options``: further
     arguments of the assembly, ``Policy.assembly``; ``sections``: the section evidence's
     weight, ``Policy.sections``; ``first_most``: step 1's most tokens, ``Policy.first_most``;
-    ``halves``: each question's halves ranked alone, :func:`half_rankings`, hybrid only)."""
+    each question's halves ranked alone, hybrid only: ``Rankings.halves``)."""
     from skills.search.assembly import FIRST_MOST, FIRST_SHARE
 
     most = FIRST_MOST if first_most is None else first_most
@@ -205,7 +184,7 @@ def diagnose(
             bare = prompt(
                 ranked, chunks, budget, text_of, count_tokens, 0.0, options, sections, most
             )
-            pair = halves[number] if halves is not None else None
+            pair = rankings.halves[number] if rankings.halves is not None else None
             loss = classify(question, ranked, chunks, sent, budget, text_of, bare, pair)
             if loss is not None:
                 losses.append(loss)
@@ -286,9 +265,6 @@ def main(argv: list[str] | None = None) -> int:
         policy.assembly,
         policy.sections,
         policy.first_most,
-        half_rankings(questions, question_vectors, texts, leaf_vectors, args.analyzer)
-        if args.retrieval == "hybrid"
-        else None,
     )
     print(
         f"{args.candidate}, {len(dataset.questions)} questions, {args.retrieval} retrieval"

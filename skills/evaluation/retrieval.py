@@ -45,6 +45,9 @@ class Rankings:
     for that budget gets; what a hit returns without a budget, from ``at(None)``."""
 
     by_depth: Mapping[int, list[list[int]]]
+    #: hybrid: each question's two halves ranked alone (:func:`half_rankings`), which the fused
+    #: rankings were made of (the losses' class "half's first sunk" reads them)
+    halves: Sequence[tuple[list[int], list[int]]] | None = None
 
     def at(self, budget: int | None) -> list[list[int]]:
         """The rankings of the query for a prompt of ``budget`` tokens (None: no budget)."""
@@ -120,18 +123,46 @@ def hybrid_rankings(
     """:func:`hybrid_rank` for each ``k`` of ``vector_ks`` (keyed by it), the keyword ranking
     and the nearest leaves computed once; ``halves``: each half's first result lifted to just
     after the fused first, as the skill's query does (:func:`skills.ranking.halves_first`)."""
-    keywords = BM25(leaf_texts, analyzer)
-    rankings: dict[int, list[list[int]]] = {k: [] for k in vector_ks}
     deepest = max(vector_ks, default=0)
-    for question, nearest in zip(
-        questions, rank(question_vectors, leaf_vectors, deepest), strict=True
-    ):
-        matching = [position for position, _ in keywords.rank(question)]
+    ranked = half_rankings(questions, question_vectors, leaf_texts, leaf_vectors, deepest, analyzer)
+    return fused_rankings(ranked, depth, vector_ks, vector_weight, halves)
+
+
+def half_rankings(
+    questions: Sequence[str],
+    question_vectors: NDArray[np.float32],
+    leaf_texts: Sequence[str],
+    leaf_vectors: NDArray[np.float32],
+    depth: int,
+    analyzer: str = DEFAULT_ANALYZER,
+) -> list[tuple[list[int], list[int]]]:
+    """Each question's two halves ranked alone: the leaves BM25 matches (its words made by
+    ``analyzer``), best first, and the ``depth`` nearest leaves."""
+    keywords = BM25(leaf_texts, analyzer)
+    nearest = rank(question_vectors, leaf_vectors, depth)
+    return [
+        ([position for position, _ in keywords.rank(question)], row)
+        for question, row in zip(questions, nearest, strict=True)
+    ]
+
+
+def fused_rankings(
+    halves: Sequence[tuple[list[int], list[int]]],
+    depth: int,
+    vector_ks: Sequence[int],
+    vector_weight: float = SERVICE_VECTOR_WEIGHT,
+    lifted: bool = False,
+) -> dict[int, list[list[int]]]:
+    """Each question's ``depth`` best leaves for each ``k`` of ``vector_ks`` (keyed by it): its
+    keyword ranking fused with its ``k`` nearest leaves (``halves``, :func:`half_rankings`) as
+    the service fuses them; ``lifted``: each half's first result just after the fused first."""
+    rankings: dict[int, list[list[int]]] = {k: [] for k in vector_ks}
+    for matching, nearest in halves:
         for k in vector_ks:
             fused = [position for position, _ in hybrid(matching, nearest[:k], vector_weight)]
-            if halves:
+            if lifted:
                 keyword_first = matching[0] if matching else None
-                vector_first = int(nearest[0]) if len(nearest) else None
+                vector_first = nearest[0] if nearest else None
                 fused = halves_first(fused, keyword_first, vector_first)
             rankings[k].append(fused[:depth])
     return rankings

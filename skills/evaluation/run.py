@@ -42,7 +42,8 @@ from skills.evaluation.retrieval import (
     Rankings,
     embed_all,
     fetch_depths,
-    hybrid_rankings,
+    fused_rankings,
+    half_rankings,
     rank,
 )
 from skills.evaluation.returns import BUDGET, parse_policy, prompt, returned
@@ -236,19 +237,10 @@ def rank_leaves(
     the skill's query lifts it)."""
     depths = fetch_depths(BUDGETS)
     if retrieval == "hybrid":
-        return Rankings(
-            hybrid_rankings(
-                questions,
-                question_vectors,
-                texts,
-                leaf_vectors,
-                SEARCH_DEPTH,
-                depths,
-                analyzer,
-                vector_weight,
-                halves,
-            )
+        ranked = half_rankings(
+            questions, question_vectors, texts, leaf_vectors, max(depths), analyzer
         )
+        return Rankings(fused_rankings(ranked, SEARCH_DEPTH, depths, vector_weight, halves), ranked)
     return Rankings.alike(rank(question_vectors, leaf_vectors, SEARCH_DEPTH), depths)
 
 

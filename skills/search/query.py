@@ -23,7 +23,7 @@ import contextvars
 import math
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -220,6 +220,7 @@ def query_parents(
 SEARCH_THREADS = 8
 _threads: ThreadPoolExecutor | None = None
 _threads_made = threading.Lock()
+_threads_free = threading.BoundedSemaphore(SEARCH_THREADS)
 
 
 def _search_threads() -> ThreadPoolExecutor:
@@ -238,14 +239,33 @@ def searched_together(
     one-result queries took three round trips one after another; now the longest of the three).
     A failure raises what sending them one after another raised: the first request's error,
     else the next failed one's (a request still under way then ends on its own, unread). Each
-    request runs in a copy of this thread's context (``contextvars``: a trace's span)."""
-    threads = _search_threads()
-    others = [
-        threads.submit(contextvars.copy_context().run, searcher.search, request)
-        for request in requests[1:]
-    ]
+    request runs in a copy of this thread's context (``contextvars``: a trace's span). A request
+    no thread is free for is sent from this thread after the first (:func:`_sent_aside`)."""
+    others = [_sent_aside(searcher, request) for request in requests[1:]]
     first = searcher.search(requests[0])
-    return [first, *(other.result() for other in others)]
+    return [
+        first,
+        *(
+            other.result() if other is not None else searcher.search(request)
+            for other, request in zip(others, requests[1:], strict=True)
+        ),
+    ]
+
+
+def _sent_aside(searcher: Searcher, request: SearchRequest) -> Future[list[dict[str, Any]]] | None:
+    """``request`` sent on a free thread of :data:`SEARCH_THREADS`, or None when all are busy:
+    the threads are shared by every query of the process, and a request that hangs holds its
+    thread until the service's timeout; queued behind eight such, another query's halves (to
+    another index or service, answering at once) waited as long."""
+    if not _threads_free.acquire(blocking=False):
+        return None
+    try:
+        sent = _search_threads().submit(contextvars.copy_context().run, searcher.search, request)
+    except RuntimeError:  # (the interpreter is shutting down)
+        _threads_free.release()
+        return None
+    sent.add_done_callback(lambda _: _threads_free.release())
+    return sent
 
 
 def _halves_lifted(

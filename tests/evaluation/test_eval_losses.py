@@ -6,7 +6,8 @@ import numpy as np
 
 from skills.evaluation.chunksets import ChunkSet, Leaf
 from skills.evaluation.dataset import Question
-from skills.evaluation.losses import classify, half_first_sunk, half_rankings
+from skills.evaluation.losses import classify, half_first_sunk
+from skills.evaluation.retrieval import half_rankings
 from skills.evaluation.returns import Sent
 from skills.evaluation.spans import Span
 
@@ -93,7 +94,7 @@ def test_half_rankings_rank_each_half_alone() -> None:
     texts = ["alpha beta", "gamma delta", "epsilon alpha"]
     leaf_vectors = np.eye(3, dtype=np.float32)
     question_vectors = np.array([[0.0, 0.0, 1.0]], dtype=np.float32)
-    [(keywords, vectors)] = half_rankings(["gamma"], question_vectors, texts, leaf_vectors)
+    [(keywords, vectors)] = half_rankings(["gamma"], question_vectors, texts, leaf_vectors, 3)
     assert keywords == [1]  # only the child with the word
     assert vectors[0] == 2 and sorted(vectors) == [0, 1, 2]  # every child, nearest first
 

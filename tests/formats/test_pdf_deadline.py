@@ -23,7 +23,7 @@ import skills.formats.pdf.tables as pdf_tables
 from skills.formats.conversion import Limits, out_of_time
 from skills.formats.pdf.furniture import furniture
 from skills.formats.pdf.headings.candidates import find_candidates
-from skills.formats.pdf.lines import read_page
+from skills.formats.pdf.lines import FaceWeights, read_page
 from skills.formats.read import read_file
 
 RUNBOOK = "operations-runbook.pdf"  # 12 pages with bookmarks: headings on most pages
@@ -80,9 +80,9 @@ def test_the_page_loop_stops_with_the_time_the_document_steps_need_still_left(
     and the headings of the 5 pages read are found in the time kept for them."""
     clock = [0.0]
 
-    def slow_read(page: Any, index: int) -> Any:
+    def slow_read(page: Any, index: int, faces: FaceWeights) -> Any:
         clock[0] += 1.0
-        return read_page(page, index)
+        return read_page(page, index, faces)
 
     monkeypatch.setattr(pdf, "read_page", slow_read)
     file = read_file(fixture(RUNBOOK), RUNBOOK, isolated=False, limits=_Ticking(8, clock))

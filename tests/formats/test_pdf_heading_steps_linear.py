@@ -16,6 +16,7 @@ from dataclasses import replace
 from bench.cputime import least_growth
 from skills.formats.pdf.headings import body_type, from_bookmarks, with_bookmarked_types
 from skills.formats.pdf.headings.candidates import find_candidates
+from skills.formats.pdf.headings.contents import listed
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
 from skills.formats.pdf.headings.refusals import without_contents
 from skills.formats.pdf.headings.typography import _with_section_labels
@@ -209,3 +210,26 @@ def test_a_run_of_lines_naming_code_is_measured_once_whatever_follows_it() -> No
 
     assert [c.text for c in run(code_run_over_a_label(3))] == ["Font Configuration"]
     assert least_growth(code_run_over_a_label, 500, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def contents_naming_every_line(n: int) -> list[Page]:
+    """A contents page of ``n`` entries, then pages of 40 lines each, every line one of them
+    (a contents list that names every line of the document: eighth pass, round 20's rule)."""
+    entry = "The body text {} goes on over the whole line of the page as prose does"
+    first = [line(0, "Contents", 0, 14.0, bold=True)]
+    first += [line(0, entry.format(k) + " ..... 2", 12.0 * (k + 1)) for k in range(n)]
+    pages = [page_of(0, first)]
+    for start in range(0, n, 40):
+        index = 1 + start // 40
+        texts = [entry.format(k) for k in range(start, min(n, start + 40))]
+        pages.append(page_of(index, [line(index, t, 14.0 * j) for j, t in enumerate(texts)]))
+    return pages
+
+
+def test_a_contents_list_naming_every_line_is_matched_in_time_linear_in_its_entries() -> None:
+    """Each line is compared with the next four entries only (and, set over two lines, with the
+    line after it): 4,000 entries naming 4,000 lines grow as the entries do."""
+    found = listed(contents_naming_every_line(50), BODY, set(), [])
+    assert len(found) == 51 and found[0].text == "Contents"
+    run = lambda pages: listed(pages, BODY, set(), [])  # noqa: E731
+    assert least_growth(contents_naming_every_line, 1_000, run, MAX_GROWTH) < MAX_GROWTH

@@ -9,41 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bench.stand_in_search import Halves
 from skills.evaluation.retrieval import hybrid_rankings, normalized
 from skills.ranking import halves_first
 from skills.search.query import QueryOptions, SearchRequest, query_parents, searched_together
-
-SOURCE = "".join(f"w{i:02d} " for i in range(40))
-
-
-def child(chunk: str, score: float, start: int) -> dict[str, Any]:
-    end = start + 8
-    return {
-        "chunkId": chunk, "parentChunkId": f"p-{chunk}", "@search.score": score,
-        "text": SOURCE[start:end], "start": start, "end": end, "ordinal": 0, "prefix": "",
-        "headings": [], "pages": [], "title": "doc.md", "sourcePath": "https://x/doc.md",
-        "documentKey": "k", "parentText": SOURCE[start:end], "parentStart": start,
-        "parentEnd": end, "parentPrefix": "",
-    }  # fmt: skip
-
-
-class Halves:
-    """The fused query's children a, b, c, d, e; the keywords alone find d first, the vector
-    alone e (each of them below three children in the fusion)."""
-
-    def __init__(self) -> None:
-        self.requests: list[SearchRequest] = []
-
-    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
-        self.requests.append(request)
-        if request.filter:  # the siblings of the parents sent
-            return []
-        fused = [child(c, 0.05 - 0.01 * i, 8 * i) for i, c in enumerate("abcde")]
-        if request.vector_k is None:
-            return [child("d", 9.0, 24)][: request.top]
-        if not request.keywords:
-            return [child("e", 0.9, 32)][: request.top]
-        return fused[: request.top]
 
 
 def parents_sent(options: QueryOptions) -> tuple[list[str], list[SearchRequest]]:
@@ -157,3 +126,48 @@ def test_searched_together_keeps_the_requests_order_in_its_answers() -> None:
     assert [[doc["chunkId"] for doc in answer] for answer in answers] == [
         ["d"], ["a", "b", "c", "d", "e"], ["e"]
     ]  # fmt: skip
+
+
+class Hanging(Halves):
+    """A service whose halves' requests hang until ``released`` (a read that never ends, up to
+    the client's timeout); ``arrived`` counts them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = threading.Event()
+        self.arrived = threading.Semaphore(0)
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        if not request.filter and (request.vector_k is None or not request.keywords):
+            self.arrived.release()
+            self.released.wait(timeout=60)
+        return super().search(request)
+
+
+def test_a_query_waits_for_no_other_querys_hanging_requests() -> None:
+    """Four queries whose halves hang hold the eight threads the halves are sent on; a query to
+    a service that answers (another index, another service) is answered meanwhile: its halves
+    go from its own thread when no thread is free, instead of queueing behind the hung ones."""
+    hanging = Hanging()
+
+    def hung_query() -> None:
+        query_parents(hanging, "q", children_index="slow")
+
+    stuck = [threading.Thread(target=hung_query, daemon=True) for _ in range(4)]
+    for thread in stuck:
+        thread.start()
+    try:
+        for _ in range(8):
+            assert hanging.arrived.acquire(timeout=10), "the hung halves hold every thread"
+        answered: list[list[str]] = []
+        other = threading.Thread(
+            target=lambda: answered.append(parents_sent(QueryOptions(parents=5, children=5))[0]),
+            daemon=True,
+        )
+        other.start()
+        other.join(timeout=10)
+        assert answered == [["p-a", "p-d", "p-e", "p-b", "p-c"]]
+    finally:
+        hanging.released.set()
+        for thread in stuck:
+            thread.join(timeout=10)

@@ -470,6 +470,7 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
     )
     tables = boxes = 0
     held: list[tuple[Any, Paragraph]] = []  # a table's paragraphs, until it is seen whole
+    cell: tuple[Any, bool] = _NO_CELL  # the cell of the last paragraph held, and if a band
     for event, element in events:
         tag = element.tag
         if tag != f"{W}p":
@@ -478,26 +479,50 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
         if event == "start" or boxes:
             continue
         if tag == f"{W}tbl" and not tables:  # a body table, whole: side headings or cells
-            labels = side_labels(element)
-            for cell_paragraph, read in held:
-                if labels is None:
-                    yield read
-                else:
-                    paragraph = _paragraph(cell_paragraph, styles)
-                    paragraph.side = cell_paragraph in labels
-                    yield paragraph
-            held = []
+            yield from _table_paragraphs(element, held, styles)
+            held, cell = [], _NO_CELL  # (before it is freed: see _table_paragraphs)
         elif tag == f"{W}p" and not tables:
             yield _paragraph(element, styles)
         elif tag == f"{W}p":
-            banded = tables == 1 and band_cell(element.getparent())
-            read = _band_paragraph(element, styles) if banded else _cell_paragraph(element)
+            cell = _cell_of(element, tables, cell)
+            read = _band_paragraph(element, styles) if cell[1] else _cell_paragraph(element)
             held.append((element, read))
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
             element.clear()
             while element.getprevious() is not None:
                 del parent[0]
+
+
+_NO_CELL: tuple[Any, bool] = (None, False)
+
+
+def _cell_of(paragraph: Any, tables: int, last: tuple[Any, bool]) -> tuple[Any, bool]:
+    """The cell ``paragraph`` is in and whether it is a band of a body table (``band_cell``),
+    asked once for a cell's paragraphs, which come one after another: ``band_cell`` looks for
+    the cell's properties among all its children, and a cell of 20,000 paragraphs without
+    them took 12 s (each paragraph looked through all of them)."""
+    cell = paragraph.getparent()
+    return last if last[0] is cell else (cell, tables == 1 and band_cell(cell))
+
+
+def _table_paragraphs(
+    table: Any, held: list[tuple[Any, Paragraph]], styles: dict[str, Style]
+) -> Iterator[Paragraph]:
+    """A body table's paragraphs (``held``: each element and its reading as a cell's), once
+    the table is whole: as the body, its labels side headings, when it lays sections out beside
+    their labels (``side_labels``), else as they were read. A function of its own so that none
+    of the table's elements outlives it: the caller then frees the table, and lxml moves each
+    element still referenced out of it with all it holds (a cell of 20,000 paragraphs, kept
+    referenced, took 3 s to free)."""
+    labels = side_labels(table)
+    for element, read in held:
+        if labels is None:
+            yield read
+        else:
+            paragraph = _paragraph(element, styles)
+            paragraph.side = element in labels
+            yield paragraph
 
 
 def side_labels(table: Any) -> set[Any] | None:
@@ -519,16 +544,21 @@ def side_labels(table: Any) -> set[Any] | None:
         cells = row.findall(f"{W}tc")
         if len(cells) != 2 or any(next(c.iter(f"{W}tbl"), None) is not None for c in cells):
             return None
-        written = [p for p in cells[0].iter(f"{W}p") if text_runs(p)]
-        beside = [p for p in cells[1].iter(f"{W}p") if text_runs(p)]
-        if len(written) != 1 or len(beside) < 2 or not _short(text_runs(written[0])):
+        written = _written(cells[0])
+        beside = _written(cells[1])
+        if len(written) != 1 or len(beside) < 2 or not _short(written[0][1]):
             return None
-        labels.add(written[0])
-        texts.append(text_runs(written[0]))
-        right += sum(len(text_runs(p)) for p in beside)
+        labels.add(written[0][0])
+        texts.append(written[0][1])
+        right += sum(len(text) for _, text in beside)
     if len(set(texts)) < len(texts) or right < 4 * sum(len(t) for t in texts):
         return None
     return labels
+
+
+def _written(cell: Any) -> list[tuple[Any, str]]:
+    """The paragraphs of ``cell`` that have text, each with its text (``text_runs``)."""
+    return [(p, text) for p in cell.iter(f"{W}p") if (text := text_runs(p))]
 
 
 def text_runs(element: Any) -> str:

@@ -70,7 +70,7 @@ from skills.formats.pdf.headings import (
     without_title_again,
     without_unlisted_cover,
 )
-from skills.formats.pdf.lines import Line, Page, read_page, trusted_weights
+from skills.formats.pdf.lines import FaceWeights, Line, Page, read_page, trusted_weights
 from skills.formats.pdf.tables import Table, page_tables
 from skills.formats.pdf.tags import tagged_headings
 
@@ -138,6 +138,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
         )
     warnings: list[str] = [XFA] if pdf.get_formtype() in _XFA_FORMS else []
     pages: list[Page] = []
+    faces = FaceWeights()
     budget = limits.left()
     for index in range(count):
         left = limits.left()
@@ -146,7 +147,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             break
         page = pdf[index]
         try:
-            pages.append(read_page(page, index))
+            pages.append(read_page(page, index, faces))
         finally:
             page.close()
     pages = trusted_weights(pages)

@@ -28,7 +28,7 @@ A font named regular (``Times-Roman``, ``-Regu``) is regular whatever weight PDF
 and when most such characters report a bold weight the document's weights are not trusted at all
 (``trusted_weights``: Ghostscript's embedded fonts report 695 for every face). A weight no font
 declares (Microsoft Print to PDF's faces read 3,816 and 3,900) is read from the embedded face's
-OS/2 table (``_face_weight``). A page with form
+OS/2 table, each face once per document (``FaceWeights``). A page with form
 fields (widget annotations) says so: its bold labels are a form's.
 A page whose text is unusable (a font without a Unicode map gives control characters or
 symbols; an invisible OCR layer is readable but has no typography) says so, and the converter
@@ -170,8 +170,9 @@ class Page:
     shape: float = 0.0  # width over height (a slide's 4:3 or 16:9); 0 if unknown
 
 
-def read_page(page: Any, index: int) -> Page:
-    """The lines of ``page`` (a ``pypdfium2.PdfPage``) with their types."""
+def read_page(page: Any, index: int, faces: FaceWeights | None = None) -> Page:
+    """The lines of ``page`` (a ``pypdfium2.PdfPage``) with their types; ``faces``, the weights
+    of its document's embedded faces read so far (else its own)."""
     import pypdfium2.raw as raw
 
     textpage = page.get_textpage()
@@ -185,7 +186,8 @@ def read_page(page: Any, index: int) -> Page:
         at = char_indices(raw, handle, text, count)
         shown = visible(text)
         spans = [(m.start(), m.end()) for m in _LINE.finditer(shown) if m.group().strip()]
-        faces: dict[int, int] = {}  # each embedded face's weight, read once per page
+        faces = faces or FaceWeights()
+        faces.next_page()
         lines = [
             _line(raw, handle, shown, at, start, end, index, height, faces) for start, end in spans
         ]
@@ -208,7 +210,7 @@ def read_page(page: Any, index: int) -> Page:
 
 def _margin_heads(
     raw: Any, handle: Any, text: str, at: Sequence[int], spans: list[tuple[int, int]],
-    lines: list[Line], page: tuple[int, float], faces: dict[int, int],
+    lines: list[Line], page: tuple[int, float], faces: FaceWeights,
 ) -> tuple[list[tuple[int, int]], list[Line]]:  # fmt: skip
     """The lines with a heading set in the left margin beside its paragraph's first line read
     as two lines, the heading first: ConTeXt sets its subsections so, and PDFium, finding the
@@ -252,7 +254,7 @@ _PARAGRAPH_START = 20  # characters of a paragraph's first line beside a margin 
 
 def _head_end(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, margin: float,
-    faces: dict[int, int],
+    faces: FaceWeights,
 ) -> tuple[int, int] | None:  # fmt: skip
     """Where a line's margin heading ends and its paragraph starts: the first word that starts
     at the text's margin, right after a word set larger (a table's row whose label is larger
@@ -644,7 +646,7 @@ def _same(code: int, char: str) -> bool:
 
 def _line(
     raw: Any, handle: Any, text: str, at: Sequence[int], start: int, end: int, page: int,
-    height: float, faces: dict[int, int],
+    height: float, faces: FaceWeights,
 ) -> Line:  # fmt: skip
     start, end = _trimmed(text, start, end)
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
@@ -1078,11 +1080,10 @@ class _Style:
         return self.bold == other.bold and self.named_bold == other.named_bold
 
 
-def _style(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> _Style:
+def _style(raw: Any, handle: Any, index: int, faces: FaceWeights) -> _Style:
     """Size in points, weight, boldness (by weight, name or flag; and by name or flag alone) and
     whether the font is monospaced, of the character at ``index``. A weight no font declares
-    is read from the embedded face instead (``_face_weight``), once per face of the page
-    (``faces``, the page's answers so far)."""
+    is read from the embedded face instead (``FaceWeights``, once per face of the document)."""
     matrix = raw.FS_MATRIX()
     scale = 1.0
     if raw.FPDFText_GetMatrix(handle, index, ctypes.byref(matrix)):
@@ -1090,7 +1091,7 @@ def _style(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> _Style:
     size = round(raw.FPDFText_GetFontSize(handle, index) * scale, 1)
     weight = int(raw.FPDFText_GetFontWeight(handle, index))
     if weight >= 0 and weight not in _DECLARED_WEIGHTS:
-        weight = _face_weight(raw, handle, index, faces)
+        weight = faces.weight(raw, _embedded_font(raw, handle, index))
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(96)
     length = raw.FPDFText_GetFontInfo(handle, index, name, 96, ctypes.byref(flags))
@@ -1104,26 +1105,62 @@ def _style(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> _Style:
     return _Style(size, weight, bold, mono, named_bold, regular, bool(_CAPS_NAME.search(font)))
 
 
-def _face_weight(raw: Any, handle: Any, index: int, faces: dict[int, int]) -> int:
-    """The weight the embedded face of the character at ``index`` declares (its OS/2 table's
-    ``usWeightClass``: 400 regular, 700 bold), -1 when it declares none: for a font whose
+#: The bytes of embedded faces one document may copy to read their weights: PDFium gives a face
+#: only whole, and a face is copied once per document (a printer's faces are 30-300 KB, and a
+#: document has a few). A face past it declares no weight: a 600 KB file of 400 pages drawn in
+#: one 30 MB face (zeros after a real font, which compress to nothing) copied 12 GB and took
+#: 20 s when each page copied its faces.
+FACE_BYTES = 64 * 2**20
+
+
+class FaceWeights:
+    """The weight each embedded face of a document declares (its OS/2 table's
+    ``usWeightClass``: 400 regular, 700 bold; -1 when it declares none), for a font whose
     descriptor gives PDFium no weight it can use. Microsoft Print to PDF renames every face
-    (``CIDFont+F1``, ``CIDFont+F2``) and PDFium reads 3,900 for Aptos Bold and 3,816 for
-    Aptos Regular, 4,140 for both faces of Times New Roman: every line read bold, or both the
-    same, and no bold heading stood out. ``faces`` keeps each face's answer (by its handle)."""
-    font = _embedded_font(raw, handle, index)
-    if not font:
-        return -1
-    key = ctypes.cast(font, ctypes.c_void_p).value or 0
-    if key not in faces:
-        size = ctypes.c_size_t(0)
-        data = b""
-        if raw.FPDFFont_GetFontData(font, None, 0, ctypes.byref(size)) and size.value:
-            buffer = (ctypes.c_uint8 * size.value)()
-            if raw.FPDFFont_GetFontData(font, buffer, size.value, ctypes.byref(size)):
-                data = bytes(buffer)
-        faces[key] = declared_weight(data)
-    return faces[key]
+    (``CIDFont+F1``, ``CIDFont+F2``) and PDFium reads 3,900 for Aptos Bold and 3,816 for Aptos
+    Regular, 4,140 for both faces of Times New Roman: every line read bold, or both the same,
+    and no bold heading stood out.
+
+    Each face is copied and read once per document, known on later pages by its name and its
+    size (a font object's handle is asked only on the page that gave it: it is PDFium's, and
+    may be another font's once the page is closed), and at most ``budget`` bytes are copied."""
+
+    def __init__(self, budget: int = FACE_BYTES) -> None:
+        self._left = budget
+        self._by_face: dict[tuple[str, int], int] = {}  # (name, bytes) -> weight
+        self._by_handle: dict[int, int] = {}  # this page's font objects -> weight
+
+    def next_page(self) -> None:
+        """A page is read now: the font objects seen on the last one are forgotten."""
+        self._by_handle = {}
+
+    def weight(self, raw: Any, font: Any) -> int:
+        """The weight the embedded face of ``font`` (a font object of this page) declares."""
+        if not font:
+            return -1
+        handle = ctypes.cast(font, ctypes.c_void_p).value or 0
+        if handle not in self._by_handle:
+            size = ctypes.c_size_t(0)
+            if not raw.FPDFFont_GetFontData(font, None, 0, ctypes.byref(size)):
+                size.value = 0
+            name = ctypes.create_string_buffer(96)
+            raw.FPDFFont_GetBaseFontName(font, name, 96)
+            face = (name.value.decode("latin-1"), size.value)
+            if face not in self._by_face:
+                self._by_face[face] = declared_weight(self._copied(raw, font, size.value))
+            self._by_handle[handle] = self._by_face[face]
+        return self._by_handle[handle]
+
+    def _copied(self, raw: Any, font: Any, size: int) -> bytes:
+        """The face's bytes, or none when they are not there or past what is left to copy."""
+        if not 0 < size <= self._left:
+            return b""
+        self._left -= size
+        buffer = (ctypes.c_uint8 * size)()
+        written = ctypes.c_size_t(0)
+        if not raw.FPDFFont_GetFontData(font, buffer, size, ctypes.byref(written)):
+            return b""
+        return bytes(buffer)
 
 
 _SFNT = (b"\x00\x01\x00\x00", b"true", b"OTTO")  # a TrueType or OpenType font's first bytes
