@@ -6,7 +6,9 @@ taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, headings
+from pdf_maker import Prose, Spec, heading_lines, headings, make_pdf
+
+from skills.formats.read import read_file
 
 BODY = ("Times-Roman", 10.5)
 BOLD = "Helvetica-Bold"
@@ -77,3 +79,33 @@ def test_page_entries_in_turn_stay_on_a_page_crowded_with_headings() -> None:
     ]
     found = [line.lstrip("# ") for line in headings(pages)]
     assert found[2:] == [f"Page {n}" for n in (48, 59, 90, 98, 115, 120, 122, 129)]
+
+
+SLIDE = (720.0, 540.0)
+_POINTS = Prose(("kz", "qj", "xv", "zw", "jb"), ("Helvetica", 20.0))
+
+
+def _deck_headings(slides: list[list[Spec]]) -> list[str]:
+    """The slides' headings after the first slide's (which may be the deck's title or a heading:
+    not what these tests are about)."""
+    found = heading_lines(read_file(make_pdf(slides, SLIDE), "deck.pdf").text)
+    return [line.lstrip("# ") for line in found][1 - len(slides) :]
+
+
+def _slide(title: str, banner: str = "") -> list[Spec]:
+    top: list[Spec] = [(banner, "Helvetica", 12, 20)] if banner else []
+    return [*top, (title, BOLD, 32, 50), *_POINTS.paragraph(130)]
+
+
+def test_a_slide_title_repeated_on_three_slides_is_each_slides_title() -> None:
+    # beamer repeats a frame's title on each page of a frame that goes on: at one place on
+    # three slides, the running header's test took it, and the slide's first point stood in
+    titles = ["Go in a Nutshell", "Functions", "Concurrent Programming", "Concurrent Programming",
+              "Concurrent Programming", "Channels", "Interfaces", "Next Time"]  # fmt: skip
+    assert _deck_headings([_slide(title) for title in titles]) == titles[1:]
+
+
+def test_a_banner_on_every_slide_is_still_no_title() -> None:
+    # the guard: a conference's name atop every slide, over each slide's own title
+    titles = ["Go in a Nutshell", "Functions", "Methods", "Channels", "Interfaces"]
+    assert _deck_headings([_slide(title, "GopherCon Europe") for title in titles]) == titles[1:]
