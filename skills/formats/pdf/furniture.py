@@ -100,9 +100,9 @@ def _continued_slide_title(edge: Edge, deck: bool) -> bool:
     """A deck's slide title repeated on three slides or more (fewer than half: a banner on
     every slide is furniture still) is the title of a frame that goes on, not a running header:
     beamer repeats a frame's title on each page of ``allowframebreaks``, and authors repeat one
-    over slides that go on (a lecture's ``Concurrent Programming`` on three frames; round 4's
-    Japanese deck's ``疎なデータの問題`` on three slides). Every title stands at one place, so
-    the running header's test, the same words at an edge's place on three pages, took them."""
+    over slides that go on (a lecture's ``Concurrent Programming`` on three frames; a 111-slide
+    PowerPoint report deck's ``References`` on four). Every title stands at one place, so the
+    running header's test, the same words at an edge's place on three pages, took them."""
     return deck and edge.top
 
 
