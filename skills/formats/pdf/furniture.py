@@ -31,6 +31,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from skills.formats.pdf.headings.decks import is_deck
 from skills.formats.pdf.lines import Page
 
 _DIGITS = re.compile(r"\d+")
@@ -72,6 +73,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     offsets = _page_offsets(edges)
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
     series = _counted_on(edges, with_text)
+    deck = is_deck(pages)
     found: set[tuple[int, int]] = set(numbering)
     for edge in edges:
         page, i = edge.page, edge.i
@@ -85,11 +87,23 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
         if not edge.outer:
             continue
         near_pages, near_words = places[_place(edge)]
-        repeated = near_words[words] >= _AGAIN or _PAGE_NUMBER.match(line.text)
+        repeated = (
+            near_words[words] >= _AGAIN and not _continued_slide_title(edge, deck)
+        ) or _PAGE_NUMBER.match(line.text)
         numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
         if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found
+
+
+def _continued_slide_title(edge: Edge, deck: bool) -> bool:
+    """A deck's slide title repeated on three slides or more (fewer than half: a banner on
+    every slide is furniture still) is the title of a frame that goes on, not a running header:
+    beamer repeats a frame's title on each page of ``allowframebreaks``, and authors repeat one
+    over slides that go on (a lecture's ``Concurrent Programming`` on three frames; a 111-slide
+    PowerPoint report deck's ``References`` on four). Every title stands at one place, so the
+    running header's test, the same words at an edge's place on three pages, took them."""
+    return deck and edge.top
 
 
 @dataclass(frozen=True, slots=True)

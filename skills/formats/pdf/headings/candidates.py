@@ -26,6 +26,7 @@ from skills.formats.pdf.headings.wording import (
     joined,
     normalised,
     not_a_title,
+    page_reference,
     section_number,
     two_sentences,
     words,
@@ -73,6 +74,7 @@ def find_candidates(
                 or heading_like(line, counts)
                 or (normalised(line.text) in again and heading_like(line, Counter()))
                 or _numbered_label(line, body, counts)
+                or names_a_page_beyond(line.text, len(pages))
             )
             if (page.index, i) in skip or not (label or like):
                 i += 1
@@ -576,6 +578,23 @@ def _filled(edges: _Edges, line: Line, following: Line) -> bool:
         return False  # (lines set flush right, as a right-to-left sample's, all end there)
     first = (following.right - following.left) * len(words[0]) / len(following.text)
     return line.right + line.size * SPACE + first > edges.beside(line)
+
+
+def names_a_page_beyond(text: str, page_count: int) -> bool:
+    """A ``Page 48`` line in a document of fewer pages names a page of another document, not
+    its own: an errata list or a change list heads each entry with the page it corrects (Adobe's
+    errata for the PDF Reference, FrameMaker: ``Page 48``, ``Page 468 and 469`` in 11 pt bold
+    over the instruction, 45 in 18 pages; its implementation notes, 11 in 11 pages). A page
+    label (``PAGE 1``, which ``heading_like`` refuses) never numbers past the document's last
+    page, so such a line may be a heading like any other (it must still be set apart).
+
+    >>> names_a_page_beyond("Page 468 and 469", 18), names_a_page_beyond("PAGE 1", 2)
+    (True, False)
+    >>> names_a_page_beyond("Page 12 of 40", 18), names_a_page_beyond("Pages 48", 18)
+    (False, False)
+    """
+    number = page_reference(text)
+    return number is not None and number > page_count
 
 
 class _Edges:

@@ -17,7 +17,7 @@ from skills.formats.pdf.headings.body import (
 )
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf.headings.wording import form_part, normalised, words
+from skills.formats.pdf.headings.wording import form_part, normalised, page_reference, words
 from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
@@ -179,7 +179,7 @@ def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
     page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
     per_page = Counter(candidate.key[0] for candidate in candidates)
     larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
-    in_turn = _numbered_in_turn(candidates)
+    in_turn = _numbered_in_turn(candidates) | _pages_in_turn(candidates)
     return [
         c
         for c in candidates
@@ -187,6 +187,23 @@ def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
         or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
         or c.key in in_turn
     ]
+
+
+def _pages_in_turn(candidates: list[Candidate]) -> set[Key]:
+    """The ``Page 48`` headings (``candidates.names_a_page_beyond``) whose page comes after the
+    one before: an errata list's entries in the order of the pages they correct, however many
+    headings crowd their page (Adobe's errata open with a chapter, four sections and four such
+    entries on one page: ten headings, and the entries were dropped as a form's labels)."""
+    found: set[Key] = set()
+    last = 0
+    for c in candidates:
+        number = page_reference(c.text)
+        if number is None:
+            continue
+        if number > last:
+            found.add(c.key)
+        last = number
+    return found
 
 
 def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
@@ -290,7 +307,9 @@ def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
     """Without runs of three or more unnumbered headings with no text between them: the labels
-    of a diagram, the lines of a cover page, a table's header cells."""
+    of a diagram, the lines of a cover page, a table's header cells. A ``Page 232`` heading
+    (``candidates.names_a_page_beyond``) is numbered like a section: under a new chapter and
+    section, the three in a row are a stack of headings, not labels."""
     kept: list[Candidate] = []
     run: list[Candidate] = []
     for candidate in [*candidates, None]:
@@ -300,6 +319,7 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
             and candidate.number is None
             and not _cjk_enumerated(candidate.text)
             and not form_part(candidate.text)
+            and page_reference(candidate.text) is None
             and candidate.key == (run[-1].key[0], run[-1].key[1] + run[-1].lines)
         )
         if follows:
@@ -311,7 +331,9 @@ def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
         if candidate is None:
             break
         if candidate.number is None and not (
-            _cjk_enumerated(candidate.text) or form_part(candidate.text)
+            _cjk_enumerated(candidate.text)
+            or form_part(candidate.text)
+            or page_reference(candidate.text) is not None
         ):
             run = [candidate]
         else:

@@ -279,6 +279,20 @@ def chapter_number(text: str) -> tuple[str, ...] | None:
     return (match.group(1),) if match else None
 
 
+#: ``Page 48``, ``Page 468 and 469``: a line that is a page's number and nothing else.
+_PAGE_REFERENCE = re.compile(r"^page\s+(\d{1,5})(?:\s*(?:and|to|-|\u2013)\s*\d{1,5})?$", re.I)
+
+
+def page_reference(text: str) -> int | None:
+    """The page a ``Page 48`` line names (its first, for ``Page 468 and 469``), else None.
+
+    >>> page_reference("Page 468 and 469"), page_reference("Page 12 of 40")
+    (468, None)
+    """
+    match = _PAGE_REFERENCE.match(text.strip())
+    return int(match.group(1)) if match else None
+
+
 def heading_like(line: Line, counts: Counter[str]) -> bool:
     text = line.text.strip()
     shown = text.replace(" ", "")
