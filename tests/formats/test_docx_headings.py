@@ -454,3 +454,34 @@ def test_outline_levels_under_a_heading_style_keep_their_depth() -> None:
     styles = [style("Heading1", "heading 1")]
     body = [para("Scope", style="Heading1"), para(BODY), para("Terms", outline=2), para(BODY)]
     assert headings(docx(body, styles=styles)) == ["# Scope", "### Terms"]
+
+
+def test_an_unnumbered_line_set_as_the_typed_headings_are_is_a_heading_too() -> None:
+    # a lab report (Word 2011 for Mac, round office-9): "Abstract:" and "Conclusion:" bold at
+    # the body's size like "Part 1:" and "Part 2"; reading notes (round office-8) put an
+    # unnumbered "expression vectors" among "18.3 Expressions", "18.3.1 Constants"
+    body = [para("Lab Report", bold=True), para(BODY), para("Abstract:", bold=True), para(BODY)]
+    body += [para("Part 1:", bold=True), para(BODY), para("Part 2", bold=True), para(BODY)]
+    body += [para("Conclusion:", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Abstract:", "# Part 1:", "# Part 2", "# Conclusion:"]
+    notes = [para("18.2 Syntax trees", bold=True), para(BODY)]
+    notes += [para("18.3 Expressions", bold=True), para(BODY)]
+    notes += [para("expression vectors", bold=True), para(BODY)]
+    notes += [para("18.3.1 Constants", bold=True), para(BODY)]
+    notes += [para("18.3.2 Symbols", bold=True), para(BODY)]
+    assert headings(docx(notes)) == [
+        "# 18.2 Syntax trees",
+        "# 18.3 Expressions",
+        "## expression vectors",
+        "## 18.3.1 Constants",
+        "## 18.3.2 Symbols",
+    ]
+
+
+def test_lines_beside_typed_headings_stay_text_unless_set_and_placed_as_headings() -> None:
+    body = [para("Part 1", bold=True), para(BODY), para("Part 2", bold=True), para(BODY)]
+    body += [para("Summary", size=32), para(BODY)]  # another look than the typed headings'
+    body += [para("Owner", bold=True), para("The platform team")]  # a label over its value
+    body += [para("Inputs", bold=True), para("Outputs", bold=True), para(BODY)]  # a run
+    body += [para("The result holds.", bold=True), para(BODY)]  # a sentence
+    assert headings(docx(body)) == ["# Part 1", "# Part 2"]

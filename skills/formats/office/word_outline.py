@@ -20,7 +20,8 @@ writes. A paragraph is a heading of level N when, in order:
    title, is bold or larger than the body, and is followed by body text, not by a sibling
    (numbered lines back to back are a list or a table of contents); level: the number's depth.
    This rule also reads a table's bands, the one cell of a row spanning all the table's
-   columns: a form laid out as a table titles its sections so;
+   columns: a form laid out as a table titles its sections so. An unnumbered line set as two
+   typed headings or more are ("Abstract:" beside "Part 1:") is a heading among them;
 5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
@@ -153,9 +154,11 @@ class Outline:
         self._lift_outline(outlined)
         self._cover()
         self._numbered(schemes)
-        self._typed()
+        typed = self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        elif all(p.level is None or i in typed for i, p in enumerate(self.paragraphs)):
+            self._like_typed(typed)
         self._sides()
         self.title_band = self._title_band()
 
@@ -240,7 +243,7 @@ class Outline:
             if followed:
                 paragraph.level = min(6, number[1] + 1)
 
-    def _typed(self) -> None:
+    def _typed(self) -> list[int]:
         """Section numbers typed into the text (``typed_numbers.py``): a heading when its
         family runs in sequence (the number before or after it is there too), it reads as a
         title, bold or larger than the body, and body text follows it; numbered lines
@@ -274,6 +277,45 @@ class Outline:
                 self.paragraphs[index].level = min(6, number.depth)
                 made.append(index)
         self._lift(made)
+        return made
+
+    def _like_typed(self, typed: list[int]) -> None:
+        """Unnumbered lines set as the document's typed headings are: in notes whose sections
+        are typed ("18.3 Expressions", bold at the body's size), a line of the same look over
+        its paragraph ("expression vectors") is a heading too, which the visual rule (off once
+        typed headings are found) would have taken. It reads as a title as typed ones do (a
+        colon may end it: "Abstract:" beside "Part 1:"), is no list item, no run of such
+        lines, and at least two typed headings share its look; the document's first line is
+        its title's place ("Unit 5 Reading Guide – MetaProgramming"), not a section's. Its level
+        is the next typed heading's of that look (the previous one's at the end)."""
+        body = _dominant_size(self.paragraphs)
+        shared = Counter(_emphasis(self.paragraphs[i], body) for i in typed)
+        if _bold_body(self.paragraphs):
+            shared = Counter({look: n for look, n in shared.items() if not _bold_only(look, body)})
+        found = [i for i, p in enumerate(self.paragraphs) if self._typed_look(i, shared, body)]
+        for index in found:
+            following, previous = self._next_index(index), self._previous_index(index)
+            if following is None or previous is None or following in found or previous in found:
+                continue
+            paragraph, after = self.paragraphs[index], self.paragraphs[following]
+            larger = not _bold_only(_emphasis(paragraph, body), body)
+            if after.level is None and _reads_as_body(after.text, paragraph.text, larger):
+                look = _emphasis(paragraph, body)
+                alike = [i for i in typed if _emphasis(self.paragraphs[i], body) == look]
+                level_from = next((i for i in alike if i > index), alike[-1])
+                paragraph.level = self.paragraphs[level_from].level
+
+    def _typed_look(self, index: int, shared: Counter[tuple[int, bool]], body: int | None) -> bool:
+        """An unnumbered line that could be a heading beside typed ones: of a look two typed
+        headings share, a title's length, no list item, table cell or sentence."""
+        paragraph = self.paragraphs[index]
+        if paragraph.level is not None or paragraph.in_table or paragraph.number is not None:
+            return False
+        if paragraph.style.numbered or _contents(paragraph) or not _WORDED.search(paragraph.text):
+            return False
+        if shared[_emphasis(paragraph, body)] < 2 or typed_number(paragraph.text) is not None:
+            return False
+        return _titled(paragraph.text) and not _prose(paragraph.text)
 
     def _lift(self, made: list[int]) -> None:
         """Typed headings' depths are guesses ("Section 3" is 2, for a "Part" or "Chapter"
@@ -640,6 +682,11 @@ def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
 
 def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
     return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _bold_only(look: tuple[int, bool], body: int | None) -> bool:
+    """Whether a look (size, bold) marks a line by weight alone, at the body's size."""
+    return body is None or look[0] < body + 2
 
 
 def _larger_than(upper: Paragraph, lower: Paragraph, body: int | None) -> bool:
