@@ -485,3 +485,33 @@ def test_lines_beside_typed_headings_stay_text_unless_set_and_placed_as_headings
     body += [para("Inputs", bold=True), para("Outputs", bold=True), para(BODY)]  # a run
     body += [para("The result holds.", bold=True), para(BODY)]  # a sentence
     assert headings(docx(body)) == ["# Part 1", "# Part 2"]
+
+
+def _cover_line(text: str, size: int) -> str:
+    """A centred bold line of ``size`` half-points, as covers set their titles."""
+    inner = f'<w:r><w:rPr><w:b/><w:sz w:val="{size}"/></w:rPr><w:t>{text}</w:t></w:r>'
+    return raw_para(inner, '<w:jc w:val="center"/>')
+
+
+def test_the_one_largest_centred_line_of_the_opening_is_the_title() -> None:
+    # a lab report (Word 2011 for Mac, round office-9): author, date and instructor, then the
+    # title centred at 26 pt over bold sections at the body's size
+    body = [para("Fernando Faria", size=24), para("10/31/15", size=24), para("Dr. Knox", size=24)]
+    body += [_cover_line("Virtual Memory Project Lab Report", 52)]
+    body += [para("Abstract", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Method", bold=True, size=24), para(BODY, size=24)]
+    converted = docx_to_markdown(docx(body), Limits())
+    assert converted.title == "Virtual Memory Project Lab Report"
+    assert "Virtual Memory" not in converted.text  # the title, not a line of the body
+    assert headings(docx(body)) == ["# Abstract", "# Method"]
+
+
+def test_two_lines_at_the_opening_s_largest_size_give_no_title() -> None:
+    # a report's cover (round office-9): 'RELATÓRIO' over its title, both 14 pt bold centred
+    body = [_cover_line("RELATÓRIO", 28), _cover_line("Testing random spanning trees", 28)]
+    body += [para("Kruskal", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Prim", bold=True, size=24), para(BODY, size=24)]
+    assert docx_to_markdown(docx(body), Limits()).title is None
+    plain_opening = [para("Design notes", size=24), para("Tokens", bold=True, size=24)]
+    plain_opening += [para(BODY, size=24)]
+    assert docx_to_markdown(docx(plain_opening), Limits()).title is None  # not set apart

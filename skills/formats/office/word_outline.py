@@ -116,6 +116,9 @@ class Outline:
     paragraphs: list[Paragraph] = field(default_factory=list)
     #: the paragraph (by number) that titles a form: its band above its first section band
     title_band: int | None = None
+    #: the paragraph (by number) that titles a document without a Title paragraph: the one
+    #: line of its opening set larger than all else there
+    title_line: int | None = None
 
     @classmethod
     def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
@@ -161,6 +164,7 @@ class Outline:
             self._like_typed(typed)
         self._sides()
         self.title_band = self._title_band()
+        self.title_line = None if self.title_band is not None else self._title_line()
 
     def _lift_outline(self, outlined: list[Paragraph]) -> None:
         """Outline levels set on paragraphs by hand, in a document without a Heading style
@@ -223,6 +227,35 @@ class Outline:
         band = self.paragraphs[above]
         plain = band.level is None and typed_number(band.text) is None
         return above if band.band and band.bold and plain and _titled(band.text) else None
+
+    def _title_line(self) -> int | None:
+        """A document's title where no ``Title`` paragraph names it: the one line of its
+        opening (the lines before its first heading and its first sentence, table cells aside)
+        set at the opening's largest size, centred, a title's length, larger than the body and
+        not smaller than any heading ("Virtual Memory Project Lab Report", 26 pt, under the
+        author, date and instructor; "Requirements Definition", 22 pt, over "Group 2" and the
+        project's 20 pt name). Two lines at that size (a report's "RELATÓRIO" over its title,
+        a vertical title's characters) leave the document untitled: a wrong title heads every
+        passage."""
+        if any(p.style.name.lower() == "title" and p.text for p in self.paragraphs):
+            return None
+        body = _dominant_size(self.paragraphs)
+        opening: list[int] = []
+        for index, paragraph in enumerate(self.paragraphs):
+            if paragraph.level is not None or (paragraph.text and _prose(paragraph.text)):
+                break
+            if paragraph.text and not paragraph.in_table:
+                opening.append(index)
+        if not opening or body is None:
+            return None
+        largest = max(self.paragraphs[i].size or body for i in opening)
+        lines = [i for i in opening if (self.paragraphs[i].size or body) == largest]
+        line = self.paragraphs[lines[0]]
+        headings = [p.size or body for p in self.paragraphs if p.level is not None]
+        lettered = sum(c.isalpha() for c in line.text) >= 2
+        fits = line.centred and largest >= body + 2 and _titled(line.text) and lettered
+        alone = len(lines) == 1 and max(headings, default=0) <= largest
+        return lines[0] if alone and fits else None
 
     def _numbered(self, schemes: dict[str, set[int]]) -> None:
         used = {p.number for p in self.paragraphs if p.number is not None}
