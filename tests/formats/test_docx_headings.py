@@ -515,3 +515,25 @@ def test_two_lines_at_the_opening_s_largest_size_give_no_title() -> None:
     plain_opening = [para("Design notes", size=24), para("Tokens", bold=True, size=24)]
     plain_opening += [para(BODY, size=24)]
     assert docx_to_markdown(docx(plain_opening), Limits()).title is None  # not set apart
+
+
+def test_a_larger_line_set_as_two_headings_are_is_one_whatever_follows_it() -> None:
+    # a senior project proposal (round office-9): its 16 pt sections over paragraphs, and
+    # "Additional Software/Equipment Needed" over the one short line "Unreal Engine 5"
+    body = [para("Problem Statement", size=32), para(BODY, size=24)]
+    body += [para("Project Description", size=32), para(BODY, size=24)]
+    body += [para("Additional Software", size=32), para("Unreal Engine 5", size=24)]
+    body += [para("Personal Motivation", size=32), para(BODY, size=24)]
+    assert headings(docx(body)) == [
+        "# Problem Statement",
+        "# Project Description",
+        "# Additional Software",
+        "# Personal Motivation",
+    ]
+
+
+def test_a_bold_line_of_the_body_s_size_needs_its_text_whatever_its_siblings() -> None:
+    body = [para("Scope", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Terms", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Owner", bold=True, size=24), para("The platform team", size=24)]
+    assert headings(docx(body)) == ["# Scope", "# Terms"]

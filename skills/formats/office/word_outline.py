@@ -403,6 +403,7 @@ class Outline:
             listed = after.number is not None and (larger or not _short(after.text))
             if after.in_table or (not emphasised and (after.number is None or listed)):
                 accepted.add(index)
+        accepted |= self._set_alike(accepted, looks, body)
         # A line right over a smaller heading is a section opening with its subsection when
         # other sections look like it and have text of their own ("2. Users and their goals"
         # over "Situation 1: ..." beside "1. Introduction and Context" over a paragraph); a
@@ -415,6 +416,28 @@ class Outline:
         for index in accepted:
             paragraph = self.paragraphs[index]
             paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _set_alike(self, accepted: set[int], looks: list[bool], body: int | None) -> set[int]:
+        """Lines set larger than the body exactly as two headings found or more are, which
+        what follows them did not confirm (a list of items, a bold list, one short line): a
+        report's "HARDWARE AND SOFTWARE" over its list, bold 16 pt as its "ABSTRACT" and
+        "OBJECTIVES" over their paragraphs; a proposal's "Additional Software/Equipment
+        Needed" over "Unreal Engine 5", 16 pt as its other sections. Weight alone is too weak
+        a mark for this (forms bold their labels), and so is a line in a run of such lines or
+        a list item."""
+        kinds = Counter(_emphasis(self.paragraphs[i], body) for i in accepted)
+        alike: set[int] = set()
+        for index, paragraph in enumerate(self.paragraphs):
+            look = _emphasis(paragraph, body)
+            if index in accepted or not looks[index] or paragraph.number is not None:
+                continue
+            if kinds[look] < 2 or _bold_only(look, body):
+                continue
+            previous = self._previous_index(index)
+            run = previous is not None and looks[previous] and previous not in accepted
+            if self._next_index(index) is not None and not run:
+                alike.add(index)
+        return alike
 
     def _list_title(self, index: int, body: int | None) -> bool:
         """An item of a list set as a title: bold and larger than the body, short, and no item
