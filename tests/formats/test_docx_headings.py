@@ -454,3 +454,86 @@ def test_outline_levels_under_a_heading_style_keep_their_depth() -> None:
     styles = [style("Heading1", "heading 1")]
     body = [para("Scope", style="Heading1"), para(BODY), para("Terms", outline=2), para(BODY)]
     assert headings(docx(body, styles=styles)) == ["# Scope", "### Terms"]
+
+
+def test_an_unnumbered_line_set_as_the_typed_headings_are_is_a_heading_too() -> None:
+    # a lab report (Word 2011 for Mac, round office-9): "Abstract:" and "Conclusion:" bold at
+    # the body's size like "Part 1:" and "Part 2"; reading notes (round office-8) put an
+    # unnumbered "expression vectors" among "18.3 Expressions", "18.3.1 Constants"
+    body = [para("Lab Report", bold=True), para(BODY), para("Abstract:", bold=True), para(BODY)]
+    body += [para("Part 1:", bold=True), para(BODY), para("Part 2", bold=True), para(BODY)]
+    body += [para("Conclusion:", bold=True), para(BODY)]
+    assert headings(docx(body)) == ["# Abstract:", "# Part 1:", "# Part 2", "# Conclusion:"]
+    notes = [para("18.2 Syntax trees", bold=True), para(BODY)]
+    notes += [para("18.3 Expressions", bold=True), para(BODY)]
+    notes += [para("expression vectors", bold=True), para(BODY)]
+    notes += [para("18.3.1 Constants", bold=True), para(BODY)]
+    notes += [para("18.3.2 Symbols", bold=True), para(BODY)]
+    assert headings(docx(notes)) == [
+        "# 18.2 Syntax trees",
+        "# 18.3 Expressions",
+        "## expression vectors",
+        "## 18.3.1 Constants",
+        "## 18.3.2 Symbols",
+    ]
+
+
+def test_lines_beside_typed_headings_stay_text_unless_set_and_placed_as_headings() -> None:
+    body = [para("Part 1", bold=True), para(BODY), para("Part 2", bold=True), para(BODY)]
+    body += [para("Summary", size=32), para(BODY)]  # another look than the typed headings'
+    body += [para("Owner", bold=True), para("The platform team")]  # a label over its value
+    body += [para("Inputs", bold=True), para("Outputs", bold=True), para(BODY)]  # a run
+    body += [para("The result holds.", bold=True), para(BODY)]  # a sentence
+    assert headings(docx(body)) == ["# Part 1", "# Part 2"]
+
+
+def _cover_line(text: str, size: int) -> str:
+    """A centred bold line of ``size`` half-points, as covers set their titles."""
+    inner = f'<w:r><w:rPr><w:b/><w:sz w:val="{size}"/></w:rPr><w:t>{text}</w:t></w:r>'
+    return raw_para(inner, '<w:jc w:val="center"/>')
+
+
+def test_the_one_largest_centred_line_of_the_opening_is_the_title() -> None:
+    # a lab report (Word 2011 for Mac, round office-9): author, date and instructor, then the
+    # title centred at 26 pt over bold sections at the body's size
+    body = [para("Fernando Faria", size=24), para("10/31/15", size=24), para("Dr. Knox", size=24)]
+    body += [_cover_line("Virtual Memory Project Lab Report", 52)]
+    body += [para("Abstract", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Method", bold=True, size=24), para(BODY, size=24)]
+    converted = docx_to_markdown(docx(body), Limits())
+    assert converted.title == "Virtual Memory Project Lab Report"
+    assert "Virtual Memory" not in converted.text  # the title, not a line of the body
+    assert headings(docx(body)) == ["# Abstract", "# Method"]
+
+
+def test_two_lines_at_the_opening_s_largest_size_give_no_title() -> None:
+    # a report's cover (round office-9): 'RELATÓRIO' over its title, both 14 pt bold centred
+    body = [_cover_line("RELATÓRIO", 28), _cover_line("Testing random spanning trees", 28)]
+    body += [para("Kruskal", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Prim", bold=True, size=24), para(BODY, size=24)]
+    assert docx_to_markdown(docx(body), Limits()).title is None
+    plain_opening = [para("Design notes", size=24), para("Tokens", bold=True, size=24)]
+    plain_opening += [para(BODY, size=24)]
+    assert docx_to_markdown(docx(plain_opening), Limits()).title is None  # not set apart
+
+
+def test_a_larger_line_set_as_two_headings_are_is_one_whatever_follows_it() -> None:
+    # a senior project proposal (round office-9): its 16 pt sections over paragraphs, and
+    # "Additional Software/Equipment Needed" over the one short line "Unreal Engine 5"
+    body = [para("Problem Statement", size=32), para(BODY, size=24)]
+    body += [para("Project Description", size=32), para(BODY, size=24)]
+    body += [para("Additional Software", size=32), para("Unreal Engine 5", size=24)]
+    body += [para("Personal Motivation", size=32), para(BODY, size=24)]
+    assert headings(docx(body)) == [
+        "# Problem Statement",
+        "# Project Description",
+        "# Additional Software",
+        "# Personal Motivation",
+    ]
+
+
+def test_a_bold_line_of_the_body_s_size_needs_its_text_whatever_its_siblings() -> None:
+    body = [para("Scope", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Terms", bold=True, size=24), para(BODY, size=24)]
+    body += [para("Owner", bold=True, size=24), para("The platform team", size=24)]
+    assert headings(docx(body)) == ["# Scope", "# Terms"]

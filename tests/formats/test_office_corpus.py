@@ -95,3 +95,16 @@ def test_the_held_out_office_round_8_is_met_as_documented() -> None:
     assert scores["heading_precision"] >= 115 / 116
     assert scores["sheets"] == scores["sheets_right"] == 7
     assert scores["displayed"] == 17 and scores["displayed_right"] >= 14
+
+
+def test_the_held_out_office_round_9_is_met_as_documented() -> None:
+    """docs/formats.md, held-out Office round 9 (Word files without Heading styles, workbooks
+    with title rows, template decks) after its fixes: of 62 true Word headings at least 40
+    found, one wrong at most (the Spanish lab report's cover line styled Heading 2); 4 of 7
+    sheets' header rows (a form's label/value row over the timesheets' and the invoice's
+    tables is taken for their header); every number as displayed."""
+    scores = _scores(held_out=True, rounds={"office round 9"})
+    assert scores["heading_recall"] >= 40 / 62
+    assert scores["heading_precision"] >= 40 / 41
+    assert scores["sheets"] == 7 and scores["sheets_right"] >= 4
+    assert scores["displayed"] == scores["displayed_right"] == 19

@@ -361,3 +361,35 @@ def test_small_or_unsized_or_even_text_boxes_title_nothing() -> None:
         ]
     )
     assert not [line for line in converted(presentation).splitlines() if line.startswith("#")]
+
+
+def _list_style_size(box: Any, points: float) -> None:
+    """Set a text box's size in its own list style only (``a:lstStyle/a:lvl1pPr/a:defRPr``), its
+    runs bare, as design templates do."""
+    from lxml import etree
+
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    style = box.text_frame._txBody.find(f"{{{a}}}lstStyle")
+    level = etree.SubElement(style, f"{{{a}}}lvl1pPr")
+    etree.SubElement(level, f"{{{a}}}defRPr", sz=str(int(points * 100)))
+
+
+def test_a_title_box_sized_in_its_list_style_titles_its_slide() -> None:
+    # the NOVOGUE template (round office-9): 'Take Style Seriously' at 48 pt set in the box's
+    # list style, beside 14 pt labels and 9 pt text sized on their runs
+    presentation = blank_slides([[("Take Style Seriously", None), ("FASHION", 14), ("Lorem", 9)]])
+    _list_style_size(presentation.slides[0].shapes[0], 48)
+    assert "# Take Style Seriously" in converted(presentation).splitlines()
+
+
+def test_a_bare_text_box_takes_the_deck_default_size() -> None:
+    # the eLetto template (round office-9): 'About us' at 40 pt beside a bare 'THIS IS' box,
+    # drawn at the deck's default text size (18 pt in PowerPoint's blank deck, as here)
+    presentation = blank_slides([[("About us", 40), ("THIS IS", None), ("What you'll learn", 28)]])
+    assert "# About us" in converted(presentation).splitlines()
+
+
+def test_a_bare_title_box_at_the_default_size_titles_nothing() -> None:
+    # a bare box is drawn at the deck's 18 pt: not a title's size, whatever else is on the slide
+    presentation = blank_slides([[("Problem", None), ("Over the past 5 years", 12)]])
+    assert not [line for line in converted(presentation).splitlines() if line.startswith("#")]

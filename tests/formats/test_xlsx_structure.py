@@ -412,3 +412,14 @@ def test_two_rows_of_labels_beside_values_above_a_table_are_a_form_s_text() -> N
 def test_a_two_row_table_of_a_name_over_a_value_keeps_its_header() -> None:
     text = converted(workbook({1: ["Name", "Age", "City"], 2: ["Ann", 32, "Paris"]}))
     assert headers(text) == ["| Name | Age | City |"]
+
+
+def test_a_title_merged_from_the_first_column_over_most_of_the_header_is_its_title() -> None:
+    # a timesheet (round office-9): "Timesheet" merged over A1:E2 above a header of A:F, its
+    # "On time" column added after the title was set
+    rows: dict[int, Sequence[object]] = {1: ["Timesheet"]}
+    rows |= {3: ["EMPLOYEE ID", "LAST NAME", "FIRST NAME", "HOURLY WAGE", "On time"]}
+    rows |= {4: ["E001", "Curambao", "Jhonny", 5, "Late"], 5: ["E002", "Sy", "Henry", 4, None]}
+    text = converted(workbook(rows, merged=["A1:D2"]))
+    assert headers(text) == ["| EMPLOYEE ID | LAST NAME | FIRST NAME | HOURLY WAGE | On time |"]
+    assert text.index("Timesheet") < text.index("| EMPLOYEE ID")

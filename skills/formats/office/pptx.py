@@ -43,6 +43,7 @@ from skills.formats.office.strict import as_transitional
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_P = "http://schemas.openxmlformats.org/presentationml/2006/main"
 _DIAGRAM = _DGM
 _MARKER = re.compile(r"<!-- Page(?:Number=\"\d+\"|Break) -->")
 #: placeholders that are furniture, on a slide as on its notes page: slide number, date, header,
@@ -69,6 +70,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
             f"the deck has {len(slides)} slides, more than the {limits.max_pages} one file may "
             "have: split it"
         )
+    defaults = level_points(deck.part._element.find(f"{{{_P}}}defaultTextStyle"))
     pages: list[str] = []
     warnings: list[str] = []
     broken: list[str] = []
@@ -78,7 +80,7 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
             warnings.append(out_of_time("slides", number - 1, len(slides)))
             break
         try:
-            pages.append(_slide(slide, number, limits, broken))
+            pages.append(_slide(slide, number, limits, broken, defaults))
         except (ValueError, TypeError, KeyError) as exc:  # python-pptx's reading of its XML
             pages.append(f'<!-- PageNumber="{number}" -->')
             unreadable.append(f"slide {number} ({reason(exc)})")
@@ -101,7 +103,8 @@ def pptx_to_markdown(data: bytes, limits: Limits) -> Converted:
     text = f"\n\n{PAGE_BREAK}\n\n".join(pages) + "\n"
     if not _MARKER.sub("", text).strip():
         warnings.append(no_text("deck"))
-    title = deck_title(deck.core_properties.title, _title_of(slides[0]) if slides else "", text)
+    first = _title_of(slides[0], defaults) if slides else ""
+    title = deck_title(deck.core_properties.title, first, text)
     if title is None or len(pages) < 2:
         return titled(text, title, warnings)
     # every slide's title is a level-1 heading, a sibling of the others: the deck's title heads
@@ -142,11 +145,13 @@ def _check_xml_size(data: bytes) -> None:
         )
 
 
-def _slide(slide: Any, number: int, limits: Limits, broken: list[str]) -> str:
+def _slide(
+    slide: Any, number: int, limits: Limits, broken: list[str], defaults: dict[int, float]
+) -> str:
     blocks = []
     title_shape = slide.shapes.title
     if title_shape is None:
-        title_shape = _text_box_title(slide.shapes)
+        title_shape = _text_box_title(slide.shapes, defaults)
     if title_shape is not None and title_shape.text_frame.text.strip():
         blocks.append(heading(1, one_line(title_shape.text_frame.text)))
     title_id = title_shape.shape_id if title_shape is not None else None
@@ -350,11 +355,11 @@ def _text_frame(frame: Any) -> str:
     return "\n".join(lines).strip()
 
 
-def _title_of(slide: Any) -> str:
+def _title_of(slide: Any, defaults: dict[int, float]) -> str:
     try:
         shape = slide.shapes.title
         if shape is None:
-            shape = _text_box_title(slide.shapes)
+            shape = _text_box_title(slide.shapes, defaults)
     except (ValueError, TypeError, KeyError):  # a slide left out as unreadable
         return ""
     return one_line(str(shape.text_frame.text)) if shape is not None else ""
@@ -365,11 +370,12 @@ _TITLE_POINTS = 28
 _TITLE_RATIO = 1.25
 
 
-def _text_box_title(shapes: Any) -> Any:
+def _text_box_title(shapes: Any, defaults: dict[int, float]) -> Any:
     """On a slide without a title placeholder (decks built on the Blank layout), the text box
     that titles it: one short line, a title's size (28 pt or more) and a quarter again as large as
-    every other text on the slide ("Problem" at 80 pt over 28 pt text; groups read into). A
-    text whose size is not set on its runs leaves the slide untitled, as does a tie."""
+    every other text on the slide ("Problem" at 80 pt over 28 pt text; groups read into). Sizes
+    are read as PowerPoint draws them (:func:`shape_points`); a text whose size cannot be known
+    leaves the slide untitled, as does a tie."""
     texts: list[tuple[Any, float]] = []
     stack = list(shapes)
     while stack:
@@ -379,10 +385,10 @@ def _text_box_title(shapes: Any) -> Any:
             continue
         if not shape.has_text_frame or not _LETTER.search(shape.text_frame.text):
             continue  # numbers alone (a step's "1") title nothing
-        sizes = [r.font.size.pt for p in shape.text_frame.paragraphs for r in p.runs if r.font.size]
-        if not sizes:
+        points = shape_points(shape, defaults)
+        if points is None:
             return None
-        texts.append((shape, max(sizes)))
+        texts.append((shape, points))
     if not texts:
         return None
     texts.sort(key=lambda item: item[1], reverse=True)
@@ -392,6 +398,54 @@ def _text_box_title(shapes: Any) -> Any:
     short = len(words) <= 80 and len(words.split()) <= 10 and not words.endswith((".", ",", ";"))
     large = size >= _TITLE_POINTS and all(size >= _TITLE_RATIO * other for other in others)
     return shape if short and large else None
+
+
+def shape_points(shape: Any, defaults: dict[int, float]) -> float | None:
+    """The largest size (pt) of a shape's text as PowerPoint draws it, None when no run's size
+    can be known here. A run without a size of its own inherits, in DrawingML's order, its
+    paragraph's (``a:pPr/a:defRPr``), then its level's in the shape's own list style
+    (``a:lstStyle``: templates set a title box's 48 pt there, its runs bare), then, in a text
+    box, the deck's default text style (``p:defaultTextStyle``, 18 pt in PowerPoint's blank
+    deck). A placeholder's further steps (its layout's and master's styles) are not read, so a
+    bare run in a placeholder stays unknown.
+
+    A bare run in a box whose list style sets 48 pt: 48.0; in a plain box of a deck whose
+    default is 18 pt: 18.0.
+    """
+    body = shape.text_frame._txBody
+    own = level_points(body.find(f"{{{_A}}}lstStyle"))
+    deck = {} if shape.is_placeholder else defaults
+    sizes = []
+    for paragraph in shape.text_frame.paragraphs:
+        properties = paragraph._p.find(f"{{{_A}}}pPr")
+        marked = properties.find(f"{{{_A}}}defRPr") if properties is not None else None
+        inherited = (
+            _hundredths(marked) or own.get(paragraph.level + 1) or deck.get(paragraph.level + 1)
+        )
+        for run in paragraph.runs:
+            points = run.font.size.pt if run.font.size else inherited
+            if points:
+                sizes.append(points)
+    return max(sizes) if sizes else None
+
+
+def level_points(list_style: Any) -> dict[int, float]:
+    """The size (pt) a DrawingML list style (``a:lstStyle``, ``p:defaultTextStyle``) gives its
+    paragraph levels 1-9, those it sets: ``<a:lvl1pPr><a:defRPr sz="4800"/>`` is {1: 48.0}."""
+    if list_style is None:
+        return {}
+    sizes = {}
+    for level in range(1, 10):
+        points = _hundredths(list_style.find(f"{{{_A}}}lvl{level}pPr/{{{_A}}}defRPr"))
+        if points:
+            sizes[level] = points
+    return sizes
+
+
+def _hundredths(properties: Any) -> float | None:
+    """A text properties element's ``sz`` (hundredths of a point) in points, if it sets one."""
+    value = properties.get("sz") if properties is not None else None
+    return int(value) / 100 if value and value.isdigit() else None
 
 
 _LETTER = re.compile(r"[^\W\d_]")

@@ -82,13 +82,17 @@ class Row:
         )
 
     def covers(self, header: Row) -> bool:
-        """One merged cell over every column the header fills: the table's title, not a
-        group of its columns."""
+        """One merged cell over the header's first column and most of the others: the table's
+        title, not a group of its columns. A group leaves the first column (the rows' names)
+        to itself ("Sales" over B:C beside "Region"); a title may stop short of a column added
+        after it was set ("Timesheet" merged over A:E above a header of A:F)."""
         filled = [i for i, c in enumerate(header.cells) if c.strip()]
         mine = [i for i, c in enumerate(self.mine) if c.strip()]
-        return len(mine) == 1 and all(
-            i < len(self.cells) and self.cells[i] == self.mine[mine[0]] for i in filled
-        )
+        if len(mine) != 1 or not filled:
+            return False
+        value = self.mine[mine[0]]
+        under = [i for i in filled if i < len(self.cells) and self.cells[i] == value]
+        return filled[0] in under and 2 * len(under) > len(filled)
 
 
 def tables(rows: list[Row]) -> list[str]:

@@ -20,7 +20,8 @@ writes. A paragraph is a heading of level N when, in order:
    title, is bold or larger than the body, and is followed by body text, not by a sibling
    (numbered lines back to back are a list or a table of contents); level: the number's depth.
    This rule also reads a table's bands, the one cell of a row spanning all the table's
-   columns: a form laid out as a table titles its sections so;
+   columns: a form laid out as a table titles its sections so. An unnumbered line set as two
+   typed headings or more are ("Abstract:" beside "Part 1:") is a heading among them;
 5. only in a document with none of the above: it looks like a heading. It is short (at most
    10 words and 80 characters), has a letter, does not end with ``.``, ``,``, ``;`` or ``:``, is
    all bold or larger than the body's dominant size, is not in a table, a list or a text box,
@@ -115,6 +116,9 @@ class Outline:
     paragraphs: list[Paragraph] = field(default_factory=list)
     #: the paragraph (by number) that titles a form: its band above its first section band
     title_band: int | None = None
+    #: the paragraph (by number) that titles a document without a Title paragraph: the one
+    #: line of its opening set larger than all else there
+    title_line: int | None = None
 
     @classmethod
     def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
@@ -153,11 +157,14 @@ class Outline:
         self._lift_outline(outlined)
         self._cover()
         self._numbered(schemes)
-        self._typed()
+        typed = self._typed()
         if not any(p.level for p in self.paragraphs):
             self._visual()
+        elif all(p.level is None or i in typed for i, p in enumerate(self.paragraphs)):
+            self._like_typed(typed)
         self._sides()
         self.title_band = self._title_band()
+        self.title_line = None if self.title_band is not None else self._title_line()
 
     def _lift_outline(self, outlined: list[Paragraph]) -> None:
         """Outline levels set on paragraphs by hand, in a document without a Heading style
@@ -221,6 +228,35 @@ class Outline:
         plain = band.level is None and typed_number(band.text) is None
         return above if band.band and band.bold and plain and _titled(band.text) else None
 
+    def _title_line(self) -> int | None:
+        """A document's title where no ``Title`` paragraph names it: the one line of its
+        opening (the lines before its first heading and its first sentence, table cells aside)
+        set at the opening's largest size, centred, a title's length, larger than the body and
+        not smaller than any heading ("Virtual Memory Project Lab Report", 26 pt, under the
+        author, date and instructor; "Requirements Definition", 22 pt, over "Group 2" and the
+        project's 20 pt name). Two lines at that size (a report's "RELATÓRIO" over its title,
+        a vertical title's characters) leave the document untitled: a wrong title heads every
+        passage."""
+        if any(p.style.name.lower() == "title" and p.text for p in self.paragraphs):
+            return None
+        body = _dominant_size(self.paragraphs)
+        opening: list[int] = []
+        for index, paragraph in enumerate(self.paragraphs):
+            if paragraph.level is not None or (paragraph.text and _prose(paragraph.text)):
+                break
+            if paragraph.text and not paragraph.in_table:
+                opening.append(index)
+        if not opening or body is None:
+            return None
+        largest = max(self.paragraphs[i].size or body for i in opening)
+        lines = [i for i in opening if (self.paragraphs[i].size or body) == largest]
+        line = self.paragraphs[lines[0]]
+        headings = [p.size or body for p in self.paragraphs if p.level is not None]
+        lettered = sum(c.isalpha() for c in line.text) >= 2
+        fits = line.centred and largest >= body + 2 and _titled(line.text) and lettered
+        alone = len(lines) == 1 and max(headings, default=0) <= largest
+        return lines[0] if alone and fits else None
+
     def _numbered(self, schemes: dict[str, set[int]]) -> None:
         used = {p.number for p in self.paragraphs if p.number is not None}
         deep = {num for num, lvl in used if lvl >= 1 and lvl in schemes.get(num, set())}
@@ -240,7 +276,7 @@ class Outline:
             if followed:
                 paragraph.level = min(6, number[1] + 1)
 
-    def _typed(self) -> None:
+    def _typed(self) -> list[int]:
         """Section numbers typed into the text (``typed_numbers.py``): a heading when its
         family runs in sequence (the number before or after it is there too), it reads as a
         title, bold or larger than the body, and body text follows it; numbered lines
@@ -274,6 +310,45 @@ class Outline:
                 self.paragraphs[index].level = min(6, number.depth)
                 made.append(index)
         self._lift(made)
+        return made
+
+    def _like_typed(self, typed: list[int]) -> None:
+        """Unnumbered lines set as the document's typed headings are: in notes whose sections
+        are typed ("18.3 Expressions", bold at the body's size), a line of the same look over
+        its paragraph ("expression vectors") is a heading too, which the visual rule (off once
+        typed headings are found) would have taken. It reads as a title as typed ones do (a
+        colon may end it: "Abstract:" beside "Part 1:"), is no list item, no run of such
+        lines, and at least two typed headings share its look; the document's first line is
+        its title's place ("Unit 5 Reading Guide – MetaProgramming"), not a section's. Its level
+        is the next typed heading's of that look (the previous one's at the end)."""
+        body = _dominant_size(self.paragraphs)
+        shared = Counter(_emphasis(self.paragraphs[i], body) for i in typed)
+        if _bold_body(self.paragraphs):
+            shared = Counter({look: n for look, n in shared.items() if not _bold_only(look, body)})
+        found = [i for i, p in enumerate(self.paragraphs) if self._typed_look(i, shared, body)]
+        for index in found:
+            following, previous = self._next_index(index), self._previous_index(index)
+            if following is None or previous is None or following in found or previous in found:
+                continue
+            paragraph, after = self.paragraphs[index], self.paragraphs[following]
+            larger = not _bold_only(_emphasis(paragraph, body), body)
+            if after.level is None and _reads_as_body(after.text, paragraph.text, larger):
+                look = _emphasis(paragraph, body)
+                alike = [i for i in typed if _emphasis(self.paragraphs[i], body) == look]
+                level_from = next((i for i in alike if i > index), alike[-1])
+                paragraph.level = self.paragraphs[level_from].level
+
+    def _typed_look(self, index: int, shared: Counter[tuple[int, bool]], body: int | None) -> bool:
+        """An unnumbered line that could be a heading beside typed ones: of a look two typed
+        headings share, a title's length, no list item, table cell or sentence."""
+        paragraph = self.paragraphs[index]
+        if paragraph.level is not None or paragraph.in_table or paragraph.number is not None:
+            return False
+        if paragraph.style.numbered or _contents(paragraph) or not _WORDED.search(paragraph.text):
+            return False
+        if shared[_emphasis(paragraph, body)] < 2 or typed_number(paragraph.text) is not None:
+            return False
+        return _titled(paragraph.text) and not _prose(paragraph.text)
 
     def _lift(self, made: list[int]) -> None:
         """Typed headings' depths are guesses ("Section 3" is 2, for a "Part" or "Chapter"
@@ -328,6 +403,7 @@ class Outline:
             listed = after.number is not None and (larger or not _short(after.text))
             if after.in_table or (not emphasised and (after.number is None or listed)):
                 accepted.add(index)
+        accepted |= self._set_alike(accepted, looks, body)
         # A line right over a smaller heading is a section opening with its subsection when
         # other sections look like it and have text of their own ("2. Users and their goals"
         # over "Situation 1: ..." beside "1. Introduction and Context" over a paragraph); a
@@ -340,6 +416,28 @@ class Outline:
         for index in accepted:
             paragraph = self.paragraphs[index]
             paragraph.level = min(6, len(ranks) - ranks.index(_emphasis(paragraph, body)))
+
+    def _set_alike(self, accepted: set[int], looks: list[bool], body: int | None) -> set[int]:
+        """Lines set larger than the body exactly as two headings found or more are, which
+        what follows them did not confirm (a list of items, a bold list, one short line): a
+        report's "HARDWARE AND SOFTWARE" over its list, bold 16 pt as its "ABSTRACT" and
+        "OBJECTIVES" over their paragraphs; a proposal's "Additional Software/Equipment
+        Needed" over "Unreal Engine 5", 16 pt as its other sections. Weight alone is too weak
+        a mark for this (forms bold their labels), and so is a line in a run of such lines or
+        a list item."""
+        kinds = Counter(_emphasis(self.paragraphs[i], body) for i in accepted)
+        alike: set[int] = set()
+        for index, paragraph in enumerate(self.paragraphs):
+            look = _emphasis(paragraph, body)
+            if index in accepted or not looks[index] or paragraph.number is not None:
+                continue
+            if kinds[look] < 2 or _bold_only(look, body):
+                continue
+            previous = self._previous_index(index)
+            run = previous is not None and looks[previous] and previous not in accepted
+            if self._next_index(index) is not None and not run:
+                alike.add(index)
+        return alike
 
     def _list_title(self, index: int, body: int | None) -> bool:
         """An item of a list set as a title: bold and larger than the body, short, and no item
@@ -670,6 +768,11 @@ def _dominant_size(paragraphs: list[Paragraph]) -> int | None:
 
 def _emphasis(paragraph: Paragraph, body: int | None) -> tuple[int, bool]:
     return (paragraph.size or body or 0, paragraph.bold)
+
+
+def _bold_only(look: tuple[int, bool], body: int | None) -> bool:
+    """Whether a look (size, bold) marks a line by weight alone, at the body's size."""
+    return body is None or look[0] < body + 2
 
 
 def _larger_than(upper: Paragraph, lower: Paragraph, body: int | None) -> bool:

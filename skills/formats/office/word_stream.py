@@ -138,6 +138,7 @@ class _Writer:
         self.parts = parts
         self.levels = outline.levels_by_index() if outline is not None else {}
         self.title_band = outline.title_band if outline is not None else None
+        self.title_line = outline.title_line if outline is not None else None
         self.index = 0  # the next body paragraph's number, as word_outline counts them
         self.out: list[str] = []
         self.title = ""
@@ -195,7 +196,8 @@ class _Writer:
         rank = level  # word_outline decides, Heading styles included
         number = self.number_of(element, style)
         label = self.count(number) if number is not None else ""
-        if name == "title" and not self.title:
+        titles = name == "title" or self.index - 1 == self.title_line
+        if titles and not self.title:
             self.close_open()
             self.title = _inline(pieces, plain_text=True)
         elif rank:
