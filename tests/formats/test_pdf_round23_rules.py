@@ -3,6 +3,8 @@ from public GitHub repositories. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pypdfium2 as pdfium
 import pytest
 from pdf_maker import Prose, headings, make_pdf
@@ -66,3 +68,29 @@ def test_sections_numbered_under_a_one_level_outline_are_headings_under_its_chap
     marks = {0: [(1, "1. Introduction")], 1: [(1, "2. Approach"), (2, "2.1 Component Testing")]}
     found = headings(pages, isolated=False)
     assert "## 1.1 Objectives" not in found and "## 2.1 Component Testing" in found
+
+
+def test_a_paragraph_in_words_title_style_is_the_documents_title_not_a_heading() -> None:
+    # Word writes a paragraph in its Title style as '/S /Title' and maps Title to H1 in the
+    # role map: PDFium's (mapped) type says H1, and the Korean policy's 28 pt title was taken
+    # for its first section, the file left without a title
+    from pdf_maker import incremental_update
+
+    from skills.formats.pdf.tags import tagged_headings
+
+    data = (Path(__file__).parent / "fixtures" / "tagged-report.pdf").read_bytes()
+    assert b"5 0 obj\n<</Type/StructElem\n/S/H1\n" in data  # LibreOffice's H1, 'Harbour Works'
+    word_like = incremental_update(
+        data,
+        {
+            5: b"<</Type/StructElem/S/Title/P 4 0 R/Pg 1 0 R/A 31 0 R/K[0 ]>>",
+            30: b"<</Type/StructTreeRoot/ParentTree 43 0 R/RoleMap<</H3/H3/H2/H2/Text#20body/P"
+            b"/H1/H1/Title/H1/Document/Document>>/K[4 0 R ]>>",
+        },
+    )
+    for pdf_bytes, first in ((data, (1, "Harbour Works")), (word_like, (2, "Silt in the channel"))):
+        pdf = pdfium.PdfDocument(pdf_bytes)
+        try:
+            assert tagged_headings(pdf, len(pdf))[0][0] == first
+        finally:
+            pdf.close()
