@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from pdf_maker import Prose, headings, make_pdf
+from pdf_maker import Prose, Spec, headings, make_pdf
 
 import skills.formats.pdf.convert as pdf_convert
 from skills.formats.pdf.headings.bookmarks import from_bookmarks
@@ -94,3 +94,30 @@ def test_a_paragraph_in_words_title_style_is_the_documents_title_not_a_heading()
             assert tagged_headings(pdf, len(pdf))[0][0] == first
         finally:
             pdf.close()
+
+
+def test_a_contents_lists_own_entries_are_no_headings_without_leaders() -> None:
+    # the design document's contents entries are bold, their page numbers far right, which
+    # PDFium reads as lines of their own: 'Overview', 'Controllers' read as headings on the
+    # contents page (so did the Korean policy's '1. Focusmedia', a list with no page numbers)
+    chapters = ["Overview", "Controllers", "Functional Modules"]
+    contents: list[Spec] = [("Table of Contents", BOLD, 16, 72)]
+    for n, chapter in enumerate(chapters):
+        contents += [
+            (chapter, BOLD, 11, 110 + 40 * n),
+            (str(3 + 4 * n), BOLD, 11, 110 + 40 * n, 520),
+        ]
+        contents += [(f"Part {n + 1} of the tool", *BODY, 130 + 40 * n, 90)]
+    cover = [("Data Collection Tool", BOLD, 26), ("Detailed Design Document", BOLD, 26)]
+    body = [
+        [*paragraph(), ("Overview", BOLD, 16), *paragraph()],
+        [*paragraph(), ("Controllers", BOLD, 16), *paragraph(),
+         ("Functional Modules", BOLD, 16), *paragraph()],
+    ]  # fmt: skip
+    assert headings([cover, contents, *body], isolated=False) == [
+        "# Table of Contents", "# Overview", "# Controllers", "# Functional Modules",
+    ]  # fmt: skip
+    # a chapter that starts on the contents page, its text under it, keeps its heading
+    first = [*contents, ("Overview", BOLD, 16, 250), *paragraph(280)]
+    found = headings([cover, first, body[1]], isolated=False)
+    assert found.count("# Overview") == 1

@@ -20,7 +20,7 @@ import re
 
 from skills.formats.pdf.headings.body import NOT_SMALLER
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
-from skills.formats.pdf.headings.wording import normalised, section_number
+from skills.formats.pdf.headings.wording import normalised, section_number, words
 from skills.formats.pdf.lines import Line, Page
 
 #: A contents page's title, its words normalised (a colon after it aside).
@@ -80,11 +80,48 @@ def listed(
     matched = _matched(pages[page.index + 1 - pages[0].index :], body, skip, entries)
     if len(matched) < _LEAST_FOUND or len(matched) * 2 < len(entries):
         return found
+    found = _without_entries(found, page, title, entries)
     taken = {(c.key[0], c.key[1] + n) for c in found for n in range(c.lines)}
     line = page.lines[title]
     added = [_candidate((page.index, title), line, line.text, 1), *matched]
     added = [c for c in added if not taken & {(c.key[0], c.key[1] + n) for n in range(c.lines)}]
     return sorted(found + added, key=lambda c: c.key)
+
+
+def _without_entries(
+    found: list[Candidate], page: Page, title: int, entries: list[str]
+) -> list[Candidate]:
+    """``found`` less the contents list's own entries: the lines under its title, on its page,
+    that read as one of its entries with nothing after them on the page but more of the list
+    (no sentence, no line of prose: a chapter that starts on the contents page keeps its
+    heading). A list with no page numbers and no leaders is not a contents page to the other
+    checks, and its bold entries read as headings: the Korean policy's ``1. Focusmedia``,
+    ``2. 상품 정책``, the design document's ``Overview``, ``Controllers`` (their page numbers
+    PDFium reads as lines apart)."""
+    listed_entries = set(entries)
+    last_text = max(
+        (i for i in range(title + 1, len(page.lines)) if _sentence(page.lines[i])), default=-1
+    )
+    return [
+        c
+        for c in found
+        if not (
+            c.key[0] == page.index
+            and title < c.key[1]
+            and c.key[1] > last_text
+            and normalised(_LEADER_AND_PAGE.sub("", c.text)) in listed_entries
+        )
+    ]
+
+
+_PROSE = 12  # words of a line that is prose, not a contents entry
+
+
+def _sentence(line: Line) -> bool:
+    """A line of running text: it ends a sentence, or is as long as prose runs."""
+    text = line.text.rstrip()
+    ends = text.endswith((".", "!", "?", "。")) and not _LEADER_AND_PAGE.search(text)
+    return ends or words(text) >= _PROSE
 
 
 def without_unlisted_cover(
