@@ -121,3 +121,23 @@ def test_a_contents_lists_own_entries_are_no_headings_without_leaders() -> None:
     first = [*contents, ("Overview", BOLD, 16, 250), *paragraph(280)]
     found = headings([cover, first, body[1]], isolated=False)
     assert found.count("# Overview") == 1
+
+
+def test_a_first_pages_lines_the_contents_list_leaves_out_are_the_covers_untagged_too() -> None:
+    # the Portuguese report's cover: the course in 20 pt bold over the project's name in the
+    # same type and the authors in bold, read as sections over the front matter (the rule was
+    # the tagged headings' only: Word tags a cover's heading styles, the contents leaves it out)
+    cover: list[Spec] = [
+        ("Universidade do Minho", *BODY, 72), ("Escola de Engenharia", *BODY, 88),
+        ("Licenciatura em Engenharia Informática", *BODY, 104),
+        ("Unidade Curricular de Laboratórios", BOLD, 20, 300),
+        ("Belos Moveis", BOLD, 20, 400),
+        ("Ana Example (A104437), Rafael Example (A76350)", BOLD, 12, 440),
+        ("Setembro, 2024", *BODY, 700),
+    ]  # fmt: skip
+    chapters = ["1. Introduction", "2. Requirements", "3. Design"]
+    contents: list[Spec] = [("Contents", BOLD, 18, 72)]
+    contents += [(f"{chapter} {3 + n}", *BODY, 110 + 20 * n) for n, chapter in enumerate(chapters)]
+    body = [[*paragraph(), (chapter, BOLD, 18), *paragraph()] for chapter in chapters]
+    found = headings([cover, contents, *body], isolated=False)
+    assert found == ["# Contents", "# 1. Introduction", "# 2. Requirements", "# 3. Design"]

@@ -278,7 +278,7 @@ def _structure(
         typed = from_typography(pages, body, typed_skip, limits.expired)
         return title, with_numbered_children(headings, without_title_again(typed, title, own))
     typography = from_typography(pages, body, typed_skip, limits.expired)
-    typography = without_title_again(typography, title, own)
+    typography = without_unlisted_cover(without_title_again(typography, title, own), pages, skip)
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography

@@ -127,12 +127,14 @@ def _sentence(line: Line) -> bool:
 def without_unlisted_cover(
     headings: dict[Key, Heading], pages: list[Page], skip: set[Key]
 ) -> dict[Key, Heading]:
-    """The (tagged) headings less the first page's that the document's contents list does not
-    name, when it names three of the others: Word tags a cover's lines set in a heading style,
-    and its contents list, built from the same styles, leaves the cover out (the SRS's 28 pt
-    ``Software Requirements Specification``, the RUP template's ``<SWE-Büroplatzverwaltung>``
-    and ``Version <1.0>``, all tagged ``H1``): they are the cover's, not sections, and the
-    title shown there stays the title."""
+    """The headings (tagged, or typography's) less the first page's that the document's
+    contents list does not name, when it names three of the others: Word tags a cover's lines
+    set in a heading style, and its contents list, built from the same styles, leaves the cover
+    out (the SRS's 28 pt ``Software Requirements Specification``, the RUP template's
+    ``<SWE-Büroplatzverwaltung>`` and ``Version <1.0>``, all tagged ``H1``): they are the
+    cover's, not sections, and the title shown there stays the title. A cover set by hand is
+    the same (round 23's Portuguese report: the project's name and the authors in bold under
+    the course's 20 pt lines, read by typography as sections over the front matter)."""
     place = _contents_title(pages, skip)
     if place is None or place[0].index == pages[0].index:
         return headings
