@@ -11,7 +11,7 @@ from pdf_maker import Prose, Spec, headings, make_pdf
 
 import skills.formats.pdf.convert as pdf_convert
 from skills.formats.pdf.headings.bookmarks import from_bookmarks
-from skills.formats.pdf.lines import read_page
+from skills.formats.pdf.lines import Page, read_page
 
 BODY = ("Helvetica", 11.0)
 BOLD = "Helvetica-Bold"
@@ -19,7 +19,7 @@ _PROSE = Prose(("ypp", "eww", "azz"), BODY)
 paragraph = _PROSE.paragraph
 
 
-def _pages(data: bytes) -> list:  # type: ignore[type-arg]
+def _pages(data: bytes) -> list[Page]:
     pdf = pdfium.PdfDocument(data)
     return [read_page(pdf[i], i) for i in range(len(pdf))]
 
