@@ -56,6 +56,7 @@ from skills.formats.pdf.headings import (
     body_type,
     centred_title,
     first_page_title,
+    flat,
     from_bookmarks,
     from_typography,
     is_cover,
@@ -67,6 +68,7 @@ from skills.formats.pdf.headings import (
     section_number,
     turned_page,
     with_bookmarked_types,
+    with_numbered_children,
     without_title_again,
     without_unlisted_cover,
 )
@@ -269,12 +271,15 @@ def _structure(
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     headings = _without_title_block(headings, title_lines, own)
     marks = sum(len(found) for found in bookmarks.values())
+    typed_skip = skip | set(title_lines) | _titled_headers(pages, title)
     if headings and len(headings) * 2 >= marks:
-        return title, with_bookmarked_types(pages, headings, body, skip | set(title_lines))
-    typography = from_typography(
-        pages, body, skip | set(title_lines) | _titled_headers(pages, title), limits.expired
-    )
-    typography = without_title_again(typography, title, own)
+        headings = with_bookmarked_types(pages, headings, body, skip | set(title_lines))
+        if not flat(bookmarks):
+            return title, headings
+        typed = from_typography(pages, body, typed_skip, limits.expired)
+        return title, with_numbered_children(headings, without_title_again(typed, title, own))
+    typography = from_typography(pages, body, typed_skip, limits.expired)
+    typography = without_unlisted_cover(without_title_again(typography, title, own), pages, skip)
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography

@@ -52,7 +52,7 @@ def tagged_headings(
                 for n in range(roots):
                     element = raw.FPDF_StructTree_GetChildAtIndex(tree, n)
                     if element:
-                        _walk(raw, element, headings, budget)
+                        _walk(raw, element, headings, budget, cover=index == 0)
                 if headings:
                     found[index] = _texts(raw, page, headings)
             finally:
@@ -67,15 +67,22 @@ def tagged_headings(
 
 
 def _walk(
-    raw: Any, root: Any, headings: list[tuple[int, list[int], str]], budget: list[int]
+    raw: Any,
+    root: Any,
+    headings: list[tuple[int, list[int], str]],
+    budget: list[int],
+    cover: bool = False,
 ) -> None:
     """Heading elements under ``root``, in document order: (level, their MCIDs, their
-    ActualText). Walked with a stack, not recursion: a hostile tree may nest without end."""
+    ActualText); on the first page (``cover``) not the title's. Walked with a stack, not
+    recursion: a hostile tree may nest without end."""
     stack = [root]
     while stack and budget[0] > 0:
         element = stack.pop()
         budget[0] -= 1
         match = _HEADING.match(_string(raw.FPDF_StructElement_GetType, element))
+        if match is not None and cover and _titles_the_document(raw, element):
+            continue
         if match is not None:
             actual = _string(raw.FPDF_StructElement_GetActualText, element)
             headings.append((int(match.group(1) or 1), _mcids(raw, element, budget), actual))
@@ -85,6 +92,18 @@ def _walk(
             for n in range(raw.FPDF_StructElement_CountChildren(element))
         ]
         stack.extend(child for child in reversed(children) if child)
+
+
+def _titles_the_document(raw: Any, element: Any) -> bool:
+    """An element of its own type ``Title`` that the role map reads as a heading: Word writes a
+    paragraph in its Title style as ``/S /Title`` and maps ``Title`` to ``H1`` in the tree's
+    role map, so PDFium's type (``FPDF_StructElement_GetType``, the mapped one) says ``H1``. On
+    the first page it is the document's title, not its first section: read as a heading it
+    took the Korean product policy's 28 pt title away (the converter's rule that a title line
+    tagged a heading is a heading) and headed the contents page with it. Only there: a
+    template may set its later headings in the Title style too (the RUP template's
+    ``Revision History`` on page 2, a heading of its truth)."""
+    return _string(raw.FPDF_StructElement_GetRawType, element) == "Title"
 
 
 def _mcids(raw: Any, root: Any, budget: list[int]) -> list[int]:
@@ -145,5 +164,5 @@ def _string(function: Any, element: Any) -> str:
     if size <= 2:
         return ""
     buffer = ctypes.create_string_buffer(size)
-    function(element, buffer, size)
+    function(element, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size)
     return buffer.raw[: size - 2].decode("utf-16-le", errors="replace").strip()

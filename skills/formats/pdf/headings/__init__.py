@@ -62,7 +62,12 @@ out); ``bookmarks`` and ``titles`` their own. ``model`` holds the data they pass
 """
 
 from skills.formats.pdf.headings.body import body_type
-from skills.formats.pdf.headings.bookmarks import from_bookmarks, with_bookmarked_types
+from skills.formats.pdf.headings.bookmarks import (
+    flat,
+    from_bookmarks,
+    with_bookmarked_types,
+    with_numbered_children,
+)
 from skills.formats.pdf.headings.contents import without_unlisted_cover
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.titles import (
@@ -86,6 +91,7 @@ __all__ = [
     "body_type",
     "centred_title",
     "first_page_title",
+    "flat",
     "from_bookmarks",
     "from_typography",
     "is_cover",
@@ -97,6 +103,7 @@ __all__ = [
     "section_number",
     "turned_page",
     "with_bookmarked_types",
+    "with_numbered_children",
     "without_title_again",
     "without_unlisted_cover",
 ]

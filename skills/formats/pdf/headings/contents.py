@@ -20,7 +20,7 @@ import re
 
 from skills.formats.pdf.headings.body import NOT_SMALLER
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
-from skills.formats.pdf.headings.wording import normalised, section_number
+from skills.formats.pdf.headings.wording import normalised, section_number, words
 from skills.formats.pdf.lines import Line, Page
 
 #: A contents page's title, its words normalised (a colon after it aside).
@@ -80,6 +80,7 @@ def listed(
     matched = _matched(pages[page.index + 1 - pages[0].index :], body, skip, entries)
     if len(matched) < _LEAST_FOUND or len(matched) * 2 < len(entries):
         return found
+    found = _without_entries(found, page, title, entries)
     taken = {(c.key[0], c.key[1] + n) for c in found for n in range(c.lines)}
     line = page.lines[title]
     added = [_candidate((page.index, title), line, line.text, 1), *matched]
@@ -87,15 +88,53 @@ def listed(
     return sorted(found + added, key=lambda c: c.key)
 
 
+def _without_entries(
+    found: list[Candidate], page: Page, title: int, entries: list[str]
+) -> list[Candidate]:
+    """``found`` less the contents list's own entries: the lines under its title, on its page,
+    that read as one of its entries with nothing after them on the page but more of the list
+    (no sentence, no line of prose: a chapter that starts on the contents page keeps its
+    heading). A list with no page numbers and no leaders is not a contents page to the other
+    checks, and its bold entries read as headings: the Korean policy's ``1. Focusmedia``,
+    ``2. 상품 정책``, the design document's ``Overview``, ``Controllers`` (their page numbers
+    PDFium reads as lines apart)."""
+    listed_entries = set(entries)
+    last_text = max(
+        (i for i in range(title + 1, len(page.lines)) if _sentence(page.lines[i])), default=-1
+    )
+    return [
+        c
+        for c in found
+        if not (
+            c.key[0] == page.index
+            and title < c.key[1]
+            and c.key[1] > last_text
+            and normalised(_LEADER_AND_PAGE.sub("", c.text)) in listed_entries
+        )
+    ]
+
+
+_PROSE = 12  # words of a line that is prose, not a contents entry
+
+
+def _sentence(line: Line) -> bool:
+    """A line of running text: it ends a sentence, or is as long as prose runs."""
+    text = line.text.rstrip()
+    ends = text.endswith((".", "!", "?", "。")) and not _LEADER_AND_PAGE.search(text)
+    return ends or words(text) >= _PROSE
+
+
 def without_unlisted_cover(
     headings: dict[Key, Heading], pages: list[Page], skip: set[Key]
 ) -> dict[Key, Heading]:
-    """The (tagged) headings less the first page's that the document's contents list does not
-    name, when it names three of the others: Word tags a cover's lines set in a heading style,
-    and its contents list, built from the same styles, leaves the cover out (the SRS's 28 pt
-    ``Software Requirements Specification``, the RUP template's ``<SWE-Büroplatzverwaltung>``
-    and ``Version <1.0>``, all tagged ``H1``): they are the cover's, not sections, and the
-    title shown there stays the title."""
+    """The headings (tagged, or typography's) less the first page's that the document's
+    contents list does not name, when it names three of the others: Word tags a cover's lines
+    set in a heading style, and its contents list, built from the same styles, leaves the cover
+    out (the SRS's 28 pt ``Software Requirements Specification``, the RUP template's
+    ``<SWE-Büroplatzverwaltung>`` and ``Version <1.0>``, all tagged ``H1``): they are the
+    cover's, not sections, and the title shown there stays the title. A cover set by hand is
+    the same (round 23's Portuguese report: the project's name and the authors in bold under
+    the course's 20 pt lines, read by typography as sections over the front matter)."""
     place = _contents_title(pages, skip)
     if place is None or place[0].index == pages[0].index:
         return headings
