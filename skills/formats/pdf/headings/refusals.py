@@ -10,6 +10,7 @@ from collections import Counter
 
 from skills.formats.pdf.headings.body import (
     PROSE_WORDS,
+    column_gutter,
     in_prose_script,
     is_larger,
     is_text,
@@ -172,21 +173,41 @@ def heading_text(
     return kept
 
 
-def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
+def uncrowded(candidates: list[Candidate], pages: list[Page], body: Body) -> list[Candidate]:
     """Without the lines of the body's size on a page that would have more than eight headings
     (a form's field labels, a poster's or a diagram's captions, a manual's bold entry names: a
     page of prose has a few at most); the page's larger lines stay when few enough (the man
-    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
-    per_page = Counter(candidate.key[0] for candidate in candidates)
-    larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
+    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures). A page set in two
+    columns of text is two pages' worth: each column is counted on its own (``_Columns``)."""
+    column = _Columns(pages, body)
+    per_page = Counter(column.of(c) for c in candidates)
+    larger = Counter(column.of(c) for c in candidates if is_larger(c.size, body))
     in_turn = _numbered_in_turn(candidates)
     return [
         c
         for c in candidates
-        if per_page[c.key[0]] <= _CROWDED
-        or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+        if per_page[column.of(c)] <= _CROWDED
+        or (is_larger(c.size, body) and larger[column.of(c)] <= _CROWDED)
         or c.key in in_turn
     ]
+
+
+class _Columns:
+    """The column of a page a candidate stands in: (page, 0) on a page of one column or in its
+    left column, (page, 1) in its right one (:func:`column_gutter`, found once per page)."""
+
+    def __init__(self, pages: list[Page], body: Body) -> None:
+        self._pages = {page.index: page for page in pages}
+        self._body = body
+        self._gutters: dict[int, float | None] = {}
+
+    def of(self, candidate: Candidate) -> tuple[int, int]:
+        index, i = candidate.key
+        page = self._pages[index]
+        if index not in self._gutters:
+            self._gutters[index] = column_gutter(page, self._body)
+        gutter = self._gutters[index]
+        return index, int(gutter is not None and page.lines[i].left >= gutter)
 
 
 def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
