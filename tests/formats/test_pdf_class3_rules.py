@@ -6,6 +6,7 @@ labels read as headings. Each test fails with its rule taken out."""
 from __future__ import annotations
 
 from pdf_maker import Prose, Spec, heading_lines, make_pdf
+from test_pdf_word_essay_rules import underlined
 
 from skills.formats.read import read_file
 
@@ -52,3 +53,75 @@ def test_a_page_of_one_column_with_a_dozen_bold_labels_is_still_crowded() -> Non
         page += _column_section(f"Entry Name {chr(65 + n)}", 72 + 66 * n, _LEFT)[:3]
     assert heading_lines(read_file(make_pdf([page]), "form.pdf").text) == []
 
+
+def _underlined_page(names: list[str], gap: float) -> list[Spec]:
+    """Paragraphs 15 pt a line, each after the first under an underlined name ``gap`` points
+    below the paragraph's last line (1.3 lines: a paragraph's space, no more)."""
+    page: list[Spec] = [*_PROSE.paragraph(72)]
+    top = 72 + 45.0
+    for name in names:
+        page += [(name, *BODY, top + gap), *_PROSE.paragraph(top + gap + 15)]
+        top += gap + 15 + 45
+    return page
+
+
+def test_underlined_subheadings_a_paragraphs_space_under_the_text_are_headings() -> None:
+    # the bilingual handbook underlines its subheadings in the body's regular type, each a
+    # paragraph's space (1.3 to 1.5 lines) under the paragraph before it, as its paragraphs
+    # stand apart: the underline rule wanted 1.6 lines, and 90 of them were not found
+    names = ["Drug Testing Rules", "Reasonable Suspicion", "Minimum Wage Rules"]
+    pages = [_underlined_page(names, 20.0), [*_PROSE.paragraph(72)]]
+    text = read_file(underlined(make_pdf(pages), names), "handbook.pdf").text
+    assert heading_lines(text) == [f"# {name}" for name in names]
+
+
+def test_an_underlined_line_right_under_a_larger_heading_is_a_heading() -> None:
+    # 'Our Story' underlined in 10 pt right under the 12 pt bold 'Welcome to Centro!'
+    names = ["Our Story", "Our Work"]
+    page: list[Spec] = [("Welcome to Centro", BOLD, 13.0, 72), ("Our Story", *BODY, 90)]
+    page += [*_PROSE.paragraph(105), ("Our Work", *BODY, 185), *_PROSE.paragraph(200)]
+    pages = [_PROSE.paragraph(72), page, _PROSE.paragraph(72)]
+    text = read_file(underlined(make_pdf(pages), names), "h.pdf").text
+    assert heading_lines(text) == ["# Welcome to Centro", "## Our Story", "## Our Work"]
+
+
+def test_an_underlined_sentence_that_goes_on_below_is_no_heading() -> None:
+    # 'The health and safety of children, families, and staff are' underlined whole, its
+    # sentence going on in the next line: stressed words, not a heading
+    stressed = ["Staff must keep their status", "Every visitor signs the book"]
+    page: list[Spec] = [*_PROSE.paragraph(72)]
+    for n, line in enumerate(stressed):
+        top = 160 + 110 * n
+        page += [(line, *BODY, top), ("up to date in the office log.", *BODY, top + 15)]
+        page += _PROSE.paragraph(top + 35)
+    text = read_file(underlined(make_pdf([page, _PROSE.paragraph(72)]), stressed), "s.pdf").text
+    assert heading_lines(text) == []
+
+
+def test_a_list_of_underlined_links_is_no_heading() -> None:
+    # xfig's manual lists its chapters' links underlined one under the other after a paragraph
+    # ('Circles and Ellipses', 'Spline Curves', 'Polylines'): the first of them stood a
+    # paragraph's space under a sentence's end
+    links = [
+        "Circles and Ellipses", "Spline Curves", "Polyline Shapes", "Arc Boxes",
+        "Regular Polygons", "Rectangular Boxes", "Picture Objects", "Text Objects",
+    ]  # fmt: skip
+    page: list[Spec] = [*_PROSE.paragraph(72)]
+    page += [(link, *BODY, 157 + 26 * n, 100) for n, link in enumerate(links)]
+    pages = [page, _underlined_page(["Drawing Modes"], 20.0), _underlined_page(["Editing"], 20.0)]
+    text = read_file(
+        underlined(make_pdf(pages), [*links, "Drawing Modes", "Editing"]), "l.pdf"
+    ).text
+    assert heading_lines(text) == ["# Drawing Modes", "# Editing"]
+
+
+def test_an_underlined_heading_wrapped_over_two_lines_is_one_heading() -> None:
+    # 'Personal de administración de la familia, salud y' / 'bienestar', each line underlined
+    names = ["Staff of the family, health and", "Family Services Staff"]
+    page: list[Spec] = [*_PROSE.paragraph(72)]
+    page += [(names[0], *BODY, 137), ("wellness offices", *BODY, 152), *_PROSE.paragraph(167)]
+    page += [(names[1], *BODY, 247), *_PROSE.paragraph(262)]
+    data = underlined(make_pdf([page, _PROSE.paragraph(72)]), [*names, "wellness offices"])
+    assert heading_lines(read_file(data, "w.pdf").text) == [
+        "# Staff of the family, health and wellness offices", "# Family Services Staff",
+    ]  # fmt: skip
