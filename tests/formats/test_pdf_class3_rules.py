@@ -5,7 +5,7 @@ labels read as headings. Each test fails with its rule taken out."""
 
 from __future__ import annotations
 
-from pdf_maker import Prose, Spec, heading_lines, make_pdf
+from pdf_maker import Prose, Spec, heading_lines, make_pdf, with_title
 from test_pdf_word_essay_rules import underlined
 
 from skills.formats.read import read_file
@@ -125,3 +125,67 @@ def test_an_underlined_heading_wrapped_over_two_lines_is_one_heading() -> None:
     assert heading_lines(read_file(data, "w.pdf").text) == [
         "# Staff of the family, health and wellness offices", "# Family Services Staff",
     ]  # fmt: skip
+
+
+def _chapters(first: list[Spec], numbered: bool = True) -> list[list[Spec]]:
+    """A first page opening with ``first``, then chapters in 11 pt bold, the body's size."""
+    names = ("Scope of Cover", "Returns and Refunds", "Repairs in Store")
+    pages: list[list[Spec]] = []
+    for n, name in enumerate(names, 1):
+        chapter: Spec = (f"Chapter {n}: {name}" if numbered else name, BOLD, 10.0)
+        pages.append([*(first if n == 1 else []), chapter, *_PROSE.paragraph()])
+    return pages
+
+
+def test_a_first_line_in_the_numbered_chapters_type_is_the_title() -> None:
+    # the printed policy manual (Microsoft Print to PDF): 'FictionalTech Global Corporate
+    # Policies & Procedures Manual' bold at the body's 12 pt atop page one, over 'Chapter 1:
+    # Introduction ...' in the same type, no metadata title: no title, and a first heading over
+    # every chapter
+    converted = read_file(
+        make_pdf(_chapters([("Harbour Works Policy Manual", BOLD, 10.0)])), "p.pdf"
+    )
+    assert converted.title == "Harbour Works Policy Manual"
+    assert heading_lines(converted.text) == [
+        "# Chapter 1: Scope of Cover", "# Chapter 2: Returns and Refunds",
+        "# Chapter 3: Repairs in Store",
+    ]  # fmt: skip
+
+
+def test_a_first_line_right_over_a_heading_of_its_type_is_the_title() -> None:
+    # pdfTeX's FASTA guide: 'The FASTA program package' over 'Introduction', both 14.3 pt bold
+    first: list[Spec] = [("The Harbour Program Package", BOLD, 14.0)]
+    pages = _chapters(first, numbered=False)
+    pages[0][1] = ("Introduction", BOLD, 14.0)
+    pages[1][0] = ("Installing", BOLD, 14.0)
+    converted = read_file(make_pdf(pages), "guide.pdf")
+    assert converted.title == "The Harbour Program Package"
+    assert heading_lines(converted.text)[:2] == ["# Introduction", "# Installing"]
+
+
+def test_a_front_matter_heading_atop_page_one_stays_a_heading() -> None:
+    # an unnumbered 'Executive Summary' before numbered chapters in its type names a part of
+    # the document, not the document
+    converted = read_file(make_pdf(_chapters([("Executive Summary", BOLD, 10.0)])), "r.pdf")
+    assert converted.title is None
+    assert heading_lines(converted.text)[0] == "# Executive Summary"
+
+
+def test_a_metadata_title_with_a_templates_placeholder_is_the_cover_line_that_fills_it() -> None:
+    # RUP's Word template keeps its Title property 'Use-Case-Realization Specification:
+    # <Use-Case Name>' while the cover shows '... <Platz-buchen>'; the template's title, left
+    # unfilled atop page 2 over two lines, was read as a heading
+    cover: list[Spec] = [
+        ("<Company Name>", BOLD, 18.0, 72),
+        ("Use-Case Specification: <Seat booking>", BOLD, 18.0, 300),
+        ("Version <1.0>", BOLD, 14.0, 340), *_PROSE.paragraph(400),
+    ]  # fmt: skip
+    body: list[Spec] = [
+        ("Use-Case Specification: <Use-Case", BOLD, 18.0, 90), ("Name>", BOLD, 18.0, 112),
+        ("1. Introduction", BOLD, 12.0, 140), *_PROSE.paragraph(160),
+        ("2. Flow of Events", BOLD, 12.0, 240), *_PROSE.paragraph(260),
+    ]  # fmt: skip
+    data = with_title(make_pdf([cover, body]), "Use-Case Specification: <Use-Case Name>")
+    converted = read_file(data, "ucrs.pdf")
+    assert converted.title == "Use-Case Specification: <Seat booking>"
+    assert heading_lines(converted.text) == ["# 1. Introduction", "# 2. Flow of Events"]
