@@ -189,3 +189,17 @@ def test_a_metadata_title_with_a_templates_placeholder_is_the_cover_line_that_fi
     converted = read_file(data, "ucrs.pdf")
     assert converted.title == "Use-Case Specification: <Seat booking>"
     assert heading_lines(converted.text) == ["# 1. Introduction", "# 2. Flow of Events"]
+
+
+def test_chapters_numbered_like_the_pages_they_open_are_no_running_header() -> None:
+    # one chapter a page, each opening its page at one place in 16 pt bold, numbered as the page
+    # is ('3 Configuring' atop page 3): the page-number rule took them all for a running header
+    # carrying the page's number, and the guide had no heading
+    names = ["Overview", "Installing", "Configuring", "Running", "Upgrading"]
+    pages = [
+        [(f"{n} {name}", BOLD, 16.0), *_PROSE.paragraph(), *_PROSE.paragraph()]
+        for n, name in enumerate(names, 1)
+    ]
+    converted = read_file(make_pdf(pages), "guide.pdf")
+    assert heading_lines(converted.text) == [f"# {n} {name}" for n, name in enumerate(names, 1)]
+
