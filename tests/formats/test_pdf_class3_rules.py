@@ -203,3 +203,22 @@ def test_chapters_numbered_like_the_pages_they_open_are_no_running_header() -> N
     converted = read_file(make_pdf(pages), "guide.pdf")
     assert heading_lines(converted.text) == [f"# {n} {name}" for n, name in enumerate(names, 1)]
 
+
+def test_a_list_of_the_documents_parts_by_label_refers_to_them() -> None:
+    # an IEEE project plan printed from Word lists its parts under '1.8 Document Structure' in
+    # bold body type, each over a sentence ('Section 3: Managerial Process Plan' / 'In this
+    # section we define...'), and sets them as chapters in 13.7 pt ('3. Managerial Process
+    # Plans'): six wrong headings, each holding the sentences about its part
+    parts = ["Project Overview", "Project Organization", "Managerial Process Plan"]
+    listing: list[Spec] = [("1.8 Document Structure", BOLD, 12.0), *_PROSE.paragraph()]
+    for n, part in enumerate(parts, 1):
+        listing += [(f"Section {n}: {part}", BOLD, 10.0), *_PROSE.paragraph()]
+    names = ["Project Overview", "Project Organization", "Managerial Process Plans"]
+    chapters = [
+        [(f"{n}. {name}", BOLD, 14.0), *_PROSE.paragraph()] for n, name in enumerate(names, 1)
+    ]
+    converted = read_file(make_pdf([chapters[0], listing, *chapters[1:]]), "plan.pdf")
+    assert heading_lines(converted.text) == [
+        "# 1. Project Overview", "## 1.8 Document Structure", "# 2. Project Organization",
+        "# 3. Managerial Process Plans",
+    ]  # fmt: skip

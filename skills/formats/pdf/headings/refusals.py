@@ -18,7 +18,7 @@ from skills.formats.pdf.headings.body import (
 )
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf.headings.wording import form_part, normalised, words
+from skills.formats.pdf.headings.wording import form_part, normalised, section_number, words
 from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
@@ -307,6 +307,42 @@ def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
         abs(below.left - other.left) <= 2 and 0 < below.top - other.top <= other.size * _NEXT_LINE
         for below in page.lines
     )
+
+
+#: A part's label before its name: ``Section 1:``, ``Chapter 2 -``, ``Part III.``.
+_PART_LABEL = re.compile(r"^(?:section|chapter|part|appendix)\s+(\w{1,4})\s*[:.\-–]\s+", re.I)
+
+
+def without_part_references(candidates: list[Candidate], body: Body) -> list[Candidate]:
+    """Without the lines of the body's size that name a part of the document by its label,
+    its number and its name (``Section 3: Managerial Process Plan``) where a larger heading on
+    another page is that part (``3. Managerial Process Plans``: the same number, the name's
+    first two words): the list of the document's parts in its introduction, each over a
+    sentence saying what that part holds (an IEEE project plan's ``Document Structure``, six
+    bold lines under it), refers to them, as underlined lines naming a larger heading are a
+    contents page's links (``_named_larger``)."""
+    parts: dict[tuple[str, str], set[int]] = {}
+    for c in candidates:
+        if is_larger(c.size, body) and c.number is not None:
+            parts.setdefault(_part(c.number[0], c.text), set()).add(c.key[0])
+    kept: list[Candidate] = []
+    for c in candidates:
+        label = _PART_LABEL.match(c.text)
+        if label is not None and not is_larger(c.size, body):
+            named = _part(label.group(1), c.text[label.end() :])
+            if parts.get(named, set()) - {c.key[0]}:
+                continue
+        kept.append(c)
+    return kept
+
+
+def _part(number: str, text: str) -> tuple[str, str]:
+    """A part's number and the first two words of its name (its number off):
+    ``("3", "managerial process")`` for ``3. Managerial Process Plans``."""
+    words = normalised(text).split()
+    if words and section_number(text) is not None:
+        words = words[1:]
+    return number.casefold(), " ".join(words[:2])
 
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:
