@@ -25,9 +25,9 @@ def _column_section(title: str, top: float, left: float) -> list[Spec]:
         f"work at {word} sites in every state,",
         f"as the {word} office sets it out.",
     ]
-    return [(title, BOLD, 10.0, top, left)] + [
-        (line, *BODY, top + 13 * (n + 1), left) for n, line in enumerate(lines)
-    ]
+    section: list[Spec] = [(title, BOLD, 10.0, top, left)]
+    section += [(line, *BODY, top + 13 * (n + 1), left) for n, line in enumerate(lines)]
+    return section
 
 
 def test_a_page_in_two_columns_may_hold_twice_a_pages_headings() -> None:
