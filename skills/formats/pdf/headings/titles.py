@@ -541,7 +541,10 @@ def _over_sibling(
     ``The FASTA program package`` over ``Introduction``, both 14.3 pt bold)."""
     lines = range(title[1] + count, len(page.lines))
     nxt = next((i for i in lines if (page.index, i) not in skip), None)
-    return nxt is not None and (page.index, nxt) in alike
+    if nxt is None or (page.index, nxt) not in alike:
+        return False
+    first = page.lines[title[1]]
+    return abs(page.lines[nxt].left - first.left) < first.size  # (set in: an entry under it)
 
 
 def _same_type(line: Line, other: Line) -> bool:
