@@ -63,6 +63,7 @@ from skills.formats.pdf.headings import (
     man_page_name,
     meaningful_title,
     normalised,
+    over_numbered_headings,
     printed,
     printed_page_title,
     section_number,
@@ -247,6 +248,10 @@ def _structure(
     """The title, and the headings by the line they start at."""
     body = body_type(pages)
     title = metadata = _metadata_title(pdf)
+    template = title  # a template's title, its placeholder filled in on the page:
+    filled = _placeholder_filled(pages, template, skip)
+    if filled:
+        title = metadata = filled
     shown, title_lines = first_page_title(pages, body, skip)
     if not shown and not title:
         shown, title_lines = centred_title(pages, skip)
@@ -267,6 +272,8 @@ def _structure(
         cover = title_lines[0][0]  # a cover's lines are not sections
         title_lines += [(cover, i) for i in range(len(pages[cover].lines))]
     title_lines += _title_page(pages, title, own, skip)
+    if filled:  # the template's title shown again, unfilled, atop the body
+        title_lines += _title_page(pages, template, own, skip)
     bookmarks = _bookmarks(pdf)
     headings = from_bookmarks(pages, bookmarks, skip) if bookmarks else {}
     headings = _without_title_block(headings, title_lines, own)
@@ -279,7 +286,10 @@ def _structure(
         typed = from_typography(pages, body, typed_skip, limits.expired)
         return title, with_numbered_children(headings, without_title_again(typed, title, own))
     typography = from_typography(pages, body, typed_skip, limits.expired)
-    typography = without_unlisted_cover(without_title_again(typography, title, own), pages, skip)
+    typography = without_title_again(typography, title, own)
+    if not title:
+        title, typography = _title_in_headings_type(pages, skip, typography)
+    typography = without_unlisted_cover(typography, pages, skip)
     tags = tagged_headings(pdf, len(pages), limits.expired)
     if not tags:
         return title, typography
@@ -288,6 +298,52 @@ def _structure(
     if title == shown and any(key in tagged for key in title_lines):
         title = metadata  # the line shown as the title is tagged a heading: it is one
     return title, _with_tags(typography, tagged)
+
+
+def _title_in_headings_type(
+    pages: list[Page], skip: set[Key], headings: dict[Key, Heading]
+) -> tuple[str, dict[Key, Heading]]:
+    """The title, when the first heading is one set in its numbered headings' type
+    (``over_numbered_headings``), and the headings without it; else no title."""
+    key = over_numbered_headings(pages, skip, headings)
+    if key is None:
+        return "", headings
+    return headings[key].text, {k: found for k, found in headings.items() if k != key}
+
+
+#: A template's placeholder: words in angle brackets (``<Use-Case Name>``, ``<Project>``).
+_PLACEHOLDER = re.compile(r"<[^<>]{1,60}>")
+
+
+def _placeholder_filled(pages: list[Page], metadata: str, skip: set[Key]) -> str:
+    """The first page's line that reads the metadata title with its template's placeholder
+    filled in, when the metadata title holds one: Word keeps a template's Title property
+    (RUP's ``Use-Case-Realization Specification: <Use-Case Name>``) while the cover shows
+    ``Use-Case-Realization Specification: <Platz-buchen>``; the template's title, left unfilled
+    atop the body (page 4, tagged ``H1``), is the title shown again. '' when no line does.
+
+    >>> from skills.formats.pdf.lines import Line
+    >>> line = Line(0, "Use-Case Specification: <Platz-buchen>", 18, 700, True, True, 300, 97)
+    >>> page = Page(0, (line,), 40, False, False)
+    >>> _placeholder_filled([page], "Use-Case Specification: <Use-Case Name>", set())
+    'Use-Case Specification: <Platz-buchen>'
+    >>> _placeholder_filled([page], "Use-Case Specification", set())
+    ''
+    """
+    match = _PLACEHOLDER.search(metadata)
+    if match is None or not pages:
+        return ""
+    before, after = normalised(metadata[: match.start()]), normalised(metadata[match.end() :])
+    if not (before or after):
+        return ""  # a placeholder alone (``<Project Name>``) names no line
+    for i, line in enumerate(pages[0].lines):
+        text = normalised(line.text)
+        rest = text[len(before) :].strip()
+        if (pages[0].index, i) in skip or not text.startswith(before) or not rest:
+            continue
+        if rest != normalised(match.group()) and rest.endswith(after):
+            return " ".join(line.text.split())
+    return ""
 
 
 def _without_title_block(
@@ -446,8 +502,9 @@ def _signed(line: Line, after: Line | None) -> bool:
 
 def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -> list[Key]:
     """A book's title page after its cover: the largest line of one of the next few pages that
-    reads the title the cover shows, and what goes with it, none a section of the body (No
-    Starch's ``RUST FOR RUSTACEANS`` over ``JON GJENGSET`` on page 3, the cover's title again)."""
+    reads the title the cover shows (alone, or with the next line: ``_wrapped_title``), and
+    what goes with it, none a section of the body (No Starch's ``RUST FOR RUSTACEANS`` over
+    ``JON GJENGSET`` on page 3, the cover's title again)."""
     wanted = normalised(title)
     if not own or not wanted:
         return []
@@ -459,9 +516,22 @@ def _title_page(pages: list[Page], title: str, own: list[Key], skip: set[Key]) -
         for i, line in enumerate(page.lines):
             if line.size < largest - 0.5 or (page.index, i) in skip:
                 continue
-            if normalised(line.text) == wanted:
-                return [(page.index, i), *_title_block(pages, [(page.index, i)])]
+            rows = [(page.index, i)]
+            if normalised(line.text) != wanted:
+                rows = _wrapped_title(page, i, wanted)
+            if rows:
+                return [*rows, *_title_block(pages, rows)]
     return []
+
+
+def _wrapped_title(page: Page, i: int, wanted: str) -> list[Key]:
+    """Line ``i`` and the next, in its size, when the two read ``wanted``: a title page's title
+    set over two lines (``Use-Case-Realization Specification: <Use-Case`` / ``Name>``)."""
+    if i + 1 >= len(page.lines) or abs(page.lines[i + 1].size - page.lines[i].size) > 0.5:
+        return []
+    if normalised(f"{page.lines[i].text} {page.lines[i + 1].text}") != wanted:
+        return []
+    return [(page.index, i), (page.index, i + 1)]
 
 
 def _bookmarks(pdf: Any) -> dict[int, list[tuple[int, str]]]:

@@ -8,11 +8,12 @@ on three pages at least (a running header that names the current chapter changes
 table's header repeated atop each page it continues on), or it is a page number, or it opens or
 ends with the page's number, the same offset from the page's index as on three pages at least
 and a quarter of them (``CHAPTER 3. GPLINK 42`` on the one or two pages of a short chapter; the
-numbers of three sections opening three pages can share an offset by chance). Documents of
-fewer than three pages have no furniture: nothing repeats enough to tell, except line numbers
-down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...): five numbers
-or more, each one more than the last, one under the other, alone on their lines, are furniture
-on any page, and the edges are read past them.
+numbers of three sections opening three pages can share an offset by chance), unless it is set
+larger than the text and opens with its number (a chapter a page: ``3 Configuring`` atop page
+3). Documents of fewer than three pages have no furniture: nothing repeats enough to tell, except
+line numbers down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...):
+five numbers or more, each one more than the last, one under the other, alone on their lines,
+are furniture on any page, and the edges are read past them.
 
 >>> from skills.formats.pdf.lines import Line, Page
 >>> def page(i, *texts):
@@ -32,7 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from skills.formats.pdf.headings.decks import is_deck
-from skills.formats.pdf.lines import Page
+from skills.formats.pdf.lines import Line, Page
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -74,6 +75,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
     series = _counted_on(edges, with_text)
     deck = is_deck(pages)
+    text_size = _text_size(with_text)
     found: set[tuple[int, int]] = set(numbering)
     for edge in edges:
         page, i = edge.page, edge.i
@@ -91,6 +93,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
             near_words[words] >= _AGAIN and not _continued_slide_title(edge, deck)
         ) or _PAGE_NUMBER.match(line.text)
         numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
+        numbered = numbered and not _chapter_opening(line, text_size)
         if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found
@@ -104,6 +107,35 @@ def _continued_slide_title(edge: Edge, deck: bool) -> bool:
     PowerPoint report deck's ``References`` on four). Every title stands at one place, so the
     running header's test, the same words at an edge's place on three pages, took them."""
     return deck and edge.top
+
+
+_LARGER = 1.12  # a heading's size over the text's, at least (as ``headings.body.LARGER``)
+
+
+def _text_size(pages: list[Page]) -> float:
+    """The size most of the document's characters are set in."""
+    sizes: dict[float, int] = defaultdict(int)
+    for page in pages:
+        for line in page.lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+    return max(sizes, key=sizes.__getitem__, default=0.0)
+
+
+def _chapter_opening(line: Line, text_size: float) -> bool:
+    """A line set larger than the text that opens with its number and goes on in words: a
+    chapter's heading numbered like the page it opens (``3 Configuring`` atop page 3 of a
+    guide with one chapter a page), not a running header carrying the page's number, which is
+    set no larger than the text (``CHAPTER 3. GPLINK 42``). Its number alone is no reason to
+    take it out; the same words at an edge on half the pages still are.
+
+    >>> from skills.formats.pdf.lines import Line
+    >>> [_chapter_opening(Line(0, t, s, 700, True, True, 40, 72), 10.0)
+    ...  for t, s in (("3 Configuring", 16), ("3 Configuring", 10), ("42", 16))]
+    [True, False, False]
+    """
+    match = _OPENING.match(line.text.strip())
+    rest = line.text.strip()[match.end() :] if match else ""
+    return bool(text_size) and line.size >= text_size * _LARGER and any(c.isalpha() for c in rest)
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,6 +118,45 @@ def line_spacing(page: Page, body: Body) -> float:
     return gaps[len(gaps) // 2] if gaps else body.size * 1.2
 
 
+_COLUMN_SHARE = 4  # a column holds a quarter of its page's lines of text, at least
+_COLUMN_LINES = 8  # lines of text a page needs before its columns are looked for
+
+
+def column_gutter(page: Page, body: Body) -> float | None:
+    """Where a page set in two columns of text divides them: the left edge of its right column,
+    when every line of the body's size stands wholly left or wholly right of it (none runs
+    across) and each side holds a quarter of them or more (a bilingual handbook's English and
+    Spanish side by side, a journal's two columns); None on a page of one column, or where a
+    line of text runs across the middle (an abstract across both columns).
+
+    >>> from skills.formats.pdf.lines import Line
+    >>> def line(left: float, top: float) -> Line:
+    ...     return Line(0, "Words of a line of text here", 10, 400, False, True, top, left,
+    ...                 right=left + 250)
+    >>> body = Body(10.0, 400, False)
+    >>> two = Page(0, tuple(line(x, y) for x in (40, 310) for y in range(60, 160, 12)), 0,
+    ...            False, False)
+    >>> column_gutter(two, body)
+    310
+    >>> one = Page(0, tuple(line(40, y) for y in range(60, 260, 12)), 0, False, False)
+    >>> column_gutter(one, body) is None
+    True
+    """
+    lines = [ln for ln in page.lines if abs(ln.size - body.size) < 0.5 and not ln.rotated]
+    if len(lines) < _COLUMN_LINES:
+        return None
+    middle = (min(ln.left for ln in lines) + max(ln.right for ln in lines)) / 2
+    right = [ln for ln in lines if ln.left >= middle]
+    if not right:
+        return None
+    gutter = min(ln.left for ln in right)
+    left = [ln for ln in lines if ln.left < middle]
+    if any(ln.right > gutter for ln in left):
+        return None
+    fewest = min(len(left), len(right))
+    return gutter if fewest * _COLUMN_SHARE >= len(lines) else None
+
+
 def is_larger(size: float, body: Body) -> bool:
     return size >= body.size * LARGER and size - body.size >= _LARGER_POINTS
 

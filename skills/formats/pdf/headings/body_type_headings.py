@@ -16,6 +16,7 @@ from skills.formats.pdf.headings.body import (
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.refusals import RUN
 from skills.formats.pdf.headings.wording import (
+    SPACE,
     goes_on,
     heading_like,
     normalised,
@@ -184,15 +185,75 @@ def with_underlined(
                 continue
             if abs(line.size - body.size) >= 0.5 or not heading_like(line, counts):
                 continue
-            above = i == 0 or line.top - page.lines[i - 1].top >= _APART * spacing
-            under = page.lines[i + 1] if i + 1 < len(page.lines) else None
-            if above and under is not None and is_text(under, body) and worded(under):
-                number = section_number(line.text)
-                added.append(Candidate((page.index, i), line.text, 1, line.size, line.bold,
+            count = 2 if _wraps_underlined(page, i, spacing) else 1
+            text = " ".join(ln.text.strip() for ln in page.lines[i : i + count])
+            under = page.lines[i + count] if i + count < len(page.lines) else None
+            if under is None or not _stands_alone(page, i, spacing):
+                continue
+            if count == 1 and goes_on(line.text.strip(), under.text.strip()):
+                continue  # a sentence's first line, underlined whole: it goes on below
+            if i + count in page.underlined:
+                continue  # one of a list of links (xfig's ``Circles and Ellipses`` ...)
+            if is_text(under, body) and worded(under):
+                number = section_number(text)
+                added.append(Candidate((page.index, i), text, count, line.size, line.bold,
                                         True, number))  # fmt: skip
     if len(added) < _UNDERLINED:
         return found
     return sorted(found + added, key=lambda c: c.key)
+
+
+_PARAGRAPH_GAP = 1.2  # the page's line spacing: a paragraph's space over a line, at least
+_UNDER_HEADING = 2.0  # sizes of a larger heading right over an underlined line, at most
+_STOPS = (".", "!", "?", ":", ";")
+
+
+def _wraps_underlined(page: Page, i: int, spacing: float) -> bool:
+    """The underlined line ``i`` goes on in the next line, underlined too, in its type and a
+    line under it: one heading over two lines (``Personal de administración de la familia,
+    salud y`` / ``bienestar``)."""
+    if i + 1 not in page.underlined:
+        return False
+    line, below = page.lines[i], page.lines[i + 1]
+    close = 0 < below.top - line.top < _PARAGRAPH_GAP * spacing
+    return close and _same_type(line, below) and goes_on(line.text.strip(), below.text.strip())
+
+
+def _same_type(line: Line, other: Line) -> bool:
+    return abs(line.size - other.size) < 0.5 and line.bold == other.bold
+
+
+def _stands_alone(page: Page, i: int, spacing: float) -> bool:
+    """Nothing of the line's type goes on into line ``i`` from above: it is the page's first
+    line, or a line's space stands over it, or a larger heading stands right over it
+    (``Welcome to Centro!`` in 12 pt bold over ``Our Story`` in 10 pt), or a paragraph's
+    space stands over it and the line above ended its paragraph: it ends a sentence, or the
+    line's first word would have fitted after it (Word wrapped no word there). A bilingual
+    handbook's underlined subheadings stand 1.3 to 1.5 lines under the paragraph before them,
+    as its paragraphs stand apart: none was found at 1.6."""
+    if i == 0:
+        return True
+    line, above = page.lines[i], page.lines[i - 1]
+    gap = line.top - above.top
+    if gap >= _APART * spacing:
+        return True
+    if 0 < gap <= above.size * _UNDER_HEADING and above.size >= line.size + 0.5:
+        return True
+    if gap < _PARAGRAPH_GAP * spacing:
+        return False
+    return above.text.rstrip().rstrip("”’\"')").endswith(_STOPS) or _room_after(page, above, line)
+
+
+def _room_after(page: Page, above: Line, line: Line) -> bool:
+    """The first word of ``line`` would have fitted after ``above`` before the right edge of
+    the lines that start where ``above`` starts: ``above`` ended its paragraph short."""
+    first = line.text.split()[0] if line.text.split() else ""
+    width = (line.right - line.left) * len(first) / max(1, len(line.text))
+    edge = max(
+        (ln.right for ln in page.lines if abs(ln.left - above.left) <= above.size),
+        default=above.right,
+    )
+    return above.right + above.size * SPACE + width < edge
 
 
 def _address(line: Line) -> bool:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from skills.formats.pdf.headings.body import (
     PROSE_WORDS,
+    column_gutter,
     in_prose_script,
     is_larger,
     is_text,
@@ -17,7 +18,13 @@ from skills.formats.pdf.headings.body import (
 )
 from skills.formats.pdf.headings.model import Body, Candidate, Key
 from skills.formats.pdf.headings.titles import TITLE_INDENT, turned_page
-from skills.formats.pdf.headings.wording import form_part, normalised, page_reference, words
+from skills.formats.pdf.headings.wording import (
+    form_part,
+    normalised,
+    page_reference,
+    section_number,
+    words,
+)
 from skills.formats.pdf.lines import Line, Page
 
 RUN = 3  # unnumbered headings in a row with no text between: labels, not headings
@@ -172,19 +179,21 @@ def heading_text(
     return kept
 
 
-def uncrowded(candidates: list[Candidate], body: Body) -> list[Candidate]:
+def uncrowded(candidates: list[Candidate], pages: list[Page], body: Body) -> list[Candidate]:
     """Without the lines of the body's size on a page that would have more than eight headings
     (a form's field labels, a poster's or a diagram's captions, a manual's bold entry names: a
     page of prose has a few at most); the page's larger lines stay when few enough (the man
-    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures)."""
-    per_page = Counter(candidate.key[0] for candidate in candidates)
-    larger = Counter(c.key[0] for c in candidates if is_larger(c.size, body))
+    page's ``BUILT-IN FUNCTIONS`` over forty bold function signatures). A page set in two
+    columns of text is two pages' worth: each column is counted on its own (``_Columns``)."""
+    column = _Columns(pages, body)
+    per_page = Counter(column.of(c) for c in candidates)
+    larger = Counter(column.of(c) for c in candidates if is_larger(c.size, body))
     in_turn = _numbered_in_turn(candidates) | _pages_in_turn(candidates)
     return [
         c
         for c in candidates
-        if per_page[c.key[0]] <= _CROWDED
-        or (is_larger(c.size, body) and larger[c.key[0]] <= _CROWDED)
+        if per_page[column.of(c)] <= _CROWDED
+        or (is_larger(c.size, body) and larger[column.of(c)] <= _CROWDED)
         or c.key in in_turn
     ]
 
@@ -204,6 +213,24 @@ def _pages_in_turn(candidates: list[Candidate]) -> set[Key]:
             found.add(c.key)
         last = number
     return found
+
+
+class _Columns:
+    """The column of a page a candidate stands in: (page, 0) on a page of one column or in its
+    left column, (page, 1) in its right one (:func:`column_gutter`, found once per page)."""
+
+    def __init__(self, pages: list[Page], body: Body) -> None:
+        self._pages = {page.index: page for page in pages}
+        self._body = body
+        self._gutters: dict[int, float | None] = {}
+
+    def of(self, candidate: Candidate) -> tuple[int, int]:
+        index, i = candidate.key
+        page = self._pages[index]
+        if index not in self._gutters:
+            self._gutters[index] = column_gutter(page, self._body)
+        gutter = self._gutters[index]
+        return index, int(gutter is not None and page.lines[i].left >= gutter)
 
 
 def _numbered_in_turn(candidates: list[Candidate]) -> set[Key]:
@@ -303,6 +330,42 @@ def _beside_its_paragraph(page: Page, line: Line, other: Line) -> bool:
         abs(below.left - other.left) <= 2 and 0 < below.top - other.top <= other.size * _NEXT_LINE
         for below in page.lines
     )
+
+
+#: A part's label before its name: ``Section 1:``, ``Chapter 2 -``, ``Part III.``.
+_PART_LABEL = re.compile(r"^(?:section|chapter|part|appendix)\s+(\w{1,4})\s*[:.\-–]\s+", re.I)
+
+
+def without_part_references(candidates: list[Candidate], body: Body) -> list[Candidate]:
+    """Without the lines of the body's size that name a part of the document by its label,
+    its number and its name (``Section 3: Managerial Process Plan``) where a larger heading on
+    another page is that part (``3. Managerial Process Plans``: the same number, the name's
+    first two words): the list of the document's parts in its introduction, each over a
+    sentence saying what that part holds (an IEEE project plan's ``Document Structure``, six
+    bold lines under it), refers to them, as underlined lines naming a larger heading are a
+    contents page's links (``_named_larger``)."""
+    parts: dict[tuple[str, str], set[int]] = {}
+    for c in candidates:
+        if is_larger(c.size, body) and c.number is not None:
+            parts.setdefault(_part(c.number[0], c.text), set()).add(c.key[0])
+    kept: list[Candidate] = []
+    for c in candidates:
+        label = _PART_LABEL.match(c.text)
+        if label is not None and not is_larger(c.size, body):
+            named = _part(label.group(1), c.text[label.end() :])
+            if parts.get(named, set()) - {c.key[0]}:
+                continue
+        kept.append(c)
+    return kept
+
+
+def _part(number: str, text: str) -> tuple[str, str]:
+    """A part's number and the first two words of its name (its number off):
+    ``("3", "managerial process")`` for ``3. Managerial Process Plans``."""
+    words = normalised(text).split()
+    if words and section_number(text) is not None:
+        words = words[1:]
+    return number.casefold(), " ".join(words[:2])
 
 
 def without_label_runs(candidates: list[Candidate]) -> list[Candidate]:

@@ -12,6 +12,7 @@ from skills.formats.pdf.headings.body import LARGER, in_prose_script, is_larger,
 from skills.formats.pdf.headings.model import Body, Heading, Key
 from skills.formats.pdf.headings.wording import (
     CJK,
+    chapter_number,
     goes_on,
     hangs,
     joined_lines,
@@ -483,3 +484,68 @@ def _over_numbered_chapters(
             if section_number(above.text) is None:
                 return False  # (not the second line of a wrapped chapter heading)
     return bool(margins) and first.left >= min(margins) + TITLE_INDENT * size
+
+
+_OVER_NUMBERED = 3  # numbered headings in the first line's type, at least
+_NUMBERED_SHARE = 0.75  # of the other headings in its type that are numbered, at least
+#: The names of a document's first unnumbered part, which may open page one in its chapters'
+#: type with no title over it: a heading, never the title.
+_FRONT_MATTER = frozenset({"abstract", "summary", "executive summary", "introduction",
+                           "preface", "foreword", "overview", "background", "acknowledgements",
+                           "acknowledgments", "revision history", "document history", "purpose",
+                           "scope", "glossary"}) | _CONTENTS  # fmt: skip
+
+
+def over_numbered_headings(
+    pages: list[Page], skip: set[Key], headings: dict[Key, Heading]
+) -> Key | None:
+    """The first heading, when it is the document's title set in its numbered headings' own
+    type: the first page's first line (furniture aside), unnumbered, of two words or more and
+    no front matter's name, in the size and weight of three headings or more of which three in
+    four are numbered (``Chapter 2:``, ``2.1``). A Word author who types the title in the
+    chapters' style on no cover (the printed policy manual's bold 12 pt ``FictionalTech Global
+    Corporate Policies & Procedures Manual`` over ``Chapter 1: Introduction ...``; the SIMH
+    memo's 14 pt ``Adding An I/O Device To A SIMH Virtual Machine`` over ``1. SCP and I/O
+    Device Interactions``; pdfTeX's FASTA guide) had no title and a first heading over every
+    chapter. Asked only when nothing else titles the document."""
+    if not headings:
+        return None
+    first = min(headings)
+    page = next((p for p in pages if p.lines and not p.garbage), None)
+    if page is None or first[0] != page.index:
+        return None
+    top = next((i for i in range(len(page.lines)) if (page.index, i) not in skip), None)
+    text = headings[first].text
+    if first[1] != top or section_number(text) or chapter_number(text):
+        return None
+    if len(text.split()) < 2 or normalised(text) in _FRONT_MATTER:
+        return None
+    by_index = {p.index: p for p in pages}
+    line = page.lines[first[1]]
+    alike = {
+        key: found.text
+        for key, found in headings.items()
+        if key != first and _same_type(by_index[key[0]].lines[key[1]], line)
+    }
+    numbered = sum(bool(section_number(t) or chapter_number(t)) for t in alike.values())
+    over_numbered = numbered >= _OVER_NUMBERED and numbered >= _NUMBERED_SHARE * len(alike)
+    over = _over_sibling(page, first, headings[first].lines, skip, alike)
+    return first if over_numbered or over else None
+
+
+def _over_sibling(
+    page: Page, title: Key, count: int, skip: set[Key], alike: dict[Key, str]
+) -> bool:
+    """The next line after ``title`` (furniture aside) opens a heading of its type: the title
+    heads nothing of its own, its first section's name right under it (pdfTeX's FASTA guide:
+    ``The FASTA program package`` over ``Introduction``, both 14.3 pt bold)."""
+    lines = range(title[1] + count, len(page.lines))
+    nxt = next((i for i in lines if (page.index, i) not in skip), None)
+    if nxt is None or (page.index, nxt) not in alike:
+        return False
+    first = page.lines[title[1]]
+    return abs(page.lines[nxt].left - first.left) < first.size  # (set in: an entry under it)
+
+
+def _same_type(line: Line, other: Line) -> bool:
+    return abs(line.size - other.size) < 0.5 and line.bold == other.bold

@@ -40,6 +40,7 @@ from skills.formats.pdf.headings.refusals import (
     without_contents,
     without_figure_labels,
     without_label_runs,
+    without_part_references,
 )
 from skills.formats.pdf.headings.wording import REPEATED, normalised, words
 from skills.formats.pdf.lines import Line, Page
@@ -69,7 +70,8 @@ def from_typography(
     found = in_the_prose_script(found, pages, body)
     found = without_admonition_labels(found, pages, body)
     in_time(expired)
-    candidates = without_contents(without_label_runs(out_of_rows(uncrowded(found, body), pages)))
+    spread = out_of_rows(uncrowded(without_part_references(found, body), pages, body), pages)
+    candidates = without_contents(without_label_runs(spread))
     in_time(expired)
     turned = turned_pages(pages)
     kept = consistent([c for c in candidates if not c.rotated or c.key[0] in turned])
