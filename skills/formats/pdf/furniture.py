@@ -32,6 +32,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from skills.formats.pdf.headings.body import LARGER
 from skills.formats.pdf.headings.decks import is_deck
 from skills.formats.pdf.lines import Line, Page
 
@@ -109,9 +110,6 @@ def _continued_slide_title(edge: Edge, deck: bool) -> bool:
     return deck and edge.top
 
 
-_LARGER = 1.12  # a heading's size over the text's, at least (as ``headings.body.LARGER``)
-
-
 def _text_size(pages: list[Page]) -> float:
     """The size most of the document's characters are set in."""
     sizes: dict[float, int] = defaultdict(int)
@@ -135,7 +133,7 @@ def _chapter_opening(line: Line, text_size: float) -> bool:
     """
     match = _OPENING.match(line.text.strip())
     rest = line.text.strip()[match.end() :] if match else ""
-    return bool(text_size) and line.size >= text_size * _LARGER and any(c.isalpha() for c in rest)
+    return bool(text_size) and line.size >= text_size * LARGER and any(c.isalpha() for c in rest)
 
 
 @dataclass(frozen=True, slots=True)
