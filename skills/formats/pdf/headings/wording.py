@@ -74,6 +74,10 @@ _VERSION = re.compile(
 )  # (``Version <1.0>``: a template's placeholder filled in)
 
 
+#: A statute's or regulation's section mark alone on its line: ``§ 1``, ``§12``, ``§ 3a.``.
+SECTION_MARK = re.compile(r"^§\s?\d{1,3}[a-z]?\.?$")
+
+
 #: A changelog's release: its version and its date (``v3.0.0 (2022-11-22)``, ``[1.2] -
 #: 2017-06-20``), the heading of the changes listed under it, though mostly digits.
 RELEASE = re.compile(
@@ -301,7 +305,7 @@ def heading_like(line: Line, counts: Counter[str]) -> bool:
     if len(text) > _MAX_CHARS or words(text) > _MAX_WORDS:
         return False
     if sum(c.isalpha() for c in shown) < max(2, len(shown) // 2) and not (
-        _named_parts(text) or _named_by_model(text) or RELEASE.match(text)
+        _named_parts(text) or _named_by_model(text) or RELEASE.match(text) or section_mark(text)
     ):
         return False
     if text.endswith(_SENTENCE_END) and not (clause_title(text) or _form_part_title(text)):
@@ -482,6 +486,19 @@ def not_a_title(line: Line, code_body: bool) -> bool:
         or bool(_ADDRESS.search(text) or _PROMPT.match(text))
         or text.startswith(_CLOSING)
     )
+
+
+def section_mark(text: str) -> bool:
+    """A regulation's article mark alone on its line, the article's heading though it has no
+    word (``§ 1``, ``§ 12``, set bold and centred over the article's clauses in a Polish
+    university's Regulamin Studiów, 36 of them, and in statutes and by-laws; the Federal
+    Register's ``§ 39.13 [Amended]`` names its section in words as well). A ``§`` inside a
+    sentence, or a number and a reference after it (``§ 5 Abs. 2``), is not one.
+
+    >>> [section_mark(t) for t in ("§ 1", "§12", "§ 3a.", "§ 5 Abs. 2", "see § 4", "§")]
+    [True, True, True, False, False, False]
+    """
+    return SECTION_MARK.match(text.strip()) is not None
 
 
 def _named_parts(text: str) -> bool:
