@@ -17,6 +17,7 @@ Three entries at least, and half of them, must be found, or the list is not trus
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from skills.formats.pdf.headings.body import NOT_SMALLER
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
@@ -37,9 +38,18 @@ TITLES = frozenset(
         "indice",
         "contenido",
         "contenidos",
+        "tabla de contenido",  # Word's Spanish contents title
+        "tabla de contenidos",
+        "sommario",  # Word's Italian
+        "daftar isi",  # Word's Indonesian
+        "cuprins",  # Word's Romanian
+        "tartalomjegyzék",  # Word's Hungarian
+        "sadržaj",  # Word's Croatian
+        "mục lục",  # Word's Vietnamese
         "sumário",
         "inhoud",
         "inhoudsopgave",
+        "inhoudstafel",  # Flemish
         "innehåll",
         "indholdsfortegnelse",
         "innhold",
@@ -136,17 +146,29 @@ def without_unlisted_cover(
     the same (round 23's Portuguese report: the project's name and the authors in bold under
     the course's 20 pt lines, read by typography as sections over the front matter)."""
     place = _contents_title(pages, skip)
-    if place is None or place[0].index == pages[0].index:
+    if place is None:
         return headings
     entries = set(_entries(*place, skip))
     if sum(normalised(found.text) in entries for found in headings.values()) < _LEAST_FOUND:
         return headings
-    first = pages[0].index
+    cover = _cover(pages, *place)
     return {
         key: found
         for key, found in headings.items()
-        if key[0] != first or normalised(found.text) in entries
+        if not cover(key) or normalised(found.text) in entries
     }
+
+
+def _cover(pages: list[Page], contents: Page, title: int) -> Callable[[Key], bool]:
+    """Whether a line is the cover's: on the first page when the contents list comes later;
+    above the contents list's title when the list is on the first page itself (a short Word
+    document's title block, then its contents, then its first chapter: a Polish university's
+    regulations open with the school's name and ``REGULAMIN STUDIÓW`` in the chapters' bold
+    13 pt over ``Spis treści``; the chapter under the list is the list's)."""
+    first = pages[0].index
+    if contents.index != first:
+        return lambda key: key[0] == first
+    return lambda key: key[0] == first and key[1] < title
 
 
 def _contents_title(pages: list[Page], skip: set[Key]) -> tuple[Page, int] | None:
