@@ -72,3 +72,17 @@ def test_words_contents_titles_in_other_languages_open_a_contents_list(title: st
         *([(name, *BODY, 72, 250), *paragraph(100), *paragraph(200)] for name in names),
     ]
     assert headings(pages, isolated=False) == [f"# {title}", *(f"## {name}" for name in names)]
+
+
+def test_words_captions_in_other_languages_are_no_headings() -> None:
+    # Word's Insert Caption writes its label in the document's language: the Indonesian
+    # report's bold 'Tabel 1. Capaian Target Luaran' and 'Gambar 5.Fitur video tutorial', at the
+    # body's size over their table or figure, read as four headings ('Table 1' never was)
+    pages = [
+        [("BAB 4. HASIL YANG DICAPAI", BOLD, 11), *paragraph(),
+         ("Tabel 1. Capaian Target Luaran", BOLD, 11), *paragraph(),
+         ("Gambar 2. Flowchart Kegiatan", BOLD, 11), *paragraph()],
+        [("BAB 5. PENUTUP", BOLD, 11), *paragraph(),
+         ("Tabla 3. Resultados del sistema", BOLD, 11), *paragraph()],
+    ]  # fmt: skip
+    assert headings(pages, isolated=False) == ["# BAB 4. HASIL YANG DICAPAI", "# BAB 5. PENUTUP"]

@@ -26,7 +26,19 @@ NUMBER = re.compile(
 _MODEL = re.compile(r"[A-Z]{2,}(?:[-/]?\d|$)")
 
 
-CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]", re.I)
+#: Word's Insert Caption labels in other languages than English (German, French, Spanish,
+#: Portuguese and Italian, Dutch, Polish, Turkish, Indonesian, Czech, the Nordic languages): the
+#: label Word writes is the document's language's (an Indonesian report's ``Gambar 5.`` and
+#: ``Tabel 1. Capaian Target Luaran``, bold at the body's size, read as four headings).
+_CAPTION_LABELS = (
+    "abbildung|abb\\.|tabelle|tableau|ilustración|tabla|figura|tabela|tabella|figuur|tabel"
+    "|rysunek|rys\\.|şekil|tablo|gambar|obrázek|tabulka|figur|tabell|kuva|taulukko"
+)
+CAPTION = re.compile(
+    r"^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|plate)\s*[\dIVX]"
+    rf"|^(?:{_CAPTION_LABELS})\s*(?:\d|[IVX]+\b)",
+    re.I,
+)
 
 
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
