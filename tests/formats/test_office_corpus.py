@@ -99,12 +99,27 @@ def test_the_held_out_office_round_8_is_met_as_documented() -> None:
 
 def test_the_held_out_office_round_9_is_met_as_documented() -> None:
     """docs/formats.md, held-out Office round 9 (Word files without Heading styles, workbooks
-    with title rows, template decks) after its fixes: of 62 true Word headings at least 40
-    found, one wrong at most (the Spanish lab report's cover line styled Heading 2); 4 of 7
-    sheets' header rows (a form's label/value row over the timesheets' and the invoice's
-    tables is taken for their header); every number as displayed."""
+    with title rows, template decks) after its fixes and round 10's: of 62 true Word headings
+    at least 46 found, none wrong (the Spanish lab report's cover line styled Heading 2 is no
+    heading since round 10); 6 of 7 sheets' header rows (the invoice's week table doubles its
+    merged DATE and HOURS WORKED columns); every number as displayed."""
     scores = _scores(held_out=True, rounds={"office round 9"})
-    assert scores["heading_recall"] >= 40 / 62
-    assert scores["heading_precision"] >= 40 / 41
-    assert scores["sheets"] == 7 and scores["sheets_right"] >= 4
+    assert scores["heading_recall"] >= 46 / 62
+    assert scores["heading_precision"] == 1.0
+    assert scores["sheets"] == 7 and scores["sheets_right"] >= 6
     assert scores["displayed"] == scores["displayed_right"] == 19
+
+
+def test_the_held_out_office_round_10_is_met_as_documented() -> None:
+    """docs/formats.md, held-out Office round 10 (Word files without Heading styles: a policy
+    with underlined labels, a German CV, minutes; workbooks with forms and title rows; decks
+    with text-box titles) after its fixes: of 128 true Word headings at least 96 found, none
+    wrong (the policy's ten titles live only in its page headers, its 'Definitions:' over a
+    short line, the CV's bold sections over lists and label lines, the Vietnamese report's
+    'Chapter N:' lines and bold app names are missed); every sheet's header row; 9 of 10
+    numbers as displayed (the budget's dates in built-in format 14 are written yyyy-mm-dd)."""
+    scores = _scores(held_out=True, rounds={"office round 10"})
+    assert scores["heading_recall"] >= 96 / 128
+    assert scores["heading_precision"] == 1.0
+    assert scores["sheets"] == scores["sheets_right"] == 6
+    assert scores["displayed"] == 10 and scores["displayed_right"] >= 9

@@ -103,6 +103,12 @@ def tables(rows: list[Row]) -> list[str]:
         if (index + 1 < len(runs) and _caption(run)) or _bands(run):
             blocks.append(_text(run))
             continue
+        fields = _labelled_fields(run)
+        if fields:  # a form's labels over their values, before (or instead of) a table
+            blocks.append(_text(run[:fields]))
+            run = run[fields:]
+            if not run:
+                continue
         run = _merged_header(run)
         start = _header_index(run)
         if start is None:  # numbers from the first row on, or a table going on after a blank
@@ -488,6 +494,37 @@ def _form(run: list[Row]) -> bool:
     width = max(len(top), len(under))
     kinds = all(_figure(_at(top, i)) == _figure(_at(under, i)) for i in range(width))
     return kinds and any(_figure(_at(top, i)) for i in range(width))
+
+
+def _labelled_fields(run: list[Row]) -> int:
+    """How many rows at the top of the run are a form's fields: a row of labels (at least half
+    of its cells of its own end with a colon, as forms write their labels; title lines of one
+    cell above it go with it) and the rows under it that fill no more cells than it does, the
+    values, each a field's few words. They are text, never the header of a table: one that
+    follows them begins at the first row wider than the labels. An invoice's "FROM: | BILL
+    TO:" over two addresses is a form, no table; a timesheet's "EMPLOYEE ID:" beside the
+    name, over "E001", sits above the header "DATE | LOGIN TIME | LOGOUT TIME | TOTAL HOURS"
+    (round office-9). A header writes its names without colons, and a list of references
+    under "# | References:" is a table (its values are sentences).
+
+    >>> _labelled_fields([Row(1, ["FROM:", "BILL TO:"]), Row(2, ["Company XYZ", "ABC Co."])])
+    2
+    >>> _labelled_fields([Row(1, ["ID:", "Ann"]), Row(2, ["E1"]), Row(3, ["Date", "In", "Out"])])
+    2
+    >>> _labelled_fields([Row(1, ["Name", "Age"]), Row(2, ["Ann", "32"])])
+    0
+    """
+    top = 0
+    while top < len(run) - 1 and _filled(run[top].mine) <= 1:
+        top += 1
+    labels = [c.strip() for c in run[top].mine if c.strip()]
+    if not labels or 2 * sum(c.endswith((":", "：")) for c in labels) < len(labels):
+        return 0
+    end = top + 1
+    while end < len(run) and _filled(run[end].mine) <= len(labels):
+        end += 1
+    values = [c for row in run[top + 1 : end] for c in row.mine]
+    return end if all(len(c.split()) <= MAX_NAME_WORDS for c in values) else 0
 
 
 def _priced(run: list[Row]) -> bool:

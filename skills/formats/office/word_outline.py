@@ -107,6 +107,8 @@ class Paragraph:
     band: bool = False  # the one cell of a table row spanning all its columns (a form's band)
     centred: bool = False  # set centred on the paragraph itself (``w:jc`` center)
     side: bool = False  # a side heading: the label cell of a table that lays sections out
+    marked: bool = False  # every word underlined, or every word italic (a mark but no weight)
+    gapped: bool = False  # two parts of words across a wide typed gap (a tab, 4 spaces or more)
 
 
 @dataclass(slots=True)
@@ -119,6 +121,8 @@ class Outline:
     #: the paragraph (by number) that titles a document without a Title paragraph: the one
     #: line of its opening set larger than all else there
     title_line: int | None = None
+    #: the paragraph (by number) that ends a cover whose line was given a heading's style
+    cover_end: int = -1
 
     @classmethod
     def read(cls, document: Any, styles: bytes | None, numbering: bytes | None) -> Outline:
@@ -156,6 +160,7 @@ class Outline:
                 outlined.append(paragraph)
         self._lift_outline(outlined)
         self._cover()
+        self._cover_line()
         self._numbered(schemes)
         typed = self._typed()
         if not any(p.level for p in self.paragraphs):
@@ -197,6 +202,22 @@ class Outline:
         if len(run) > 1 and self.paragraphs[first].centred:
             for index in run[1:]:
                 self.paragraphs[index].level = None
+
+    def _cover_line(self) -> None:
+        """A cover's line given a heading's style, the document's one heading: in the opening
+        (no sentence above it), two parts across a wide typed gap, as a cover sets a place
+        and a date ("Santiago de Querétaro, México.<tab>Delivery Date: March 16th, 2018",
+        styled Heading 2 in a lab report, round office-9). It is no section, and the
+        document's headings are then those the visual rule finds below it (above it are the
+        cover's title and names), which it alone switched off; a document with other headings
+        keeps its own."""
+        marked = [i for i, p in enumerate(self.paragraphs) if p.level is not None]
+        if len(marked) != 1 or not self.paragraphs[marked[0]].gapped:
+            return
+        if any(p.text and _prose(p.text) for p in self.paragraphs[: marked[0]]):
+            return
+        self.paragraphs[marked[0]].level = None
+        self.cover_end = marked[0]
 
     def _sides(self) -> None:
         """Side headings (a table's labels beside the sections they name) head what follows
@@ -373,7 +394,9 @@ class Outline:
         body = _dominant_size(self.paragraphs)
         bold_body = _bold_body(self.paragraphs)
         looks = [
-            not p.side and (_looks_like_heading(p, body, bold_body) or self._list_title(i, body))
+            i > self.cover_end
+            and not p.side
+            and (_looks_like_heading(p, body, bold_body) or self._list_title(i, body))
             for i, p in enumerate(self.paragraphs)
         ]
         accepted: set[int] = set()
@@ -404,6 +427,7 @@ class Outline:
             if after.in_table or (not emphasised and (after.number is None or listed)):
                 accepted.add(index)
         accepted |= self._set_alike(accepted, looks, body)
+        accepted |= self._labels(accepted, looks, body)
         # A line right over a smaller heading is a section opening with its subsection when
         # other sections look like it and have text of their own ("2. Users and their goals"
         # over "Situation 1: ..." beside "1. Introduction and Context" over a paragraph); a
@@ -438,6 +462,56 @@ class Outline:
             if self._next_index(index) is not None and not run:
                 alike.add(index)
         return alike
+
+    def _labels(self, accepted: set[int], looks: list[bool], body: int | None) -> set[int]:
+        """Section labels: lines that end with a colon, set apart by weight, size, underline or
+        italic, each alone on its line over its section's text (a paragraph, or a list of two
+        items or more), in a document whose sections are named so: a policy's underlined
+        "Objective:", "Purpose:", ... "Revision History:" over their paragraphs, a meeting's
+        bold "Discussion Summary:" and "Action Items:" over their lists, an abstract's bold "MA
+        Thesis possible topics:" beside its bold "Abstract" (round office-10). One label alone
+        is a note ("Note:" over a paragraph), so two labels of one look or more must pass, or
+        two headings found must share the look; a label over one short line is a form's field
+        ("Date:" over "10 June 2026", "Attendees:" over a list of names on one line)."""
+        found = [i for i in range(len(self.paragraphs)) if self._label_over_text(i, looks)]
+        texts: dict[tuple[int, bool, bool], set[str]] = {}
+        for index in found:
+            texts.setdefault(self._label_look(index, body), set()).add(self.paragraphs[index].text)
+        headings = Counter(_emphasis(self.paragraphs[i], body) for i in accepted)
+        return {
+            index
+            for index in found
+            if len(texts[self._label_look(index, body)]) >= 2
+            or headings[_emphasis(self.paragraphs[index], body)] >= 2
+        }
+
+    def _label_look(self, index: int, body: int | None) -> tuple[int, bool, bool]:
+        """A label's look: its size and weight, and whether it is underlined or italic."""
+        paragraph = self.paragraphs[index]
+        return (*_emphasis(paragraph, body), paragraph.marked)
+
+    def _label_over_text(self, index: int, looks: list[bool]) -> bool:
+        """A line that could be a section label (:meth:`_labels`), over its section's text."""
+        paragraph = self.paragraphs[index]
+        if not _label(paragraph) or looks[index]:
+            return False
+        following = self._next_index(index)
+        if following is None or looks[following] or _label(self.paragraphs[following]):
+            return False
+        after = self.paragraphs[following]
+        if after.in_table:
+            return False
+        if after.number is None:
+            return _reads_as_body(after.text, paragraph.text, False)
+        items = 0
+        for position in range(following, len(self.paragraphs)):
+            line = self.paragraphs[position]
+            if not line.text:
+                continue
+            if line.number is None or looks[position] or _label(line):
+                break
+            items += 1
+        return items >= 2 or _reads_as_body(after.text, paragraph.text, False)
 
     def _list_title(self, index: int, body: int | None) -> bool:
         """An item of a list set as a title: bold and larger than the body, short, and no item
@@ -711,6 +785,8 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         size=_run_size(runs, style),
         in_table=False,
         centred=ppr is not None and _val(ppr.find(f"{W}jc")) == "center",
+        marked=bool(worded) and any(all(_run_mark(r, m) for r in worded) for m in _MARKS),
+        gapped=bool(_GAPPED.search("".join(_run_text(r, "\t") for r in element.iter(f"{W}r")))),
     )
 
 
@@ -735,10 +811,15 @@ def _outline(value: str | None, inherited: int | None) -> int | None:
     return inherited if level is None else level
 
 
-def _run_text(run: Any) -> str:
+def _run_text(run: Any, tab: str = " ") -> str:
     return "".join(
-        (t.text or "") if t.tag == f"{W}t" else " " for t in run if t.tag in (f"{W}t", f"{W}tab")
+        (t.text or "") if t.tag == f"{W}t" else tab for t in run if t.tag in (f"{W}t", f"{W}tab")
     )
+
+
+#: two parts of a line across a wide typed gap, the first of two words or more: "Santiago de
+#: Querétaro, México.<tab>Delivery Date: March 16th, 2018" (not "1.<tab>Introduction")
+_GAPPED = re.compile(r"[^\W\d_]\S*\s+[^\W\d_]\S*\s*(?:\t|\s{4,})\s*[^\W\d_]")
 
 
 def _run_bold(run: Any, style: Style, styles: dict[str, Style]) -> bool:
@@ -747,6 +828,20 @@ def _run_bold(run: Any, style: Style, styles: dict[str, Style]) -> bool:
     if own is None and rpr is not None:  # a character style (``Strong``)
         own = styles.get(_val(rpr.find(f"{W}rStyle")) or "", Style()).bold
     return bool(style.bold) if own is None else own
+
+
+#: the run properties that mark a line without weight: underline, italic
+_MARKS = ("u", "i")
+
+
+def _run_mark(run: Any, mark: str) -> bool:
+    """Whether the run is underlined (``mark`` "u": any line but ``none``) or italic ("i"), by
+    its own properties (a style's are not read for these)."""
+    rpr = run.find(f"{W}rPr")
+    element = rpr.find(f"{W}{mark}") if rpr is not None else None
+    if element is None:
+        return False
+    return (element.get(f"{W}val") or "1").lower() not in {*_FALSE, "none"}
 
 
 def _run_size(runs: list[Any], style: Style) -> int | None:
@@ -790,6 +885,27 @@ def _looks_like_heading(paragraph: Paragraph, body: int | None, bold_body: bool)
         return False
     larger = body is not None and paragraph.size is not None and paragraph.size >= body + 2
     return (paragraph.bold and not bold_body) or larger
+
+
+#: a section label names its section in a few words ("Disciplinary Action:")
+_LABEL_WORDS = 6
+
+
+def _label(paragraph: Paragraph) -> bool:
+    """A line that reads as a section's label: a few words closed by a colon, set apart (bold,
+    underlined or italic throughout), no list item, table cell or table of contents entry.
+
+    >>> _label(Paragraph(None, "Objective:", Style(), None, None, False, 24, False, marked=True))
+    True
+    >>> _label(Paragraph(None, "Objective", Style(), None, None, True, 24, False))
+    False
+    """
+    text = paragraph.text
+    if not text.endswith((":", "：")) or paragraph.in_table or paragraph.number is not None:
+        return False
+    if paragraph.style.numbered or _contents(paragraph) or not _WORDED.search(text):
+        return False
+    return len(text.split()) <= _LABEL_WORDS and (paragraph.bold or paragraph.marked)
 
 
 def _contents(paragraph: Paragraph) -> bool:
