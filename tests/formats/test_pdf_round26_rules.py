@@ -121,3 +121,34 @@ def test_a_plain_label_before_a_bold_run_in_term_is_still_a_list_item() -> None:
          *paragraph(260)],
     ]  # fmt: skip
     assert headings(pages) == []
+
+
+def _section(number: str, top: float) -> list[Spec]:
+    """A short section: a 14 pt bold numbered heading over two lines of prose."""
+    word = _PROSE.word()
+    return [
+        (f"{number} Handling the {word} queue", BOLD, 14, top),
+        (f"Open the {word} page, check each entry against the bill and post it.", *BODY, top + 22),
+        (f"Entries that do not add up are flagged for {word} review.", *BODY, top + 36),
+    ]
+
+
+def test_a_page_of_ten_short_sections_over_prose_keeps_its_headings() -> None:
+    # more than eight headings on a page read as a form's labels, and all ten were dropped;
+    # each stands over a paragraph of the body's prose
+    numbers = [f"4.{n}" for n in range(1, 11)]
+    pages = [
+        [("Operating procedures", BOLD, 24, 72), *paragraph(120), *paragraph(190)],
+        [item for n, number in enumerate(numbers) for item in _section(number, 60 + 68 * n)],
+    ]
+    assert [line.split(" Handling")[0].lstrip("# ") for line in headings(pages)] == numbers
+
+
+def test_a_page_of_ten_bold_labels_over_values_stays_a_form() -> None:
+    # the guard: labels over short values (a form's fields), not over prose, are no headings
+    pages = [
+        [("Application form", BOLD, 24, 72), *paragraph(120), *paragraph(190)],
+        [item for n in range(10) for item in (
+            (f"Field number {n}", BOLD, 14, 60 + 68 * n), (f"Value {n}", *BODY, 82 + 68 * n))],
+    ]  # fmt: skip
+    assert headings(pages) == []
