@@ -26,7 +26,7 @@ def test_computer_modern_faces_of_regular_weight_are_regular_by_name() -> None:
     assert not any(map(regular_by_name, ["CMBX10", "ABCDEF+CMBX12", "CMSSBX10", "CMMIB10"]))
 
 
-def _read(pages: list[list[tuple[str, str, float]]]) -> list[Page]:
+def _read(pages: list[list[Spec]]) -> list[Page]:
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(make_pdf(pages))
@@ -146,9 +146,8 @@ def test_a_page_of_ten_short_sections_over_prose_keeps_its_headings() -> None:
 
 def test_a_page_of_ten_bold_labels_over_values_stays_a_form() -> None:
     # the guard: labels over short values (a form's fields), not over prose, are no headings
-    pages = [
-        [("Application form", BOLD, 24, 72), *paragraph(120), *paragraph(190)],
-        [item for n in range(10) for item in (
-            (f"Field number {n}", BOLD, 14, 60 + 68 * n), (f"Value {n}", *BODY, 82 + 68 * n))],
-    ]  # fmt: skip
+    form: list[Spec] = []
+    for n in range(10):
+        form += [(f"Field number {n}", BOLD, 14, 60 + 68 * n), (f"Value {n}", *BODY, 82 + 68 * n)]
+    pages = [[("Application form", BOLD, 24, 72), *paragraph(120), *paragraph(190)], form]
     assert headings(pages) == []
