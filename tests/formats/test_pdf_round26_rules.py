@@ -151,23 +151,3 @@ def test_a_page_of_ten_bold_labels_over_values_stays_a_form() -> None:
         form += [(f"Field number {n}", BOLD, 14, 60 + 68 * n), (f"Value {n}", *BODY, 82 + 68 * n)]
     pages = [[("Application form", BOLD, 24, 72), *paragraph(120), *paragraph(190)], form]
     assert headings(pages) == []
-
-
-def test_a_large_title_ending_in_a_colon_heads_what_it_introduces() -> None:
-    # "Tabla de contenido:" in 17.3 pt over a 13.3 pt text, "New features:" in xfig's manual:
-    # refused as labels, which end in a colon but are set in the body's size
-    pages = [
-        [("A yearly report", HEADING, 30, 72), *paragraph(130),
-         ("New features of the year:", BOLD, 16, 220), *paragraph(250)],
-    ]  # fmt: skip
-    assert headings(pages) == ["# New features of the year:"]
-
-
-def test_a_label_or_a_grammar_term_ending_in_a_colon_stays_no_heading() -> None:
-    # the guards: a body-size label, and a production's name set large in a grammar
-    pages = [
-        [("A yearly report", HEADING, 30, 72), *paragraph(130),
-         ("Note on the year:", BOLD, 10.5, 220), *paragraph(240),
-         ("function-declaration:", BOLD, 16, 320), *paragraph(350)],
-    ]  # fmt: skip
-    assert headings(pages) == []

@@ -75,7 +75,6 @@ def find_candidates(
                 or (normalised(line.text) in again and heading_like(line, Counter()))
                 or _numbered_label(line, body, counts)
                 or names_a_page_beyond(line.text, len(pages))
-                or _titled_list(line, body, counts)
             )
             if (page.index, i) in skip or not (label or like):
                 i += 1
@@ -141,27 +140,6 @@ def find_candidates(
             )  # fmt: skip
             i = start + count
     return found
-
-
-_LIST_TITLE = 1.25  # a title over a list, ending in a colon, is set this much larger, at least
-
-
-def _titled_list(line: Line, body: Body, counts: Counter[str]) -> bool:
-    """A line ending in a colon, set a quarter larger than the body or more, that reads as a
-    heading without it: a page's title over the list it introduces (a Google Docs annual
-    report's ``Board of Directors:`` in 32 pt bold over the board's names; a Spanish report's
-    ``Tabla de contenido:`` in 17.3 pt over its contents). A label ending in a colon is set in
-    the body's size (``Note:``, ``Production:``) and stays refused by ``heading_like``; so does
-    a grammar's term (``function-declaration:`` over its productions in lefty's guide)."""
-    text = line.words.rstrip()
-    if not text.endswith(":") or text.endswith("::") or line.size < body.size * _LIST_TITLE:
-        return False
-    if _IDENTIFIER.fullmatch(text[:-1]):
-        return False
-    return heading_like(replace(line, text=text[:-1].rstrip(), note=0), counts)
-
-
-_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")  # function-declaration, max_size
 
 
 _SERIES_LINE = re.compile(r"^([^\W\d_]{3,20}) (\d{1,3})$")
