@@ -68,7 +68,11 @@ _ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˚"
 _CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK = re.compile(f"[{_CJK_CHARS}]")
 _SPACED_CJK = re.compile(f"(?:[{_CJK_CHARS}] ){{2,}}[{_CJK_CHARS}]")
-_SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z])")
+_SPACING_ACCENT = re.compile(f"([{''.join(_ACCENTS)}])([A-Za-z\u0131])")
+#: TeX's grave accent is the backquote (OT1 puts it at code 0x60): read as one only inside a
+#: word, before a vowel (``Premi`ere``), or on French's word ``à`` standing alone (```a tous``),
+#: where no code's backquote stands (```a`` quoted opens a word and ends with another).
+_GRAVE_IN_WORD = re.compile(r"(?<=[A-Za-z0-9-])`([aeiouAEIOU])|(?<!\S)`([aA])(?=[\s,.;:!?)]|$)")
 #: A bold font by its name: the word, a style suffix (``AdvOTb83ee1dd.B``, ``Times-Bd``,
 #: ``NimbusRomNo9L-Medi``) or TeX's bold faces (``CMBX10``, EC's ``SFBX1200``, ``ptmb8r``).
 _BOLD_NAME = re.compile(
@@ -84,6 +88,12 @@ _REGULAR_NAME = re.compile(
 _PLAIN_NAME = re.compile(
     r"^(?:\w{6}\+)?(?:helvetica|arial(?:mt)?|courier(?:new(?:psmt)?)?|timesnewromanpsmt)$",
     re.IGNORECASE,
+)
+#: TeX's Computer Modern faces of regular weight, by Knuth's names: roman, text italic, slanted,
+#: typewriter, sans serif, small capitals, math italic (``CMR10``, ``CMTI12``, ``CMSS10``); the bold
+#: ones carry ``b`` (``CMBX10``, ``CMSSBX10``, ``CMMIB10``) and do not match.
+_TEX_REGULAR_NAME = re.compile(
+    r"^(?:\w{6}\+)?cm(?:r|ti|sl|tt|itt|sltt|ss|ssi|csc|mi|u)\d+$", re.IGNORECASE
 )
 _FIXED_PITCH = 1  # the font descriptor's FixedPitch flag
 #: A small-capitals face by its name: LMRomanCaps10-Regular, CMCSC10, MinionPro-RegularSC.
@@ -652,6 +662,11 @@ def _line(
     words = _ALNUM.search(text, start, end)  # a bullet's font (``•``, Wingdings' ``!``) aside
     first = at[words.start() if words else start]
     style = _style(raw, handle, first, faces)
+    past = _ALNUM.search(text, _past_list_label(text, start, end), end)
+    if past is not None and words is not None and past.start() > words.start():
+        own = _style(raw, handle, at[past.start()], faces)
+        if own.same_weight(style):  # a label apart only in its size: the text's type is read
+            first, style = at[past.start()], own
     size = style.size
     if size < _LEAST_SIZE:  # a Type 3 font (TeX's bitmaps): PDFium ignores its FontMatrix
         size = _drawn_size(raw, handle, text, at, start, end) or size
@@ -695,6 +710,26 @@ def _line(
         _rotated(raw, handle, first), style.mono, style.named_bold, style.named_regular,
         right, base, marked, code_end, style.small_caps,
     )  # fmt: skip
+
+
+#: A list's label opening a line: a section number, a Roman numeral or a letter, its dot, a gap.
+_LIST_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVXLC]{1,6}\.|[A-Za-z]\.)[ \t]+(?=\w)")
+
+
+def _past_list_label(text: str, start: int, end: int) -> int:
+    """Where the line's words start past a list's label (``4.``, ``1.3.``, ``II.``), else
+    ``start``: Google Docs and LibreOffice format a numbered heading's label apart from its text
+    (Google Docs' ``4.`` at 16 pt before ``Normalización`` at 18.7; LibreOffice's ``1.`` at
+    14 pt before ``Connexion au NUC`` at 13), so the line's type is its text's, read there when
+    the two differ in size alone: read at the label, the line was two types and no heading. A
+    label of another weight stays the line's first type (a list's plain ``1.`` before a bold
+    italic run-in term, ``Nonprofit library, archive and educational institution exception``).
+
+    >>> [_past_list_label(t, 0, len(t)) for t in ("4. Normalización", "II. Prérequis", "2025 a")]
+    [3, 4, 0]
+    """
+    label = _LIST_LABEL.match(text, start, end)
+    return label.end() if label else start
 
 
 _HYPHEN_TWICE = re.compile("[-\u2010]\u00ad[-\u2010]")
@@ -1054,15 +1089,24 @@ def tidy(text: str) -> str:
 
 
 def accented(text: str) -> str:
-    """TeX's accents set apart put back on their letters.
+    """TeX's accents set apart put back on their letters: in the OT1 encoding (LaTeX's default
+    without ``fontenc``) an accented letter is the letter and a spacing accent drawn over it, and
+    an accented i is the dotless ``ı`` under it (``\\^{\\i}``); a grave accent is the backquote.
 
-    >>> accented("Gr¨obner bases")
-    'Gröbner bases'
+    >>> accented("Gr¨obner bases, Chaˆınes, Premi`ere `a tous, `code`, `a` and x`y")
+    'Gröbner bases, Chaînes, Première à tous, `code`, `a` and x`y'
     """
+    if "`" in text:
+        text = _GRAVE_IN_WORD.sub(
+            lambda m: unicodedata.normalize("NFC", (m.group(1) or m.group(2)) + "\u0300"), text
+        )
     if not _SPACING_ACCENT.search(text):
         return text
     return _SPACING_ACCENT.sub(
-        lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text
+        lambda m: unicodedata.normalize(
+            "NFC", m.group(2).replace("\u0131", "i") + _ACCENTS[m.group(1)]
+        ),
+        text,
     )
 
 
@@ -1210,16 +1254,22 @@ def bold_by_name(font: str) -> bool:
 
 def regular_by_name(font: str) -> bool:
     """A font whose name says it is regular (Ghostscript's embedded Times report weight 695 for
-    roman and bold alike: the name tells them apart).
+    roman and bold alike: the name tells them apart). TeX's Computer Modern faces say it by
+    Knuth's names: Ghostscript 9.10 reports ``CMR10`` at 736 and ``CMBX10`` at 764 for a LaTeX
+    file through dvips, so without the name every line of such a file reads bold.
 
     >>> [regular_by_name(n) for n in ("Times-Roman", "ABCDEF+NimbusRomNo9L-Regu", "Arial-ItalicMT")]
     [True, True, True]
-    >>> [regular_by_name(n) for n in ("Times-Bold", "Calibri", "CMR10", "")]
-    [False, False, False, False]
+    >>> [regular_by_name(n) for n in ("Times-Bold", "Calibri", "CMBX10", "CMSSBX10", "")]
+    [False, False, False, False, False]
+    >>> [regular_by_name(n) for n in ("CMR10", "ABCDEF+CMTI10", "CMSS12", "CMTT9", "CMCSC10")]
+    [True, True, True, True, True]
     >>> [regular_by_name(n) for n in ("Helvetica", "ABCDEF+ArialMT", "Arial-BoldMT", "Arial,Bold")]
     [True, True, False, False]
     """
-    return bool(_REGULAR_NAME.search(font) or _PLAIN_NAME.match(font))
+    return bool(
+        _REGULAR_NAME.search(font) or _PLAIN_NAME.match(font) or _TEX_REGULAR_NAME.match(font)
+    )
 
 
 def _cells(

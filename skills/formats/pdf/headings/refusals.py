@@ -189,13 +189,44 @@ def uncrowded(candidates: list[Candidate], pages: list[Page], body: Body) -> lis
     per_page = Counter(column.of(c) for c in candidates)
     larger = Counter(column.of(c) for c in candidates if is_larger(c.size, body))
     in_turn = _numbered_in_turn(candidates) | _pages_in_turn(candidates)
+    by_index = {page.index: page for page in pages}
+    larger_starts = {c.key: c for c in candidates if is_larger(c.size, body)}
     return [
         c
         for c in candidates
         if per_page[column.of(c)] <= _CROWDED
         or (is_larger(c.size, body) and larger[column.of(c)] <= _CROWDED)
         or c.key in in_turn
+        or (is_larger(c.size, body) and _heads_prose(by_index[c.key[0]], c, body, larger_starts))
     ]
+
+
+def _heads_prose(
+    page: Page, candidate: Candidate, body: Body, larger: dict[Key, Candidate]
+) -> bool:
+    """The candidate, set larger than the body, stands over a paragraph: the line under it is
+    prose in the body's type (six words or more, in lower case: ``INJURED TAKEN TO: MEDICAL
+    FACILITY (NAME, CITY)`` is a crash report's field; not all bold: a bold lead-in is prose's),
+    or a larger candidate that does (``5. Accounts Payable`` over ``5.1 The daily run`` over its
+    text). A page of short sections has more than eight such headings (a portal's procedures
+    printed by Chromium: ``4.7 Catalogue and pricing`` to ``6.1 The follow-up cadence`` on
+    one page; a LibreOffice manual's page of nine); a form's labels, a poster's or a diagram's
+    captions stand over values and labels, and a manual's bold entry names are set in the
+    body's size."""
+    after = candidate.key[1] + candidate.lines
+    if after >= len(page.lines):
+        return False
+    under = larger.get((page.index, after))
+    if under is not None:
+        return _heads_prose(page, under, body, larger)
+    line = page.lines[after]
+    return (
+        abs(line.size - body.size) < 0.5
+        and not (line.bold and line.uniform)
+        and not line.cells
+        and words(line.text) >= PROSE_WORDS
+        and any(char.islower() for char in line.text)  # a form's field names are capitals
+    )
 
 
 def _pages_in_turn(candidates: list[Candidate]) -> set[Key]:
