@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from skills.formats.pdf.headings.body import LARGER
 from skills.formats.pdf.headings.decks import is_deck
-from skills.formats.pdf.lines import Line, Page
+from skills.formats.pdf.lines import Line, Page, text_size
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -76,7 +76,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
     series = _counted_on(edges, with_text)
     deck = is_deck(pages)
-    text_size = _text_size(with_text)
+    text = text_size(line for page in with_text for line in page.lines)
     found: set[tuple[int, int]] = set(numbering)
     for edge in edges:
         page, i = edge.page, edge.i
@@ -94,7 +94,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
             near_words[words] >= _AGAIN and not _continued_slide_title(edge, deck)
         ) or _PAGE_NUMBER.match(line.text)
         numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
-        numbered = numbered and not _chapter_opening(line, text_size)
+        numbered = numbered and not _chapter_opening(line, text)
         if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found
@@ -108,15 +108,6 @@ def _continued_slide_title(edge: Edge, deck: bool) -> bool:
     PowerPoint report deck's ``References`` on four). Every title stands at one place, so the
     running header's test, the same words at an edge's place on three pages, took them."""
     return deck and edge.top
-
-
-def _text_size(pages: list[Page]) -> float:
-    """The size most of the document's characters are set in."""
-    sizes: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-    return max(sizes, key=sizes.__getitem__, default=0.0)
 
 
 def _chapter_opening(line: Line, text_size: float) -> bool:

@@ -37,6 +37,7 @@ drops it with a warning or reads no headings from it.
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import itertools
 import math
@@ -400,6 +401,14 @@ def _drawn_once(lines: list[Line]) -> list[Line]:
 
 
 def _in_reading_order(lines: list[Line]) -> list[Line]:
+    """The lines of a page in reading order where the producer's drawing order plainly
+    contradicts their places (``_bold_drawn_last``, ``_headings_drawn_last_in_place``); else
+    as drawn."""
+    ordered = _bold_drawn_last(lines)
+    return ordered if ordered is not lines else _headings_drawn_last_in_place(lines)
+
+
+def _bold_drawn_last(lines: list[Line]) -> list[Line]:
     """The lines of a page top to bottom when its producer drew the bold ones last: every
     regular line first, then every bold one, top to bottom, bold lines falling between regular
     ones (a page printed from a browser on macOS by Quartz draws each font's runs in turn: every
@@ -420,6 +429,67 @@ def _in_reading_order(lines: list[Line]) -> list[Line]:
         if below.top < above.top + above.size * _SHARED_BAND:
             return lines
     return ordered
+
+
+def _headings_drawn_last_in_place(lines: list[Line]) -> list[Line]:
+    """The lines of a page with its headings in their places when the producer drew them after
+    its text: the page's lines top-down, then a run of lines, top-down itself, that goes back
+    up, each bold or larger than the page's text, at least one of them between two lines of
+    text and each in a gap over or under the lines around it. calibre's Qt WebKit output draws
+    each page's headings after its text (round 24; a bold table header or sentence in the text,
+    so ``_bold_drawn_last`` does not apply): every heading came after its page's text and
+    headed nothing. The late lines are put in their places, the others keep the producer's
+    order. Any other order stays, and so does a page with a line at an angle, a late line that
+    shares a band with a line of text (a second column, a table's cell) or stands beside it
+    (3B2's running heads in the margin, drawn last), a late run set like the text (a body drawn
+    after its page's header and footer), or one that stands only above or below the text (a
+    running header and footer drawn last)."""
+    split = next((n for n in range(1, len(lines)) if lines[n].top < lines[n - 1].top), len(lines))
+    first, late = lines[:split], lines[split:]
+    if not late or not _top_down(late) or any(line.rotated for line in lines):
+        return lines
+    text = text_size(lines)
+    if not all(line.bold or line.size > text + 0.5 for line in late):
+        return lines
+    tops = [line.top for line in first]
+    places = [bisect.bisect_right(tops, line.top) for line in late]
+    if not any(0 < place < len(first) for place in places):
+        return lines  # nothing between the text's lines: a running header and footer drawn last
+    if not all(_in_gap(first, place, line) for place, line in zip(places, late, strict=True)):
+        return lines
+    ordered: list[Line] = []
+    start = 0
+    for place, line in zip(places, late, strict=True):
+        ordered += first[start:place]
+        ordered.append(line)
+        start = place
+    return ordered + first[start:]
+
+
+def text_size(lines: Iterable[Line]) -> float:
+    """The size (to half a point) most of ``lines``' characters are set in: the text's; 0.0
+    for no lines."""
+    counts: dict[float, int] = {}
+    for line in lines:
+        size = round(line.size * 2) / 2
+        counts[size] = counts.get(size, 0) + len(line.text)
+    return max(counts, key=counts.__getitem__, default=0.0)
+
+
+def _in_gap(lines: Sequence[Line], place: int, line: Line) -> bool:
+    """``line``, put before ``lines[place]`` (ordered top-down), shares a band with neither the
+    line above it nor the one below it, and stands over or under them, not beside them (a
+    caption beside a picture, a second column's line)."""
+    above = lines[place - 1] if place else None
+    below = lines[place] if place < len(lines) else None
+    if above is not None and line.top < above.top + above.size * _SHARED_BAND:
+        return False
+    if below is not None and below.top < line.top + line.size * _SHARED_BAND:
+        return False
+    return all(
+        line.left < other.right and other.left < line.right
+        for other in (above, below) if other is not None
+    )  # fmt: skip
 
 
 def _top_down(lines: list[Line]) -> bool:

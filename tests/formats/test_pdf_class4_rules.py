@@ -1,0 +1,78 @@
+"""Rules for known misses that are classes (issue 30, tenth pass): headings a producer draws
+after its page's text, margin running heads drawn last, numbered lines and colon labels that the
+document's own contents list names. Each test fails with its rule taken out."""
+
+from __future__ import annotations
+
+from pdf_maker import Prose, Spec, heading_lines, make_pdf
+from test_pdf_line_steps_linear import MAX_GROWTH
+
+from bench.cputime import least_growth
+from skills.formats.pdf.lines import Line, _in_reading_order
+from skills.formats.read import read_file
+
+BODY = ("Helvetica", 9.0)
+BOLD = "Helvetica-Bold"
+_PROSE = Prose(("ayx", "eyq", "uyw"), BODY)
+
+
+def _calibre_page(chapter: str, sections: list[str]) -> list[Spec]:
+    """A page as calibre's Qt WebKit output draws it: its text top-down (a bold sentence among
+    it), then its chapter title and section titles, each in its place over its paragraph."""
+    text: list[Spec] = []
+    headings: list[Spec] = [(chapter, BOLD, 17.0, 40.0)]
+    top = 76.0
+    for n, section in enumerate(sections):
+        text += _PROSE.paragraph(top)
+        if n == 0:
+            text.append((f"The {_PROSE.word()} sentence is set in bold.", BOLD, 9.0, top + 60))
+        headings.append((section, BOLD, 15.0, top + 90))
+        top += 120
+    text += _PROSE.paragraph(top)
+    return text + headings
+
+
+def test_headings_drawn_after_their_pages_text_head_it() -> None:
+    # calibre 1.47 (round 24's Building Web Apps with Go): `Introduction`, `Prerequisites` and
+    # `Required Packages` drawn after page 3's text, so all three stood at the page's end, over
+    # nothing (10 of 41 headings missed, 90 % of children in their section)
+    pages = [
+        _calibre_page("Introduction", ["Prerequisites", "Required Packages"]),
+        _calibre_page("Go Makes Things Simple", ["The Go Way", "Power in Simplicity"]),
+    ]
+    text = read_file(make_pdf(pages), "book.pdf").text
+    assert heading_lines(text) == [
+        "# Introduction", "## Prerequisites", "## Required Packages",
+        "# Go Makes Things Simple", "## The Go Way", "## Power in Simplicity",
+    ]  # fmt: skip
+    assert text.index("sentence is set in bold") < text.index("## Prerequisites")
+    last_section = text[text.index("## Required Packages") : text.index("# Go Makes")]
+    assert "part ends here" in last_section  # the page's last paragraph, under its heading
+
+
+def test_lines_drawn_last_beside_the_text_stay_where_they_were_drawn() -> None:
+    # 3B2 draws its running heads in the margin after the page's text (`Shift work` /
+    # `interventions`, 13 pt): beside the text, not over a paragraph, they are not put in it
+    page: list[Spec] = [*_PROSE.paragraph(80), *_PROSE.paragraph(160), *_PROSE.paragraph(240)]
+    page.append(("Margin head", "Helvetica", 13.0, 138.0, 480.0))
+    text = read_file(make_pdf([page, _PROSE.paragraph()]), "article.pdf").text
+    assert text.split("Margin head")[0].count("part ends here") == 3
+
+
+def _text_then_headings(n: int) -> list[Line]:
+    """``n`` lines of text 12 points apart (one bold), then ``n`` larger headings drawn after
+    them, each in the gap under a line of text."""
+
+    def line(text: str, top: float, size: float, bold: bool) -> Line:
+        return Line(0, text, size, 700 if bold else 400, bold, True, top, 72.0, right=400.0)
+
+    text = [line("Text of the page", 30.0 * k, 9.0, k == 0) for k in range(n)]
+    return text + [line("Heading", 30.0 * k + 12, 12.0, True) for k in range(n)]
+
+
+def test_headings_drawn_last_are_put_in_place_in_time_linear_in_the_lines() -> None:
+    assert [ln.text for ln in _in_reading_order(_text_then_headings(2))] == [
+        "Text of the page", "Heading", "Text of the page", "Heading",
+    ]  # fmt: skip
+    growth = least_growth(_text_then_headings, 2_000, _in_reading_order, MAX_GROWTH)
+    assert growth < MAX_GROWTH
