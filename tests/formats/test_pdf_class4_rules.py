@@ -97,3 +97,38 @@ def test_running_heads_in_the_margin_beside_the_text_are_furniture() -> None:
     text = read_file(make_pdf([_journal_page(n) for n in range(7)]), "article.pdf").text
     assert heading_lines(text) == []
     assert "Shift work" not in text and "ER" not in text.split()
+
+
+def _policy_pages() -> list[list[Spec]]:
+    """A contents list typed as a numbered list, and its chapters numbered on from it by Word's
+    list numbering (``2. Product Policy`` listed, ``5. Product Policy`` shown), only the first
+    bold, the others regular at the body's size; their sections bold under them."""
+    listed = ["1. Company", "a. History", "b. Places", "2. Product Policy", "a. Brand Rules"]
+    listed += ["b. Media Rules", "3. Common Policy", "a. Review Rules", "b. Other Rules"]
+    contents: list[Spec] = [("Company Policy", BOLD, 20.0), ("Contents", BOLD, 14.0)]
+    contents += [(entry, *BODY) for entry in listed]
+    pages = [contents]
+    chapters = {"4. Company": (BOLD, 12.0), "5. Product Policy": BODY, "6. Common Policy": BODY}
+    sections = {
+        "4. Company": ["A. History", "B. Places"],
+        "5. Product Policy": ["A. Brand Rules", "B. Media Rules"],
+        "6. Common Policy": ["A. Review Rules", "B. Other Rules"],
+    }
+    for chapter, (font, size) in chapters.items():
+        page: list[Spec] = [(chapter, font, size), *_PROSE.paragraph()]
+        for section in sections[chapter]:
+            page += [(section, BOLD, 10.0), *_PROSE.paragraph()]
+        pages += [page, _PROSE.paragraph()]  # (no chapter's number runs with its page's)
+    return pages
+
+
+def test_chapters_numbered_on_from_their_contents_list_are_headings_of_the_first_ones_level() -> (
+    None
+):
+    # round 23's Korean product policy (Word for Microsoft 365): `5. 상품 정책` and `6. 공통 정책`
+    # regular at the body's size, listed as `2.` and `3.` in a contents list that is one list
+    # with them; 2 of its 18 headings missed, and their sections filed under the first chapter
+    found = heading_lines(read_file(make_pdf(_policy_pages()), "policy.pdf").text)
+    chapters = [line for line in found if line.lstrip("#").strip()[0].isdigit()]
+    assert chapters == ["## 4. Company", "## 5. Product Policy", "## 6. Common Policy"]
+    assert "### A. Brand Rules" in found  # under its chapter, a level deeper
