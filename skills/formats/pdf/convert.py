@@ -73,7 +73,14 @@ from skills.formats.pdf.headings import (
     without_title_again,
     without_unlisted_cover,
 )
-from skills.formats.pdf.lines import FaceWeights, Line, Page, read_page, trusted_weights
+from skills.formats.pdf.lines import (
+    FaceWeights,
+    Line,
+    Page,
+    bold_by_ink,
+    read_page,
+    trusted_weights,
+)
 from skills.formats.pdf.tables import Table, page_tables
 from skills.formats.pdf.tags import tagged_headings
 
@@ -153,7 +160,7 @@ def _convert(pdf: Any, limits: Limits) -> Converted:
             pages.append(read_page(page, index, faces))
         finally:
             page.close()
-    pages = trusted_weights(pages)
+    pages = bold_by_ink(trusted_weights(pages))
     unreadable = _unreadable(pages)
     if unreadable:
         one = len(unreadable) == 1

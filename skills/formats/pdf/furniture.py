@@ -13,7 +13,10 @@ larger than the text and opens with its number (a chapter a page: ``3 Configurin
 3). Documents of fewer than three pages have no furniture: nothing repeats enough to tell, except
 line numbers down a margin (a pleading's ``1`` to ``26``, a specification's ``92``, ``93``...):
 five numbers or more, each one more than the last, one under the other, alone on their lines,
-are furniture on any page, and the edges are read past them.
+are furniture on any page, and the edges are read past them. A line in a page's margin, wholly
+beside its text, wherever PDFium puts it, is furniture when it holds a letter and its words sit
+at its place on three pages and a quarter of them (a journal's running heads in the outer
+margin).
 
 >>> from skills.formats.pdf.lines import Line, Page
 >>> def page(i, *texts):
@@ -34,7 +37,7 @@ from dataclasses import dataclass
 
 from skills.formats.pdf.headings.body import LARGER
 from skills.formats.pdf.headings.decks import is_deck
-from skills.formats.pdf.lines import Line, Page
+from skills.formats.pdf.lines import Line, Page, text_size
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -68,6 +71,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     }
     edges = [Edge(page, i, at < _EDGE, at in (0, len(kept[page.index]) - 1))
              for page in with_text for at, i in _edge_indices(kept[page.index])]  # fmt: skip
+    text = text_size(line for page in with_text for line in page.lines)
     by_words: dict[tuple[str, float], set[int]] = defaultdict(set)
     for edge in edges:
         by_words[_running(edge)].add(edge.page.index)
@@ -76,8 +80,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
     numbered_pages = max(_AGAIN, len(with_text) * _NUMBERED_SHARE)  # not a few sections' numbers
     series = _counted_on(edges, with_text)
     deck = is_deck(pages)
-    text_size = _text_size(with_text)
-    found: set[tuple[int, int]] = set(numbering)
+    found: set[tuple[int, int]] = numbering | _margin_heads(with_text, text)
     for edge in edges:
         page, i = edge.page, edge.i
         line = page.lines[i]
@@ -94,7 +97,7 @@ def furniture(pages: list[Page]) -> set[tuple[int, int]]:
             near_words[words] >= _AGAIN and not _continued_slide_title(edge, deck)
         ) or _PAGE_NUMBER.match(line.text)
         numbered = any(offsets[(edge.top, n)] >= numbered_pages for n in _offsets(edge))
-        numbered = numbered and not _chapter_opening(line, text_size)
+        numbered = numbered and not _chapter_opening(line, text)
         if len(near_pages) >= half and (repeated or numbered):
             found.add((page.index, i))
     return found
@@ -108,15 +111,6 @@ def _continued_slide_title(edge: Edge, deck: bool) -> bool:
     PowerPoint report deck's ``References`` on four). Every title stands at one place, so the
     running header's test, the same words at an edge's place on three pages, took them."""
     return deck and edge.top
-
-
-def _text_size(pages: list[Page]) -> float:
-    """The size most of the document's characters are set in."""
-    sizes: dict[float, int] = defaultdict(int)
-    for page in pages:
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-    return max(sizes, key=sizes.__getitem__, default=0.0)
 
 
 def _chapter_opening(line: Line, text_size: float) -> bool:
@@ -144,6 +138,45 @@ class Edge:
     i: int
     top: bool
     outer: bool
+
+
+def _margin_heads(pages: list[Page], text: float) -> set[tuple[int, int]]:
+    """(page index, line index) of the running heads set in the pages' margins, beside the
+    text: 3B2 sets a journal's (``ER`` / ``29,2`` on odd pages, ``Shift work`` /
+    ``interventions`` on even ones, the folio under them) in the outer margin and draws them
+    last, three lines where the edges' test looks at two, and the third was read as a heading
+    on every page; each on half the pages less a few (the first page's and a full-width
+    table's have none), the edges' test missed them too. A line stands beside the text when
+    it is wholly left or right of every line of its page in the document's text size; it is
+    furniture when it holds a letter (a bare page number in a deck's margin is left to the
+    edges' test) and its words (digits aside) in its size stand at its place (to 2 pt) on
+    three pages and a quarter of them."""
+    seen: dict[tuple[str, float, int], set[int]] = defaultdict(set)
+    beside: list[tuple[int, int, tuple[str, float, int]]] = []
+    for page in pages:
+        for i in _beside_text(page, text):
+            line = page.lines[i]
+            if not any(char.isalpha() for char in line.text):
+                continue
+            key = (masked(line.text), round(line.size * 2) / 2, round(line.top / _TOLERANCE))
+            seen[key].add(page.index)
+            beside.append((page.index, i, key))
+    needed = max(_AGAIN, len(pages) * _NUMBERED_SHARE)
+    found: set[tuple[int, int]] = set()
+    for index, i, (words, size, step) in beside:
+        near = set().union(*(seen.get((words, size, s), set()) for s in (step - 1, step, step + 1)))
+        if len(near) >= needed:
+            found.add((index, i))
+    return found
+
+
+def _beside_text(page: Page, text: float) -> list[int]:
+    """Indices of the page's lines wholly left or right of its lines in the text's size."""
+    body = [line for line in page.lines if abs(line.size - text) < 0.5]
+    if not body:
+        return []
+    left, right = min(line.left for line in body), max(line.right for line in body)
+    return [i for i, line in enumerate(page.lines) if line.right < left or line.left > right]
 
 
 def line_numbers(page: Page) -> list[int]:

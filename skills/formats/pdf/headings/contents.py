@@ -11,13 +11,17 @@ lines under that title on its page, leaders and page numbers taken off, up to a 
 or tables. An entry is matched in the entries' order (a later entry may be matched when up to
 three before it are not found: a cover's title listed first), on a line no smaller than the body
 (a caption ``Figure 1 ...`` listed in a list of figures is no heading), whole or over two lines.
-Three entries at least, and half of them, must be found, or the list is not trusted at all.
+Three entries at least, and half of them, must be found, or the list is not trusted at all. A
+list typed as a numbered list is one list with the headings Word numbers in its style: ``2.
+Policy`` listed reads ``5. Policy`` on its page, and is matched by its words (its number larger),
+in the type of the first such heading typography found.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from skills.formats.pdf.headings.body import NOT_SMALLER
 from skills.formats.pdf.headings.model import Body, Candidate, Heading, Key
@@ -90,6 +94,7 @@ def listed(
     matched = _matched(pages[page.index + 1 - pages[0].index :], body, skip, entries)
     if len(matched) < _LEAST_FOUND or len(matched) * 2 < len(entries):
         return found
+    matched = _typed_as_list_siblings(matched, found, entries)
     found = _without_entries(found, page, title, entries)
     taken = {(c.key[0], c.key[1] + n) for c in found for n in range(c.lines)}
     line = page.lines[title]
@@ -215,11 +220,70 @@ def _matched(pages: list[Page], body: Body, skip: set[Key], entries: list[str]) 
             if text not in window and i + 1 < len(lines) and (page.index, i + 1) not in skip:
                 text = f"{text} {normalised(lines[i + 1].words)}"  # an entry set over two lines
                 count = 2
-            if text in window:
-                next_entry += window.index(text) + 1
+            at = window.index(text) if text in window else None
+            if at is None:
+                count, at = 1, _numbered_on(normalised(line.words), window)
+            if at is not None:
+                next_entry += at + 1
                 shown = " ".join(lines[i + n].words for n in range(count))
                 found.append(_candidate((page.index, i), line, shown, count))
     return found
+
+
+_LIST_NUMBER = re.compile(r"^(\d{1,3})[.)] (.+)$")
+
+
+def _numbered_on(text: str, window: list[str]) -> int | None:
+    """Where in ``window`` an entry names the line ``text`` (normalised) that Word's list
+    numbering numbered on from the contents list itself: a contents list typed as a numbered
+    list (``1.`` ``2.`` ``3.``) and headings in the same list style are one list, so the
+    heading the list calls ``2. 상품 정책`` reads ``5. 상품 정책`` (round 23's Korean policy,
+    its level-1 items regular at the body's size: no candidate). Both numbered by one number,
+    the line's larger, the words after it the same; None if no entry is.
+
+    >>> _numbered_on("5. 상품 정책", ["a. 사이클", "2. 상품 정책"])
+    1
+    >>> _numbered_on("1. scope", ["2. scope"]), _numbered_on("5. scope", ["2. scope of work"])
+    (None, None)
+    """
+    line = _LIST_NUMBER.match(text)
+    if line is None:
+        return None
+    for at, entry in enumerate(window):
+        listed = _LIST_NUMBER.match(entry)
+        if listed and listed[2] == line[2] and int(listed[1]) < int(line[1]):
+            return at
+    return None
+
+
+def _typed_as_list_siblings(
+    matched: list[Candidate], found: list[Candidate], entries: list[str]
+) -> list[Candidate]:
+    """``matched`` with each line numbered on from the contents list (``_numbered_on``) in the
+    type of the first heading typography found that is numbered on by as many: they are items
+    of one list, one level, though Word set only the first in bold (the Korean policy's bold
+    ``4. Focusmedia``, listed as ``1.``, and its regular ``5. 상품 정책``, ``6. 공통 정책``, listed
+    as ``2.`` and ``3.``, were read a level under the first one's ``A.`` items)."""
+    listed_numbers = {m[2]: int(m[1]) for e in entries if (m := _LIST_NUMBER.match(e))}
+
+    def numbered_on_by(candidate: Candidate) -> int | None:
+        shown = _LIST_NUMBER.match(normalised(candidate.text))
+        if shown is None or shown[2] not in listed_numbers:
+            return None
+        offset = int(shown[1]) - listed_numbers[shown[2]]
+        return offset if offset > 0 else None
+
+    typed: dict[int, Candidate] = {}
+    for candidate in sorted(found, key=lambda c: c.key):
+        offset = numbered_on_by(candidate)
+        if offset is not None and candidate.strong:
+            typed.setdefault(offset, candidate)
+    return [
+        replace(c, size=typed[offset].size, bold=typed[offset].bold, strong=True)
+        if (offset := numbered_on_by(c)) in typed
+        else c
+        for c in matched
+    ]
 
 
 def _candidate(key: Key, line: Line, text: str, count: int) -> Candidate:
