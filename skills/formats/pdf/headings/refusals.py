@@ -189,6 +189,7 @@ def uncrowded(candidates: list[Candidate], pages: list[Page], body: Body) -> lis
     per_page = Counter(column.of(c) for c in candidates)
     larger = Counter(column.of(c) for c in candidates if is_larger(c.size, body))
     in_turn = _numbered_in_turn(candidates) | _pages_in_turn(candidates)
+    in_turn |= over_paragraphs(candidates, pages, body)
     return [
         c
         for c in candidates
@@ -196,6 +197,54 @@ def uncrowded(candidates: list[Candidate], pages: list[Page], body: Body) -> lis
         or (is_larger(c.size, body) and larger[column.of(c)] <= _CROWDED)
         or c.key in in_turn
     ]
+
+
+_PARAGRAPH_SHARE = 0.75  # of a crowded page's body-size candidates that head a paragraph
+_CITED_SECTION = re.compile(r"^\d+(\.\d+)*,\s")  # ``8.4.5, "Annotation Types"``: cited
+
+
+def over_paragraphs(candidates: list[Candidate], pages: list[Page], body: Body) -> set[Key]:
+    """The bold body-size candidates of a crowded page that each stand over a paragraph of
+    prose starting at their own left edge, when most of the page's body-size candidates do: a
+    requirements list's ``BR1: Optimalizace časových slotů`` / ``FR1: Konfigurace služeb`` over
+    their one- or two-line descriptions (seven to nine such heads a page in a Word project's
+    specification), an employee handbook's ``Performance Evaluations``, ``Resignation``,
+    ``Final Paycheck`` (ten a page, in English and Spanish). A form's labels stand over fields or short
+    values, a diagram's over more short labels, and a manual's entry names over text set in
+    under them (a definition), so none of them passes; nor does a section number cited with a
+    comma after it (Adobe's errata: ``8.4.5, "Annotation Types" (Free Text Annotations)`` over
+    its correction, under a ``Page 1114`` entry: the part corrected, not a section here)."""
+    pages_by_index = {page.index: page for page in pages}
+    heading: dict[int, list[Key]] = {}
+    tried: Counter[int] = Counter()
+    for c in candidates:
+        if is_larger(c.size, body) or not c.bold or _CITED_SECTION.match(c.text):
+            continue
+        tried[c.key[0]] += 1
+        if _heads_paragraph(pages_by_index[c.key[0]], c, body):
+            heading.setdefault(c.key[0], []).append(c.key)
+    return {
+        key
+        for index, keys in heading.items()
+        if len(keys) >= _PARAGRAPH_SHARE * tried[index]
+        for key in keys
+    }
+
+
+def _heads_paragraph(page: Page, candidate: Candidate, body: Body) -> bool:
+    """The line after ``candidate`` is a line of regular prose in the body's size that starts
+    where the candidate starts (to a third of an em)."""
+    first = candidate.key[1]
+    after = first + candidate.lines
+    if after >= len(page.lines):
+        return False
+    line, head = page.lines[after], page.lines[first]
+    return (
+        not line.bold
+        and abs(line.size - body.size) <= 0.5
+        and abs(line.left - head.left) <= body.size / 3
+        and words(line.text) >= PROSE_WORDS
+    )
 
 
 def _pages_in_turn(candidates: list[Candidate]) -> set[Key]:
