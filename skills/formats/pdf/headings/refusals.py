@@ -209,9 +209,9 @@ def over_paragraphs(candidates: list[Candidate], pages: list[Page], body: Body) 
     requirements list's ``BR1: Optimalizace časových slotů`` / ``FR1: Konfigurace služeb`` over
     their one- or two-line descriptions (seven to nine such heads a page in a Word project's
     specification), an employee handbook's ``Performance Evaluations``, ``Resignation``,
-    ``Final Paycheck`` (ten a page, in English and Spanish). A form's labels stand over fields or short
-    values, a diagram's over more short labels, and a manual's entry names over text set in
-    under them (a definition), so none of them passes; nor does a section number cited with a
+    ``Final Paycheck`` (ten a page, in English and Spanish). A form's labels stand over fields
+    or short values, a diagram's over more short labels, and a manual's entry names over text
+    set in under them (a definition), so none of them passes; nor does a section number cited with a
     comma after it (Adobe's errata: ``8.4.5, "Annotation Types" (Free Text Annotations)`` over
     its correction, under a ``Page 1114`` entry: the part corrected, not a section here)."""
     pages_by_index = {page.index: page for page in pages}
