@@ -302,12 +302,15 @@ def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
     head_holds_best: bool,
 ) -> None:
     groups = sections(layout)
-    options = {
-        "prefix_once": prefix_once,
-        "skip_contents": skip_contents,
-        "head_holds_best": head_holds_best,
-    }
-    passages = [p for ps in assemble(groups, budget, words, **options) for p in ps]
+    assembled = assemble(
+        groups,
+        budget,
+        words,
+        prefix_once=prefix_once,
+        skip_contents=skip_contents,
+        head_holds_best=head_holds_best,
+    )
+    passages = [p for ps in assembled for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.rendered == p.prefix + p.text for p in passages)
