@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from skills.evaluation.chunksets import ChunkSet
 from skills.evaluation.spans import Span, union_length
@@ -67,6 +68,9 @@ SECTIONS = "sections"
 #: The policy option that bounds step 1 in tokens (``+first:TOKENS``, ``assemble``'s
 #: ``first_most``).
 FIRST = "first"
+#: The policy option that keeps a share of the budget for hits sent as their windows
+#: (``+windows:SHARE``, ``assemble``'s ``windows``; the question is the window's words).
+WINDOWS = "windows"
 BUDGET_OPTIONS = {
     "headed": "headed_first",
     "once": "prefix_once",
@@ -87,6 +91,8 @@ class Policy:
     sections: float = 0.0
     #: ``+first:T``: the most tokens step 1 may take (``assemble``'s ``first_most``)
     first_most: float = FIRST_MOST
+    #: ``+windows:S``: the share of the budget kept for hits' windows (``assemble``'s ``windows``)
+    windows: float = 0.0
 
     @property
     def assembly(self) -> dict[str, bool]:
@@ -97,18 +103,28 @@ class Policy:
         """
         return {BUDGET_OPTIONS[option]: True for option in sorted(self.options)}
 
+    def assembly_for(self, question: str) -> dict[str, Any]:
+        """The ``assemble`` arguments for one question: :attr:`assembly`, and with
+        ``+windows:S`` the share kept for windows and the question whose words they hold.
+
+        >>> parse_policy("budget+windows:0.25").assembly_for("Which port?")
+        {'windows': 0.25, 'question': 'Which port?'}
+        """
+        windows = {"windows": self.windows, "question": question} if self.windows else {}
+        return {**self.assembly, **windows}
+
 
 def parse_policy(name: str) -> Policy:
     """``"merge:0.5"`` -> ``Policy("merge", 0.5)``; unknown names raise ``ValueError``.
 
-    >>> parse_policy("budget:0.2+headed")
-    Policy(kind='budget', argument=0.2, options=frozenset({'headed'}), sections=0.0, first_most=inf)
+    >>> parse_policy("budget:0.2+headed").options, parse_policy("budget+windows:0.25").windows
+    (frozenset({'headed'}), 0.25)
     >>> parse_policy("budget+sections:0.5").sections, parse_policy("budget+first:250").first_most
     (0.5, 250.0)
     """
     base, *flags = name.split("+")
     policy = _parse_base(base, name)
-    valued: dict[str, list[str]] = {key: [] for key in (SECTIONS, FIRST)}
+    valued: dict[str, list[str]] = {key: [] for key in (SECTIONS, FIRST, WINDOWS)}
     for flag in flags:
         key, colon, value = flag.partition(":")
         if colon and key in valued:
@@ -124,16 +140,18 @@ def parse_policy(name: str) -> Policy:
         takes = ", ".join(f"+{option}" for option in BUDGET_OPTIONS)
         raise ValueError(
             f"unknown options in {name!r}: a budget policy takes {takes}, +{SECTIONS}:WEIGHT "
-            f"and +{FIRST}:TOKENS"
+            f", +{FIRST}:TOKENS and +{WINDOWS}:SHARE"
         )
     sections = _weight(valued[SECTIONS][0]) if valued[SECTIONS] else None
     first = _weight(valued[FIRST][0]) if valued[FIRST] else None
+    windows = _weight(valued[WINDOWS][0]) if valued[WINDOWS] else None
     return Policy(
         policy.kind,
         policy.argument,
         frozenset(flags),
         sections or 0.0,
         FIRST_MOST if first is None else first,
+        min(windows or 0.0, 1.0),
     )
 
 
@@ -341,7 +359,7 @@ def prompt(
     text_of: Callable[[Span], str],
     count: Callable[[str], int],
     first_share: float = FIRST_SHARE,
-    options: Mapping[str, bool] | None = None,
+    options: Mapping[str, Any] | None = None,
     sections: float = 0.0,
     first_most: float = FIRST_MOST,
 ) -> list[Sent]:
@@ -362,7 +380,7 @@ def _prompt(
     limit: tuple[int, Callable[[str], int]] | None,
     text_of: Callable[[Span], str],
     first_share: float = FIRST_SHARE,
-    options: Mapping[str, bool] | None = None,
+    options: Mapping[str, Any] | None = None,
     sections: float = 0.0,
     first_most: float = FIRST_MOST,
 ) -> list[Sent]:

@@ -263,7 +263,9 @@ def _score(
         def contexts(n: int, leaves: list[int] = leaves) -> list[Span]:
             return returned(leaves[:n], chunks, candidate.returns, corpus.tokens, corpus.text)
 
-        def assembled(budget: int, number: int = number) -> list[tuple[Span, str]]:
+        def assembled(
+            budget: int, number: int = number, asked: str = question.question
+        ) -> list[tuple[Span, str]]:
             sent = prompt(
                 by_budget[budget][number],
                 chunks,
@@ -271,7 +273,7 @@ def _score(
                 corpus.text,
                 count_tokens,
                 policy.argument,
-                policy.assembly,
+                policy.assembly_for(asked),
                 policy.sections,
                 policy.first_most,
             )

@@ -60,12 +60,14 @@ citations are unchanged. (Separators between passages are the caller's and are n
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from skills.chunking import without_page_markers
+from skills.chunking import sentence_starts, without_page_markers
+from skills.ranking import ENGLISH_STOP_WORDS, words
 
 #: The most of the budget the first parent (or its head) may take before any hit is sent.
 FIRST_SHARE = 0.25
@@ -87,11 +89,27 @@ HEAD_HOLDS_BEST = False
 #: Whether a child that only leads into the next one is sent with it (the module docstring's
 #: ``lead_in``; on since issue 34's seventh pass, ``docs/evaluation.md``).
 LEAD_IN = True
+#: The share of the budget kept for hits sent as their windows (:func:`window`): whole children
+#: stop where only this much is left, and the hits after them are sent as the sentences that hold
+#: the question's words (0: whole children only, the default; the module docstring's
+#: ``windows``).
+WINDOWS = 0.0
+#: The most tokens a hit's window grows to around its best sentence (:func:`window`).
+WINDOW_TOKENS = 64
 #: The share of a passage's non-blank lines that end in dot leaders and a page number from which
 #: it is a table of contents.
 CONTENTS_SHARE = 0.5
 _CONTENTS_LINE = re.compile(r"(?:(?:\.\s?){4,}|…{2,})\s*[0-9ivxlc]+\s*$", re.IGNORECASE)
 _PATH_SEPARATOR = " > "
+_LINE_END = re.compile(r"\n")
+#: Words that ask rather than name (beside the stop words), which no window looks for.
+_QUESTION_WORDS = frozenset(
+    (
+        "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does", "do",
+        "did", "can", "could", "should", "would", "may", "must", "i", "my", "me", "we", "our",
+        "you", "your",
+    )
+)  # fmt: skip
 _WORD = re.compile(r"\w+")
 
 
@@ -150,6 +168,9 @@ def assemble(
     head_holds_best: bool = HEAD_HOLDS_BEST,
     first_most: float = FIRST_MOST,
     lead_in: bool = LEAD_IN,
+    question: str = "",
+    windows: float = WINDOWS,
+    window_tokens: int = WINDOW_TOKENS,
 ) -> list[list[Passage]]:
     """Each group's passages (in document order; empty when nothing of it fits), whose
     ``count(rendered)`` sum to at most ``budget``; see the module docstring for the order
@@ -157,7 +178,8 @@ def assemble(
     ``first_most`` the most tokens;
     ``headed_first``: step 1 only for a first parent that is a headed section, :func:`headed`;
     ``prefix_once``, ``skip_contents``, ``head_holds_best`` and ``lead_in``: the options of the
-    module docstring)."""
+    module docstring; ``windows`` above 0 with a ``question``: that share of the budget is kept
+    for hits sent as their windows of at most ``window_tokens``, :func:`window`)."""
     costs: dict[Passage, int] = {}
 
     def cost(passages: Sequence[Passage]) -> int:
@@ -177,6 +199,25 @@ def assemble(
         if wanted == plan.chosen or extra > (left if room is None else min(left, room)):
             return False
         plan.chosen, left = wanted, left - extra
+        return True
+
+    terms = question_terms(question) if windows > 0 else frozenset()
+    kept = budget * windows if terms else 0.0
+
+    def take_window(plan: _Plan, unit: int) -> bool:
+        """Send hit ``unit`` of ``plan`` as its window, if it has one and the difference fits."""
+        nonlocal left
+        piece = plan.units[unit]
+        span = window(piece.text, terms, window_tokens, count)
+        if unit in plan.chosen or unit in plan.windows or span is None:
+            return False
+        before = cost(plan.passages(plan.chosen))
+        plan.windows[unit] = (piece.start + span[0], piece.start + span[1])
+        extra = cost(plan.passages(plan.chosen)) - before
+        if extra > left:
+            del plan.windows[unit]
+            return False
+        left -= extra
         return True
 
     def listed(piece: Piece | None) -> bool:
@@ -203,12 +244,12 @@ def assemble(
         plan = plans[number]
         if listed(plan.units[unit]):
             continue
-        if (
-            take(plan, plan.with_led(unit))
-            and plan.known
-            and len(plan.chosen) >= MOSTLY * len(plan.units)
-        ):
-            take(plan, plan.everything)
+        if not take(plan, plan.with_led(unit), left - kept):
+            if kept:
+                take_window(plan, unit)
+            continue
+        if plan.known and len(plan.chosen) >= MOSTLY * len(plan.units):
+            take(plan, plan.everything, left - kept)
     for plan in plans:
         for run in plan.runs(plan.chosen) if plan.known else ():
             for neighbour in (run[-1] + 1, run[0] - 1):
@@ -248,6 +289,55 @@ def leads_in(text: str) -> bool:
     )  # (its headings passed over at once: popped one by one, they cost their count squared)
     rest = lines[past:]
     return bool(rest) and all(line.strip() for line in rest) and rest[-1].rstrip().endswith(":")
+
+
+def question_terms(question: str) -> frozenset[str]:
+    """The words of a question a window looks for: its keyword terms less English stop words and
+    question words.
+
+    >>> sorted(question_terms("What is the deductible for a Pet's illness?"))
+    ['deductible', 'illness', "pet's"]
+    """
+    return frozenset(words(question)) - ENGLISH_STOP_WORDS - _QUESTION_WORDS
+
+
+def window(
+    text: str, terms: frozenset[str], most: int, count: Callable[[str], int]
+) -> tuple[int, int] | None:
+    """The offsets in ``text`` of a hit's window: the sentence (or line) that holds the most of
+    ``terms``, grown by the sentences after it, then before it, while within ``most`` tokens;
+    None when no sentence holds any (a hit found by meaning alone has no words to point at).
+    The first of equals wins; a window is always whole sentences, never a cut word.
+
+    >>> text = "Pets are covered. The deductible is 200 dollars. It resets yearly. Claims go on."
+    >>> a, b = window(text, frozenset({"deductible"}), 9, lambda t: len(t.split()))
+    >>> text[a:b]
+    'The deductible is 200 dollars. It resets yearly. '
+    """
+    pieces = _sentences(text)
+    scores = [len(terms.intersection(words(text[a:b]))) for a, b in pieces]
+    if not pieces or max(scores) == 0:
+        return None
+    best = scores.index(max(scores))
+    first = last = best
+    size = count(text[slice(*pieces[best])])
+    for step in (1, -1):
+        while 0 <= (last if step > 0 else first) + step < len(pieces):
+            nearest = (last if step > 0 else first) + step
+            more = count(text[slice(*pieces[nearest])])
+            if size + more > most:
+                break
+            size += more
+            first, last = min(first, nearest), max(last, nearest)
+    return pieces[first][0], pieces[last][1]
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """``text`` cut at its sentence starts and line ends, blank pieces left out."""
+    cuts = {0, len(text), *sentence_starts(text)}
+    cuts.update(match.end() for match in _LINE_END.finditer(text))
+    ordered = sorted(cuts)
+    return [(a, b) for a, b in itertools.pairwise(ordered) if text[a:b].strip()]
 
 
 def contents(text: str) -> bool:
@@ -335,6 +425,8 @@ class _Plan:
             self.everything = frozenset([_WHOLE]) if group.parent is not None else every
         self.hits = frozenset(self.hit_units)
         self.chosen: frozenset[int] = frozenset()
+        #: hits sent as their windows (``windows``): unit -> the window's offsets in the document
+        self.windows: dict[int, tuple[int, int]] = {}
 
     def led_to(self, unit: int) -> int:
         """The child a lead-in ``unit`` leads to (``lead_in``, children known), else ``unit``."""
@@ -381,7 +473,20 @@ class _Plan:
 
     def passages(self, units: frozenset[int]) -> list[Passage]:
         passages = self._passages(units)
+        if self.windows:
+            passages = self._with_windows(passages)
         return said_once(passages) if self.prefix_once else passages
+
+    def _with_windows(self, passages: list[Passage]) -> list[Passage]:
+        """``passages`` and the windows of hits they do not hold, in document order."""
+        result = list(passages)
+        for unit, (start, end) in self.windows.items():
+            piece = self.units[unit]
+            if any(p.start <= start and end <= p.end for p in passages):
+                continue  # its child came whole since (a neighbour, the section)
+            text = piece.text[start - piece.start : end - piece.start]
+            result.append(Passage(piece.doc, start, end, text, piece.prefix, False))
+        return sorted(result, key=lambda p: (p.doc, p.start, p.end))
 
     def _passages(self, units: frozenset[int]) -> list[Passage]:
         parent = self.group.parent

@@ -15,6 +15,8 @@ from skills.search.assembly import (
     headed,
     joined,
     leads_in,
+    question_terms,
+    window,
 )
 
 SOURCE = "".join(f"w{i:02d} " for i in range(60))  # 60 words of 4 characters
@@ -300,12 +302,15 @@ def test_with_either_option_a_prompt_still_fits_and_cites_exact_offsets(
     head_holds_best: bool,
 ) -> None:
     groups = sections(layout)
-    options = {
-        "prefix_once": prefix_once,
-        "skip_contents": skip_contents,
-        "head_holds_best": head_holds_best,
-    }
-    passages = [p for ps in assemble(groups, budget, words, **options) for p in ps]
+    assembled = assemble(
+        groups,
+        budget,
+        words,
+        prefix_once=prefix_once,
+        skip_contents=skip_contents,
+        head_holds_best=head_holds_best,
+    )
+    passages = [p for ps in assembled for p in ps]
     assert sum(words(p.rendered) for p in passages) <= budget
     assert all(SOURCE[p.start : p.end] == p.text for p in passages)
     assert all(p.rendered == p.prefix + p.text for p in passages)
@@ -394,3 +399,50 @@ def test_with_lead_in_step_ones_head_does_not_end_on_a_lead_in() -> None:
     assert [(p.start, p.end) for p in head[0]] == [(0, lead.end)]
     led = assemble([lead_group(1)], 22, words, first_share=1, lead_in=True)
     assert [(p.start, p.end) for p in led[0]] == [(lead.start, listed.end)]
+
+
+def prose_group(text: str, prefix: str = "P\n") -> Group:
+    """One section of one child (the whole ``text``), hit."""
+    child = Piece("p", 0, len(text), text, prefix)
+    return Group(child, (child,), (child,), (0,))
+
+
+PETS = "Pets are covered. The deductible is two hundred dollars. It resets each year. Claims go on."
+
+
+def test_a_window_is_the_sentence_holding_the_questions_words_grown_within_its_limit() -> None:
+    a, b = window(PETS, question_terms("How much is the deductible?"), 10, words) or (0, 0)
+    assert PETS[a:b] == "The deductible is two hundred dollars. It resets each year. "
+    assert window(PETS, question_terms("Are cats insured?"), 9, words) is None
+
+
+def test_with_windows_a_hit_too_large_for_what_is_left_is_sent_as_its_window() -> None:
+    first = prose_group(" ".join(f"x{i}" for i in range(8)) + ".")  # 9 tokens with its prefix
+    second = Group(
+        Piece("q", 0, len(PETS), PETS, "Q\n"),
+        (Piece("q", 0, len(PETS), PETS, "Q\n"),),
+        (Piece("q", 0, len(PETS), PETS, "Q\n"),),
+        (1,),
+    )
+    asked = "How much is the deductible?"
+    without = assemble([first, second], 20, words, first_share=0)
+    assert [p.text for ps in without for p in ps] == [first.hits[0].text]  # 16 tokens: no room
+    with_windows = assemble(
+        [first, second], 20, words, first_share=0, question=asked, windows=0.5, window_tokens=10
+    )
+    assert [p.rendered for p in with_windows[1]] == [
+        "Q\nThe deductible is two hundred dollars. It resets each year. "
+    ]
+    assert with_windows[1][0].start == PETS.index("The deductible")
+
+
+def test_with_windows_a_hit_without_the_questions_words_is_not_cut() -> None:
+    only = Group(
+        Piece("q", 0, len(PETS), PETS, "Q\n"),
+        (Piece("q", 0, len(PETS), PETS, "Q\n"),),
+        (Piece("q", 0, len(PETS), PETS, "Q\n"),),
+        (0,),
+    )
+    assert assemble([only], 10, words, first_share=0, question="Are cats insured?", windows=1) == [
+        []
+    ]
