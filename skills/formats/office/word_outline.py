@@ -68,6 +68,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from skills.formats.office.freed_blocks import free_block
 from skills.formats.office.typed_numbers import Number, typed_number
 from skills.formats.office.xml_numbers import BODY_OUTLINE, MAX_HALF_POINTS, MAX_LEVEL, whole
 
@@ -587,9 +588,7 @@ def _paragraphs(source: Any, styles: dict[str, Style]) -> Iterator[Paragraph]:
             held.append((element, read))
         parent = element.getparent()
         if parent is not None and parent.tag == f"{W}body":  # a body block: free it
-            element.clear()
-            while element.getprevious() is not None:
-                del parent[0]
+            free_block(element)
 
 
 _NO_CELL: tuple[Any, bool] = (None, False)
