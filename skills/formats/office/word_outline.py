@@ -814,9 +814,14 @@ def _prose(text: str, styled: bool = False) -> bool:
     True
     >>> _prose("Cras fringilla ipsum magna, in fringilla dui commodo a.", styled=True)
     False
+
+    No text is no sentence (``"" in "(（[【"`` holds: it counted as wholly in brackets):
+
+    >>> _prose(""), _prose("(see page 4)")
+    (False, True)
     """
     ends = text.endswith((".", "!", "！"))
-    bracketed = text[:1] in "(（[【" and text[-1:] in ")）]】"
+    bracketed = bool(text) and text[0] in "(（[【" and text[-1] in ")）]】"
     long_sentence = ends and (len(text.split()) > 12 or (len(text) > 40 and not styled))
     return len(text) > 150 or long_sentence or text.endswith("。") or bracketed
 
