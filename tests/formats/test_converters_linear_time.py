@@ -28,7 +28,7 @@ from format_fixtures import fixture
 from office_xml import docx, para, strict, with_part
 
 from bench.cputime import least_growth
-from bench.hostile_files import pdf_pages
+from bench.hostile_files import nested_layout, pdf_pages, word_cell
 from skills.formats.layout import layout_to_markdown
 from skills.formats.office.freed_blocks import free_block
 from skills.formats.office.pptx import _reading_order
@@ -64,18 +64,6 @@ def word_body(copies: int) -> bytes:
     return with_part(fixture("widget-api-guide.docx"), "word/document.xml", repeated)
 
 
-def cell_paragraphs(count: int) -> bytes:
-    """A table of one row: a label beside a cell of ``count`` paragraphs (notes pasted into a
-    form's box). Each paragraph asked whether its cell is a form's band, looking through all
-    the cell's children for its properties, and freeing the table moved the cell, still
-    referenced, out of it: 20,000 paragraphs took 12 s."""
-    sentence = "A note pasted into the box goes on over its own paragraph."
-    grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="7000"/></w:tblGrid>'
-    notes = para("Notes") + "".join(para(f"{k}. {sentence}") for k in range(count))
-    row = f"<w:tr><w:tc>{para('Remarks')}</w:tc><w:tc>{notes}</w:tc></w:tr>"
-    return docx([para("Referral form"), f"<w:tbl>{grid}{row}</w:tbl>", para(sentence)])
-
-
 def _nested(depth: int, inside: Callable[[int, str], str]) -> str:
     """Tables nested ``depth`` deep, one cell each, the cell of level ``k`` written by
     ``inside(k, the table of level k + 1)``."""
@@ -84,19 +72,6 @@ def _nested(depth: int, inside: Callable[[int, str], str]) -> str:
     for k in reversed(range(depth)):
         inner = f"<w:tbl>{grid}<w:tr><w:tc>{inside(k, inner)}</w:tc></w:tr></w:tbl>"
     return inner
-
-
-def nested_layout(depth: int) -> bytes:
-    """Layout tables nested ``depth`` deep (each cell holds the next table), each cell's blank
-    runs before its table and its text after it: each table asked of each of its cells whether
-    it held text, reading the text of all the tables inside it again (600 deep, 20 runs each,
-    took minutes)."""
-    blank = "<w:r><w:t xml:space='preserve'> </w:t></w:r>" * 20
-
-    def inside(k: int, inner: str) -> str:
-        return f"<w:p>{blank}</w:p>{inner}{para(f'Step {k} is done after the steps inside it.')}"
-
-    return docx([para("Procedure"), _nested(depth, inside), para("End.")])
 
 
 def nested_cells(depth: int) -> bytes:
@@ -306,7 +281,7 @@ def layout_sections(count: int) -> list[dict[str, Any]]:
 FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "html": (html_page, "page.html", 100),
     "docx": (word_body, "guide.docx", 2),
-    "docx-cell": (cell_paragraphs, "form.docx", 2_000),
+    "docx-cell": (word_cell, "form.docx", 2_000),
     "docx-layout": (nested_layout, "procedure.docx", 150),  # 4 n: near libxml2's depth bound
     "docx-nested": (nested_cells, "record.docx", 150),
     "pptx": (slides, "deck.pptx", 40),
