@@ -32,7 +32,7 @@ from bench.hostile_files import nested_layout, pdf_pages, word_cell
 from skills.formats.layout import layout_to_markdown
 from skills.formats.office.freed_blocks import free_block
 from skills.formats.office.pptx import _reading_order
-from skills.formats.office.word_outline import W
+from skills.formats.office.word_outline import Outline, W
 from skills.formats.read import read_file
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
@@ -335,6 +335,28 @@ def test_a_read_block_is_freed_in_linear_time_while_an_element_in_it_is_held() -
         return held
 
     assert least_growth(body_with_table, 1_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def typed_sections(count: int) -> bytes:
+    """A Word body of two typed sections ("Section 1", 14 pt bold, over a line of prose), then
+    a run of ``count`` lines of the same look ("Point k": a run, so no headings) and prose."""
+    prose = para("Text of it goes on for a while here, so that it reads as a sentence.")
+    typed = [p for k in (1, 2) for p in (para(f"Section {k}", bold=True, size=28), prose)]
+    points = [para(f"Point {k}", bold=True, size=28) for k in range(count)]
+    body = "".join([*typed, *points, *[prose] * count])  # (more prose than points: the body)
+    return f'<w:document xmlns:w="{W[1:-1]}"><w:body>{body}</w:body></w:document>'.encode()
+
+
+def test_lines_set_as_typed_headings_are_found_in_time_linear_in_them() -> None:
+    """Office round 9's rule (an unnumbered line of the typed headings' look is one too) looked
+    for each such line's neighbours in the list of them, and through all the typed headings for
+    those of its look: 8,000 sections of a typed heading and such a line took 43 s in it."""
+    outline = Outline.read(typed_sections(2), None, None)
+    found = [(p.text, p.level) for p in outline.paragraphs if p.level]
+    assert found == [("Section 1", 1), ("Section 2", 1)]
+    read = lambda count: Outline.read(typed_sections(count), None, None)  # noqa: E731
+    typed = [0, 2]  # the two typed headings (the rule's input: the rule alone is timed)
+    assert least_growth(read, 2_000, lambda made: made._like_typed(typed), MAX_GROWTH) < MAX_GROWTH
 
 
 @dataclass(frozen=True)
