@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.stand_in_search import Halves
+from bench.stand_in_search import Halves, Hanging
 from skills.evaluation.retrieval import hybrid_rankings, normalized
 from skills.ranking import halves_first
 from skills.search.query import (
@@ -138,22 +138,6 @@ def test_searched_together_keeps_the_requests_order_in_its_answers() -> None:
     assert [[doc["chunkId"] for doc in answer] for answer in answers] == [
         ["d"], ["a", "b", "c", "d", "e"], ["e"]
     ]  # fmt: skip
-
-
-class Hanging(Halves):
-    """A service whose halves' requests hang until ``released`` (a read that never ends, up to
-    the client's timeout); ``arrived`` counts them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.released = threading.Event()
-        self.arrived = threading.Semaphore(0)
-
-    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
-        if not request.filter and (request.vector_k is None or not request.keywords):
-            self.arrived.release()
-            self.released.wait(timeout=60)
-        return super().search(request)
 
 
 def test_a_query_waits_for_no_other_querys_hanging_requests() -> None:

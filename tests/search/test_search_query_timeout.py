@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.stand_in_search import Hanging
 from skills.search.query import QueryOptions, QueryTimeout, query_parents
 from skills.search.settings import QUERY_TIMEOUT_SECONDS, SearchSettings, SettingsError
-from tests.search.test_search_halves_first import Hanging
 
 
 @pytest.fixture
