@@ -256,6 +256,91 @@ def code_heading(count: int) -> bytes:
     return one_page_pdf(b"".join(lines), height)
 
 
+def printed_pdf(pages: int, padding: int = 0) -> bytes:
+    """``pages`` pages of five lines in one embedded face with ``padding`` zero bytes after it,
+    whose descriptor's stem width makes PDFium read a weight of 3,940, as a printer's does
+    (Microsoft Print to PDF): a face PDFium gives only whole, which each page copied again (400
+    pages in a 30 MB face: 20 s). The face is :func:`dejavu_face`."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    face = dejavu_face() + bytes(padding)
+    pdf = pdfium.PdfDocument.new()
+    data = (ctypes.c_uint8 * len(face)).from_buffer_copy(face)
+    font = raw.FPDFText_LoadFont(pdf.raw, data, len(face), raw.FPDF_FONT_TRUETYPE, 0)
+    for number in range(pages):
+        page = pdf.new_page(612, 792)
+        for k in range(5):
+            obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, font, ctypes.c_float(11))
+            text = f"Line {k} of page {number} goes on in the face the printer embedded.\0"
+            units = ctypes.c_char_p(text.encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(units, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 72, 700 - 14 * k)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDFPage_GenerateContent(page.raw)
+        page.close()
+    out = io.BytesIO()
+    pdf.save(out)
+    pdf.close()
+    written = out.getvalue()
+    assert written.count(b"/StemV 70") == 1, "PDFium's writer gives the face a stem width of 70"
+    return written.replace(b"/StemV 70", b"/StemV 950")
+
+
+def dejavu_face() -> bytes:
+    """A real TrueType face (DejaVu Sans, Book: weight 400) from matplotlib's data."""
+    import matplotlib
+
+    return (Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf").read_bytes()
+
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def word_body(blocks: str) -> bytes:
+    """The Word fixture with its body replaced by ``blocks`` (``w:p`` and ``w:tbl`` XML)."""
+    body = f'<w:document xmlns:w="{_W}"><w:body>{blocks}<w:sectPr/></w:body></w:document>'
+    out = io.BytesIO()
+    fixture = FIXTURES / "widget-api-guide.docx"
+    with (
+        zipfile.ZipFile(fixture) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy,
+    ):
+        for item in source.infolist():
+            part = source.read(item)
+            copy.writestr(item, body.encode() if item.filename == "word/document.xml" else part)
+    return out.getvalue()
+
+
+def _para(text: str) -> str:
+    return f"<w:p><w:r><w:t xml:space='preserve'>{text}</w:t></w:r></w:p>"
+
+
+def word_cell(count: int) -> bytes:
+    """A form: a table of one row, a label beside a cell of ``count`` paragraphs (notes pasted
+    into a form's box: each asked again whether its cell was a band, 20,000 took 12 s)."""
+    sentence = "A note pasted into the box goes on over its own paragraph."
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="7000"/></w:tblGrid>'
+    notes = _para("Notes") + "".join(_para(f"{k}. {sentence}") for k in range(count))
+    row = f"<w:tr><w:tc>{_para('Remarks')}</w:tc><w:tc>{notes}</w:tc></w:tr>"
+    return word_body(_para("Referral form") + f"<w:tbl>{grid}{row}</w:tbl>" + _para(sentence))
+
+
+def nested_layout(depth: int, blanks: int = 20) -> bytes:
+    """Layout tables nested ``depth`` deep (each one cell holding the next table), each cell's
+    ``blanks`` blank runs before its table and a line after it: each level read the text of
+    all the tables inside it again (600 deep, 200 runs each: 129 s)."""
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>'
+    blank = "<w:r><w:t xml:space='preserve'> </w:t></w:r>" * blanks
+    inner = _para("The innermost cell.")
+    for k in reversed(range(depth)):
+        cell = f"<w:p>{blank}</w:p>{inner}{_para(f'Step {k} is done after the steps inside it.')}"
+        inner = f"<w:tbl>{grid}<w:tr><w:tc>{cell}</w:tc></w:tr></w:tbl>"
+    return word_body(_para("Procedure") + inner + _para("End."))
+
+
 def large_batch() -> list[tuple[str, bytes]]:
     """Ten large files for one call: the issue's hostile shapes at their reported sizes."""
     return [

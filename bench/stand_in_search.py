@@ -8,6 +8,7 @@ d first and the vector alone e, each below three children in the fusion. Each re
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -49,3 +50,19 @@ class Halves:
         if not request.keywords:
             return [child("e", 0.9, 32)][: request.top]
         return [child(c, 0.05 - 0.01 * i, 8 * i) for i, c in enumerate("abcde")][: request.top]
+
+
+class Hanging(Halves):
+    """A service whose halves' requests hang until ``released`` (a read that never ends, up to
+    the client's timeout); ``arrived`` counts them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = threading.Event()
+        self.arrived = threading.Semaphore(0)
+
+    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
+        if not request.filter and (request.vector_k is None or not request.keywords):
+            self.arrived.release()
+            self.released.wait(timeout=60)
+        return super().search(request)

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from skills.ranking import SERVICE_VECTOR_WEIGHT
-from skills.search.query import SearchRequest
+from skills.search.query import Deadline, SearchRequest
 
 SEMANTIC_CONFIGURATION = "children"
 VECTOR_FIELD = "vector"
@@ -78,12 +78,34 @@ class AzureSearcher:
             extra["skip"] = request.skip
         if request.order_by:
             extra["order_by"] = list(request.order_by)
-        results = self._client(request.index).search(
-            search_text=request.text if request.keywords else None,
-            select=list(request.select), top=request.top,
-            filter=request.filter, **extra,
-        )  # fmt: skip
-        return [dict(result) for result in results]
+        extra.update(_timeouts(request.timeout))
+        from azure.core.exceptions import ServiceRequestTimeoutError, ServiceResponseTimeoutError
+
+        try:
+            results = self._client(request.index).search(
+                search_text=request.text if request.keywords else None,
+                select=list(request.select), top=request.top,
+                filter=request.filter, **extra,
+            )  # fmt: skip
+            return [dict(result) for result in results]  # (the request is sent here)
+        except (ServiceRequestTimeoutError, ServiceResponseTimeoutError) as error:
+            if request.timeout is None:
+                raise
+            raise Deadline(None, request.timeout).spent() from error
+
+
+def _timeouts(seconds: float | None) -> dict[str, float]:
+    """azure-core's per-call options that bound a request to ``seconds`` (azure-core 1.41,
+    ``RequestsTransport.send`` and ``RetryPolicy``): the connection's and each read's timeout
+    (each 300 s by default), and the retries' total time (``timeout``, 7 days by default), past
+    which the retry policy raises ``ServiceResponseTimeoutError`` instead of trying again.
+
+    >>> _timeouts(None), _timeouts(12.5)["read_timeout"]
+    ({}, 12.5)
+    """
+    if seconds is None:
+        return {}
+    return {"connection_timeout": seconds, "read_timeout": seconds, "timeout": seconds}
 
 
 ARM_ENDPOINT = "https://management.azure.com"

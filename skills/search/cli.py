@@ -38,7 +38,7 @@ from skills.ranking import VECTOR_WEIGHT, vector_weight, words
 from skills.search.collapse import ChildHit, Expand, ParentResult
 from skills.search.deploy import DeployError
 from skills.search.doctor import FORBIDDEN_TRIES
-from skills.search.query import FETCHED_CHILDREN, QueryOptions, query_parents
+from skills.search.query import FETCHED_CHILDREN, QueryOptions, QueryTimeout, query_parents
 from skills.search.settings import (
     MODES,
     Mode,
@@ -62,12 +62,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SettingsError, DeployError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except QueryTimeout as error:
+        print(f"error: {error}", *_error_notes(error), sep="\n", file=sys.stderr)
+        return 1
     except Exception as error:  # the Azure SDKs' own: a service refused or not reached
         if not _from_azure(error):
             raise
         first = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
-        print(f"error: {type(error).__name__}: {first}", file=sys.stderr)
+        print(
+            f"error: {type(error).__name__}: {first}",
+            *_error_notes(error),
+            sep="\n",
+            file=sys.stderr,
+        )
         return 1
+
+
+def _error_notes(error: BaseException) -> list[str]:
+    """The notes added to ``error`` on its way (which request of a query raised it)."""
+    return [f"  ({note})" for note in getattr(error, "__notes__", ())]
 
 
 def _from_azure(error: Exception) -> bool:
@@ -187,6 +200,7 @@ def _options(args: argparse.Namespace) -> QueryOptions:
         mode=args.mode, parents=args.top, children=args.children,
         semantic=args.semantic, expand=Expand(args.expand), budget=args.budget,
         vector_weight=args.vector_weight,
+        timeout=SearchSettings.from_env().query_timeout_seconds,
     )  # fmt: skip
 
 

@@ -22,9 +22,11 @@ from __future__ import annotations
 import contextvars
 import math
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Protocol
 
 from skills.chunking import count_tokens
@@ -40,7 +42,7 @@ from skills.search.collapse import (
     collapse,
     group_by_parent,
 )
-from skills.search.settings import Mode, parents_in_children
+from skills.search.settings import QUERY_TIMEOUT_SECONDS, Mode, parents_in_children
 
 CHILD_FIELDS = (
     "chunkId", "parentChunkId", "ordinal", "start", "end", "text", "prefix", "headings", "pages",
@@ -74,6 +76,46 @@ class SearchRequest:
     order_by: tuple[str, ...] = ()
     #: whether ``text`` is searched as keywords; False: only vectorized (a vector query alone)
     keywords: bool = True
+    #: seconds the request may take, retries included (None: the client's own timeouts); what
+    #: is left of its query's time (:class:`Deadline`)
+    timeout: float | None = None
+
+
+class QueryTimeout(TimeoutError):
+    """A query's time (:attr:`QueryOptions.timeout`) was spent before the service answered."""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a query's time ends (``at``, ``time.monotonic()``; None: never), and how long it
+    was (``seconds``), for the error that says so.
+
+    >>> Deadline.after(None).left() is None, 0 < Deadline.after(30).left() <= 30
+    (True, True)
+    """
+
+    at: float | None
+    seconds: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        return cls(None if seconds is None else time.monotonic() + seconds, seconds)
+
+    def left(self) -> float | None:
+        """Seconds left (None: no bound); :class:`QueryTimeout` when none are."""
+        if self.at is None:
+            return None
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise self.spent()
+        return left
+
+    def spent(self) -> QueryTimeout:
+        return QueryTimeout(
+            f"the search service did not answer the query within {self.seconds:.3g} s (its "
+            "time: AZURE_SEARCH_QUERY_TIMEOUT_SECONDS, QueryOptions.timeout); check the "
+            "service's health in the portal, or allow more time"
+        )
 
 
 class Searcher(Protocol):
@@ -132,7 +174,9 @@ class QueryOptions:
     children by their sections' evidence before they are grouped
     (:func:`skills.search.collapse.section_order`). ``halves_first`` lifts each half's first
     child to just after the fused first (two one-result queries more; not with ``semantic``,
-    whose reranker orders the children itself)."""
+    whose reranker orders the children itself). ``timeout``: seconds the query may take, all
+    its requests together (None: the search client's own timeouts), else
+    :class:`QueryTimeout`."""
 
     mode: Mode = "embedded"
     parents: int = 5
@@ -143,6 +187,7 @@ class QueryOptions:
     section_weight: float = SECTION_WEIGHT
     vector_weight: float = VECTOR_WEIGHT
     halves_first: bool = HALVES_FIRST
+    timeout: float | None = QUERY_TIMEOUT_SECONDS
 
     def __post_init__(self) -> None:
         if not 1 <= self.parents <= self.children <= MAX_TOP:
@@ -153,6 +198,8 @@ class QueryOptions:
             raise ValueError("a vector weight is a finite number above 0")
         if not 0 <= self.section_weight < math.inf:
             raise ValueError("a section weight is 0 (off) or a finite number above it")
+        if self.timeout is not None and not 0 < self.timeout < math.inf:
+            raise ValueError("a query's timeout is a finite number of seconds above 0, or None")
 
 
 def search_in(field: str, values: Sequence[str]) -> str:
@@ -177,6 +224,7 @@ def query_parents(
 ) -> list[ParentResult]:
     """The top parents for ``question``, best first (see the module docstring for the steps)."""
     opts = options or QueryOptions()
+    deadline = Deadline.after(opts.timeout)
     select = CHILD_FIELDS + (EMBEDDED_PARENT_FIELDS if parents_in_children(opts.mode) else ())
     fetched = fetch_depth(opts.budget, opts.children)
     request = SearchRequest(
@@ -187,11 +235,14 @@ def query_parents(
         vector_k=fetched,
         vector_weight=opts.vector_weight,
         semantic=opts.semantic,
+        timeout=deadline.left(),
     )
     if opts.halves_first and not opts.semantic:
         keyword_half = replace(request, top=1, vector_k=None)
         vector_half = replace(request, top=1, vector_k=1, keywords=False)
-        raw, keyword, vector = searched_together(searcher, [request, keyword_half, vector_half])
+        raw, keyword, vector = searched_together(
+            searcher, [request, keyword_half, vector_half], HALF_NAMES, deadline
+        )
         raw = _halves_lifted(raw, keyword, vector)
     else:
         raw = searcher.search(request)
@@ -203,9 +254,9 @@ def query_parents(
     else:
         if parents_index is None:
             raise ValueError("mode 'reference' needs the parents index name")
-        parents = fetch_parents(searcher, parents_index, parent_ids)
+        parents = fetch_parents(searcher, parents_index, parent_ids, deadline)
     siblings = (
-        fetch_siblings(searcher, children_index, parent_ids)
+        fetch_siblings(searcher, children_index, parent_ids, deadline)
         if opts.expand is Expand.NEIGHBOURS or opts.budget is not None
         else None
     )
@@ -231,25 +282,60 @@ def _search_threads() -> ThreadPoolExecutor:
         return _threads
 
 
+#: What each request of a query with ``halves_first`` is, as its error names it: a user who
+#: asked one hybrid query does not know of the two others.
+HALF_NAMES = (
+    "hybrid query",
+    "keyword half: the one-result query of the keywords alone (QueryOptions.halves_first)",
+    "vector half: the one-result query of the vector alone (QueryOptions.halves_first)",
+)
+
+
 def searched_together(
-    searcher: Searcher, requests: Sequence[SearchRequest]
+    searcher: Searcher,
+    requests: Sequence[SearchRequest],
+    names: Sequence[str] = (),
+    deadline: Deadline | None = None,
 ) -> list[list[dict[str, Any]]]:
     """Each request's results, in order, the requests sent at the same time: the first in this
     thread, the others on :data:`SEARCH_THREADS` threads (the hybrid query and its halves' two
     one-result queries took three round trips one after another; now the longest of the three).
     A failure raises what sending them one after another raised: the first request's error,
-    else the next failed one's (a request still under way then ends on its own, unread). Each
-    request runs in a copy of this thread's context (``contextvars``: a trace's span). A request
-    no thread is free for is sent from this thread after the first (:func:`_sent_aside`)."""
+    else the next failed one's (a request still under way then ends on its own, unread), with
+    a note naming the request (``names``). Each request runs in a copy of this thread's context
+    (``contextvars``: a trace's span). A request no thread is free for is sent from this thread
+    after the first (:func:`_sent_aside`). Waiting for one stops at ``deadline``
+    (:class:`QueryTimeout`), even from a searcher that does not honour its request's timeout."""
+    deadline = deadline or Deadline(None)
     others = [_sent_aside(searcher, request) for request in requests[1:]]
-    first = searcher.search(requests[0])
-    return [
-        first,
-        *(
-            other.result() if other is not None else searcher.search(request)
-            for other, request in zip(others, requests[1:], strict=True)
-        ),
-    ]
+    answers = [_named(names, 0, lambda: searcher.search(requests[0]))]
+    for number, (other, request) in enumerate(zip(others, requests[1:], strict=True), start=1):
+        if other is None:
+            answers.append(_named(names, number, partial(searcher.search, request)))
+        else:
+            answers.append(_named(names, number, partial(_waited, other, deadline)))
+    return answers
+
+
+def _named(
+    names: Sequence[str], number: int, answer: Callable[[], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """``answer()``; its error, raised as it came, notes which request it is (``names``)."""
+    try:
+        return answer()
+    except Exception as error:
+        if number < len(names):
+            error.add_note(f"raised by the {names[number]}")
+        raise
+
+
+def _waited(sent: Future[list[dict[str, Any]]], deadline: Deadline) -> list[dict[str, Any]]:
+    try:
+        return sent.result(timeout=deadline.left())
+    except TimeoutError as error:
+        if sent.done():  # the request's own timeout, raised by the searcher
+            raise
+        raise deadline.spent() from error
 
 
 def _sent_aside(searcher: Searcher, request: SearchRequest) -> Future[list[dict[str, Any]]] | None:
@@ -298,23 +384,26 @@ def _parents_from_children(hits: Sequence[ChildHit]) -> dict[str, ParentDoc]:
 
 
 def fetch_parents(
-    searcher: Searcher, index: str, parent_ids: Sequence[str]
+    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline | None = None
 ) -> dict[str, ParentDoc]:
     """All parents in one filtered request (no get-by-key: projected keys are generated)."""
     if not parent_ids:
         return {}
     filter = search_in("parentChunkId", parent_ids)
-    docs = searcher.search(SearchRequest(index, "*", PARENT_FIELDS, len(parent_ids), filter))
+    left = deadline.left() if deadline else None
+    docs = searcher.search(
+        SearchRequest(index, "*", PARENT_FIELDS, len(parent_ids), filter, timeout=left)
+    )
     return {doc["parentChunkId"]: ParentDoc.from_result(doc) for doc in docs}
 
 
 def fetch_siblings(
-    searcher: Searcher, index: str, parent_ids: Sequence[str]
+    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline | None = None
 ) -> dict[str, list[Span]]:
     """Every child's offsets and prefix under the given parents, for ``expand=neighbours`` and
     for what a passage assembled for a budget grows by."""
     siblings: dict[str, list[Span]] = {}
-    for doc in _sibling_docs(searcher, index, list(parent_ids)):
+    for doc in _sibling_docs(searcher, index, list(parent_ids), deadline or Deadline(None)):
         span = Span(
             int(doc["ordinal"]), int(doc["start"]), int(doc["end"]), doc.get("prefix") or ""
         )
@@ -322,7 +411,9 @@ def fetch_siblings(
     return siblings
 
 
-def _sibling_docs(searcher: Searcher, index: str, parent_ids: list[str]) -> list[dict[str, Any]]:
+def _sibling_docs(
+    searcher: Searcher, index: str, parent_ids: list[str], deadline: Deadline
+) -> list[dict[str, Any]]:
     """Every child of ``parent_ids``, however many: a search returns at most :data:`MAX_TOP`
     results and offers no next page past ``top``, so a full answer is asked again in halves,
     and one parent's children past it are paged through by ``ordinal`` (unique within a
@@ -330,18 +421,21 @@ def _sibling_docs(searcher: Searcher, index: str, parent_ids: list[str]) -> list
     if not parent_ids:
         return []
     filter = search_in("parentChunkId", parent_ids)
-    docs = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter))
+    docs = searcher.search(
+        SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter, timeout=deadline.left())
+    )
     if len(docs) < MAX_TOP:
         return docs
     if len(parent_ids) > 1:
         half = len(parent_ids) // 2
-        return _sibling_docs(searcher, index, parent_ids[:half]) + _sibling_docs(
-            searcher, index, parent_ids[half:]
+        return _sibling_docs(searcher, index, parent_ids[:half], deadline) + _sibling_docs(
+            searcher, index, parent_ids[half:], deadline
         )
     found: list[dict[str, Any]] = []
     while True:
         page = searcher.search(SearchRequest(index, "*", SIBLING_FIELDS, MAX_TOP, filter,
-                                             skip=len(found), order_by=("ordinal",)))  # fmt: skip
+                                             skip=len(found), order_by=("ordinal",),
+                                             timeout=deadline.left()))  # fmt: skip
         found += page
         if len(page) < MAX_TOP:
             return found

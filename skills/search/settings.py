@@ -44,6 +44,13 @@ def parents_in_children(mode: Mode) -> bool:
     return mode != "reference"
 
 
+#: Seconds a query may take, all its requests to the search service together, before it fails
+#: with :class:`skills.search.query.QueryTimeout`: a query answers in well under a second, a
+#: semantic one or a cold vectorizer's in a few; without a bound, a service that stops answering
+#: held a query for azure-core's defaults (a read waits 300 s and is tried again, 10 times).
+QUERY_TIMEOUT_SECONDS = 30
+
+
 class SettingsError(ValueError):
     """A setting is missing or inconsistent; the message names the environment variable."""
 
@@ -84,6 +91,7 @@ class SearchSettings:
     indexer_schedule: str = "PT1H"
     indexer_batch_size: int = 10
     max_failed_items: int = -1
+    query_timeout_seconds: int = QUERY_TIMEOUT_SECONDS
 
     def __post_init__(self) -> None:
         if self.skill_function_key and self.skill_auth_resource_id:
@@ -95,6 +103,8 @@ class SearchSettings:
             raise SettingsError("SKILL_DEGREE_OF_PARALLELISM must be between 1 and 10")
         if self.dimensions < 1:
             raise SettingsError("AZURE_OPENAI_EMBEDDING_DIMENSIONS must be positive")
+        if self.query_timeout_seconds < 1:
+            raise SettingsError("AZURE_SEARCH_QUERY_TIMEOUT_SECONDS must be a positive number")
 
     def names(self, mode: Mode) -> dict[str, str]:
         """The object names of one mode; both modes can live side by side in one service."""
@@ -194,6 +204,7 @@ ENVIRONMENT: dict[str, str] = {
     "AZURE_SEARCH_INDEXER_SCHEDULE": "indexer_schedule",
     "AZURE_SEARCH_INDEXER_BATCH_SIZE": "indexer_batch_size",
     "AZURE_SEARCH_MAX_FAILED_ITEMS": "max_failed_items",
+    "AZURE_SEARCH_QUERY_TIMEOUT_SECONDS": "query_timeout_seconds",
 }
 
 

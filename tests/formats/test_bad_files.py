@@ -176,3 +176,35 @@ def test_a_word_body_past_the_deadline_stops_where_it_is_with_a_warning() -> Non
     file = read_file(docx(body), "long.docx", limits=late)
     assert "Paragraph 0 of" in file.text and "Paragraph 999 of" not in file.text
     assert any("time budget after 200 of 1000 paragraphs" in w for w in file.warnings)
+
+
+@pytest.mark.parametrize("size", ["²", "9" * 5_000])
+@pytest.mark.parametrize("part", ["ppt/presentation.xml", "ppt/slides/slide1.xml"])
+def test_a_deck_whose_text_size_is_no_number_is_read_whole(size: str, part: str) -> None:
+    """A text size (``sz``) that ``int`` refuses (``²`` passes ``isdigit``; 5,000 digits pass
+    Python's limit) in the deck's default text style or a text box's list style: office round
+    9's text-box sizes failed the whole deck from the first, left the slide out from the
+    second; now the size is unknown, as an absent one."""
+    from office_xml import with_part
+    from pptx import Presentation
+    from pptx.util import Inches, Pt
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    for top, text in ((1, "Quarterly results"), (3, "Revenue grew in every region.")):
+        box = slide.shapes.add_textbox(Inches(1), Inches(top), Inches(6), Inches(1))
+        box.text_frame.text = text
+    box.text_frame.paragraphs[0].runs[0].font.size = Pt(12)
+    out = io.BytesIO()
+    deck.save(out)
+
+    def unreadable(xml: str) -> str:
+        if part.endswith("presentation.xml"):
+            return re.sub(r'(<a:lvl1pPr[^>]*>\s*<a:defRPr[^>]*?)sz="\d+"', rf'\1sz="{size}"', xml)
+        style = f'<a:lstStyle><a:lvl1pPr><a:defRPr sz="{size}"/></a:lvl1pPr></a:lstStyle>'
+        return xml.replace("<a:lstStyle/>", style, 1)
+
+    converted = read_file(with_part(out.getvalue(), part, unreadable), "results.pptx")
+    assert "Quarterly results" in converted.text
+    assert "Revenue grew in every region." in converted.text
+    assert not any("left out" in w or "could not" in w for w in converted.warnings)

@@ -28,9 +28,11 @@ from format_fixtures import fixture
 from office_xml import docx, para, strict, with_part
 
 from bench.cputime import least_growth
-from bench.hostile_files import pdf_pages
+from bench.hostile_files import nested_layout, pdf_pages, word_cell
 from skills.formats.layout import layout_to_markdown
+from skills.formats.office.freed_blocks import free_block
 from skills.formats.office.pptx import _reading_order
+from skills.formats.office.word_outline import Outline, W
 from skills.formats.read import read_file
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
@@ -62,16 +64,27 @@ def word_body(copies: int) -> bytes:
     return with_part(fixture("widget-api-guide.docx"), "word/document.xml", repeated)
 
 
-def cell_paragraphs(count: int) -> bytes:
-    """A table of one row: a label beside a cell of ``count`` paragraphs (notes pasted into a
-    form's box). Each paragraph asked whether its cell is a form's band, looking through all
-    the cell's children for its properties, and freeing the table moved the cell, still
-    referenced, out of it: 20,000 paragraphs took 12 s."""
-    sentence = "A note pasted into the box goes on over its own paragraph."
+def _nested(depth: int, inside: Callable[[int, str], str]) -> str:
+    """Tables nested ``depth`` deep, one cell each, the cell of level ``k`` written by
+    ``inside(k, the table of level k + 1)``."""
+    grid = '<w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>'
+    inner = para("The innermost cell.")
+    for k in reversed(range(depth)):
+        inner = f"<w:tbl>{grid}<w:tr><w:tc>{inside(k, inner)}</w:tc></w:tr></w:tbl>"
+    return inner
+
+
+def nested_cells(depth: int) -> bytes:
+    """A data table whose second cell holds tables nested ``depth`` deep, three paragraphs in
+    each cell: the flattened cell looked up from each of its paragraphs to the cell for a text
+    box, and freeing the table rewrote it whole while the parser still held a paragraph."""
+
+    def inside(k: int, inner: str) -> str:
+        return "".join(para(f"Note {k}.{j} on this level.") for j in range(3)) + inner
+
     grid = '<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="7000"/></w:tblGrid>'
-    notes = para("Notes") + "".join(para(f"{k}. {sentence}") for k in range(count))
-    row = f"<w:tr><w:tc>{para('Remarks')}</w:tc><w:tc>{notes}</w:tc></w:tr>"
-    return docx([para("Referral form"), f"<w:tbl>{grid}{row}</w:tbl>", para(sentence)])
+    row = f"<w:tr><w:tc>{para('Notes')}</w:tc><w:tc>{_nested(depth, inside)}</w:tc></w:tr>"
+    return docx([para("Record"), f"<w:tbl>{grid}{row}</w:tbl>", para("End.")])
 
 
 def slides(count: int) -> bytes:
@@ -268,7 +281,9 @@ def layout_sections(count: int) -> list[dict[str, Any]]:
 FILES: dict[str, tuple[Callable[[int], bytes], str, int]] = {
     "html": (html_page, "page.html", 100),
     "docx": (word_body, "guide.docx", 2),
-    "docx-cell": (cell_paragraphs, "form.docx", 2_000),
+    "docx-cell": (word_cell, "form.docx", 2_000),
+    "docx-layout": (nested_layout, "procedure.docx", 150),  # 4 n: near libxml2's depth bound
+    "docx-nested": (nested_cells, "record.docx", 150),
     "pptx": (slides, "deck.pptx", 40),
     "xlsx": (workbook, "sheet.xlsx", 500),
     "xlsx-merged": (merged_workbook, "contents.xlsx", 150),
@@ -295,6 +310,53 @@ def test_a_converter_reads_a_longer_file_in_linear_time(name: str) -> None:
 
 def test_layout_sections_are_rebuilt_in_linear_time() -> None:
     assert least_growth(layout_sections, 500, layout_to_markdown, MAX_GROWTH) < MAX_GROWTH
+
+
+def body_with_table(paragraphs: int) -> bytes:
+    """A Word body: a paragraph, then a table of one cell of ``paragraphs`` paragraphs."""
+    cell = "".join(para(f"Line {k} of the cell.") for k in range(paragraphs))
+    table = f"<w:tbl><w:tr><w:tc>{cell}</w:tc></w:tr></w:tbl>"
+    body = f"<w:body>{para('Before')}{table}</w:body>"
+    return f'<w:document xmlns:w="{W[1:-1]}">{body}</w:document>'.encode()
+
+
+def test_a_read_block_is_freed_in_linear_time_while_an_element_in_it_is_held() -> None:
+    """``iterparse`` keeps its latest events' elements alive, so a body block may be freed while
+    one of its paragraphs is still referenced: lxml then rewrote the namespaces of the whole
+    subtree, in time growing with the square of its elements (a cell of 64,000 paragraphs:
+    14.7 s, when the parser's buffer ended in it). Freed from the leaves up, it is linear."""
+
+    def run(xml: bytes) -> object:
+        from lxml import etree
+
+        table = etree.fromstring(xml)[0][1]
+        held = table[0][0][-1]  # the cell's last paragraph, as the parser's last event holds it
+        free_block(table)
+        return held
+
+    assert least_growth(body_with_table, 1_000, run, MAX_GROWTH) < MAX_GROWTH
+
+
+def typed_sections(count: int) -> bytes:
+    """A Word body of two typed sections ("Section 1", 14 pt bold, over a line of prose), then
+    a run of ``count`` lines of the same look ("Point k": a run, so no headings) and prose."""
+    prose = para("Text of it goes on for a while here, so that it reads as a sentence.")
+    typed = [p for k in (1, 2) for p in (para(f"Section {k}", bold=True, size=28), prose)]
+    points = [para(f"Point {k}", bold=True, size=28) for k in range(count)]
+    body = "".join([*typed, *points, *[prose] * count])  # (more prose than points: the body)
+    return f'<w:document xmlns:w="{W[1:-1]}"><w:body>{body}</w:body></w:document>'.encode()
+
+
+def test_lines_set_as_typed_headings_are_found_in_time_linear_in_them() -> None:
+    """Office round 9's rule (an unnumbered line of the typed headings' look is one too) looked
+    for each such line's neighbours in the list of them, and through all the typed headings for
+    those of its look: 8,000 sections of a typed heading and such a line took 43 s in it."""
+    outline = Outline.read(typed_sections(2), None, None)
+    found = [(p.text, p.level) for p in outline.paragraphs if p.level]
+    assert found == [("Section 1", 1), ("Section 2", 1)]
+    read = lambda count: Outline.read(typed_sections(count), None, None)  # noqa: E731
+    typed = [0, 2]  # the two typed headings (the rule's input: the rule alone is timed)
+    assert least_growth(read, 2_000, lambda made: made._like_typed(typed), MAX_GROWTH) < MAX_GROWTH
 
 
 @dataclass(frozen=True)

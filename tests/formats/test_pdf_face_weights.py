@@ -6,9 +6,6 @@ compress to nothing) took 20 s, a page's copy for each page."""
 
 from __future__ import annotations
 
-import ctypes
-import io
-from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium
@@ -16,6 +13,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from bench.cputime import least_growth
+from bench.hostile_files import dejavu_face
+from bench.hostile_files import printed_pdf as printed
 from skills.formats.pdf.lines import FaceWeights, read_page
 from skills.formats.read import read_file
 
@@ -23,38 +22,7 @@ from skills.formats.read import read_file
 MAX_GROWTH = 8.0
 
 
-def _face() -> bytes:
-    """A real TrueType face (DejaVu Sans, Book: weight 400) from matplotlib's data, a test
-    requirement."""
-    import matplotlib
-
-    return (Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf").read_bytes()
-
-
-def printed(pages: int, padding: int = 0) -> bytes:
-    """``pages`` pages of five lines in one embedded face with ``padding`` zero bytes after it,
-    whose descriptor's stem width makes PDFium read a weight of 3,940 (as a printer's does)."""
-    face = _face() + bytes(padding)
-    pdf = pdfium.PdfDocument.new()
-    data = (ctypes.c_uint8 * len(face)).from_buffer_copy(face)
-    font = raw.FPDFText_LoadFont(pdf.raw, data, len(face), raw.FPDF_FONT_TRUETYPE, 0)
-    for number in range(pages):
-        page = pdf.new_page(612, 792)
-        for k in range(5):
-            obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, font, ctypes.c_float(11))
-            text = f"Line {k} of page {number} goes on in the face the printer embedded.\0"
-            units = ctypes.c_char_p(text.encode("utf-16-le"))
-            raw.FPDFText_SetText(obj, ctypes.cast(units, ctypes.POINTER(raw.FPDF_WCHAR)))
-            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 72, 700 - 14 * k)
-            raw.FPDFPage_InsertObject(page.raw, obj)
-        raw.FPDFPage_GenerateContent(page.raw)
-        page.close()
-    out = io.BytesIO()
-    pdf.save(out)
-    pdf.close()
-    written = out.getvalue()
-    assert written.count(b"/StemV 70") == 1, "PDFium's writer gives the face a stem width of 70"
-    return written.replace(b"/StemV 70", b"/StemV 950")
+_face = dejavu_face
 
 
 def _copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -16,7 +16,14 @@ import pypdfium2 as pdfium
 
 from bench.cputime import least_growth
 from bench.hostile_files import one_page_pdf
-from skills.formats.pdf.lines import Line, Page, _in_reading_order, _rejoined, read_page
+from skills.formats.pdf.lines import (
+    Line,
+    Page,
+    _in_reading_order,
+    _rejoined,
+    _underlined,
+    read_page,
+)
 
 #: Linear: about 4 from ``n`` to ``4 n``; quadratic: about 16.
 MAX_GROWTH = 8.0
@@ -147,3 +154,19 @@ def test_lines_broken_at_a_lowered_letter_are_read_in_time_linear_in_the_page() 
 def test_bold_lines_drawn_last_are_read_in_time_linear_in_the_page() -> None:
     assert first_lines(bold_drawn_last) == ["Regular text of a line", "Bold"] * 2
     assert least_growth(bold_drawn_last, 400, read, MAX_GROWTH) < MAX_GROWTH
+
+
+def lines_over_rules(n: int) -> tuple[list[Line], list[tuple[float, float, float]]]:
+    """``n`` short lines and ``n`` rules, none of them under a line (a form's ruled boxes in the
+    margin beside a list): each line looked at every rule of the page."""
+    lines = [line(f"Item {k}", 12.0 * k) for k in range(n)]
+    rules = [(12.0 * k + 6, 400.0, 430.0) for k in range(n)]
+    return lines, rules
+
+
+def test_underlined_lines_are_found_in_time_linear_in_the_lines_and_the_rules() -> None:
+    underlined = [(8.0 + 2, 70.0, 106.0)]  # 'Item 0' underlined, from its first letter to its last
+    assert _underlined([line("Item 0", 0.0), line("Item 1", 12.0)], underlined) == (0,)
+    assert _underlined(*lines_over_rules(3)) == ()
+    run = lambda shape: _underlined(*shape)  # noqa: E731
+    assert least_growth(lines_over_rules, 2_000, run, MAX_GROWTH) < MAX_GROWTH

@@ -9,10 +9,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.stand_in_search import Halves
+from bench.stand_in_search import Halves, Hanging
 from skills.evaluation.retrieval import hybrid_rankings, normalized
 from skills.ranking import halves_first
-from skills.search.query import QueryOptions, SearchRequest, query_parents, searched_together
+from skills.search.query import (
+    HALF_NAMES,
+    QueryOptions,
+    SearchRequest,
+    query_parents,
+    searched_together,
+)
 
 
 def parents_sent(options: QueryOptions) -> tuple[list[str], list[SearchRequest]]:
@@ -110,9 +116,15 @@ def test_a_failed_request_fails_the_query_with_the_error_sent_one_by_one_would_r
     failing: str, raised: str
 ) -> None:
     """As when the three requests ran one after another: the hybrid request's error first, then
-    the keyword half's, then the vector half's."""
-    with pytest.raises(RuntimeError, match=f"^{raised} request failed$"):
+    the keyword half's, then the vector half's; the error as the service gave it, with a note
+    naming the request, since a user asked one query and does not know of the halves'."""
+    with pytest.raises(RuntimeError) as error:
         query_parents(Failing(failing), "q", children_index="children")
+    assert str(error.value) == f"{raised} request failed"
+    assert error.value.__notes__ == [f"raised by the {HALF_NAMES[KINDS.index(raised)]}"]
+
+
+KINDS = ("hybrid", "keyword", "vector")
 
 
 def test_searched_together_keeps_the_requests_order_in_its_answers() -> None:
@@ -126,22 +138,6 @@ def test_searched_together_keeps_the_requests_order_in_its_answers() -> None:
     assert [[doc["chunkId"] for doc in answer] for answer in answers] == [
         ["d"], ["a", "b", "c", "d", "e"], ["e"]
     ]  # fmt: skip
-
-
-class Hanging(Halves):
-    """A service whose halves' requests hang until ``released`` (a read that never ends, up to
-    the client's timeout); ``arrived`` counts them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.released = threading.Event()
-        self.arrived = threading.Semaphore(0)
-
-    def search(self, request: SearchRequest) -> list[dict[str, Any]]:
-        if not request.filter and (request.vector_k is None or not request.keywords):
-            self.arrived.release()
-            self.released.wait(timeout=60)
-        return super().search(request)
 
 
 def test_a_query_waits_for_no_other_querys_hanging_requests() -> None:

@@ -13,6 +13,7 @@ import concurrent.futures
 import functools
 import io
 import os
+import re
 import signal
 import threading
 import zipfile
@@ -28,8 +29,11 @@ from bench.hostile_files import (
     bold_drawn_last,
     code_heading,
     deck,
+    nested_layout,
+    printed_pdf,
     side_by_side_blocks,
     two_column_slide,
+    word_cell,
     workbook,
 )
 from skills.local.devserver import running
@@ -74,7 +78,11 @@ def shaped_records() -> tuple[dict[str, Any], ...]:
     columns (each block read the growing table's header again). The eighth pass's: a PDF page
     of 3,000 regular lines with 3,000 bold ones drawn after them below them (each bold line
     looked at every regular one), a PDF heading naming code over 1,000 lines (joined in
-    quadratic time), a slide of 2,000 shapes in two columns (each looked for in a list)."""
+    quadratic time), a slide of 2,000 shapes in two columns (each looked for in a list). The
+    ninth pass's: a printed PDF in one 30 MB face (copied for each page), a Word cell of 20,000
+    paragraphs (each asked whether its cell was a band). The tenth's: layout tables nested 300
+    deep (each level read the text inside it again), a deck whose default text size is ``²``
+    (the whole deck failed)."""
     spaced = "".join(
         f"{k}. Part {k}{' ' * 80_000}of it\n\nText of part {k}.\n\n" for k in (1, 2, 3)
     )
@@ -84,6 +92,18 @@ def shaped_records() -> tuple[dict[str, Any], ...]:
         file_record("bold-last.pdf", bold_drawn_last(3_000)),
         file_record("code-heading.pdf", code_heading(1_000)),
         file_record("columns.pptx", two_column_slide(2_000)),
+        file_record("printed.pdf", printed_pdf(20, 30 * 2**20)),
+        file_record("form.docx", word_cell(20_000)),
+        file_record("procedure.docx", nested_layout(300)),
+        file_record("sizes.pptx", with_part(deck(3), "ppt/presentation.xml", unknown_size)),
+    )
+
+
+def unknown_size(part: bytes) -> bytes:
+    """The deck's default text style with a first level's size that is no number."""
+    squared = "²".encode()
+    return re.sub(
+        rb'(<a:lvl1pPr[^>]*>\s*<a:defRPr[^>]*?)sz="\d+"', rb'\1sz="' + squared + b'"', part
     )
 
 

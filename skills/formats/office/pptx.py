@@ -39,6 +39,7 @@ from skills.formats.markdown_text import heading, plain, table
 from skills.formats.office.number_format import display
 from skills.formats.office.part_names import usual_part_names
 from skills.formats.office.strict import as_transitional
+from skills.formats.office.xml_numbers import whole
 
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -442,10 +443,23 @@ def level_points(list_style: Any) -> dict[int, float]:
     return sizes
 
 
+#: DrawingML's largest text size, 4,000 points, in the hundredths ``sz`` is written in
+MAX_HUNDREDTHS = 400_000
+
+
 def _hundredths(properties: Any) -> float | None:
-    """A text properties element's ``sz`` (hundredths of a point) in points, if it sets one."""
+    """A text properties element's ``sz`` (hundredths of a point) in points, if it sets one,
+    read by :func:`~skills.formats.office.xml_numbers.whole`: ``int`` refused ``²`` (which
+    ``isdigit`` passes) and 5,000 digits, and the slide was left out, or the whole deck when
+    its default text style wrote it.
+
+    >>> from lxml import etree
+    >>> [_hundredths(etree.fromstring(f'<r sz="{v}"/>')) for v in ("4800", "²", "9" * 5000)]
+    [48.0, None, 4000.0]
+    """
     value = properties.get("sz") if properties is not None else None
-    return int(value) / 100 if value and value.isdigit() else None
+    hundredths = whole(value, MAX_HUNDREDTHS)
+    return hundredths / 100 if hundredths else None
 
 
 _LETTER = re.compile(r"[^\W\d_]")

@@ -554,14 +554,26 @@ def _underlined(lines: list[Line], rules: Sequence[tuple[float, float, float]]) 
     """The short lines with a rule drawn right under their baseline from their first character
     to their last, and not much further: Word's underlined headings (``Timing Problems``,
     ``Unused Paths`` in the body's type). A rule running on past the line's end is a table's or
-    a page's, not the line's underline."""
+    a page's, not the line's underline. Each line looks only at the rules in its band under the
+    baseline, found by bisection: each looked at all the page's rules, and a page of 2,400
+    short lines and 2,400 rules under none of them spent 0.29 s here, four times 1,200's.
+
+    >>> head = Line(0, "Timing Problems", 10.0, 400, False, True, 100, 72, right=140, base=108)
+    >>> _underlined([head], [(110.0, 72.0, 139.0), (500.0, 0.0, 600.0)])
+    (0,)
+    """
+    rules = sorted(rules)
+    heights = [y for y, _, _ in rules]
     found: list[int] = []
     for i, line in enumerate(lines):
         if not _short(line) or not line.base:
             continue
-        for y, x0, x1 in rules:
-            under = line.base < y <= line.base + line.size * _UNDERLINE_DEPTH
-            if under and x0 <= line.left + 2 and line.right - 2 <= x1 <= line.right + line.size:
+        band = slice(
+            bisect.bisect_right(heights, line.base),
+            bisect.bisect_right(heights, line.base + line.size * _UNDERLINE_DEPTH),
+        )
+        for _, x0, x1 in rules[band]:
+            if x0 <= line.left + 2 and line.right - 2 <= x1 <= line.right + line.size:
                 found.append(i)
                 break
     return tuple(found)
