@@ -773,9 +773,10 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
     style = styles.get(style_id or _DEFAULT, styles[_DEFAULT])
     outline = _val(ppr.find(f"{W}outlineLvl")) if ppr is not None else None
     number = ppr.find(f"{W}numPr") if ppr is not None else None
-    runs = [r for r in element.iter(f"{W}r") if _run_text(r).strip()]
-    text = " ".join("".join(_run_text(r) for r in runs).split())
-    worded = [r for r in runs if _WORDED.search(_run_text(r))]  # a lone "– " may be regular
+    read = [(r, _run_text(r, "\t")) for r in element.iter(f"{W}r")]  # each run's text once
+    runs = [r for r, run_text in read if run_text.strip()]
+    text = " ".join("".join(run_text for _, run_text in read if run_text.strip()).split())
+    worded = [r for r, run_text in read if _WORDED.search(run_text)]  # a lone "– " may be regular
     return Paragraph(
         element=None,
         text=text,
@@ -787,7 +788,7 @@ def _paragraph(element: Any, styles: dict[str, Style]) -> Paragraph:
         in_table=False,
         centred=ppr is not None and _val(ppr.find(f"{W}jc")) == "center",
         marked=bool(worded) and any(all(_run_mark(r, m) for r in worded) for m in _MARKS),
-        gapped=bool(_GAPPED.search("".join(_run_text(r, "\t") for r in element.iter(f"{W}r")))),
+        gapped=bool(_GAPPED.search("".join(run_text for _, run_text in read))),
     )
 
 
