@@ -118,6 +118,10 @@ class Deadline:
         )
 
 
+#: No bound: a query's requests take the search client's own timeouts.
+NO_DEADLINE = Deadline(None)
+
+
 class Searcher(Protocol):
     """Runs a :class:`SearchRequest`: Azure's ``SearchClient.search`` or the local simulation."""
 
@@ -295,7 +299,7 @@ def searched_together(
     searcher: Searcher,
     requests: Sequence[SearchRequest],
     names: Sequence[str] = (),
-    deadline: Deadline | None = None,
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[list[dict[str, Any]]]:
     """Each request's results, in order, the requests sent at the same time: the first in this
     thread, the others on :data:`SEARCH_THREADS` threads (the hybrid query and its halves' two
@@ -306,7 +310,6 @@ def searched_together(
     (``contextvars``: a trace's span). A request no thread is free for is sent from this thread
     after the first (:func:`_sent_aside`). Waiting for one stops at ``deadline``
     (:class:`QueryTimeout`), even from a searcher that does not honour its request's timeout."""
-    deadline = deadline or Deadline(None)
     others = [_sent_aside(searcher, request) for request in requests[1:]]
     answers = [_named(names, 0, lambda: searcher.search(requests[0]))]
     for number, (other, request) in enumerate(zip(others, requests[1:], strict=True), start=1):
@@ -384,26 +387,25 @@ def _parents_from_children(hits: Sequence[ChildHit]) -> dict[str, ParentDoc]:
 
 
 def fetch_parents(
-    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline | None = None
+    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline = NO_DEADLINE
 ) -> dict[str, ParentDoc]:
     """All parents in one filtered request (no get-by-key: projected keys are generated)."""
     if not parent_ids:
         return {}
     filter = search_in("parentChunkId", parent_ids)
-    left = deadline.left() if deadline else None
     docs = searcher.search(
-        SearchRequest(index, "*", PARENT_FIELDS, len(parent_ids), filter, timeout=left)
+        SearchRequest(index, "*", PARENT_FIELDS, len(parent_ids), filter, timeout=deadline.left())
     )
     return {doc["parentChunkId"]: ParentDoc.from_result(doc) for doc in docs}
 
 
 def fetch_siblings(
-    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline | None = None
+    searcher: Searcher, index: str, parent_ids: Sequence[str], deadline: Deadline = NO_DEADLINE
 ) -> dict[str, list[Span]]:
     """Every child's offsets and prefix under the given parents, for ``expand=neighbours`` and
     for what a passage assembled for a budget grows by."""
     siblings: dict[str, list[Span]] = {}
-    for doc in _sibling_docs(searcher, index, list(parent_ids), deadline or Deadline(None)):
+    for doc in _sibling_docs(searcher, index, list(parent_ids), deadline):
         span = Span(
             int(doc["ordinal"]), int(doc["start"]), int(doc["end"]), doc.get("prefix") or ""
         )
