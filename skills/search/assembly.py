@@ -207,9 +207,11 @@ def assemble(
     def take_window(plan: _Plan, unit: int) -> bool:
         """Send hit ``unit`` of ``plan`` as its window, if it has one and the difference fits."""
         nonlocal left
+        if unit in plan.chosen or unit in plan.windows:
+            return False
         piece = plan.units[unit]
         span = window(piece.text, terms, window_tokens, count)
-        if unit in plan.chosen or unit in plan.windows or span is None:
+        if span is None:
             return False
         before = cost(plan.passages(plan.chosen))
         plan.windows[unit] = (piece.start + span[0], piece.start + span[1])
